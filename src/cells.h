@@ -1,0 +1,27 @@
+/* Uniform cell grid and a Verlet neighbour list: every pair whose gap is below cutoff + skin,
+   valid until some particle has moved more than skin/2. O(N) build. */
+#ifndef AGGLO_CELLS_H
+#define AGGLO_CELLS_H
+#include "system.h"
+
+typedef struct {
+  double cutoff, skin;  /* listed pairs: gap < cutoff + skin */
+  size_t *start;        /* n+1: partners of i are nbr[start[i] .. start[i+1]), all j > i, ascending */
+  int32_t *nbr;
+  size_t npairs, cap, n;
+  double *x_ref;        /* positions at the last build */
+  int64_t builds;       /* how many builds so far (statistics) */
+} agglo_neighbors;
+
+/* Build (or rebuild) the list. Returns 0 or -1 on allocation failure. */
+int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin);
+/* True when a particle has moved more than skin/2 since the last build. */
+int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s);
+/* Rebuild only when stale. */
+int agglo_neighbors_update(agglo_neighbors *nb, const agglo_system *s);
+void agglo_neighbors_free(agglo_neighbors *nb);
+
+/* Sort particles into cell order (better memory locality); ids travel with the particles. */
+int agglo_sort_spatially(agglo_system *s, double cell);
+
+#endif

@@ -1,0 +1,518 @@
+#include "config.h"
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_DOUBLE, T_INT, T_ENUM, T_LIST, T_ENUMLIST } key_type;
+
+typedef struct {
+  const char *section, *name;
+  key_type type;
+  size_t offset;
+  const char *def;     /* default, as written in a scenario file */
+  double lo, hi;       /* allowed range (numbers and list entries) */
+  int lo_open;         /* 1: the lower bound itself is not allowed */
+  const char *choices; /* enums: "a|b|c" */
+  const char *help;
+} key;
+
+#define OFF(f) offsetof(agglo_config, f)
+#define BIG 1e300
+static const key keys[] = {
+  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact",
+   "model to simulate: contact = contact dynamics with aggregation (Maury 2004)"},
+  {"run", "dim", T_INT, OFF(dim), "2", 2, 3, 0, 0, "space dimension"},
+  {"run", "seed", T_INT, OFF(seed), "1", 0, 9.2e18, 0, 0,
+   "random seed; every random number is a function of (seed, step, particle id)"},
+  {"run", "t_end", T_DOUBLE, OFF(t_end), "3", 0, BIG, 0, 0, "simulated time at which the run stops"},
+  {"run", "dt", T_DOUBLE, OFF(dt), "0.02", 0, BIG, 1, 0, "time step h"},
+  {"particles", "n", T_INT, OFF(n), "2000", 1, 1e9, 0, 0, "number of particles"},
+  {"particles", "radius", T_DOUBLE, OFF(radius), "0.01", 0, BIG, 1, 0, "reference radius r"},
+  {"particles", "radius_spread", T_DOUBLE, OFF(radius_spread), "0.15", 0, 0.99, 0, 0,
+   "radii uniform in [r(1-s), r(1+s)]; 0 = all equal"},
+  {"particles", "radii", T_LIST, OFF(radii), "", 0, BIG, 1, 0,
+   "explicit radii, given to particles in turn (overrides radius and radius_spread)"},
+  {"particles", "mass_rule", T_ENUM, OFF(mass_rule), "volume", 0, 0, 0, "volume|uniform",
+   "volume: m_i = mass (r_i/r)^3 (as in the paper, also in 2D); uniform: m_i = mass"},
+  {"particles", "mass", T_DOUBLE, OFF(mass), "1", 0, BIG, 1, 0, "mass of a particle of radius r"},
+  {"particles", "placement", T_ENUM, OFF(placement), "random", 0, 0, 0, "random|lattice",
+   "random: non-overlapping uniform placement; lattice: square/cubic lattice"},
+  {"particles", "fraction", T_DOUBLE, OFF(fraction), "0", 0, 0.9, 0, 0,
+   "area (2D) or volume (3D) fraction; when > 0 the box is a square/cube sized to give it "
+   "(then leave box.size unset)"},
+  {"box", "size", T_LIST, OFF(size), "2", 0, BIG, 1, 0,
+   "box side lengths: one value for all axes or one per axis; the box is [0, L]^d"},
+  {"box", "boundary", T_ENUMLIST, OFF(boundary), "periodic", 0, 0, 0, "wall|periodic",
+   "boundary of each axis: one value for all axes or one per axis"},
+  {"drag", "tau", T_DOUBLE, OFF(tau), "0.2", 0, BIG, 0, 0,
+   "relaxation time tau = m/xi of the drift toward the flow; 0 = no drag"},
+  {"drag", "viscosity", T_DOUBLE, OFF(viscosity), "0", 0, BIG, 0, 0,
+   "if > 0, Stokes friction xi_i = 6 pi nu r_i instead of tau (tau_i = m_i / xi_i)"},
+  {"flow", "type", T_ENUM, OFF(flow), "none", 0, 0, 0,
+   "none|uniform|shear|oscillating_shear|poiseuille|vortex",
+   "prescribed fluid velocity U(x,t): uniform = flow.velocity; shear = (rate*y, 0); "
+   "oscillating_shear = sin(omega t)(rate*y, 0) (Maury's (4.1)); poiseuille = "
+   "(rate*y(Ly-y)/Ly^2*4, 0), peak speed rate; vortex = cellular flow of speed rate, "
+   "(sin(pi x/Lx)cos(pi y/Ly), -cos(pi x/Lx)sin(pi y/Ly))"},
+  {"flow", "rate", T_DOUBLE, OFF(flow_rate), "1", -BIG, BIG, 0, 0, "shear rate or flow speed"},
+  {"flow", "omega", T_DOUBLE, OFF(flow_omega), "3.141592653589793", -BIG, BIG, 0, 0,
+   "angular frequency of the oscillating shear"},
+  {"flow", "velocity", T_LIST, OFF(flow_velocity), "0", -BIG, BIG, 0, 0,
+   "velocity of the uniform flow (one value per axis)"},
+  {"attraction", "kappa", T_DOUBLE, OFF(kappa), "0.003", 0, BIG, 0, 0,
+   "attraction strength; force (kappa/epsilon) sech^2(D/epsilon) toward the partner; 0 = none"},
+  {"attraction", "epsilon", T_DOUBLE, OFF(epsilon), "0.003", 0, BIG, 1, 0, "attraction range"},
+  {"attraction", "cutoff", T_DOUBLE, OFF(attraction_cutoff), "20", 0, 1000, 1, 0,
+   "attraction acts for gaps D < cutoff * epsilon"},
+  {"attraction", "scaling", T_ENUM, OFF(attraction_scaling), "sqrt_h", 0, 0, 0, "sqrt_h|h",
+   "impulse of the attraction per step: sqrt(h) F (Maury's (4.3), with noise) or h F"},
+  {"brownian", "sigma", T_DOUBLE, OFF(sigma), "0.5", 0, BIG, 0, 0,
+   "noise amplitude of dv = -v/tau dt + sigma dW; 0 = deterministic"},
+  {"gravity", "g", T_LIST, OFF(gravity), "0", -BIG, BIG, 0, 0,
+   "constant acceleration (one value per axis, or one value for all)"},
+  {"solver", "method", T_ENUM, OFF(solver), "apgd", 0, 0, 0, "apgd|uzawa",
+   "velocity projection: apgd = accelerated projected gradient with per-contact scaling and "
+   "restart; uzawa = the paper's Uzawa iteration with the safe scalar rho"},
+  {"solver", "tol", T_DOUBLE, OFF(solver_tol), "1e-3", 0, 1, 1, 0,
+   "stop when every contact is closed and complementary to within tol * r"},
+  {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,
+   "iteration cap of one projection"},
+  {"solver", "rho_factor", T_DOUBLE, OFF(rho_factor), "1", 0, 2, 1, 0,
+   "step relative to the safe Gershgorin step (must stay below 2)"},
+  {"solver", "on_failure", T_ENUM, OFF(on_failure), "warn", 0, 0, 0, "warn|stop",
+   "when the iteration cap is hit: warn and go on, or stop the run (last state written)"},
+  {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
+   "time between frames of trajectory.xyz; 0 = first and last frame only"},
+  {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,
+   "time between rows of stats.csv; 0 = every step"},
+  {"output", "snapshots", T_LIST, OFF(snapshots), "0, 0.4, 0.6, 0.8, 1, 1.2, 1.8, 3", 0, BIG, 0, 0,
+   "times of the PNG snapshots (the step nearest each time)"},
+  {"output", "png_width", T_INT, OFF(png_width), "800", 16, 20000, 0, 0, "snapshot width in pixels"},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+const char *agglo_default_scenario =
+    "# Built-in default: Maury's Brownian aggregation (2D, N = 2000, his Fig. 3)\n"
+    "[run]\nmodel = contact\ndim = 2\nt_end = 3\ndt = 0.02\n"
+    "[particles]\nn = 2000\nradius = 0.01\nradius_spread = 0.15\n"
+    "[box]\nsize = 2\nboundary = periodic\n"
+    "[drag]\ntau = 0.2\n[brownian]\nsigma = 0.5\n"
+    "[attraction]\nkappa = 0.003\nepsilon = 0.003\n";
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static const key *find_key(const char *section, const char *name) {
+  for (size_t k = 0; k < NKEYS; k++)
+    if (!strcmp(keys[k].section, section) && !strcmp(keys[k].name, name)) return &keys[k];
+  return NULL;
+}
+
+static int known_section(const char *section) {
+  for (size_t k = 0; k < NKEYS; k++)
+    if (!strcmp(keys[k].section, section)) return 1;
+  return 0;
+}
+
+/* "a|b|c" -> index of word, or -1. */
+static int choice_index(const char *choices, const char *word) {
+  size_t len = strlen(word);
+  int idx = 0;
+  for (const char *p = choices; *p; idx++) {
+    const char *bar = strchr(p, '|');
+    size_t l = bar ? (size_t)(bar - p) : strlen(p);
+    if (l == len && !strncmp(p, word, len)) return idx;
+    if (!bar) break;
+    p = bar + 1;
+  }
+  return -1;
+}
+
+static const char *choice_name(const char *choices, int idx, char *buf, size_t n) {
+  const char *p = choices;
+  for (int i = 0; i < idx && p; i++) {
+    p = strchr(p, '|');
+    if (p) p++;
+  }
+  if (!p) return "?";
+  const char *bar = strchr(p, '|');
+  size_t l = bar ? (size_t)(bar - p) : strlen(p);
+  if (l >= n) l = n - 1;
+  memcpy(buf, p, l);
+  buf[l] = 0;
+  return buf;
+}
+
+static void range_text(const key *k, char *buf, size_t n) {
+  if (k->type == T_ENUM || k->type == T_ENUMLIST) {
+    snprintf(buf, n, "one of %s", k->choices);
+    return;
+  }
+  char lo[32], hi[32];
+  snprintf(lo, sizeof lo, "%g", k->lo);
+  snprintf(hi, sizeof hi, "%g", k->hi);
+  if (k->lo <= -BIG && k->hi >= BIG) snprintf(buf, n, "any number");
+  else if (k->hi >= BIG) snprintf(buf, n, "%s %s", k->lo_open ? ">" : ">=", lo);
+  else snprintf(buf, n, "%s %s and <= %s", k->lo_open ? ">" : ">=", lo, hi);
+  if (k->type == T_INT) strncat(buf, " (integer)", n - strlen(buf) - 1);
+}
+
+static int in_range(const key *k, double x) {
+  if (!isfinite(x)) return 0;
+  if (k->lo_open ? !(x > k->lo) : !(x >= k->lo)) return 0;
+  return x <= k->hi;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  size_t l = strlen(s);
+  while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r' || s[l - 1] == '\n')) s[--l] = 0;
+  return s;
+}
+
+static int parse_number(const char *text, double *out) {
+  char *end;
+  errno = 0;
+  double x = strtod(text, &end);
+  if (end == text || *trim(end) != 0 || errno == ERANGE) return -1;
+  *out = x;
+  return 0;
+}
+
+/* Set one key from its text. where names the origin for messages. */
+static int set_value(agglo_config *c, const key *k, const char *value, const char *where, char *err,
+                     size_t errlen) {
+  char allowed[160], buf[512];
+  range_text(k, allowed, sizeof allowed);
+  snprintf(buf, sizeof buf, "%s", value);
+  char *v = trim(buf);
+  void *dst = (char *)c + k->offset;
+  switch (k->type) {
+  case T_DOUBLE:
+  case T_INT: {
+    double x;
+    if (parse_number(v, &x) != 0)
+      return fail(err, errlen, "%s: %s.%s = '%s' is not a number (allowed: %s)", where, k->section,
+                  k->name, v, allowed);
+    if (k->type == T_INT && x != floor(x))
+      return fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
+                  k->section, k->name, v, allowed);
+    if (!in_range(k, x))
+      return fail(err, errlen, "%s: %s.%s = %s is out of range (allowed: %s)", where, k->section,
+                  k->name, v, allowed);
+    if (k->type == T_DOUBLE) *(double *)dst = x;
+    else if (!strcmp(k->name, "dim")) *(int *)dst = (int)x;
+    else *(int64_t *)dst = (int64_t)x;
+    return 0;
+  }
+  case T_ENUM: {
+    int idx = choice_index(k->choices, v);
+    if (idx < 0)
+      return fail(err, errlen, "%s: %s.%s = '%s' is not allowed (allowed: %s)", where, k->section,
+                  k->name, v, allowed);
+    *(int *)dst = idx;
+    return 0;
+  }
+  case T_LIST: {
+    agglo_list *l = dst;
+    l->n = 0;
+    for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
+      double x;
+      if (l->n == AGGLO_LIST_MAX)
+        return fail(err, errlen, "%s: %s.%s has more than %d values", where, k->section, k->name,
+                    AGGLO_LIST_MAX);
+      if (parse_number(tok, &x) != 0)
+        return fail(err, errlen, "%s: %s.%s: '%s' is not a number (a list of numbers separated by "
+                    "commas or spaces is expected)", where, k->section, k->name, tok);
+      if (!in_range(k, x))
+        return fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
+                    k->name, tok, allowed);
+      l->v[l->n++] = x;
+    }
+    return 0;
+  }
+  case T_ENUMLIST: {
+    agglo_enum_list *l = dst;
+    l->n = 0;
+    for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
+      int idx = choice_index(k->choices, tok);
+      if (idx < 0 || l->n == 3)
+        return fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to three of %s)",
+                    where, k->section, k->name, tok, k->choices);
+      l->v[l->n++] = idx;
+    }
+    if (l->n == 0)
+      return fail(err, errlen, "%s: %s.%s is empty (allowed: %s)", where, k->section, k->name,
+                  allowed);
+    return 0;
+  }
+  }
+  return 0;
+}
+
+void agglo_config_defaults(agglo_config *c) {
+  memset(c, 0, sizeof *c);
+  char err[256];
+  for (size_t k = 0; k < NKEYS; k++)
+    if (set_value(c, &keys[k], keys[k].def, "default", err, sizeof err) != 0) abort();
+}
+
+/* INI reading: a line-counting reader so that messages can name file:line. */
+typedef struct {
+  FILE *f;
+  const char *text; /* or a string */
+  int line, too_long;
+  agglo_config *cfg;
+  const char *name;
+  char *err;
+  size_t errlen;
+  int failed;
+  unsigned char seen[NKEYS];
+} reader;
+
+static char *read_line(char *str, int num, void *stream) {
+  reader *r = stream;
+  char *got;
+  if (r->f) {
+    got = fgets(str, num, r->f);
+  } else {
+    if (!*r->text) return NULL;
+    const char *nl = strchr(r->text, '\n');
+    size_t l = nl ? (size_t)(nl - r->text + 1) : strlen(r->text);
+    if (l > (size_t)num - 1) l = (size_t)num - 1;
+    memcpy(str, r->text, l);
+    str[l] = 0;
+    r->text += l;
+    got = str;
+  }
+  if (!got) return NULL;
+  r->line++;
+  size_t l = strlen(got);
+  if (l == (size_t)num - 1 && got[l - 1] != '\n' && !r->too_long) r->too_long = r->line;
+  return got;
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value) {
+  reader *r = user;
+  if (r->failed) return 0;
+  char where[600];
+  snprintf(where, sizeof where, "%s:%d", r->name, r->line);
+  const key *k = find_key(section, name);
+  if (!k) {
+    r->failed = 1;
+    if (!known_section(section))
+      fail(r->err, r->errlen, "%s: unknown section [%s] (see `agglo run --help` for all keys)",
+           where, section);
+    else
+      fail(r->err, r->errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)",
+           where, name, section);
+    return 0;
+  }
+  size_t idx = (size_t)(k - keys);
+  if (r->seen[idx]) {
+    r->failed = 1;
+    fail(r->err, r->errlen, "%s: key %s.%s is given twice (keys must not be indented: an indented "
+         "line continues the previous value)", where, section, name);
+    return 0;
+  }
+  r->seen[idx] = 1;
+  if (set_value(r->cfg, k, value, where, r->err, r->errlen) != 0) r->failed = 1;
+  return !r->failed;
+}
+
+static int parse(reader *r) {
+  int rc = ini_parse_stream(read_line, r, on_entry, r);
+  if (r->failed) return -1;
+  if (r->too_long)
+    return fail(r->err, r->errlen, "%s:%d: line too long (at most 199 characters)", r->name,
+                r->too_long);
+  if (rc > 0)
+    return fail(r->err, r->errlen, "%s:%d: syntax error (expected [section], key = value, or a "
+                "comment starting with ; or #)", r->name, rc);
+  return 0;
+}
+
+int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen) {
+  reader r = {0};
+  r.f = fopen(path, "r");
+  if (!r.f) return fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
+  r.cfg = c, r.name = path, r.err = err, r.errlen = errlen;
+  int rc = parse(&r);
+  fclose(r.f);
+  return rc;
+}
+
+int agglo_config_load_string(agglo_config *c, const char *text, const char *name, char *err,
+                             size_t errlen) {
+  reader r = {0};
+  r.text = text, r.cfg = c, r.name = name, r.err = err, r.errlen = errlen;
+  return parse(&r);
+}
+
+int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen) {
+  char buf[512], where[600];
+  snprintf(where, sizeof where, "-s %s", assignment);
+  if (strlen(assignment) >= sizeof buf) return fail(err, errlen, "%s: too long", where);
+  strcpy(buf, assignment);
+  char *eq = strchr(buf, '=');
+  char *dot = strchr(buf, '.');
+  if (!eq || !dot || dot > eq)
+    return fail(err, errlen, "%s: expected section.key=value, e.g. -s run.dt=0.01", where);
+  *eq = 0;
+  *dot = 0;
+  char *section = trim(buf), *name = trim(dot + 1);
+  const key *k = find_key(section, name);
+  if (!k) {
+    if (!known_section(section))
+      return fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
+    return fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
+                name, section);
+  }
+  return set_value(c, k, eq + 1, where, err, errlen);
+}
+
+int agglo_config_write(const agglo_config *c, FILE *f) {
+  const char *section = "";
+  char buf[64];
+  for (size_t k = 0; k < NKEYS; k++) {
+    const key *K = &keys[k];
+    if (strcmp(section, K->section)) fprintf(f, "%s[%s]\n", k ? "\n" : "", section = K->section);
+    const void *src = (const char *)c + K->offset;
+    fprintf(f, "%s = ", K->name);
+    switch (K->type) {
+    case T_DOUBLE: fprintf(f, "%.17g", *(const double *)src); break;
+    case T_INT:
+      if (!strcmp(K->name, "dim")) fprintf(f, "%d", *(const int *)src);
+      else fprintf(f, "%lld", (long long)*(const int64_t *)src);
+      break;
+    case T_ENUM: fprintf(f, "%s", choice_name(K->choices, *(const int *)src, buf, sizeof buf)); break;
+    case T_LIST: {
+      const agglo_list *l = src;
+      for (int i = 0; i < l->n; i++) fprintf(f, "%s%.17g", i ? ", " : "", l->v[i]);
+      break;
+    }
+    case T_ENUMLIST: {
+      const agglo_enum_list *l = src;
+      for (int i = 0; i < l->n; i++)
+        fprintf(f, "%s%s", i ? " " : "", choice_name(K->choices, l->v[i], buf, sizeof buf));
+      break;
+    }
+    }
+    fputc('\n', f);
+  }
+  return ferror(f) ? -1 : 0;
+}
+
+void agglo_config_describe(FILE *f, int markdown) {
+  const char *section = "";
+  char allowed[160];
+  if (markdown) fprintf(f, "| key | default | allowed | meaning |\n| --- | --- | --- | --- |\n");
+  for (size_t k = 0; k < NKEYS; k++) {
+    const key *K = &keys[k];
+    range_text(K, allowed, sizeof allowed);
+    if (markdown) {
+      fprintf(f, "| `%s.%s` | `%s` | %s | %s |\n", K->section, K->name, *K->def ? K->def : "(none)",
+              allowed, K->help);
+    } else {
+      if (strcmp(section, K->section)) fprintf(f, "\n  [%s]\n", section = K->section);
+      fprintf(f, "    %-20s = %-12s %s\n%27s(allowed: %s)\n", K->name, *K->def ? K->def : "(none)",
+              K->help, "", allowed);
+    }
+  }
+}
+
+/* ---- checks across keys ---- */
+
+static double component(const agglo_list *l, int k) {
+  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
+}
+
+int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
+  int d = c->dim;
+  const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
+  const char *names[] = {"box.size", "flow.velocity", "gravity.g"};
+  for (int q = 0; q < 3; q++)
+    if (lists[q]->n != 1 && lists[q]->n != d && !(q == 0 && lists[q]->n == 0))
+      return fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", names[q], lists[q]->n, d);
+  if (c->boundary.n != 1 && c->boundary.n != d)
+    return fail(err, errlen, "box.boundary has %d values: give 1 or %d (run.dim)", c->boundary.n, d);
+  if (c->radii.n > 0 && c->radii.n > c->n)
+    return fail(err, errlen, "particles.radii lists %d radii for %lld particles", c->radii.n,
+                (long long)c->n);
+  double rmax = c->radius * (1 + c->radius_spread), rmean = c->radius;
+  if (c->radii.n > 0) {
+    rmax = 0, rmean = 0;
+    for (int i = 0; i < c->radii.n; i++) rmax = fmax(rmax, c->radii.v[i]), rmean += c->radii.v[i];
+    rmean /= c->radii.n;
+  }
+  /* memory: about 400 bytes per particle with neighbour lists and solver arrays */
+  double bytes = 400.0 * (double)c->n;
+  if (bytes > 16e9)
+    return fail(err, errlen, "particles.n = %lld needs about %.0f GB of memory; this is beyond "
+                "what agglo allows (16 GB)", (long long)c->n, bytes / 1e9);
+  /* total particle area/volume against the box */
+  double vol_particles = 0;
+  size_t sample = c->radii.n > 0 ? (size_t)c->radii.n : 1;
+  for (size_t i = 0; i < sample; i++) {
+    double r = c->radii.n > 0 ? c->radii.v[i] : c->radius;
+    /* E[r^2] and E[r^3] of the uniform spread */
+    double s = c->radii.n > 0 ? 0 : c->radius_spread;
+    double e2 = r * r * (1 + s * s / 3), e3 = r * r * r * (1 + s * s);
+    vol_particles += d == 2 ? M_PI * e2 : 4.0 / 3.0 * M_PI * e3;
+  }
+  vol_particles *= (double)c->n / (double)sample;
+  double box_vol = 1;
+  if (c->fraction > 0) {
+    if (c->size.n > 0)
+      return fail(err, errlen, "give either particles.fraction or box.size, not both (the "
+                  "fraction sets the box)");
+  } else {
+    if (c->size.n == 0)
+      return fail(err, errlen, "box.size is not set: give it, or particles.fraction");
+    for (int k = 0; k < d; k++) box_vol *= component(&c->size, k);
+  }
+  double fraction = c->fraction > 0 ? c->fraction : vol_particles / box_vol;
+  double limit = c->placement == PLACE_LATTICE ? (d == 2 ? M_PI / 4 : M_PI / 6)
+                                                : (d == 2 ? 0.5 : 0.32);
+  if (fraction > limit)
+    return fail(err, errlen, "%lld particles of radius %g fill %.3f of the box, more than %s "
+                "placement can reach (%.2f): enlarge box.size or lower particles.n",
+                (long long)c->n, rmean, fraction,
+                c->placement == PLACE_LATTICE ? "lattice" : "random", limit);
+  if (c->fraction <= 0) {
+    double reach = 2 * rmax + (c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0) + rmean;
+    for (int k = 0; k < d; k++) {
+      int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k];
+      if (periodic && component(&c->size, k) < 2 * reach)
+        return fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
+                    "it must exceed %g (twice the interaction range)", k, component(&c->size, k),
+                    2 * reach);
+      if (component(&c->size, k) < 2 * rmax)
+        return fail(err, errlen, "box.size along axis %d (%g) is smaller than a particle", k,
+                    component(&c->size, k));
+    }
+  }
+  if (c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
+    return fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
+                "diameter per step", c->dt);
+  for (int i = 0; i < c->snapshots.n; i++)
+    if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])
+      return fail(err, errlen, "output.snapshots must be in increasing order");
+  return 0;
+}
+
+agglo_config *agglo_config_new(void) {
+  agglo_config *c = malloc(sizeof *c);
+  if (c) agglo_config_defaults(c);
+  return c;
+}
+
+void agglo_config_destroy(agglo_config *c) { free(c); }

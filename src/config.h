@@ -1,0 +1,77 @@
+/* Scenario settings: one table of keys (type, default, allowed range, meaning) drives the INI
+   reader, the -s overrides, `agglo run --help`, docs/config.md and the resolved scenario file. */
+#ifndef AGGLO_CONFIG_H
+#define AGGLO_CONFIG_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "agglo/agglo.h"
+
+#define AGGLO_LIST_MAX 64
+typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
+typedef struct { int v[3]; int n; } agglo_enum_list;
+
+enum { MODEL_CONTACT = 0 };
+enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
+enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
+enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
+enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
+
+typedef struct agglo_config {
+  /* [run] */
+  int model, dim;
+  int64_t seed;
+  double t_end, dt;
+  /* [particles] */
+  int64_t n;
+  double radius, radius_spread, mass;
+  agglo_list radii;
+  int mass_rule, placement;
+  double fraction;
+  /* [box] */
+  agglo_list size;
+  agglo_enum_list boundary;
+  /* [drag] */
+  double tau, viscosity;
+  /* [flow] */
+  int flow;
+  double flow_rate, flow_omega;
+  agglo_list flow_velocity;
+  /* [attraction] */
+  double kappa, epsilon, attraction_cutoff;
+  int attraction_scaling;
+  /* [brownian] */
+  double sigma;
+  /* [gravity] */
+  agglo_list gravity;
+  /* [solver] */
+  int solver;
+  double solver_tol, rho_factor;
+  int64_t max_iter;
+  int on_failure;
+  /* [output] */
+  double trajectory_interval, stats_interval;
+  agglo_list snapshots;
+  int64_t png_width;
+} agglo_config;
+
+/* Where a setting came from, for messages: "file.ini:12" or "-s". */
+typedef struct { char where[512]; } agglo_origin;
+
+void agglo_config_defaults(agglo_config *c);
+/* Read an INI file over the current settings. Returns 0, or -1 with "file:line: ..." in err. */
+int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen);
+/* Apply "section.key=value". Returns 0, or -1 with a message in err. */
+int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen);
+/* Checks that involve several keys (box vs packing fraction, time step vs radius, ...). */
+int agglo_config_check(const agglo_config *c, char *err, size_t errlen);
+/* Write every key with its current value as a scenario file (reloadable). */
+int agglo_config_write(const agglo_config *c, FILE *f);
+/* Describe every key: markdown = 1 gives the table of docs/config.md, 0 the --help text. */
+void agglo_config_describe(FILE *f, int markdown);
+/* The built-in default scenario, as INI text. */
+extern const char *agglo_default_scenario;
+int agglo_config_load_string(agglo_config *c, const char *text, const char *name, char *err,
+                             size_t errlen);
+
+#endif

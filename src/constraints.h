@@ -1,0 +1,38 @@
+/* The contact set of one step: pairs and walls whose gap may close within the step, with their
+   gap D, gradient direction e and multiplier (impulse) lambda carried over from the last step. */
+#ifndef AGGLO_CONSTRAINTS_H
+#define AGGLO_CONSTRAINTS_H
+#include "cells.h"
+#include "system.h"
+
+typedef struct {
+  size_t n, cap;
+  int32_t *i, *j;      /* j >= 0: pair (i, j), i < j; j < 0: wall number -1 - j acting on i */
+  double *e;           /* 3n: pair: unit vector from i to j; wall: inward normal */
+  double *gap;         /* D at the start of the step */
+  double *lambda;      /* impulse (>= 0 for inequalities, free for equalities) */
+  double *gamma;       /* per-contact memory, e.g. the gluey adhesion (0 = none) */
+  uint8_t *equality;   /* 1: gap velocity forced to zero (glued) */
+  /* incidence: constraints acting on particle p are inc[inc_start[p] .. inc_start[p+1]),
+     encoded 2c (particle is i) or 2c+1 (particle is j) */
+  size_t *inc_start;
+  uint32_t *inc;
+  size_t inc_cap, np;
+  int max_per_particle; /* most constraints on one particle */
+} agglo_constraints;
+
+/* Wall w = 2k + side acts along axis k: side 0 is the low face (normal +e_k), side 1 the high. */
+static inline double agglo_wall_gap(const agglo_system *s, int w, size_t i) {
+  int k = w / 2;
+  return (w & 1) ? s->box.hi[k] - s->x[3 * i + k] - s->r[i] : s->x[3 * i + k] - s->box.lo[k] - s->r[i];
+}
+
+/* Collect every pair of the neighbour list and every wall contact with gap < reach; lambda and
+   gamma are carried over from the previous set for contacts that persist (matched by key). */
+int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
+                              double reach);
+/* Rebuild the per-particle incidence lists (after collect). */
+int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
+void agglo_constraints_free(agglo_constraints *c);
+
+#endif

@@ -1,0 +1,261 @@
+/* Contact dynamics with aggregation (Maury 2004): explicit drift, attraction, noise and gravity
+   give v*, a global projection onto the non-overlap cone gives v^{n+1}, then x += h v. */
+#include "cells.h"
+#include "constraints.h"
+#include "fields.h"
+#include "model.h"
+#include "projection.h"
+#include "rng.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  agglo_config cfg;
+  agglo_neighbors nb;
+  agglo_constraints con;
+  agglo_solver_settings solver;
+  agglo_flow flow;
+  double *vstar, *pair_force;
+  double r_mean, att_reach, contact_margin;
+} contact;
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static double list_component(const agglo_list *l, int k) {
+  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
+}
+
+static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                        size_t errlen) {
+  contact *m = calloc(1, sizeof *m);
+  if (!m) return fail(err, errlen, "out of memory");
+  m->cfg = *c;
+  double rsum = 0;
+  for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
+  m->r_mean = s->n ? rsum / (double)s->n : c->radius;
+  m->att_reach = c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0;
+  m->contact_margin = 0.5 * m->r_mean;
+  m->solver.method = c->solver == 1 ? AGGLO_SOLVER_UZAWA : AGGLO_SOLVER_APGD;
+  m->solver.tol = c->solver_tol * m->r_mean;
+  m->solver.max_iter = (int)c->max_iter;
+  m->solver.rho_factor = c->rho_factor;
+  m->flow.type = c->flow;
+  m->flow.rate = c->flow_rate;
+  m->flow.omega = c->flow_omega;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? list_component(&c->flow_velocity, k) : 0;
+  m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
+  if (!m->vstar) {
+    free(m);
+    return fail(err, errlen, "out of memory");
+  }
+  *state = m;
+  return 0;
+}
+
+static void contact_destroy(void *state) {
+  contact *m = state;
+  if (!m) return;
+  agglo_neighbors_free(&m->nb);
+  agglo_constraints_free(&m->con);
+  free(m->vstar);
+  free(m->pair_force);
+  free(m);
+}
+
+/* Impulse of the attraction over one step, per unit time: (kappa/eps) sech^2(D/eps). */
+static inline double attraction(double gap, double k_over_e, double eps) {
+  double c = cosh(gap / eps);
+  return k_over_e / (c * c);
+}
+
+static void apply_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+  const agglo_config *c = &m->cfg;
+  if (c->kappa <= 0) return;
+  double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
+  size_t n = s->n, np = m->nb.npairs;
+  if (!m->pair_force) m->pair_force = malloc(3 * (m->nb.cap ? m->nb.cap : 1) * sizeof(double));
+  double *pf = m->pair_force = realloc(m->pair_force, 3 * (np ? np : 1) * sizeof(double));
+  /* pair impulses in parallel, then accumulated in a fixed order: deterministic */
+#pragma omp parallel for schedule(dynamic, 512)
+  for (size_t i = 0; i < n; i++)
+    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      size_t j = (size_t)m->nb.nbr[p];
+      double d[3];
+      agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
+      double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      double gap = dist - s->r[i] - s->r[j];
+      double f = (gap < reach && dist > 0) ? scale * attraction(gap, ke, eps) / dist : 0.0;
+      pf[3 * p] = f * d[0], pf[3 * p + 1] = f * d[1], pf[3 * p + 2] = f * d[2];
+    }
+  for (size_t i = 0; i < n; i++)
+    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      size_t j = (size_t)m->nb.nbr[p];
+      for (int k = 0; k < 3; k++) {
+        dv[3 * i + k] += pf[3 * p + k] * s->inv_m[i];
+        dv[3 * j + k] -= pf[3 * p + k] * s->inv_m[j];
+      }
+    }
+}
+
+static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                        size_t errlen) {
+  contact *m = state;
+  const agglo_config *c = &m->cfg;
+  double h = c->dt, sqh = sqrt(h);
+  size_t n = s->n;
+  int d = s->dim;
+  double g[3];
+  for (int k = 0; k < 3; k++) g[k] = k < d ? list_component(&c->gravity, k) : 0;
+  /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
+  double *vs = m->vstar;
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; i++) {
+    double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
+    if (c->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+    double rate = 0;
+    if (c->viscosity > 0) rate = 6 * M_PI * c->viscosity * s->r[i] * s->inv_m[i];
+    else if (c->tau > 0) rate = 1.0 / c->tau;
+    double z[4] = {0, 0, 0, 0};
+    if (c->sigma > 0)
+      agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
+                        (uint64_t)s->id[i], z);
+    for (int k = 0; k < 3; k++)
+      vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
+                                  c->sigma * sqh * z[k] * s->inv_m[i]
+                            : 0.0;
+  }
+  /* 2. neighbours: the list must reach the attraction range and any gap that can close */
+  double vmax2 = 0;
+#pragma omp parallel for reduction(max : vmax2)
+  for (size_t i = 0; i < n; i++) {
+    double *v = vs + 3 * i;
+    double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (q > vmax2) vmax2 = q;
+  }
+  double reach = fmax(m->contact_margin, 2.5 * h * sqrt(vmax2));
+  double cutoff = fmax(m->att_reach, reach);
+  if (!m->nb.start || cutoff > m->nb.cutoff) {
+    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), 0.5 * m->r_mean) != 0)
+      return fail(err, errlen, "out of memory building the neighbour list");
+  } else if (agglo_neighbors_update(&m->nb, s) != 0) {
+    return fail(err, errlen, "out of memory building the neighbour list");
+  }
+  apply_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs);
+  /* 3. contacts and the projection */
+  if (agglo_constraints_collect(&m->con, s, &m->nb, reach) != 0)
+    return fail(err, errlen, "out of memory collecting contacts");
+  agglo_solver_stats st;
+  if (agglo_project(s, &m->con, h, vs, s->v, &m->solver, &st) != 0)
+    return fail(err, errlen, "out of memory in the projection");
+  /* 4. move; 2D keeps z = 0 */
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (size_t i = 0; i < n; i++) {
+    double *x = s->x + 3 * i, *v = s->v + 3 * i;
+    for (int k = 0; k < d; k++) x[k] += h * v[k];
+    agglo_box_wrap(&s->box, x);
+    if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
+          isfinite(v[2])) && i < bad)
+      bad = i;
+  }
+  s->step++;
+  s->t = (double)s->step * h;
+  /* health of the new state: the smallest gap among the contacts (they include every pair that
+     could have closed) */
+  double min_gap = INFINITY;
+#pragma omp parallel for reduction(min : min_gap)
+  for (size_t k = 0; k < m->con.n; k++) {
+    size_t i = (size_t)m->con.i[k];
+    double gap;
+    if (m->con.j[k] < 0) {
+      gap = agglo_wall_gap(s, -1 - m->con.j[k], i);
+    } else {
+      double dd[3];
+      agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * (size_t)m->con.j[k], dd);
+      gap = sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]) - s->r[i] - s->r[m->con.j[k]];
+    }
+    if (gap < min_gap) min_gap = gap;
+  }
+  info->iterations = st.iterations;
+  info->converged = st.converged;
+  info->max_violation = st.max_violation;
+  info->min_gap = min_gap;
+  info->n_contacts = m->con.n;
+  info->bad_particle = bad;
+  return 0;
+}
+
+static double contact_gap(const void *state) {
+  const contact *m = state;
+  /* touching = within a tenth of a radius [choice, docs/models.md] */
+  return 0.1 * m->r_mean;
+}
+
+static const void *contact_neighbors(const void *state) {
+  const contact *m = state;
+  return m->nb.start && m->nb.cutoff + m->nb.skin >= contact_gap(state) ? &m->nb : NULL;
+}
+
+/* Multipliers of the last step, so that a restart warm-starts exactly as the run would have. */
+static int contact_save(const void *state, FILE *f) {
+  const contact *m = state;
+  fprintf(f, "# i j lambda gamma (storage indices; j < 0: wall -1-j)\n%zu\n", m->con.n);
+  for (size_t k = 0; k < m->con.n; k++)
+    fprintf(f, "%d %d %.17g %.17g\n", m->con.i[k], m->con.j[k], m->con.lambda[k], m->con.gamma[k]);
+  return ferror(f) ? -1 : 0;
+}
+
+static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
+  contact *m = state;
+  char line[256];
+  size_t cnt;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return fail(err, errlen, "contacts file: missing header");
+  agglo_constraints *c = &m->con;
+  agglo_constraints_free(c);
+  c->cap = cnt + 1;
+  c->i = calloc(c->cap, sizeof *c->i);
+  c->j = calloc(c->cap, sizeof *c->j);
+  c->e = calloc(3 * c->cap, sizeof *c->e);
+  c->gap = calloc(c->cap, sizeof *c->gap);
+  c->lambda = calloc(c->cap, sizeof *c->lambda);
+  c->gamma = calloc(c->cap, sizeof *c->gamma);
+  c->equality = calloc(c->cap, sizeof *c->equality);
+  if (!c->i || !c->j || !c->e || !c->gap || !c->lambda || !c->gamma || !c->equality)
+    return fail(err, errlen, "out of memory");
+  for (size_t k = 0; k < cnt; k++) {
+    int i, j;
+    double l, g;
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+      return fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
+    c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
+  }
+  c->n = cnt;
+  return 0;
+}
+
+const agglo_model agglo_model_contact = {
+    .name = "contact",
+    .init = contact_init,
+    .step = contact_step,
+    .contact_gap = contact_gap,
+    .neighbors = contact_neighbors,
+    .save = contact_save,
+    .load = contact_load,
+    .destroy = contact_destroy,
+};
+
+const agglo_model *agglo_model_for(int model_id) {
+  switch (model_id) {
+  case MODEL_CONTACT: return &agglo_model_contact;
+  default: return NULL;
+  }
+}

@@ -1,0 +1,16 @@
+/* Counter-based random numbers (Random123 Philox4x32-10): a draw is a pure function of
+   (seed, stream, step, particle id), so results do not depend on threads or storage order. */
+#ifndef AGGLO_RNG_H
+#define AGGLO_RNG_H
+#include <stdint.h>
+
+/* What the numbers are for: each purpose has its own stream so they never correlate. */
+enum { AGGLO_STREAM_PLACEMENT = 1, AGGLO_STREAM_VELOCITY = 2, AGGLO_STREAM_BROWNIAN = 3,
+       AGGLO_STREAM_RADIUS = 4, AGGLO_STREAM_PAIR = 5 };
+
+/* Four uniform numbers in (0,1). */
+void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double u[4]);
+/* Four independent standard normal numbers (Box-Muller on the four uniforms). */
+void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[4]);
+
+#endif

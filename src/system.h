@@ -1,0 +1,58 @@
+/* Particles as arrays of 3-vectors (2D keeps z = 0) and the box they live in. */
+#ifndef AGGLO_SYSTEM_H
+#define AGGLO_SYSTEM_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };
+
+typedef struct {
+  double lo[3], hi[3], len[3];
+  int periodic[3]; /* per axis: AGGLO_WALL or AGGLO_PERIODIC */
+} agglo_box;
+
+typedef struct {
+  int dim;          /* 2 or 3 */
+  size_t n;         /* number of particles */
+  double *x, *v;    /* 3n: centres and velocities */
+  double *r, *m;    /* n: radii and masses */
+  double *inv_m;    /* n: 1/m, 0 for an immovable particle */
+  int64_t *id;      /* n: global id, independent of storage order */
+  int32_t *cluster; /* n: cluster label (smallest id of the cluster) */
+  agglo_box box;
+  double t;         /* time, always step * dt */
+  int64_t step;
+} agglo_system;
+
+int agglo_system_alloc(agglo_system *s, int dim, size_t n);
+void agglo_system_free(agglo_system *s);
+
+/* Minimum-image separation x_j - x_i. */
+static inline void agglo_box_delta(const agglo_box *b, const double *xi, const double *xj,
+                                   double d[3]) {
+  for (int k = 0; k < 3; k++) {
+    double dk = xj[k] - xi[k];
+    if (b->periodic[k]) {
+      if (dk > 0.5 * b->len[k]) dk -= b->len[k];
+      else if (dk < -0.5 * b->len[k]) dk += b->len[k];
+    }
+    d[k] = dk;
+  }
+}
+
+/* Put a position back into the primary periodic image. */
+static inline void agglo_box_wrap(const agglo_box *b, double *x) {
+  for (int k = 0; k < 3; k++)
+    if (b->periodic[k]) {
+      double y = x[k] - b->lo[k];
+      if (y < 0 || y >= b->len[k]) y -= b->len[k] * __builtin_floor(y / b->len[k]);
+      if (y >= b->len[k]) y = 0; /* rounding of a tiny negative */
+      x[k] = b->lo[k] + y;
+    }
+}
+
+double agglo_max_radius(const agglo_system *s);
+double agglo_min_radius(const agglo_system *s);
+double agglo_kinetic_energy(const agglo_system *s);
+
+#endif
