@@ -11,7 +11,7 @@ static void usage(FILE *f) {
           "agglo %s: direct simulation of particle aggregation\n\n"
           "usage:\n"
           "  agglo run [SCENARIO.ini] [options]   run a scenario (none: the built-in default)\n"
-          "  agglo list                           models, flows and example scenarios\n"
+          "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
           "  agglo --version\n",
           agglo_version());
@@ -126,7 +126,11 @@ out:
   return rc;
 }
 
-static int cmd_list(void) {
+static int cmd_list(int argc, char **argv) {
+  if (argc > 0 && !strcmp(argv[0], "keys")) {
+    agglo_config_describe(stdout, 1);
+    return 0;
+  }
   printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n\n"
          "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
          "solvers (solver.method):\n  apgd (default), uzawa\n\n"
@@ -134,7 +138,8 @@ static int cmd_list(void) {
          "  maury_shear.ini            oscillating shear, N = 1000 (Maury Fig. 1)\n"
          "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"
          "  maury_brownian_2000.ini    Brownian, N = 2000 (Fig. 3; the built-in default)\n"
-         "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n");
+         "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n\n"
+         "`agglo list keys` prints every scenario key as a markdown table (docs/config.md).\n");
   return 0;
 }
 
@@ -153,7 +158,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
-  if (!strcmp(cmd, "list")) return cmd_list();
+  if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);
   return 2;
