@@ -1,5 +1,6 @@
 /* agglo command line: parses arguments and hands over to the library. No physics here. */
 #include "agglo/agglo.h"
+#include "analyze.h"
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@ static void usage(FILE *f) {
           "agglo %s: direct simulation of particle aggregation\n\n"
           "usage:\n"
           "  agglo run [SCENARIO.ini] [options]   run a scenario (none: the built-in default)\n"
+          "  agglo analyze FILE.xyz [options]     cluster statistics, fractal dimensions, plots\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
           "  agglo --version\n",
@@ -126,6 +128,84 @@ out:
   return rc;
 }
 
+static void analyze_usage(FILE *f) {
+  fprintf(f,
+          "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
+          "                     [--json] [--plots] [--radius R]\n\n"
+          "  FILE.xyz              extended XYZ trajectory (agglo's, or any with pos and radius)\n"
+          "  --frame K             report frame K (1-based; default: the last)\n"
+          "  --all                 indicators of every frame in analysis.csv\n"
+          "  --contact-distance X  particles touch when their gap is below X (default 0.1 r)\n"
+          "  -o DIR                output directory (default: analysis)\n"
+          "  --json                print one JSON object instead of the summary\n"
+          "  --plots               PNG plots (gnuplot): clusters against time, size\n"
+          "                        distribution, box counting, R_g against size, P(r); implies --all\n"
+          "  --radius R            radius of every particle when the file has no radius column\n\n"
+          "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
+          "cluster of the reported frame); definitions in docs/analysis.md\n");
+}
+
+static int parse_double(const char *opt, const char *text, double *out) {
+  char *end;
+  double x = strtod(text, &end);
+  if (end == text || *end || !(x > 0) || x > 1e300) {
+    fprintf(stderr, "agglo analyze: %s %s: expected a positive number\n", opt, text);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static int cmd_analyze(int argc, char **argv) {
+  agglo_analyze_options o = {.out_dir = "analysis"};
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      analyze_usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--frame") && more) {
+      char *end;
+      long k = strtol(argv[++i], &end, 10);
+      if (*end || k < 1 || k > 100000000) {
+        fprintf(stderr, "agglo analyze: --frame %s: expected a frame number >= 1\n", argv[i]);
+        return 2;
+      }
+      o.frame = (int)k;
+    } else if (!strcmp(a, "--all")) {
+      o.all = 1;
+    } else if (!strcmp(a, "--contact-distance") && more) {
+      if (parse_double(a, argv[++i], &o.contact_gap)) return 2;
+    } else if (!strcmp(a, "--radius") && more) {
+      if (parse_double(a, argv[++i], &o.radius)) return 2;
+    } else if (!strcmp(a, "-o") && more) {
+      o.out_dir = argv[++i];
+    } else if (!strcmp(a, "--json")) {
+      o.json = 1;
+    } else if (!strcmp(a, "--plots")) {
+      o.plots = 1;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "agglo analyze: unknown or incomplete option '%s' (see agglo analyze --help)\n", a);
+      return 2;
+    } else if (!o.path) {
+      o.path = a;
+    } else {
+      fprintf(stderr, "agglo analyze: more than one file given\n");
+      return 2;
+    }
+  }
+  if (!o.path) {
+    analyze_usage(stderr);
+    return 2;
+  }
+  char err[2048];
+  if (agglo_analyze(&o, err, sizeof err) != 0) {
+    fprintf(stderr, "agglo: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) {
     agglo_config_describe(stdout, 1);
@@ -158,6 +238,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+  if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);
