@@ -88,6 +88,10 @@ static const key keys[] = {
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
   {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,
    "time between rows of stats.csv; 0 = every step"},
+  {"output", "analysis_interval", T_DOUBLE, OFF(analysis_interval), "0.5", 0, BIG, 0, 0,
+   "time between rows of stats.csv that carry the aggregate indicators (fractal dimensions, "
+   "contacts per sphere, aspect ratio; docs/analysis.md); 0 = never. Use a multiple of "
+   "output.stats_interval"},
   {"output", "snapshots", T_LIST, OFF(snapshots), "0, 0.4, 0.6, 0.8, 1, 1.2, 1.8, 3", 0, BIG, 0, 0,
    "times of the PNG snapshots (the step nearest each time)"},
   {"output", "png_width", T_INT, OFF(png_width), "800", 16, 20000, 0, 0, "snapshot width in pixels"},

@@ -50,7 +50,7 @@ typedef struct agglo_config {
   int64_t max_iter;
   int on_failure;
   /* [output] */
-  double trajectory_interval, stats_interval;
+  double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;
   int64_t png_width;
 } agglo_config;

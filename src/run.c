@@ -2,6 +2,7 @@
 #include "cells.h"
 #include "clusters.h"
 #include "config.h"
+#include "frame_summary.h"
 #include "model.h"
 #include "output_png.h"
 #include "output_xyz.h"
@@ -67,7 +68,7 @@ typedef struct {
   agglo_system sys;
   FILE *traj, *stats;
   agglo_cluster_stats clusters;
-  int64_t traj_every, stats_every, snap_next;
+  int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t iter_sum, iter_steps, warnings;
   agglo_step_info last;
   double *x_good, *v_good; /* the state before the current step */
@@ -86,16 +87,35 @@ static int label_clusters(run *R) {
 
 static void stats_header(FILE *f) {
   fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
-             "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged\n");
+             "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
+             "weight_avg_cluster_size,fractal_dimension_box,fractal_dimension_mass,"
+             "contacts_per_sphere,aspect_ratio,rg_largest\n");
+}
+
+/* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
+static void analysis_columns(run *R) {
+  agglo_system *s = &R->sys;
+  int64_t every = R->analysis_every;
+  agglo_frame_summary a;
+  if (!every || s->step % every != 0 ||
+      agglo_frame_summarize(s, R->model->contact_gap(R->state), &a, NULL, NULL) != 0) {
+    fprintf(R->stats, ",,,,,,");
+    return;
+  }
+  fprintf(R->stats, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
+          a.fractal_dimension_box, a.fractal_dimension_mass, a.contacts_per_sphere, a.aspect_ratio,
+          a.rg_largest);
 }
 
 static void stats_row(run *R) {
-  const agglo_system *s = &R->sys;
+  agglo_system *s = &R->sys;
   double mean_it = R->iter_steps ? (double)R->iter_sum / (double)R->iter_steps : 0;
-  fprintf(R->stats, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d\n", s->t,
+  fprintf(R->stats, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t,
           (long long)s->step, R->clusters.n_clusters, R->clusters.mean_size, R->clusters.max_size,
           agglo_kinetic_energy(s), R->last.iterations, mean_it, R->last.max_violation,
           isfinite(R->last.min_gap) ? R->last.min_gap : -1.0, R->last.n_contacts, R->last.converged);
+  analysis_columns(R);
+  fputc('\n', R->stats);
   fflush(R->stats);
   R->iter_sum = R->iter_steps = 0;
 }
@@ -210,6 +230,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   if (!restarted || ftell(R.stats) == 0) stats_header(R.stats);
   R.traj_every = every(c->trajectory_interval, c->dt);
   R.stats_every = every(c->stats_interval, c->dt);
+  R.analysis_every = every(c->analysis_interval, c->dt);
   R.last.min_gap = INFINITY;
   R.last.converged = 1;
   while (R.snap_next < c->snapshots.n && llround(c->snapshots.v[R.snap_next] / c->dt) < R.sys.step)
