@@ -138,8 +138,19 @@ int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster
   int32_t *order = malloc((n ? n : 1) * sizeof *order);
   double *u = malloc(3 * (n ? n : 1) * sizeof *u); /* unwrapped positions */
   if (!order || !u || agglo_unwrap_clusters(s, contact_gap, u) != 0) goto oom;
-  for (size_t i = 0; i < n; i++) order[i] = (int32_t)i;
-  qsort_r(order, n, sizeof *order, cmp_label_index, s->cluster);
+  /* members grouped by label: a counting sort when labels are indices (ours), else qsort */
+  int small = 1;
+  for (size_t i = 0; i < n; i++) small &= s->cluster[i] >= 0 && (size_t)s->cluster[i] < n;
+  size_t *bucket = small ? calloc(n + 1, sizeof *bucket) : NULL;
+  if (bucket) {
+    for (size_t i = 0; i < n; i++) bucket[s->cluster[i] + 1]++;
+    for (size_t q = 0; q < n; q++) bucket[q + 1] += bucket[q];
+    for (size_t i = 0; i < n; i++) order[bucket[s->cluster[i]]++] = (int32_t)i;
+    free(bucket);
+  } else {
+    for (size_t i = 0; i < n; i++) order[i] = (int32_t)i;
+    qsort_r(order, n, sizeof *order, cmp_label_index, s->cluster);
+  }
   /* count clusters */
   size_t nc = 0;
   for (size_t a = 0; a < n; a++)
