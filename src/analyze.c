@@ -86,31 +86,41 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
   for (size_t i = 0; i < nc; i++)
     if (c[i].size > 1) fprintf(f, "%zu %.9g\n", c[i].size, c[i].rg);
   fclose(f);
+  /* fitted lines drawn with the values reported, through the centroid of the fitted points */
+  double lb = 0, ln = 0, lr = 0, ls = 0;
+  int nrg = 0;
+  for (int k = 0; k < np; k++) lb += log(eps[k]) / np, ln += log(cnt[k]) / np;
+  for (size_t i = 0; i < nc; i++)
+    if (c[i].size > 1 && c[i].rg > 0) ls += log((double)c[i].size), lr += log(c[i].rg), nrg++;
+  if (nrg) ls /= nrg, lr /= nrg;
   if (!(f = open_in(o->out_dir, "plots.gp", err, errlen))) return -1;
-  fprintf(f,
-          "set terminal pngcairo size 800,600\nset grid\nset key top left\n"
-          "set datafile separator ','\n"
-          "set output 'n_clusters.png'\nset title 'number of clusters'\nset xlabel 't'\n"
-          "set ylabel 'clusters'\nplot 'analysis.csv' using 1:3 with linespoints title 'n_clusters'\n"
-          "set datafile separator whitespace\nset logscale xy\n"
-          "set output 'size_distribution.png'\nset title 'cluster size distribution (t = %g)'\n"
-          "set xlabel 'size s'\nset ylabel 'clusters per unit size'\n"
-          "plot 'size_distribution.dat' using 1:2 with points pt 7 title ''\n"
-          "set output 'box_counting.png'\nset title 'box counting, largest cluster: D_f = %.3f'\n"
-          "set xlabel 'eps'\nset ylabel 'occupied cells N(eps)'\n"
-          "f(x) = a * x**(-d); a = 1; d = 1.5\n"
-          "fit f(x) 'box_counting.dat' using 1:2 via a, d\n"
-          "plot 'box_counting.dat' using 1:2 with points pt 7 title 'N(eps)', f(x) title sprintf('fit, D = %%.3f', d)\n"
-          "set datafile separator whitespace\n"
-          "set output 'rg_size.png'\nset title 'radius of gyration against size: D_f = %.3f'\n"
-          "set xlabel 'size s'\nset ylabel 'R_g'\n"
-          "g(x) = b * x**(1/e); b = 0.01; e = 1.5\n"
-          "fit g(x) 'rg_size.dat' using 1:2 via b, e\n"
-          "plot 'rg_size.dat' using 1:2 with points pt 7 title 'clusters', g(x) title sprintf('fit, D = %%.3f', e)\n"
-          "set output 'pair_distribution.png'\nset title 'cumulative pair distribution P(r)'\n"
-          "set xlabel 'r'\nset ylabel 'P(r)'\nset logscale xy\n"
-          "plot 'pair_distribution.dat' using 1:2 with linespoints title 'P(r)'\n",
-          a->time, a->fractal_dimension_box, a->fractal_dimension_mass);
+  fprintf(f, "set terminal pngcairo size 800,600\nset grid\nset key top left\n"
+             "set datafile separator ','\n"
+             "set output 'n_clusters.png'\nset title 'number of clusters'\nset xlabel 't'\n"
+             "set ylabel 'clusters'\nplot 'analysis.csv' using 1:3 with linespoints title 'n_clusters'\n"
+             "set datafile separator whitespace\nset logscale xy\n");
+  if (nc)
+    fprintf(f, "set output 'size_distribution.png'\nset title 'cluster size distribution (t = %g)'\n"
+               "set xlabel 'size s'\nset ylabel 'clusters per unit size'\n"
+               "plot 'size_distribution.dat' using 1:2 with points pt 7 title ''\n", a->time);
+  if (np >= 2 && isfinite(a->fractal_dimension_box))
+    fprintf(f, "set output 'box_counting.png'\nset title 'box counting, largest cluster'\n"
+               "set xlabel 'eps'\nset ylabel 'occupied cells N(eps)'\n"
+               "plot 'box_counting.dat' using 1:2 with points pt 7 title 'N(eps)', "
+               "exp(%.10g) * (x / exp(%.10g))**(-%.10g) title 'D_f = %.3f'\n",
+            ln, lb, a->fractal_dimension_box, a->fractal_dimension_box);
+  if (nrg >= 1) {
+    fprintf(f, "set output 'rg_size.png'\nset title 'radius of gyration against size'\n"
+               "set xlabel 'size s'\nset ylabel 'R_g'\n"
+               "plot 'rg_size.dat' using 1:2 with points pt 7 title 'clusters'");
+    if (isfinite(a->fractal_dimension_mass))
+      fprintf(f, ", exp(%.10g) * (x / exp(%.10g))**(1.0/%.10g) title 'D_f = %.3f'", lr, ls,
+              a->fractal_dimension_mass, a->fractal_dimension_mass);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "set output 'pair_distribution.png'\nset title 'cumulative pair distribution P(r)'\n"
+             "set xlabel 'r'\nset ylabel 'P(r)'\n"
+             "plot 'pair_distribution.dat' using 1:($2 > 0 ? $2 : NaN) with linespoints title 'P(r)'\n");
   fclose(f);
   char cmd[4400];
   snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp > plots.log 2>&1", o->out_dir);

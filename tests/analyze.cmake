@@ -1,0 +1,22 @@
+# `agglo analyze` from the command line: reports, JSON, and errors that name frame and line.
+set(AGGLO $<TARGET_FILE:agglo_cli>)
+set(DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+
+add_test(NAME analyze_truncated_names_frame_and_line
+  COMMAND ${AGGLO} analyze ${DATA}/truncated.xyz -o an_trunc)
+set_tests_properties(analyze_truncated_names_frame_and_line PROPERTIES WILL_FAIL OFF
+  PASS_REGULAR_EXPRESSION "truncated.xyz:10: frame 2: file ends after 2 of 3 particle lines")
+
+add_test(NAME analyze_needs_radius
+  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz -o an_norad)
+set_tests_properties(analyze_needs_radius PROPERTIES
+  PASS_REGULAR_EXPRESSION "no_radius.xyz:2: frame 1: no radius column; give --radius R")
+
+# three touching unit discs and one apart: 2 clusters, largest 3, N_c = (4 + 2*2)/(6*4)
+add_test(NAME analyze_json_plain_xyz
+  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz --radius 0.5 --contact-distance 0.01 --json -o an_json)
+set_tests_properties(analyze_json_plain_xyz PROPERTIES
+  PASS_REGULAR_EXPRESSION "\"n_clusters\": 2,.*\"max_cluster_size\": 3,.*\"contacts_per_sphere\": 0.3333333333")
+
+add_test(NAME analyze_run_output_with_plots
+  COMMAND sh -c "${AGGLO} run -o an_run --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")
