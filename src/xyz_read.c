@@ -72,9 +72,15 @@ static int parse_properties(const char *props, columns *c) {
     char *type = strtok_r(NULL, ":", &save), *count = strtok_r(NULL, ":", &save);
     if (!type || !count) return -1;
     int k = atoi(count);
-    if (k < 1) return -1;
-    if (!strcmp(name, "pos")) c->pos = c->ncols;
-    if (!strcmp(name, "radius") || !strcmp(name, "radii")) c->radius = c->ncols;
+    if (k < 1 || k > 64) return -1;
+    if (!strcmp(name, "pos")) {
+      if (k != 3) return -1;
+      c->pos = c->ncols;
+    }
+    if (!strcmp(name, "radius") || !strcmp(name, "radii")) {
+      if (k != 1) return -1;
+      c->radius = c->ncols;
+    }
     c->ncols += k;
   }
   return c->pos >= 0 ? 0 : -1;
@@ -96,6 +102,18 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   if (end == line || n < 0 || strspn(end, " \t\r\n") != strlen(end)) {
     fail(err, errlen, "%s:%ld: frame %d: expected the number of particles, got '%.40s'", r->path,
          r->line, frame, line);
+    goto out;
+  }
+  /* a particle line takes at least 8 bytes ("P 0 0 0\n"): refuse counts the file cannot hold
+     before allocating for them */
+  long here = ftell(r->f), end_pos = -1;
+  if (here >= 0 && fseek(r->f, 0, SEEK_END) == 0) {
+    end_pos = ftell(r->f);
+    fseek(r->f, here, SEEK_SET);
+  }
+  if (end_pos >= 0 && n > (end_pos - here) / 8 + 1) {
+    fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
+         "(truncated or not an XYZ file)", r->path, r->line, frame, n, end_pos - here);
     goto out;
   }
   line = get_line(r, &buf, &cap);

@@ -1,0 +1,19 @@
+/* libFuzzer target: a scenario file, parsed and checked. Must never crash, whatever the bytes. */
+#include "config.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  if (!text) return 0;
+  memcpy(text, data, size);
+  text[size] = 0;
+  agglo_config c;
+  agglo_config_defaults(&c);
+  char err[1024];
+  if (agglo_config_load_string(&c, text, "fuzz.ini", err, sizeof err) == 0)
+    agglo_config_check(&c, err, sizeof err);
+  free(text);
+  return 0;
+}

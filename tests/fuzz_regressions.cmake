@@ -1,0 +1,13 @@
+# Every input the fuzzers found crashing (tests/data/fuzz/) must now give a clean error.
+file(GLOB FUZZ_XYZ ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz/*.xyz)
+foreach(f ${FUZZ_XYZ})
+  get_filename_component(name ${f} NAME_WE)
+  add_test(NAME fuzz_regression_${name} COMMAND $<TARGET_FILE:agglo_cli> analyze ${f} -o fuzz_${name})
+  set_tests_properties(fuzz_regression_${name} PROPERTIES PASS_REGULAR_EXPRESSION "^agglo: .*frame")
+endforeach()
+file(GLOB FUZZ_INI ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz/*.ini)
+foreach(f ${FUZZ_INI})
+  get_filename_component(name ${f} NAME_WE)
+  add_test(NAME fuzz_regression_${name} COMMAND $<TARGET_FILE:agglo_cli> run ${f} -o fuzz_${name})
+  set_tests_properties(fuzz_regression_${name} PROPERTIES PASS_REGULAR_EXPRESSION "^agglo: ")
+endforeach()
