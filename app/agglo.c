@@ -1,7 +1,9 @@
 /* agglo command line: parses arguments and hands over to the library. No physics here. */
 #include "agglo/agglo.h"
 #include "analyze.h"
+#include "ballistic_compare.h"
 #include "config.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@ static void usage(FILE *f) {
           "  agglo run [SCENARIO.ini] [options]   run a scenario (none: the built-in default)\n"
           "  agglo analyze FILE.xyz [options]     cluster statistics, fractal dimensions, plots\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
+          "  agglo compare [SCENARIO.ini] [opts]  ballistic: time stepping vs event driven over seeds\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
           "  agglo --version\n",
           agglo_version());
@@ -206,12 +209,161 @@ static int cmd_analyze(int argc, char **argv) {
   return 0;
 }
 
+static void compare_usage(FILE *f) {
+  fprintf(f,
+          "usage: agglo compare [SCENARIO.ini] [-s section.key=value]... [--seeds N]\n"
+          "                     [--first-seed S] [--csv FILE]\n\n"
+          "Runs a ballistic scenario (run.model = ballistic) for seeds S .. S+N-1 (default 1..10)\n"
+          "with ballistic.method = time_stepping and = event_driven, and prints the indicators of\n"
+          "the final cluster side by side (mean and standard deviation over the seeds): relative\n"
+          "contacts per sphere N_c, box-counting dimension D_f and its relative difference,\n"
+          "aspect ratio A_r, P(r), time to one cluster, CPU time. --csv writes one row per run.\n"
+          "No other files are written.\n");
+}
+
+static void mean_sd(const double *v, int n, double *mean, double *sd) {
+  double s = 0, q = 0;
+  for (int i = 0; i < n; i++) s += v[i];
+  *mean = n ? s / n : NAN;
+  for (int i = 0; i < n; i++) q += (v[i] - *mean) * (v[i] - *mean);
+  *sd = n > 1 ? sqrt(q / (n - 1)) : 0;
+}
+
+static int cmd_compare(int argc, char **argv) {
+  const char *file = NULL, *csv = NULL;
+  long seeds = 10, first = 1;
+  char err[2048];
+  const char **over = calloc((size_t)argc + 1, sizeof *over);
+  int nover = 0, rc = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      compare_usage(stdout);
+      free(over);
+      return 0;
+    } else if (!strcmp(a, "-s") && more) {
+      over[nover++] = argv[++i];
+    } else if (!strcmp(a, "--seeds") && more) {
+      seeds = strtol(argv[++i], NULL, 10);
+    } else if (!strcmp(a, "--first-seed") && more) {
+      first = strtol(argv[++i], NULL, 10);
+    } else if (!strcmp(a, "--csv") && more) {
+      csv = argv[++i];
+    } else if (a[0] == '-' || file) {
+      fprintf(stderr, "agglo compare: unexpected argument '%s' (see agglo compare --help)\n", a);
+      free(over);
+      return 2;
+    } else {
+      file = a;
+    }
+  }
+  if (seeds < 1 || seeds > 100000 || first < 0) {
+    fprintf(stderr, "agglo compare: --seeds must be 1 to 100000 and --first-seed >= 0\n");
+    free(over);
+    return 2;
+  }
+  agglo_config *cfg = agglo_config_new();
+  agglo_ball_result *res = calloc(2 * (size_t)seeds, sizeof *res);
+  double *v = calloc(2 * (size_t)seeds, sizeof *v);
+  FILE *out = NULL;
+  if (file ? agglo_config_load(cfg, file, err, sizeof err) : 0) {
+    fprintf(stderr, "agglo: %s\n", err);
+    rc = 2;
+    goto done;
+  }
+  for (int i = 0; i < nover; i++)
+    if (agglo_config_override(cfg, over[i], err, sizeof err) != 0) {
+      fprintf(stderr, "agglo: %s\n", err);
+      rc = 2;
+      goto done;
+    }
+  if (cfg->model != MODEL_BALLISTIC) {
+    fprintf(stderr, "agglo compare: run.model must be ballistic\n");
+    rc = 2;
+    goto done;
+  }
+  if (csv && !(out = fopen(csv, "w"))) {
+    fprintf(stderr, "agglo compare: %s: cannot write\n", csv);
+    rc = 1;
+    goto done;
+  }
+  if (out) {
+    fprintf(out, "method,seed,t_final,cpu,steps,iterations,n_clusters,nc,df,ar,max_overlap");
+    for (int k = 0; k < AGGLO_BALL_NPR; k++) fprintf(out, ",P%g", agglo_ball_pr_radii[k]);
+    fputc('\n', out);
+  }
+  const char *mname[2] = {"time_stepping", "event_driven"};
+  for (int m = 0; m < 2; m++)
+    for (long k = 0; k < seeds; k++) {
+      agglo_config c = *cfg;
+      c.ball_method = m == 0 ? BALL_TIME_STEPPING : BALL_EVENT_DRIVEN;
+      c.seed = first + k;
+      agglo_ball_result *r = &res[m * seeds + k];
+      if (agglo_ballistic_simulate(&c, r, err, sizeof err) != 0) {
+        fprintf(stderr, "agglo compare: %s seed %ld: %s\n", mname[m], first + k, err);
+        rc = 1;
+        goto done;
+      }
+      fprintf(stderr, "%s seed %ld: t = %.6g, CPU %.3g s, N_c %.4f, D_f %.4f, A_r %.3g\n",
+              mname[m], first + k, r->t_final, r->cpu, r->nc, r->df, r->ar);
+      if (out) {
+        fprintf(out, "%s,%ld,%.10g,%.6g,%.0f,%.0f,%.0f,%.6g,%.6g,%.6g,%.4g", mname[m], first + k,
+                r->t_final, r->cpu, r->steps, r->iterations, r->n_clusters, r->nc, r->df, r->ar,
+                r->max_overlap);
+        for (int q = 0; q < AGGLO_BALL_NPR; q++) fprintf(out, ",%.6g", r->pr[q]);
+        fputc('\n', out);
+        fflush(out);
+      }
+    }
+  printf("ballistic, N = %lld, %dD, %ld seeds from %ld: mean (standard deviation)\n",
+         (long long)cfg->n, cfg->dim, seeds, first);
+  printf("%-22s %-24s %-24s %s\n", "indicator", "time stepping", "event driven", "TS/ED - 1");
+  for (int q = 0; q < 8 + AGGLO_BALL_NPR; q++) {
+    char name[64];
+    for (int m = 0; m < 2; m++)
+      for (long k = 0; k < seeds; k++) {
+        const agglo_ball_result *r = &res[m * seeds + k];
+        double x = q == 0 ? r->nc : q == 1 ? r->df : q == 2 ? r->ar : q == 3 ? r->t_final
+                 : q == 4 ? r->cpu : q == 5 ? r->steps : q == 6 ? r->iterations
+                 : q == 7 ? r->max_overlap : r->pr[q - 8];
+        v[m * seeds + k] = x;
+      }
+    if (q == 0) snprintf(name, sizeof name, "N_c");
+    else if (q == 1) snprintf(name, sizeof name, "D_f (box counting)");
+    else if (q == 2) snprintf(name, sizeof name, "A_r");
+    else if (q == 3) snprintf(name, sizeof name, "time to one cluster");
+    else if (q == 4) snprintf(name, sizeof name, "CPU time (s)");
+    else if (q == 5) snprintf(name, sizeof name, "steps / windows");
+    else if (q == 6) snprintf(name, sizeof name, "iterations / events");
+    else if (q == 7) snprintf(name, sizeof name, "max overlap / r");
+    else snprintf(name, sizeof name, "P(%gr)", agglo_ball_pr_radii[q - 8]);
+    double m0, s0, m1, s1;
+    mean_sd(v, (int)seeds, &m0, &s0);
+    mean_sd(v + seeds, (int)seeds, &m1, &s1);
+    char a[64], b[64];
+    snprintf(a, sizeof a, "%.5g (%.3g)", m0, s0);
+    snprintf(b, sizeof b, "%.5g (%.3g)", m1, s1);
+    if (q >= 5 && q <= 7) printf("%-22s %-24s %-24s\n", name, a, b);
+    else printf("%-22s %-24s %-24s %+.2f%%\n", name, a, b, 100 * (m0 / m1 - 1));
+  }
+done:
+  if (out) fclose(out);
+  free(res);
+  free(v);
+  agglo_config_destroy(cfg);
+  free(over);
+  return rc;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) {
     agglo_config_describe(stdout, 1);
     return 0;
   }
-  printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n\n"
+  printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n"
+         "  ballistic  ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
+         "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n\n"
          "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
          "solvers (solver.method):\n  apgd (default), uzawa\n\n"
          "example scenarios (examples/):\n"
@@ -240,6 +392,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+  if (!strcmp(cmd, "compare")) return cmd_compare(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);
   return 2;

@@ -22,8 +22,9 @@ typedef struct {
 #define OFF(f) offsetof(agglo_config, f)
 #define BIG 1e300
 static const key keys[] = {
-  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact",
-   "model to simulate: contact = contact dynamics with aggregation (Maury 2004)"},
+  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact|ballistic",
+   "model to simulate: contact = contact dynamics with aggregation (Maury 2004); ballistic = "
+   "ballistic aggregation (Degond et al. 2024; method in [ballistic])"},
   {"run", "dim", T_INT, OFF(dim), "2", 2, 3, 0, 0, "space dimension"},
   {"run", "seed", T_INT, OFF(seed), "1", 0, 9.2e18, 0, 0,
    "random seed; every random number is a function of (seed, step, particle id)"},
@@ -84,6 +85,40 @@ static const key keys[] = {
    "step relative to the safe Gershgorin step (must stay below 2)"},
   {"solver", "on_failure", T_ENUM, OFF(on_failure), "warn", 0, 0, 0, "warn|stop",
    "when the iteration cap is hit: warn and go on, or stop the run (last state written)"},
+  {"ballistic", "method", T_ENUM, OFF(ball_method), "time_stepping", 0, 0, 0,
+   "time_stepping|event_driven",
+   "time_stepping = free flight, then links relaxed by the damped Arrow-Hurwicz minimiser "
+   "(Degond et al.); event_driven = exact collision times (cell lists and an event calendar)"},
+  {"ballistic", "velocity", T_ENUM, OFF(ball_velocity), "uniform", 0, 0, 0, "uniform|unit",
+   "initial velocities: uniform in [-speed/2, speed/2]^d, or of modulus speed in a uniformly "
+   "random direction"},
+  {"ballistic", "speed", T_DOUBLE, OFF(ball_speed), "1", 0, BIG, 1, 0,
+   "scale of the initial velocities (1 = the paper's)"},
+  {"ballistic", "stop", T_ENUM, OFF(ball_stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
+   "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
+   "run.t_end"},
+  {"ballistic", "dt_factor", T_DOUBLE, OFF(ball_dt_factor), "1", 0, 10, 1, 0,
+   "time stepping: step = dt_factor * max radius / largest cluster speed (rule (3.3)); run.dt "
+   "is not used"},
+  {"ballistic", "tol", T_DOUBLE, OFF(ball_tol), "1e-3", 0, 0.1, 1, 0,
+   "time stepping: the minimiser stops when every link has overlap phi+/(ri+rj)^2, "
+   "complementarity lambda|phi|/(ri+rj)^2 and force |grad L|/r below tol (and moves < tol/100 r)"},
+  {"ballistic", "dah_alpha", T_DOUBLE, OFF(dah_alpha), "0.02", 0, 10, 1, 0,
+   "damped Arrow-Hurwicz: step on grad_X L (positions in units of the mean radius)"},
+  {"ballistic", "dah_beta", T_DOUBLE, OFF(dah_beta), "0.05", 0, 10, 1, 0,
+   "damped Arrow-Hurwicz: ascent step of the multipliers"},
+  {"ballistic", "dah_gamma", T_DOUBLE, OFF(dah_gamma), "0.05", 0, 10, 0, 0,
+   "damped Arrow-Hurwicz: weight of the lambda phi grad(phi) term (capped by the stability "
+   "bound of the particles moved)"},
+  {"ballistic", "dah_c", T_DOUBLE, OFF(dah_c), "0.3", 0, 1, 1, 0,
+   "damped Arrow-Hurwicz: friction per pseudo-step (1 with dah_gamma = 0 is plain "
+   "Arrow-Hurwicz)"},
+  {"ballistic", "dah_max_iter", T_INT, OFF(dah_max_iter), "5000", 1, 1e9, 0, 0,
+   "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
+   "restarts (at most 3 times, reported)"},
+  {"ballistic", "window", T_DOUBLE, OFF(ball_window), "2", 0, 1000, 1, 0,
+   "event driven: the neighbour list of candidate pairs is rebuilt each time the fastest "
+   "cluster has moved window * max radius"},
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
   {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,
@@ -492,7 +527,8 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
                 (long long)c->n, rmean, fraction,
                 c->placement == PLACE_LATTICE ? "lattice" : "random", limit);
   if (c->fraction <= 0) {
-    double reach = 2 * rmax + (c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0) + rmean;
+    int att = c->model == MODEL_CONTACT && c->kappa > 0; /* only the contact model attracts */
+    double reach = 2 * rmax + (att ? c->attraction_cutoff * c->epsilon : 0) + rmean;
     for (int k = 0; k < d; k++) {
       int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k];
       if (periodic && component(&c->size, k) < 2 * reach)
@@ -504,7 +540,8 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
                     component(&c->size, k));
     }
   }
-  if (c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
+  if (c->model == MODEL_CONTACT &&
+      c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
     return fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
   for (int i = 0; i < c->snapshots.n; i++)

@@ -11,7 +11,10 @@
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
 typedef struct { int v[3]; int n; } agglo_enum_list;
 
-enum { MODEL_CONTACT = 0 };
+enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1 };
+enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
+enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
+enum { BALL_STOP_ONE_CLUSTER = 0, BALL_STOP_T_END = 1 };
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
@@ -49,6 +52,11 @@ typedef struct agglo_config {
   double solver_tol, rho_factor;
   int64_t max_iter;
   int on_failure;
+  /* [ballistic] */
+  int ball_method, ball_velocity, ball_stop;
+  double ball_speed, ball_dt_factor, ball_tol, ball_window;
+  double dah_alpha, dah_beta, dah_gamma, dah_c;
+  int64_t dah_max_iter;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

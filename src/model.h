@@ -14,6 +14,8 @@ typedef struct {
   double min_gap;       /* smallest gap between particles (and walls) after the step */
   size_t n_contacts;    /* constraints in the step */
   size_t bad_particle;  /* first particle with a non-finite value, or SIZE_MAX */
+  int outer_iterations; /* ballistic time stepping: growths of the link set in the step */
+  int finished;         /* the model has nothing left to do (e.g. one cluster left): stop */
 } agglo_step_info;
 
 typedef struct {
@@ -28,9 +30,23 @@ typedef struct {
   int (*save)(const void *state, FILE *f);
   int (*load)(void *state, FILE *f, char *err, size_t errlen);
   void (*destroy)(void *state);
+  /* 1: the model chooses its own step and sets s->t; outputs are then scheduled by time and
+     the run ends when the step reports finished */
+  int variable_step;
+  /* the model's own cluster labels (e.g. linked components) into s->cluster, if not NULL */
+  int (*labels)(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
 } agglo_model;
 
 extern const agglo_model agglo_model_contact;
+extern const agglo_model agglo_model_ballistic;    /* time stepping (model_ballistic.c) */
+extern const agglo_model agglo_model_ballistic_ed; /* event driven (model_ballistic_ed.c) */
 const agglo_model *agglo_model_for(int model_id);
+
+/* The model of a scenario: run.model, and for ballistic, ballistic.method. */
+static inline const agglo_model *agglo_model_select(const agglo_config *c) {
+  if (c->model == MODEL_BALLISTIC)
+    return c->ball_method == BALL_EVENT_DRIVEN ? &agglo_model_ballistic_ed : &agglo_model_ballistic;
+  return agglo_model_for(c->model);
+}
 
 #endif

@@ -69,6 +69,9 @@ typedef struct {
   FILE *traj, *stats;
   agglo_cluster_stats clusters;
   int64_t traj_every, stats_every, analysis_every, snap_next;
+  /* models with a variable step: outputs by time */
+  double traj_next, stats_next, analysis_next;
+  int analysis_due;
   int64_t iter_sum, iter_steps, warnings;
   agglo_step_info last;
   double *x_good, *v_good; /* the state before the current step */
@@ -81,6 +84,13 @@ static int64_t every(double interval, double dt) {
 }
 
 static int label_clusters(run *R) {
+  if (R->model->labels) {
+    size_t nc = 0, mx = 0;
+    if (R->model->labels(R->state, &R->sys, &nc, &mx) != 0) return -1;
+    R->clusters.n_clusters = nc, R->clusters.max_size = mx;
+    R->clusters.mean_size = nc ? (double)R->sys.n / (double)nc : 0;
+    return 0;
+  }
   const void *nb = R->model->neighbors ? R->model->neighbors(R->state) : NULL;
   return agglo_clusters_label(&R->sys, nb, R->model->contact_gap(R->state), &R->clusters);
 }
@@ -89,7 +99,7 @@ static void stats_header(FILE *f) {
   fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
              "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
              "weight_avg_cluster_size,fractal_dimension_box,fractal_dimension_mass,"
-             "contacts_per_sphere,aspect_ratio,rg_largest\n");
+             "contacts_per_sphere,aspect_ratio,rg_largest,outer_iterations\n");
 }
 
 /* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
@@ -97,7 +107,8 @@ static void analysis_columns(run *R) {
   agglo_system *s = &R->sys;
   int64_t every = R->analysis_every;
   agglo_frame_summary a;
-  if (!every || s->step % every != 0 ||
+  int due = R->model->variable_step ? R->analysis_due : every && s->step % every == 0;
+  if (!due ||
       agglo_frame_summarize(s, R->model->contact_gap(R->state), &a, NULL, NULL) != 0) {
     fprintf(R->stats, ",,,,,,");
     return;
@@ -115,7 +126,7 @@ static void stats_row(run *R) {
           agglo_kinetic_energy(s), R->last.iterations, mean_it, R->last.max_violation,
           isfinite(R->last.min_gap) ? R->last.min_gap : -1.0, R->last.n_contacts, R->last.converged);
   analysis_columns(R);
-  fputc('\n', R->stats);
+  fprintf(R->stats, ",%d\n", R->last.outer_iterations);
   fflush(R->stats);
   R->iter_sum = R->iter_steps = 0;
 }
@@ -126,14 +137,37 @@ static int snapshot(run *R, char *err, size_t errlen) {
   return agglo_png_write(path, &R->sys, (int)R->cfg->png_width, NULL, err, errlen);
 }
 
+/* Variable step: is a time-based output due at t? Advances *next past t. */
+static int due_by_time(double t, double interval, double *next) {
+  if (interval <= 0 || t < *next * (1 - 1e-12)) return 0;
+  while (*next <= t * (1 + 1e-12)) *next += interval;
+  return 1;
+}
+
+/* Is the next snapshot due? (step-based, or time-based for a variable step) */
+static int snap_due(const run *R) {
+  const agglo_config *c = R->cfg;
+  if (R->snap_next >= c->snapshots.n) return 0;
+  if (R->model->variable_step) return R->sys.t >= c->snapshots.v[R->snap_next] * (1 - 1e-12);
+  return R->sys.step >= llround(c->snapshots.v[R->snap_next] / c->dt);
+}
+
 /* Outputs due at the current step. */
 static int outputs(run *R, int final, char *err, size_t errlen) {
   const agglo_system *s = &R->sys;
-  const agglo_config *c = R->cfg;
-  int want_traj = final || (R->traj_every && s->step % R->traj_every == 0) || s->step == 0;
-  int want_stats = final || s->step % (R->stats_every ? R->stats_every : 1) == 0;
-  int want_snap = R->snap_next < c->snapshots.n &&
-                  s->step >= llround(c->snapshots.v[R->snap_next] / c->dt);
+  int want_traj, want_stats;
+  if (R->model->variable_step) {
+    want_traj = due_by_time(s->t, R->cfg->trajectory_interval, &R->traj_next) || final ||
+                s->step == 0;
+    want_stats = due_by_time(s->t, R->cfg->stats_interval, &R->stats_next) || final ||
+                 R->cfg->stats_interval <= 0;
+    R->analysis_due = due_by_time(s->t, R->cfg->analysis_interval, &R->analysis_next) ||
+                      (final && R->cfg->analysis_interval > 0);
+  } else {
+    want_traj = final || (R->traj_every && s->step % R->traj_every == 0) || s->step == 0;
+    want_stats = final || s->step % (R->stats_every ? R->stats_every : 1) == 0;
+  }
+  int want_snap = snap_due(R);
   if (!(want_traj || want_stats || want_snap)) return 0;
   if (label_clusters(R) != 0) return fail(err, errlen, "out of memory labelling clusters");
   if (want_traj) {
@@ -144,8 +178,7 @@ static int outputs(run *R, int final, char *err, size_t errlen) {
   while (want_snap) {
     if (snapshot(R, err, errlen) != 0) return -1;
     R->snap_next++;
-    want_snap = R->snap_next < c->snapshots.n &&
-                s->step >= llround(c->snapshots.v[R->snap_next] / c->dt);
+    want_snap = snap_due(R);
   }
   return 0;
 }
@@ -209,7 +242,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   memset(&R, 0, sizeof R);
   R.cfg = c;
   R.opt = opt;
-  R.model = agglo_model_for(c->model);
+  R.model = agglo_model_select(c);
   if (!R.model) return fail(err, errlen, "run.model: model not available in this build");
   if (opt->threads > 0) omp_set_num_threads(opt->threads);
   int rc = -1;
@@ -233,7 +266,10 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.analysis_every = every(c->analysis_interval, c->dt);
   R.last.min_gap = INFINITY;
   R.last.converged = 1;
-  while (R.snap_next < c->snapshots.n && llround(c->snapshots.v[R.snap_next] / c->dt) < R.sys.step)
+  R.traj_next = R.stats_next = R.analysis_next = R.sys.t;
+  while (R.snap_next < c->snapshots.n &&
+         (R.model->variable_step ? c->snapshots.v[R.snap_next] < R.sys.t
+                                 : llround(c->snapshots.v[R.snap_next] / c->dt) < R.sys.step))
     R.snap_next++;
   if (!restarted && outputs(&R, 0, err, errlen) != 0) goto done;
   size_t n3 = 3 * R.sys.n;
@@ -246,14 +282,18 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   stop_signal = 0;
   void (*old_int)(int) = signal(SIGINT, on_signal);
   void (*old_term)(int) = signal(SIGTERM, on_signal);
-  int64_t last_step = llround(c->t_end / c->dt);
-  if (opt->verbose)
+  int64_t last_step = R.model->variable_step ? INT64_MAX : llround(c->t_end / c->dt);
+  R.last.finished = 0;
+  if (opt->verbose && R.model->variable_step)
+    fprintf(stderr, "agglo: %s model, %zu particles in %dD, variable step, output in %s/\n",
+            R.model->name, R.sys.n, R.sys.dim, opt->out_dir);
+  else if (opt->verbose)
     fprintf(stderr, "agglo: %s model, %zu particles in %dD, %lld steps of %g, output in %s/\n",
             R.model->name, R.sys.n, R.sys.dim, (long long)(last_step - R.sys.step), c->dt, opt->out_dir);
   double last_draw = now();
   int drew = 0;
   rc = 0;
-  while (R.sys.step < last_step) {
+  while (R.sys.step < last_step && !R.last.finished) {
     if (stop_signal) {
       rc = 1;
       fail(err, errlen, "stopped by signal %d at step %lld (t = %g); state saved", (int)stop_signal,
@@ -294,7 +334,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
                 "(largest overlap left %.3g)%s\n", drew ? "\n" : "", (long long)R.sys.step,
                 R.last.max_violation, R.warnings == 5 ? "; further warnings not shown" : "");
     }
-    if (outputs(&R, R.sys.step == last_step, err, errlen) != 0) {
+    if (outputs(&R, R.sys.step == last_step || R.last.finished, err, errlen) != 0) {
       rc = -1;
       break;
     }

@@ -154,6 +154,26 @@ static int place_lattice(agglo_system *s, char *err, size_t errlen) {
   return 0;
 }
 
+/* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
+   paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
+static void set_ballistic_velocities(agglo_system *s, const agglo_config *c) {
+  int d = s->dim;
+  for (size_t i = 0; i < s->n; i++) {
+    double u[4], *v = s->v + 3 * i;
+    agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
+    v[0] = v[1] = v[2] = 0;
+    if (c->ball_velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = c->ball_speed * (u[k] - 0.5);
+    } else if (d == 2) {
+      double a = 2 * M_PI * u[0];
+      v[0] = c->ball_speed * cos(a), v[1] = c->ball_speed * sin(a);
+    } else {
+      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
+      v[0] = c->ball_speed * q * cos(a), v[1] = c->ball_speed * q * sin(a), v[2] = c->ball_speed * z;
+    }
+  }
+}
+
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
     return fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
@@ -165,5 +185,6 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     agglo_system_free(s);
     return -1;
   }
+  if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
   return 0;
 }

@@ -1,0 +1,512 @@
+/* Ballistic aggregation by time stepping (Degond, Dimarco, Ferreira, Hecht 2024; SPEC §3):
+   1. free flight of every cluster over dt = dt_factor * max r / max |V_cluster| (rule (3.3)),
+      with cluster-wise specular reflection on walls;
+   2. interactions: overlapping pairs of different clusters become links; the damped
+      Arrow-Hurwicz minimiser (dah.c) relaxes the link set locally; pairs that overlap after the
+      relaxation become links too, and the relaxation is repeated until the link set stops
+      growing (outer iterations);
+   3. clusters = connected components of the links; each takes the mass-weighted mean of the
+      pre-step velocities of its members (momentum is conserved).
+   Clusters are kept in a union-find with per-root mass and momentum, so a merge costs O(1) and a
+   step O(N) plus the local relaxations. */
+#include "dah.h"
+#include "model.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  agglo_config cfg;
+  size_t n;
+  int dim;
+  agglo_links L;
+  int32_t *parent;    /* union-find over particles */
+  double *M, *P;      /* per root: mass, momentum (3) */
+  int32_t *root;      /* per particle: root cache of the step */
+  size_t n_clusters;
+  double r_max, r_mean;
+  /* cell grid for overlap detection */
+  int nc[3];
+  double w[3];
+  size_t ncells;
+  int32_t *cell_of, *members;
+  size_t *first;
+  double grid_slack;  /* how far particles may move after binning (cells are this much wider) */
+  double moved_since_bin;
+  /* pair and seed buffers */
+  int32_t *pi, *pj, *seeds;
+  size_t np, pcap, nseeds, scap;
+  double *ext, *shift; /* per root: extents (6) and wall shift (3) */
+  agglo_dah_work *dah;
+  agglo_dah_settings dset;
+  double min_gap;
+} ballistic;
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static int32_t find(int32_t *parent, int32_t a) {
+  while (parent[a] != a) {
+    parent[a] = parent[parent[a]];
+    a = parent[a];
+  }
+  return a;
+}
+
+/* Merge the clusters of i and j (momentum and mass add). Returns 1 if they were different. */
+static int unite(ballistic *b, int32_t i, int32_t j) {
+  int32_t a = find(b->parent, i), c = find(b->parent, j);
+  if (a == c) return 0;
+  if (c < a) { int32_t t = a; a = c; c = t; }
+  b->parent[c] = a;
+  b->M[a] += b->M[c];
+  for (int k = 0; k < 3; k++) b->P[3 * (size_t)a + k] += b->P[3 * (size_t)c + k];
+  b->n_clusters--;
+  return 1;
+}
+
+static void ball_destroy(void *state) {
+  ballistic *b = state;
+  if (!b) return;
+  agglo_links_free(&b->L);
+  free(b->parent); free(b->M); free(b->P); free(b->root);
+  free(b->cell_of); free(b->members); free(b->first);
+  free(b->pi); free(b->pj); free(b->seeds); free(b->ext); free(b->shift);
+  agglo_dah_work_free(b->dah);
+  free(b);
+}
+
+static int ball_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                     size_t errlen) {
+  ballistic *b = calloc(1, sizeof *b);
+  if (!b) return fail(err, errlen, "out of memory");
+  b->cfg = *c;
+  size_t n = s->n, m = n ? n : 1;
+  b->n = n;
+  b->dim = s->dim;
+  b->parent = malloc(m * sizeof *b->parent);
+  b->M = malloc(m * sizeof *b->M);
+  b->P = malloc(3 * m * sizeof *b->P);
+  b->root = malloc(m * sizeof *b->root);
+  b->cell_of = malloc(m * sizeof *b->cell_of);
+  b->members = malloc(m * sizeof *b->members);
+  b->ext = malloc(6 * m * sizeof *b->ext);
+  b->shift = calloc(3 * m, sizeof *b->shift);
+  b->dah = agglo_dah_work_new(n);
+  if (!b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
+      !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
+    ball_destroy(b);
+    return fail(err, errlen, "out of memory for %zu particles", n);
+  }
+  double rs = 0;
+  for (size_t i = 0; i < n; i++) {
+    b->parent[i] = (int32_t)i;
+    b->M[i] = s->m[i];
+    for (int k = 0; k < 3; k++) b->P[3 * i + k] = s->m[i] * s->v[3 * i + k];
+    rs += s->r[i];
+  }
+  b->n_clusters = n;
+  b->r_max = agglo_max_radius(s);
+  b->r_mean = n ? rs / (double)n : c->radius;
+  agglo_dah_defaults(&b->dset);
+  b->dset.alpha = c->dah_alpha, b->dset.beta = c->dah_beta, b->dset.gamma = c->dah_gamma;
+  b->dset.c = c->dah_c, b->dset.tol = c->ball_tol, b->dset.max_iter = (int)c->dah_max_iter;
+  b->dset.length = b->r_mean;
+  /* grid: cells at least 2 r_max + 2 slack wide */
+  b->grid_slack = 0.25 * b->r_max;
+  double cell = 2 * b->r_max + 2 * b->grid_slack;
+  b->ncells = 1;
+  for (int k = 0; k < 3; k++) {
+    int nc = k < s->dim ? (int)floor(s->box.len[k] / cell) : 1;
+    if (nc < 1) nc = 1;
+    if (s->box.periodic[k] && nc < 3) nc = 1;
+    if (nc > 1 << 20) nc = 1 << 20;
+    b->nc[k] = nc;
+    b->w[k] = s->box.len[k] / nc;
+    b->ncells *= (size_t)nc;
+  }
+  b->first = calloc(b->ncells + 1, sizeof *b->first);
+  if (!b->first) {
+    ball_destroy(b);
+    return fail(err, errlen, "out of memory for the cell grid (%zu cells)", b->ncells);
+  }
+  *state = b;
+  return 0;
+}
+
+/* ---- cell grid ---- */
+
+static inline int axis_cell(const ballistic *b, const agglo_box *box, int k, double xk) {
+  if (b->nc[k] == 1) return 0;
+  int c = (int)floor((xk - box->lo[k]) / b->w[k]);
+  return c < 0 ? 0 : c >= b->nc[k] ? b->nc[k] - 1 : c;
+}
+
+static void grid_bin(ballistic *b, const agglo_system *s) {
+  memset(b->first, 0, (b->ncells + 1) * sizeof *b->first);
+  for (size_t i = 0; i < s->n; i++) {
+    const double *x = s->x + 3 * i;
+    int32_t c = (int32_t)(((size_t)axis_cell(b, &s->box, 2, x[2]) * b->nc[1] +
+                           axis_cell(b, &s->box, 1, x[1])) * b->nc[0] +
+                          axis_cell(b, &s->box, 0, x[0]));
+    b->cell_of[i] = c;
+    b->first[c + 1]++;
+  }
+  for (size_t c = 0; c < b->ncells; c++) b->first[c + 1] += b->first[c];
+  /* stable fill: members of a cell in ascending index (deterministic) */
+  for (size_t i = 0; i < s->n; i++) b->members[b->first[b->cell_of[i]]++] = (int32_t)i;
+  for (size_t c = b->ncells; c > 0; c--) b->first[c] = b->first[c - 1];
+  b->first[0] = 0;
+  b->moved_since_bin = 0;
+}
+
+/* The distinct neighbour cells of position x (up to 27). */
+static int stencil(const ballistic *b, const agglo_box *box, const double *x, size_t *cells) {
+  int ax[3][3] = {{0}}, m[3];
+  for (int k = 0; k < 3; k++) {
+    int c = axis_cell(b, box, k, x[k]);
+    m[k] = 0;
+    for (int d = -1; d <= 1; d++) {
+      int cc = c + d;
+      if (cc < 0 || cc >= b->nc[k]) {
+        if (!box->periodic[k]) continue;
+        cc = (cc + b->nc[k]) % b->nc[k];
+      }
+      int dup = 0;
+      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
+      if (!dup) ax[k][m[k]++] = cc;
+    }
+  }
+  int cnt = 0;
+  for (int a = 0; a < m[2]; a++)
+    for (int q = 0; q < m[1]; q++)
+      for (int p = 0; p < m[0]; p++)
+        cells[cnt++] = ((size_t)ax[2][a] * b->nc[1] + ax[1][q]) * b->nc[0] + ax[0][p];
+  return cnt;
+}
+
+static int push_pair(ballistic *b, int32_t i, int32_t j) {
+  if (b->np == b->pcap) {
+    size_t cap = b->pcap ? 2 * b->pcap : 256;
+    int32_t *a = realloc(b->pi, cap * sizeof *a);
+    if (a) b->pi = a;
+    int32_t *c = realloc(b->pj, cap * sizeof *c);
+    if (c) b->pj = c;
+    if (!a || !c) return -1;
+    b->pcap = cap;
+  }
+  b->pi[b->np] = i, b->pj[b->np] = j, b->np++;
+  return 0;
+}
+
+static int push_seed(ballistic *b, int32_t i) {
+  if (b->nseeds == b->scap) {
+    size_t cap = b->scap ? 2 * b->scap : 256;
+    int32_t *a = realloc(b->seeds, cap * sizeof *a);
+    if (!a) return -1;
+    b->seeds = a, b->scap = cap;
+  }
+  b->seeds[b->nseeds++] = i;
+  return 0;
+}
+
+static inline double pair_gap2(const agglo_system *s, size_t i, size_t j, double *lim) {
+  double d[3];
+  agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
+  *lim = s->r[i] + s->r[j];
+  return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+/* Overlapping pairs of different clusters (after free flight: clusters are rigid). */
+static int scan_all(ballistic *b, const agglo_system *s) {
+  size_t cells[27];
+  b->np = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    int nc = stencil(b, &s->box, s->x + 3 * i, cells);
+    int32_t ri = b->root[i];
+    for (int q = 0; q < nc; q++)
+      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++) {
+        size_t j = (size_t)b->members[p];
+        if (j <= i || b->root[j] == ri) continue;
+        double lim, d2 = pair_gap2(s, i, j, &lim);
+        if (d2 < lim * lim) {
+          if (push_pair(b, (int32_t)i, (int32_t)j) != 0) return -1;
+        } else if (d2 < (lim + b->r_max) * (lim + b->r_max)) {
+          double g = sqrt(d2) - lim;
+          if (g < b->min_gap) b->min_gap = g;
+        }
+      }
+  }
+  return 0;
+}
+
+/* Overlapping unlinked pairs that involve a particle moved by the minimiser. */
+static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved, size_t nm) {
+  size_t cells[27];
+  b->np = 0;
+  for (size_t k = 0; k < nm; k++) {
+    size_t i = (size_t)moved[k];
+    int nc = stencil(b, &s->box, s->x + 3 * i, cells);
+    for (int q = 0; q < nc; q++)
+      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++) {
+        size_t j = (size_t)b->members[p];
+        if (j == i) continue;
+        double lim, d2 = pair_gap2(s, i, j, &lim);
+        if (d2 < lim * lim) {
+          if (!agglo_links_has(&b->L, (int32_t)i, (int32_t)j)) {
+            /* both ends may be moved: the link is added once (checked again on adding) */
+            if (push_pair(b, (int32_t)(i < j ? i : j), (int32_t)(i < j ? j : i)) != 0) return -1;
+          }
+        } else if (d2 < (lim + b->r_max) * (lim + b->r_max)) {
+          double g = sqrt(d2) - lim;
+          if (g < b->min_gap) b->min_gap = g;
+        }
+      }
+  }
+  return 0;
+}
+
+/* Turn the pairs found into links (lambda = 1/2), merge clusters, seed the minimiser. */
+static int link_pairs(ballistic *b) {
+  b->nseeds = 0;
+  for (size_t k = 0; k < b->np; k++) {
+    int32_t i = b->pi[k], j = b->pj[k];
+    if (agglo_links_has(&b->L, i, j)) continue;
+    if (agglo_links_add(&b->L, i, j, 0.5) != 0) return -1;
+    unite(b, i, j);
+    if (push_seed(b, i) != 0 || push_seed(b, j) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Clusters that cross a wall: translate them back, flipping the normal velocity if they move
+   outward (specular reflection of the whole cluster). reflect = 0: only push back inside. */
+static void walls(ballistic *b, agglo_system *s, int reflect) {
+  int any_wall = 0;
+  for (int k = 0; k < s->dim; k++) any_wall |= !s->box.periodic[k];
+  if (!any_wall) return;
+  size_t n = s->n;
+  for (size_t i = 0; i < n; i++)
+    if (b->parent[i] == (int32_t)i)
+      for (int k = 0; k < 3; k++) b->ext[6 * i + k] = INFINITY, b->ext[6 * i + 3 + k] = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    int32_t r = b->root[i];
+    const double *x = s->x + 3 * i;
+    for (int k = 0; k < s->dim; k++) {
+      double lo = x[k] - s->r[i], hi = x[k] + s->r[i];
+      if (lo < b->ext[6 * (size_t)r + k]) b->ext[6 * (size_t)r + k] = lo;
+      if (hi > b->ext[6 * (size_t)r + 3 + k]) b->ext[6 * (size_t)r + 3 + k] = hi;
+    }
+  }
+  int moved = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (b->parent[i] != (int32_t)i) continue;
+    double *e = b->ext + 6 * i, *P = b->P + 3 * i, *sh = b->shift + 3 * i;
+    for (int k = 0; k < s->dim; k++) {
+      sh[k] = 0;
+      if (s->box.periodic[k]) continue;
+      double under = s->box.lo[k] - e[k], over = e[3 + k] - s->box.hi[k];
+      if (under > 0 && over > 0) { /* spans the box: centre it, stop it along k [choice] */
+        sh[k] = 0.5 * (under - over);
+        P[k] = 0;
+      } else if (under > 0) {
+        if (reflect && P[k] < 0) P[k] = -P[k], sh[k] = 2 * under; /* mirror the motion */
+        else sh[k] = under;
+        if (e[3 + k] + sh[k] > s->box.hi[k]) sh[k] = s->box.hi[k] - e[3 + k];
+        if (sh[k] < under) sh[k] = under;
+      } else if (over > 0) {
+        if (reflect && P[k] > 0) P[k] = -P[k], sh[k] = -2 * over;
+        else sh[k] = -over;
+        if (e[k] + sh[k] < s->box.lo[k]) sh[k] = s->box.lo[k] - e[k];
+        if (sh[k] > -over) sh[k] = -over;
+      }
+      if (sh[k] != 0) moved = 1;
+    }
+  }
+  if (!moved) return;
+  for (size_t i = 0; i < n; i++) {
+    const double *sh = b->shift + 3 * (size_t)b->root[i];
+    for (int k = 0; k < s->dim; k++) s->x[3 * i + k] += sh[k];
+  }
+}
+
+static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                     size_t errlen) {
+  ballistic *b = state;
+  const agglo_config *c = &b->cfg;
+  size_t n = s->n;
+  int d = s->dim;
+  memset(info, 0, sizeof *info);
+  info->converged = 1;
+  info->bad_particle = SIZE_MAX;
+  info->min_gap = INFINITY;
+  int stop_t = c->ball_stop == BALL_STOP_T_END;
+  /* 1. time step from the fastest cluster (rule (3.3)) */
+  double vmax2 = 0;
+  for (size_t i = 0; i < n; i++)
+    if (b->parent[i] == (int32_t)i) {
+      const double *P = b->P + 3 * i;
+      double q = (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / (b->M[i] * b->M[i]);
+      if (q > vmax2) vmax2 = q;
+    }
+  if ((!stop_t && b->n_clusters <= 1) || (stop_t && s->t >= c->t_end)) {
+    info->finished = 1;
+    return 0;
+  }
+  double dt;
+  if (vmax2 == 0) { /* nothing moves: nothing will ever happen */
+    dt = stop_t ? c->t_end - s->t : 0;
+    info->finished = 1;
+  } else {
+    dt = c->ball_dt_factor * b->r_max / sqrt(vmax2);
+    if (stop_t && s->t + dt > c->t_end) dt = c->t_end - s->t;
+  }
+  /* 2. free flight (s->v holds each particle's cluster velocity), root cache, walls */
+  for (size_t i = 0; i < n; i++) {
+    double *x = s->x + 3 * i;
+    const double *v = s->v + 3 * i;
+    for (int k = 0; k < d; k++) x[k] += dt * v[k];
+    b->root[i] = find(b->parent, (int32_t)i);
+  }
+  walls(b, s, 1);
+  for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
+  /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
+  b->min_gap = INFINITY;
+  grid_bin(b, s);
+  if (scan_all(b, s) != 0 || link_pairs(b) != 0) return fail(err, errlen, "out of memory");
+  double max_overlap = 0;
+  int outer = 0, touched_walls = 0;
+  while (b->nseeds > 0) {
+    agglo_dah_stats ds;
+    if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds, b->nseeds, &b->dset, b->dah, &ds,
+                        NULL, 0) != 0)
+      return fail(err, errlen, "out of memory in the minimiser");
+    outer++;
+    info->iterations += ds.iterations;
+    if (!ds.converged) info->converged = 0;
+    if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
+    b->moved_since_bin += ds.max_move;
+    if (b->moved_since_bin > b->grid_slack) grid_bin(b, s);
+    size_t nm;
+    const int32_t *moved = agglo_dah_moved(b->dah, &nm);
+    for (size_t k = 0; k < nm && !touched_walls; k++) {
+      const double *x = s->x + 3 * (size_t)moved[k];
+      for (int q = 0; q < d; q++)
+        if (!s->box.periodic[q] && (x[q] - s->r[moved[k]] < s->box.lo[q] ||
+                                    x[q] + s->r[moved[k]] > s->box.hi[q]))
+          touched_walls = 1;
+    }
+    if (scan_moved(b, s, moved, nm) != 0 || link_pairs(b) != 0)
+      return fail(err, errlen, "out of memory");
+    if (outer >= 1000) {
+      info->converged = 0;
+      break;
+    }
+  }
+  if (touched_walls) { /* the relaxation pushed a cluster through a wall: push it back [choice] */
+    for (size_t i = 0; i < n; i++) b->root[i] = find(b->parent, (int32_t)i);
+    walls(b, s, 0);
+  }
+  /* 4. cluster velocities: mass-weighted mean of the pre-step velocities */
+  size_t bad = SIZE_MAX;
+  for (size_t i = 0; i < n; i++) {
+    int32_t r = find(b->parent, (int32_t)i);
+    double inv = 1.0 / b->M[r], *v = s->v + 3 * i;
+    for (int k = 0; k < 3; k++) v[k] = k < d ? b->P[3 * (size_t)r + k] * inv : 0;
+    const double *x = s->x + 3 * i;
+    if (bad == SIZE_MAX && !(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) &&
+                             isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2])))
+      bad = i;
+  }
+  s->step++;
+  s->t += dt;
+  info->outer_iterations = outer;
+  info->max_violation = max_overlap;
+  info->min_gap = b->min_gap;
+  info->n_contacts = b->L.count;
+  info->bad_particle = bad;
+  if ((!stop_t && b->n_clusters <= 1) || (stop_t && s->t >= c->t_end * (1 - 1e-15)))
+    info->finished = 1;
+  return 0;
+}
+
+static double ball_contact_gap(const void *state) {
+  const ballistic *b = state;
+  double g = 10 * b->cfg.ball_tol;
+  return (g < 0.1 ? g : 0.1) * b->r_mean;
+}
+
+/* Labels: the connected components of the links, named by their smallest id. */
+static int ball_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size) {
+  const ballistic *b = state;
+  size_t n = s->n;
+  int64_t *low = malloc((n ? n : 1) * sizeof *low);
+  size_t *size = calloc(n ? n : 1, sizeof *size);
+  if (!low || !size) {
+    free(low); free(size);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) low[i] = INT64_MAX;
+  for (size_t i = 0; i < n; i++) {
+    int32_t r = find(b->parent, (int32_t)i);
+    if (s->id[i] < low[r]) low[r] = s->id[i];
+    size[r]++;
+  }
+  size_t nc = 0, mx = 0;
+  for (size_t i = 0; i < n; i++) {
+    s->cluster[i] = (int32_t)low[find(b->parent, (int32_t)i)];
+    if (size[i]) {
+      nc++;
+      if (size[i] > mx) mx = size[i];
+    }
+  }
+  *n_clusters = nc, *max_size = mx;
+  free(low); free(size);
+  return 0;
+}
+
+/* Restart: the links and their multipliers (clusters and momenta follow from them). */
+static int ball_save(const void *state, FILE *f) {
+  const ballistic *b = state;
+  fprintf(f, "# ballistic links: i j lambda (storage indices)\n%zu\n", b->L.count);
+  for (size_t l = 0; l < b->L.count; l++)
+    fprintf(f, "%d %d %.17g\n", b->L.a[l], b->L.b[l], b->L.lambda[l]);
+  return ferror(f) ? -1 : 0;
+}
+
+static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
+  ballistic *b = state;
+  char line[256];
+  size_t cnt;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return fail(err, errlen, "contacts file: missing header");
+  for (size_t k = 0; k < cnt; k++) {
+    int i, j;
+    double lam;
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3 || i < 0 ||
+        j < 0 || (size_t)i >= b->n || (size_t)j >= b->n)
+      return fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
+    if (agglo_links_add(&b->L, i, j, lam) != 0) return fail(err, errlen, "out of memory");
+    unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
+  }
+  return 0;
+}
+
+const agglo_model agglo_model_ballistic = {
+    .name = "ballistic (time stepping)",
+    .init = ball_init,
+    .step = ball_step,
+    .contact_gap = ball_contact_gap,
+    .neighbors = NULL,
+    .save = ball_save,
+    .load = ball_load,
+    .destroy = ball_destroy,
+    .variable_step = 1,
+    .labels = ball_labels,
+};
