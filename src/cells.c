@@ -2,14 +2,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* The grid: cells at least `cell` wide, particles counting-sorted by cell. */
 typedef struct {
-  int nc[3];
+  int nc[3], span;    /* cells per axis; the stencil reaches span cells each way */
   double w[3];
   int32_t *cell_of;   /* n */
   size_t *first;      /* ncells+1 */
   int32_t *members;   /* n, grouped by cell, ascending index inside a cell */
+  double *gx, *gy, *gz, *gr; /* coordinates and radii in member order: contiguous scans */
 } grid;
 
 static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
@@ -20,14 +24,15 @@ static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
   return c;
 }
 
-static int grid_build(grid *g, const agglo_system *s, double cell) {
+static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   memset(g, 0, sizeof *g);
+  g->span = span;
   size_t ncells = 1;
   for (int k = 0; k < 3; k++) {
     int nc = (k < s->dim) ? (int)floor(s->box.len[k] / cell) : 1;
     if (nc < 1) nc = 1;
-    /* a periodic axis needs 3 cells for the 27-cell stencil to see each image once */
-    if (s->box.periodic[k] && nc < 3) nc = 1;
+    /* a periodic axis needs 2 span + 1 cells for the stencil to see each image once */
+    if (s->box.periodic[k] && nc < 2 * span + 1) nc = 1;
     if (nc > 1 << 20) nc = 1 << 20;
     g->nc[k] = nc;
     g->w[k] = s->box.len[k] / nc;
@@ -54,14 +59,29 @@ static int grid_build(grid *g, const agglo_system *s, double cell) {
   return 0;
 }
 
+static int grid_pack(grid *g, const agglo_system *s) {
+  size_t n = s->n;
+  g->gx = malloc(4 * (n ? n : 1) * sizeof *g->gx);
+  if (!g->gx) return -1;
+  g->gy = g->gx + n, g->gz = g->gy + n, g->gr = g->gz + n;
+#pragma omp parallel for schedule(static)
+  for (size_t q = 0; q < n; q++) {
+    size_t i = (size_t)g->members[q];
+    g->gx[q] = s->x[3 * i], g->gy[q] = s->x[3 * i + 1], g->gz[q] = s->x[3 * i + 2];
+    g->gr[q] = s->r[i];
+  }
+  return 0;
+}
+
 static void grid_free(grid *g) {
-  free(g->cell_of); free(g->first); free(g->members);
+  free(g->cell_of); free(g->first); free(g->members); free(g->gx);
 }
 
 /* Distinct neighbour cell indices along one axis (wrapping on periodic axes). */
-static int axis_stencil(const agglo_system *s, const grid *g, int k, int c, int out[3]) {
+#define MAX_SPAN 2
+static int axis_stencil(const agglo_system *s, const grid *g, int k, int c, int out[2 * MAX_SPAN + 1]) {
   int m = 0;
-  for (int d = -1; d <= 1; d++) {
+  for (int d = -g->span; d <= g->span; d++) {
     int cc = c + d;
     if (cc < 0 || cc >= g->nc[k]) {
       if (!s->box.periodic[k]) continue;
@@ -74,40 +94,65 @@ static int axis_stencil(const agglo_system *s, const grid *g, int k, int c, int 
   return m;
 }
 
-static int cmp_i32(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
+/* Partners j > i of particle i within the list distance, appended to out (ascending). */
+typedef struct {
+  int32_t *v;
+  size_t n, cap;
+} ibuf;
 
-/* Partners j > i of particle i within the list distance; writes them when out != NULL. */
-static size_t scan_particle(const agglo_system *s, const grid *g, size_t i, double reach,
-                            int32_t *out) {
+static int scan_particle(const agglo_system *s, const grid *g, size_t i, double reach, ibuf *out) {
   const double *xi = s->x + 3 * i;
+  double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
+  /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
+  double L0 = s->box.periodic[0] ? s->box.len[0] : 0, L1 = s->box.periodic[1] ? s->box.len[1] : 0,
+         L2 = s->box.periodic[2] ? s->box.len[2] : 0;
+  double i0 = L0 > 0 ? 1 / L0 : 0, i1 = L1 > 0 ? 1 / L1 : 0, i2 = L2 > 0 ? 1 / L2 : 0;
   int32_t ci = g->cell_of[i];
   int c[3] = {ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1])};
-  int sx[3], sy[3], sz[3];
+  int sx[2 * MAX_SPAN + 1], sy[2 * MAX_SPAN + 1], sz[2 * MAX_SPAN + 1];
   int mx = axis_stencil(s, g, 0, c[0], sx), my = axis_stencil(s, g, 1, c[1], sy),
       mz = axis_stencil(s, g, 2, c[2], sz);
-  size_t cnt = 0;
+  size_t first = out->n;
   for (int a = 0; a < mz; a++)
-    for (int b = 0; b < my; b++)
-      for (int q = 0; q < mx; q++) {
-        size_t cell = ((size_t)sz[a] * g->nc[1] + sy[b]) * g->nc[0] + sx[q];
-        for (size_t p = g->first[cell]; p < g->first[cell + 1]; p++) {
-          int32_t j = g->members[p];
-          if ((size_t)j <= i) continue;
-          double d[3];
-          agglo_box_delta(&s->box, xi, s->x + 3 * (size_t)j, d);
-          double lim = reach + s->r[i] + s->r[j];
-          double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-          if (d2 < lim * lim) {
-            if (out) out[cnt] = j;
-            cnt++;
-          }
+    for (int b = 0; b < my; b++) {
+      size_t row = ((size_t)sz[a] * g->nc[1] + sy[b]) * g->nc[0];
+      for (int q = 0; q < mx;) {
+        /* a run of consecutive cells is one contiguous range of members */
+        int q1 = q + 1;
+        while (q1 < mx && sx[q1] == sx[q1 - 1] + 1) q1++;
+        size_t p0 = g->first[row + sx[q]], p1 = g->first[row + sx[q1 - 1] + 1];
+        q = q1;
+        if (out->n + (p1 - p0) > out->cap) {
+          size_t cap = 2 * out->cap + (p1 - p0) + 1024;
+          int32_t *nv = realloc(out->v, cap * sizeof *nv);
+          if (!nv) return -1;
+          out->v = nv, out->cap = cap;
         }
+        int32_t *dst = out->v;
+        size_t cnt = out->n;
+        for (size_t p = p0; p < p1; p++) {
+          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1, d2 = g->gz[p] - x2;
+          d0 -= L0 * rint(d0 * i0);
+          d1 -= L1 * rint(d1 * i1);
+          d2 -= L2 * rint(d2 * i2);
+          double lim = reach + ri + g->gr[p];
+          int32_t j = g->members[p];
+          dst[cnt] = j;
+          cnt += (size_t)((d0 * d0 + d1 * d1 + d2 * d2 < lim * lim) & ((size_t)j > i));
+        }
+        out->n = cnt;
       }
-  if (out) qsort(out, cnt, sizeof *out, cmp_i32);
-  return cnt;
+    }
+  /* ascending partners (insertion sort: short, nearly sorted lists) */
+  int32_t *v = out->v + first;
+  size_t m = out->n - first;
+  for (size_t a = 1; a < m; a++) {
+    int32_t x = v[a];
+    size_t b = a;
+    while (b > 0 && v[b - 1] > x) v[b] = v[b - 1], b--;
+    v[b] = x;
+  }
+  return 0;
 }
 
 int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin) {
@@ -123,28 +168,60 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
   nb->skin = skin;
   double reach = cutoff + skin;
   grid g;
-  if (grid_build(&g, s, 2 * agglo_max_radius(s) + reach) != 0) {
+  /* cells half the list distance wide, 5 x 5 (x 5) stencil: fewer candidates than 3 x 3 */
+  if (grid_build(&g, s, 0.5 * (2 * agglo_max_radius(s) + reach), 2) != 0 || grid_pack(&g, s) != 0) {
     grid_free(&g);
     return -1;
   }
-  size_t *cnt = nb->start + 1;
-#pragma omp parallel for schedule(dynamic, 256)
-  for (size_t i = 0; i < n; i++) cnt[i] = scan_particle(s, &g, i, reach, NULL);
+  /* one scan: each thread lists a contiguous range of particles into its own buffer, then the
+     buffers are concatenated in particle order (the list does not depend on the threads) */
+  int failed = 0;
+  size_t *tot = NULL;
+#pragma omp parallel
+  {
+    int nt = 1, tid = 0;
+#ifdef _OPENMP
+    nt = omp_get_num_threads();
+    tid = omp_get_thread_num();
+#endif
+#pragma omp single
+    {
+      tot = calloc((size_t)nt + 1, sizeof *tot);
+      if (!tot) failed = 1;
+    }
+    ibuf buf = {0};
+    size_t a = n * (size_t)tid / (size_t)nt, b = n * (size_t)(tid + 1) / (size_t)nt;
+    int bad = failed;
+    for (size_t i = a; i < b && !bad; i++) {
+      size_t before = buf.n;
+      bad = scan_particle(s, &g, i, reach, &buf) != 0;
+      nb->start[i + 1] = buf.n - before;
+    }
+    if (bad) {
+#pragma omp atomic write
+      failed = 1;
+    }
+    if (!failed) tot[tid + 1] = buf.n;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int q = 0; q < nt; q++) tot[q + 1] += tot[q];
+      nb->npairs = tot[nt];
+      if (!failed && nb->npairs > nb->cap) {
+        free(nb->nbr);
+        nb->cap = nb->npairs + nb->npairs / 4 + 16;
+        nb->nbr = malloc(nb->cap * sizeof *nb->nbr);
+        if (!nb->nbr) failed = 1, nb->cap = 0;
+      }
+    }
+    if (!failed && buf.n) memcpy(nb->nbr + tot[tid], buf.v, buf.n * sizeof *buf.v);
+    free(buf.v);
+  }
+  free(tot);
+  grid_free(&g);
+  if (failed) return -1;
   nb->start[0] = 0;
   for (size_t i = 0; i < n; i++) nb->start[i + 1] += nb->start[i];
-  nb->npairs = nb->start[n];
-  if (nb->npairs > nb->cap) {
-    free(nb->nbr);
-    nb->cap = nb->npairs + nb->npairs / 4 + 16;
-    nb->nbr = malloc(nb->cap * sizeof *nb->nbr);
-    if (!nb->nbr) {
-      grid_free(&g);
-      return -1;
-    }
-  }
-#pragma omp parallel for schedule(dynamic, 256)
-  for (size_t i = 0; i < n; i++) scan_particle(s, &g, i, reach, nb->nbr + nb->start[i]);
-  grid_free(&g);
   memcpy(nb->x_ref, s->x, 3 * n * sizeof *s->x);
   nb->builds++;
   return 0;
@@ -152,15 +229,31 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
 
 int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s) {
   if (!nb->start || nb->n != s->n) return 1;
-  double lim2 = 0.25 * nb->skin * nb->skin;
-  int stale = 0;
-#pragma omp parallel for reduction(| : stale)
-  for (size_t i = 0; i < s->n; i++) {
-    double d[3];
-    agglo_box_delta(&s->box, nb->x_ref + 3 * i, s->x + 3 * i, d);
-    stale |= d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > lim2;
+  /* a pair's separation changed by at most the sum of the two largest displacements */
+  double top1 = 0, top2 = 0;
+#pragma omp parallel
+  {
+    double a1 = 0, a2 = 0;
+#pragma omp for schedule(static) nowait
+    for (size_t i = 0; i < s->n; i++) {
+      double d[3];
+      agglo_box_delta(&s->box, nb->x_ref + 3 * i, s->x + 3 * i, d);
+      double q = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (q > a2) {
+        if (q > a1) a2 = a1, a1 = q;
+        else a2 = q;
+      }
+    }
+#pragma omp critical(agglo_stale)
+    {
+      double v[4] = {top1, top2, a1, a2};
+      for (int x = 0; x < 4; x++)
+        for (int y = x + 1; y < 4; y++)
+          if (v[y] > v[x]) { double tmp = v[x]; v[x] = v[y]; v[y] = tmp; }
+      top1 = v[0], top2 = v[1];
+    }
   }
-  return stale;
+  return sqrt(top1) + sqrt(top2) > nb->skin;
 }
 
 int agglo_neighbors_update(agglo_neighbors *nb, const agglo_system *s) {
@@ -186,7 +279,7 @@ int agglo_sort_spatially(agglo_system *s, double cell) {
   size_t n = s->n;
   if (n < 2) return 0;
   grid g;
-  if (grid_build(&g, s, cell) != 0) {
+  if (grid_build(&g, s, cell, 1) != 0) {
     grid_free(&g);
     return -1;
   }

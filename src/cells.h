@@ -1,5 +1,5 @@
 /* Uniform cell grid and a Verlet neighbour list: every pair whose gap is below cutoff + skin,
-   valid until some particle has moved more than skin/2. O(N) build. */
+   valid until two particles may have approached by more than skin. O(N) build. */
 #ifndef AGGLO_CELLS_H
 #define AGGLO_CELLS_H
 #include "system.h"
@@ -15,7 +15,8 @@ typedef struct {
 
 /* Build (or rebuild) the list. Returns 0 or -1 on allocation failure. */
 int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin);
-/* True when a particle has moved more than skin/2 since the last build. */
+/* True when some pair may have come closer by more than skin since the last build (the two
+   largest displacements add up to more than skin). */
 int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s);
 /* Rebuild only when stale. */
 int agglo_neighbors_update(agglo_neighbors *nb, const agglo_system *s);

@@ -19,6 +19,10 @@ typedef struct {
   uint32_t *inc;
   size_t inc_cap, np;
   int max_per_particle; /* most constraints on one particle */
+  size_t *by_i;         /* np_by+1: constraints with first particle i: by_i[i] .. by_i[i+1] */
+  size_t np_by, by_cap;
+  struct agglo_cscratch *scratch; /* buffers of the collection, kept between steps */
+  struct agglo_proj_ws *ws; /* the projection's scratch memory, kept between steps */
 } agglo_constraints;
 
 /* Wall w = 2k + side acts along axis k: side 0 is the low face (normal +e_k), side 1 the high. */
@@ -31,6 +35,22 @@ static inline double agglo_wall_gap(const agglo_system *s, int w, size_t i) {
    gamma are carried over from the previous set for contacts that persist (matched by key). */
 int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
                               double reach);
+/* The same with a per-contact test, for moving particles: a pair (or wall) is a constraint when
+   its gap is below margin, or below both cap and margin + safety h |vstar_j - vstar_i| (vstar the
+   a priori velocities; a wall counts as still), or, when vtry is not NULL, when it closes at the
+   velocities vtry of an earlier attempt (gap + h e.(vtry_j - vtry_i) < 0). Every pair of the
+   neighbour list is examined; with cap no larger than the list's cutoff, the set does not depend
+   on when the list was built. vstar may be NULL (margin only). */
+int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s,
+                                     const agglo_neighbors *nb, double margin, double h,
+                                     double safety, double cap, const double *vstar,
+                                     const double *vtry);
+/* Pairs of the neighbour list and walls that are not constraints but whose gap after the step,
+   gap + h G.v, is negative for velocities v (a miss of the selection above). Returns their count;
+   sets mark[p] = 1 for their particles when mark is not NULL. */
+size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_system *s,
+                                      const agglo_neighbors *nb, double h, const double *v,
+                                      uint8_t *mark);
 /* Rebuild the per-particle incidence lists (after collect). */
 int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
 void agglo_constraints_free(agglo_constraints *c);

@@ -6,7 +6,11 @@
 #define AGGLO_PROJECTION_H
 #include "constraints.h"
 
-typedef enum { AGGLO_SOLVER_APGD = 0, AGGLO_SOLVER_UZAWA = 1 } agglo_solver_method;
+typedef enum {
+  AGGLO_SOLVER_APGD = 0,  /* accelerated projected gradient, per-contact steps, restart */
+  AGGLO_SOLVER_UZAWA = 1, /* the paper's Uzawa: projected gradient with the safe scalar rho */
+  AGGLO_SOLVER_MPRGP = 2  /* conjugate gradients on the active face with proportioning */
+} agglo_solver_method;
 
 typedef struct {
   agglo_solver_method method;
@@ -20,11 +24,26 @@ typedef struct {
   int converged;
   double max_violation; /* largest overlap the step will leave, max(0, -(D + h G.v)) */
   double residual;      /* largest KKT residual at the end (length) */
+  /* the problem splits into connected components of the contact graph, solved one by one:
+     iterations above is the most any component needed (products by A, the unit of cost) */
+  size_t components, largest_component; /* count; constraints in the largest */
+  double mean_iterations;               /* constraint-weighted mean of the components' iterations */
 } agglo_solver_stats;
 
 /* v may alias nothing; vstar and v are 3n arrays. Uses and updates c->lambda (warm start). */
 int agglo_project(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
                   double *v, const agglo_solver_settings *set, agglo_solver_stats *st);
+
+/* The same, solving only the components of the contact graph that hold a particle p with
+   only[p] != 0; v and lambda of the other components are left as they are (e.g. from an earlier
+   solve of the same components). only == NULL solves everything (agglo_project). */
+int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
+                       double *v, const agglo_solver_settings *set, agglo_solver_stats *st,
+                       const uint8_t *only);
+
+/* Releases the solver's scratch memory kept in agglo_constraints (called by its free). */
+struct agglo_proj_ws;
+void agglo_projection_workspace_free(struct agglo_proj_ws *w);
 
 /* Gap after the step of constraint k for velocities v: D_k + h G_k.v. */
 double agglo_constraint_gap_after(const agglo_constraints *c, size_t k, double h, const double *v);
