@@ -22,9 +22,10 @@ typedef struct {
 #define OFF(f) offsetof(agglo_config, f)
 #define BIG 1e300
 static const key keys[] = {
-  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact|ballistic",
+  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact|ballistic|dpd",
    "model to simulate: contact = contact dynamics with aggregation (Maury 2004); ballistic = "
-   "ballistic aggregation (Degond et al. 2024; method in [ballistic])"},
+   "ballistic aggregation (Degond et al. 2024; method in [ballistic]); dpd = dissipative particle "
+   "dynamics with attractive forces (Mokkapati 2006; settings in [dpd], docs/dpd.md)"},
   {"run", "dim", T_INT, OFF(dim), "2", 2, 3, 0, 0, "space dimension"},
   {"run", "seed", T_INT, OFF(seed), "1", 0, 9.2e18, 0, 0,
    "random seed; every random number is a function of (seed, step, particle id)"},
@@ -119,6 +120,70 @@ static const key keys[] = {
   {"ballistic", "window", T_DOUBLE, OFF(ball_window), "2", 0, 1000, 1, 0,
    "event driven: the neighbour list of candidate pairs is rebuilt each time the fastest "
    "cluster has moved window * max radius"},
+  {"dpd", "units", T_ENUM, OFF(dpd_units), "reduced", 0, 0, 0, "reduced|si",
+   "units of every value of the scenario: reduced (any consistent units, e.g. the thesis's: "
+   "length = particle diameter, mass = one particle, energy = 3 kT) or si (m, kg, s, J; agglo "
+   "converts to the reduced units length = 2 particles.radius, mass = particles.mass, energy = "
+   "3 dpd.kT, and prints the conversion)"},
+  {"dpd", "conservative", T_ENUM, OFF(dpd_conservative), "groot_warren", 0, 0, 0,
+   "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
+   "conservative pair force: groot_warren a(1-r/rc); vdw = Hamaker sphere-sphere (exact); "
+   "vdw_reduced = a/(q^3(q^2-1)^2), q = r/(ri+rj) (thesis (4.2)); capillary = Rabinovich liquid "
+   "bridge; edl = electrostatic double layer; lj = Lennard-Jones; none = thermostat only"},
+  {"dpd", "a", T_DOUBLE, OFF(dpd_a), "25", -BIG, BIG, 0, 0,
+   "groot_warren: maximum repulsion a_ij (force)"},
+  {"dpd", "gamma", T_DOUBLE, OFF(dpd_gamma), "4.5", 0, BIG, 0, 0,
+   "dissipative coefficient gamma (mass/time); sigma^2 = 2 gamma kT"},
+  {"dpd", "kT", T_DOUBLE, OFF(dpd_kT), "1", 0, BIG, 1, 0,
+   "thermal energy k_B T (si: J, 4.14e-21 at 300 K); initial velocities Maxwell-Boltzmann at kT"},
+  {"dpd", "rc", T_DOUBLE, OFF(dpd_rc), "1", 0, BIG, 1, 0,
+   "cut-off of every pair force (centre distance)"},
+  {"dpd", "lambda", T_DOUBLE, OFF(dpd_lambda), "0.65", 0, 1, 0, 0,
+   "DPD-VV (Groot-Warren) velocity prediction factor; 0.5 = velocity Verlet"},
+  {"dpd", "noise", T_ENUM, OFF(dpd_noise), "uniform", 0, 0, 0, "uniform|gaussian",
+   "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
+   "(Groot-Warren) or gaussian"},
+  {"dpd", "species", T_LIST, OFF(dpd_species), "", 0, 1, 0, 0,
+   "fractions of the particle species (ids in blocks, in order); empty = one species"},
+  {"dpd", "a_ij", T_LIST, OFF(dpd_a_ij), "", -BIG, BIG, 0, 0,
+   "groot_warren a per species pair, upper triangle row by row (a_00, a_01, .., a_11, ..); "
+   "empty = dpd.a for all"},
+  {"dpd", "gamma_ij", T_LIST, OFF(dpd_gamma_ij), "", 0, BIG, 0, 0,
+   "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
+  {"dpd", "hamaker", T_DOUBLE, OFF(dpd_hamaker), "0.805", 0, BIG, 0, 0,
+   "vdw: Hamaker constant A (energy; 0.805 = 1e-20 J in the thesis's units)"},
+  {"dpd", "vdw_a", T_DOUBLE, OFF(dpd_vdw_a), "0.134", 0, BIG, 0, 0,
+   "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
+  {"dpd", "surface_tension", T_DOUBLE, OFF(dpd_surface_tension), "2318", 0, BIG, 0, 0,
+   "capillary: liquid surface tension gamma_s (energy/area; 2318 = water, 0.072 N/m, in the "
+   "thesis's units)"},
+  {"dpd", "contact_angle", T_DOUBLE, OFF(dpd_contact_angle), "0", 0, 90, 0, 0,
+   "capillary: contact angle theta in degrees"},
+  {"dpd", "fill_angle", T_DOUBLE, OFF(dpd_fill_angle), "10", 0, 90, 1, 0,
+   "capillary: half-filling (embracing) angle alpha of the bridge in degrees"},
+  {"dpd", "capillary_volume", T_ENUM, OFF(dpd_cap_volume), "constant", 0, 0, 0,
+   "constant|thesis",
+   "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
+   "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
+  {"dpd", "edl_charge", T_DOUBLE, OFF(dpd_edl_charge), "1", 0, BIG, 0, 0,
+   "edl: surface charge density sigma_q (charge/area)"},
+  {"dpd", "edl_debye", T_DOUBLE, OFF(dpd_edl_debye), "0.5", 0, BIG, 1, 0,
+   "edl: Debye length 1/kappa"},
+  {"dpd", "edl_permittivity", T_DOUBLE, OFF(dpd_edl_permittivity), "1", 0, BIG, 1, 0,
+   "edl: permittivity eps_r eps_0 of the medium"},
+  {"dpd", "lj_epsilon", T_DOUBLE, OFF(dpd_lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
+  {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd_lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
+  {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd_lj_rmin), "0.8", 0, 1.12, 0, 0,
+   "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
+  {"dpd", "min_gap", T_DOUBLE, OFF(dpd_min_gap), "0.02", 0, BIG, 0, 0,
+   "force cap of vdw, vdw_reduced, capillary, edl: below this surface gap the force keeps its "
+   "value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for vdw"},
+  {"dpd", "core_k", T_DOUBLE, OFF(dpd_core_k), "0", 0, BIG, 0, 0,
+   "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
+   "(force/length); 0 = none (particles may overlap, as in the thesis)"},
+  {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd_agglomerate_gap), "0", -BIG, BIG, 0, 0,
+   "two particles belong to one agglomerate when their surface gap is below this (0: centres "
+   "closer than one diameter, the thesis's definition)"},
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
   {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,
@@ -544,6 +609,29 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
       c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
     return fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
+  if (c->model == MODEL_DPD) { /* docs/dpd.md */
+    if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
+      return fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
+                  "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
+    int ns = c->dpd_species.n ? c->dpd_species.n : 1, npair = ns * (ns + 1) / 2;
+    double fsum = 0;
+    for (int i = 0; i < c->dpd_species.n; i++) fsum += c->dpd_species.v[i];
+    if (c->dpd_species.n && fabs(fsum - 1) > 1e-6)
+      return fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
+    if (c->dpd_a_ij.n && c->dpd_a_ij.n != npair)
+      return fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
+                  c->dpd_a_ij.n, ns, npair);
+    if (c->dpd_gamma_ij.n && c->dpd_gamma_ij.n != npair)
+      return fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
+                  c->dpd_gamma_ij.n, ns, npair);
+    if (c->fraction <= 0)
+      for (int k = 0; k < d; k++)
+        if (c->boundary.v[c->boundary.n == 1 ? 0 : k] &&
+            component(&c->size, k) < 2 * c->dpd_rc)
+          return fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
+                      "it must be at least 2 dpd.rc = %g", k, component(&c->size, k),
+                      2 * c->dpd_rc);
+  }
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])
       return fail(err, errlen, "output.snapshots must be in increasing order");

@@ -11,7 +11,9 @@
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
 typedef struct { int v[3]; int n; } agglo_enum_list;
 
-enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1 };
+enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2 };
+enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
+enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
 enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
 enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
 enum { BALL_STOP_ONE_CLUSTER = 0, BALL_STOP_T_END = 1 };
@@ -57,6 +59,14 @@ typedef struct agglo_config {
   double ball_speed, ball_dt_factor, ball_tol, ball_window;
   double dah_alpha, dah_beta, dah_gamma, dah_c;
   int64_t dah_max_iter;
+  /* [dpd] (model_dpd.c, docs/dpd.md) */
+  int dpd_units, dpd_conservative, dpd_noise, dpd_cap_volume;
+  double dpd_a, dpd_gamma, dpd_kT, dpd_rc, dpd_lambda;
+  agglo_list dpd_species, dpd_a_ij, dpd_gamma_ij;
+  double dpd_hamaker, dpd_vdw_a, dpd_surface_tension, dpd_contact_angle, dpd_fill_angle;
+  double dpd_edl_charge, dpd_edl_debye, dpd_edl_permittivity;
+  double dpd_lj_epsilon, dpd_lj_sigma, dpd_lj_rmin;
+  double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

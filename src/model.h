@@ -40,12 +40,14 @@ typedef struct {
 extern const agglo_model agglo_model_contact;
 extern const agglo_model agglo_model_ballistic;    /* time stepping (model_ballistic.c) */
 extern const agglo_model agglo_model_ballistic_ed; /* event driven (model_ballistic_ed.c) */
+extern const agglo_model agglo_model_dpd;          /* DPD-VV (model_dpd.c) */
 const agglo_model *agglo_model_for(int model_id);
 
 /* The model of a scenario: run.model, and for ballistic, ballistic.method. */
 static inline const agglo_model *agglo_model_select(const agglo_config *c) {
   if (c->model == MODEL_BALLISTIC)
     return c->ball_method == BALL_EVENT_DRIVEN ? &agglo_model_ballistic_ed : &agglo_model_ballistic;
+  if (c->model == MODEL_DPD) return &agglo_model_dpd;
   return agglo_model_for(c->model);
 }
 

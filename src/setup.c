@@ -174,6 +174,22 @@ static void set_ballistic_velocities(agglo_system *s, const agglo_config *c) {
   }
 }
 
+/* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
+   mean removed so that the total momentum is zero. */
+static void set_dpd_velocities(agglo_system *s, const agglo_config *c) {
+  double p[3] = {0, 0, 0}, mt = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    double z[4];
+    agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
+    double sd = sqrt(c->dpd_kT * s->inv_m[i]);
+    for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
+    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
+    mt += s->m[i];
+  }
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < s->dim; k++) s->v[3 * i + k] -= p[k] / mt;
+}
+
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
     return fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
@@ -186,5 +202,6 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     return -1;
   }
   if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
+  if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
   return 0;
 }

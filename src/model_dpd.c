@@ -1,0 +1,637 @@
+/* Dissipative particle dynamics with attractive conservative forces (Mokkapati 2006; SPEC §4;
+   docs/dpd.md), integrated by DPD-VV (Groot-Warren 1997):
+     x += dt v + dt^2/2 f/m ;  v~ = v + lambda dt f/m ;  f = f(x, v~) ;  v += dt/2 (f_old + f)/m.
+
+   The fast path (why this file does not use cells.h's Verlet list): at the Groot-Warren density a
+   particle moves more than skin/2 = 0.15 in one step somewhere in the box at every step, so any
+   Verlet list (LAMMPS's too) is rebuilt at every step. Instead the model keeps its own copy of
+   the particles, structure of arrays in reduced units, re-sorted by cell (cells at least rc
+   wide) at every step with a counting sort, and loops over the pairs of each cell and of its
+   neighbour cells of higher index, which are contiguous ranges of the sorted arrays. Threads work
+   on (y, z) columns of cells in colour phases: a column only writes into its own and its 8
+   neighbouring columns, and columns of one colour are at least 3 columns apart (extra colours
+   take the remainder of a periodic ring not divisible by 3), so there are no races. Each
+   particle receives its pair forces in an order fixed by the grid (colour, column, cell, slot),
+   whatever the number of threads: results are bitwise identical with any thread count. Each
+   pair's force is computed once, added to i and subtracted from j, so total momentum is
+   conserved to round-off. The pair random number is a Philox draw keyed by (seed, step, min id,
+   max id): zeta_ij = zeta_ji, independent of storage order and threads. The system arrays are
+   written back (scenario units, original order) after every step. */
+#include "model.h"
+#include "model_dpd.h"
+#include "pair_forces.h"
+#include "rng.h"
+#include <Random123/philox.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-particle arrays, sorted by cell; two copies (current and scratch) swapped at each sort. */
+typedef struct {
+  double *x[3], *v[3], *t[3]; /* position, velocity, predicted velocity v~ */
+  double *r, *im;             /* radius, 1/mass */
+  uint32_t *id;
+  uint8_t *spec;
+  size_t *perm;               /* system index */
+} parts;
+
+typedef struct {
+  agglo_config cfg;
+  agglo_dpd_units u;
+  int dim, kind, nspec, gw, gaussian;
+  size_t n;
+  double dt, lambda, rc, inv_sqrt_dt;
+  double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
+  int periodic[3];
+  uint64_t seed;
+  agglo_pair_params *pp;  /* nspec^2 */
+  double *a, *gam, *sig;  /* nspec^2: GW a, gamma, sigma = sqrt(2 gamma kT) */
+  parts p, q;             /* current, scratch */
+  double *f[3];
+  int32_t *cell_of;
+  size_t *order;
+  /* grid: cells at least rc wide, z-major; column (cy, cz) = cells [col nc0, (col+1) nc0) */
+  int nc[3];
+  size_t ncells, *cell_start, *fill;
+  int32_t *columns;       /* column ids grouped by colour */
+  size_t *colour_start;
+  int ncolours;
+  double contact_gap_sys;
+} dpd;
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* ---------------------------------------------------------------- units */
+
+void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
+  memset(u, 0, sizeof *u);
+  u->si = c->dpd_units == DPD_UNITS_SI;
+  if (u->si) {
+    u->length = 2 * c->radius;
+    u->mass = c->mass;
+    u->energy = 3 * c->dpd_kT;
+  } else {
+    u->length = u->mass = u->energy = 1;
+  }
+  u->time = u->length * sqrt(u->mass / u->energy);
+  u->velocity = u->length / u->time;
+  u->force = u->energy / u->length;
+}
+
+double agglo_dpd_temperature(const agglo_system *s) {
+  double mt = 0, p[3] = {0, 0, 0}, e = 0;
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
+  for (size_t i = 0; i < s->n; i++) mt += s->m[i];
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < s->dim; k++) {
+      double w = s->v[3 * i + k] - p[k] / mt;
+      e += s->m[i] * w * w;
+    }
+  return s->n > 1 ? e / (s->dim * ((double)s->n - 1)) : 0;
+}
+
+/* The pair parameters of species pair (si, sj) in reduced units. */
+static double pair_value(const agglo_list *l, double def, int nspec, int si, int sj) {
+  if (l->n == 0) return def;
+  int a = si < sj ? si : sj, b = si < sj ? sj : si;
+  int idx = a * nspec - a * (a - 1) / 2 + (b - a); /* upper triangle row by row */
+  return l->v[idx];
+}
+
+static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pair_params *p) {
+  memset(p, 0, sizeof *p);
+  double L = u->length, E = u->energy, F = u->force;
+  p->kind = c->dpd_conservative;
+  p->rc = c->dpd_rc / L;
+  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? c->dpd_vdw_a / F : c->dpd_a / F;
+  p->hamaker = c->dpd_hamaker / E;
+  p->surface_tension = c->dpd_surface_tension * L * L / E;
+  p->cos_theta = cos(c->dpd_contact_angle * M_PI / 180);
+  p->alpha = c->dpd_fill_angle * M_PI / 180;
+  p->cap_volume = c->dpd_cap_volume;
+  p->edl_charge2_over_eps = c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity * L * L * L / E;
+  p->edl_debye = c->dpd_edl_debye / L;
+  p->lj_eps = c->dpd_lj_epsilon / E;
+  p->lj_sigma = c->dpd_lj_sigma / L;
+  p->lj_rmin = c->dpd_lj_rmin;
+  p->min_gap = c->dpd_min_gap / L;
+  p->core_k = c->dpd_core_k * L * L / E;
+}
+
+void agglo_dpd_describe(const agglo_config *c, FILE *f) {
+  agglo_dpd_units u;
+  agglo_dpd_units_of(c, &u);
+  agglo_pair_params p;
+  params_of(c, &u, &p);
+  double gamma = c->dpd_gamma * u.time / u.mass, kT = c->dpd_kT / u.energy;
+  fprintf(f, "dpd: conservative force %s, ", agglo_pair_kind_name(c->dpd_conservative));
+  if (!u.si) {
+    fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
+            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd_lambda);
+    return;
+  }
+  fprintf(f, "SI scenario converted to reduced units:\n"
+          "  length unit  d  = %.6g m (2 particles.radius)\n"
+          "  mass unit    m  = %.6g kg (particles.mass)\n"
+          "  energy unit  E  = %.6g J (3 dpd.kT, so kT* = 1/3 and v_rms = 1)\n"
+          "  time unit    t  = %.6g s (d sqrt(m/E)); force unit %.6g N\n",
+          u.length, u.mass, u.energy, u.time, u.force);
+  fprintf(f, "  dt = %g s -> %.6g, rc = %g m -> %.6g, gamma = %g kg/s -> %.6g (sigma* = %.6g)\n",
+          c->dt, c->dt / u.time, c->dpd_rc, p.rc, c->dpd_gamma, gamma, sqrt(2 * gamma * kT));
+  switch (c->dpd_conservative) {
+  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_a, p.a); break;
+  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", c->dpd_hamaker, p.hamaker); break;
+  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_vdw_a, p.a); break;
+  case AGGLO_PF_CAPILLARY:
+    fprintf(f, "  surface tension = %g N/m -> %.6g (F0* = 2 pi R gamma cos(theta) = %.6g)\n",
+            c->dpd_surface_tension, p.surface_tension,
+            2 * M_PI * 0.5 * p.surface_tension * p.cos_theta);
+    break;
+  case AGGLO_PF_EDL:
+    fprintf(f, "  sigma_q^2/eps = %g -> %.6g, Debye length %g m -> %.6g\n",
+            c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity,
+            p.edl_charge2_over_eps, c->dpd_edl_debye, p.edl_debye);
+    break;
+  case AGGLO_PF_LJ:
+    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", c->dpd_lj_epsilon, p.lj_eps,
+            c->dpd_lj_sigma, p.lj_sigma);
+    break;
+  default: break;
+  }
+  if (c->dpd_conservative != AGGLO_PF_GROOT_WARREN && c->dpd_conservative != AGGLO_PF_NONE)
+    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", c->dpd_min_gap, p.min_gap,
+            c->dpd_core_k, p.core_k);
+}
+
+/* ---------------------------------------------------------------- pair random numbers */
+
+/* zeta_ij of unit variance, a function of (seed, step, {id_i, id_j}) only. */
+static inline double pair_zeta(uint64_t seed, uint64_t step, uint32_t a, uint32_t b, int gaussian) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  philox4x32_ctr_t c = {{lo, hi, (uint32_t)step,
+                         ((uint32_t)(step >> 32) & 0xffffu) | ((uint32_t)AGGLO_STREAM_PAIR << 16)}};
+  philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+  philox4x32_ctr_t r = philox4x32(c, k);
+  if (!gaussian) /* sqrt(3) (2u - 1), u = (r + 1/2) / 2^32 */
+    return 1.7320508075688772 * (((double)r.v[0] + 0.5) * 4.6566128730773926e-10 - 1.0);
+  double u1 = ((double)r.v[0] + 0.5) * 2.3283064365386963e-10;
+  double u2 = ((double)r.v[1] + 0.5) * 2.3283064365386963e-10;
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* ---------------------------------------------------------------- grid and sort */
+
+static int parts_alloc(parts *p, size_t n) {
+  size_t m = n + 1;
+  int ok = 1;
+  for (int k = 0; k < 3; k++) {
+    ok &= (p->x[k] = malloc(m * sizeof(double))) != NULL;
+    ok &= (p->v[k] = malloc(m * sizeof(double))) != NULL;
+    ok &= (p->t[k] = malloc(m * sizeof(double))) != NULL;
+  }
+  ok &= (p->r = malloc(m * sizeof(double))) != NULL;
+  ok &= (p->im = malloc(m * sizeof(double))) != NULL;
+  ok &= (p->id = malloc(m * sizeof(uint32_t))) != NULL;
+  ok &= (p->spec = calloc(m, 1)) != NULL;
+  ok &= (p->perm = malloc(m * sizeof(size_t))) != NULL;
+  return ok ? 0 : -1;
+}
+
+static void parts_free(parts *p) {
+  for (int k = 0; k < 3; k++) free(p->x[k]), free(p->v[k]), free(p->t[k]);
+  free(p->r); free(p->im); free(p->id); free(p->spec); free(p->perm);
+}
+
+static int cell_coord(const dpd *m, int k, double xk) {
+  if (m->nc[k] == 1) return 0;
+  int c = (int)floor((xk - m->lo[k]) / m->len[k] * m->nc[k]);
+  return c < 0 ? 0 : c >= m->nc[k] ? m->nc[k] - 1 : c;
+}
+
+static inline double wrap1(const dpd *m, int k, double x) {
+  if (!m->periodic[k]) return x;
+  double y = x - m->lo[k];
+  if (y < 0 || y >= m->len[k]) {
+    y -= m->len[k] * floor(y / m->len[k]);
+    if (y >= m->len[k]) y = 0;
+  }
+  return m->lo[k] + y;
+}
+
+/* Colour of a cell coordinate along a column axis: c mod 3, and on a periodic ring whose length
+   is not a multiple of 3, extra colours 3, 4 for the last one or two cells. */
+static int axis_colour(int c, int n, int periodic) {
+  int base = 3 * (n / 3);
+  if (!periodic || c < base) return c % 3;
+  return 3 + (c - base);
+}
+
+static int axis_colours(int n, int periodic) {
+  if (n < 3) return n;
+  return periodic ? 3 + n % 3 : 3;
+}
+
+/* Wrap positions, then sort every per-particle array by cell (stable counting sort). */
+static void sort_by_cell(dpd *m) {
+  size_t n = m->n, nc = m->ncells;
+  parts *p = &m->p, *q = &m->q;
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; i++) {
+    double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
+    p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
+    m->cell_of[i] = (int32_t)(((size_t)cell_coord(m, 2, x2) * m->nc[1] + cell_coord(m, 1, x1)) *
+                                  m->nc[0] + cell_coord(m, 0, x0));
+  }
+  memset(m->cell_start, 0, (nc + 1) * sizeof *m->cell_start);
+  for (size_t i = 0; i < n; i++) m->cell_start[m->cell_of[i] + 1]++;
+  for (size_t c = 0; c < nc; c++) m->cell_start[c + 1] += m->cell_start[c];
+  memcpy(m->fill, m->cell_start, nc * sizeof *m->fill);
+  for (size_t i = 0; i < n; i++) m->order[m->fill[m->cell_of[i]]++] = i;
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; k++) {
+    size_t i = m->order[k];
+    for (int d = 0; d < 3; d++) {
+      q->x[d][k] = p->x[d][i];
+      q->v[d][k] = p->v[d][i];
+      q->t[d][k] = p->t[d][i];
+    }
+    q->r[k] = p->r[i];
+    q->im[k] = p->im[i];
+    q->id[k] = p->id[i];
+    q->spec[k] = p->spec[i];
+    q->perm[k] = p->perm[i];
+  }
+  parts tmp = *p;
+  *p = *q;
+  *q = tmp;
+}
+
+/* ---------------------------------------------------------------- forces */
+
+typedef struct {
+  double min_gap;
+  size_t in_range;
+} force_stats;
+
+/* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
+   indices [a, b). Returns the number of ranges (at most 26). */
+static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size_t ra[26],
+                            size_t rb[26]) {
+  size_t cells[26];
+  int nn = 0;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int cc[3] = {cx + dx, cy + dy, cz + dz}, skip = 0;
+        for (int k = 0; k < 3; k++) {
+          if (cc[k] >= 0 && cc[k] < m->nc[k]) continue;
+          if (!m->periodic[k]) skip = 1;
+          else cc[k] = (cc[k] + m->nc[k]) % m->nc[k];
+        }
+        if (skip) continue;
+        size_t q = ((size_t)cc[2] * m->nc[1] + cc[1]) * m->nc[0] + cc[0];
+        if (q <= c) continue;
+        int dup = 0;
+        for (int t = 0; t < nn; t++) dup |= cells[t] == q;
+        if (dup) continue;
+        int t = nn++; /* insertion, ascending */
+        while (t > 0 && cells[t - 1] > q) cells[t] = cells[t - 1], t--;
+        cells[t] = q;
+      }
+  int nr = 0;
+  for (int t = 0; t < nn; t++) {
+    if (nr > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
+    else ra[nr] = cells[t], rb[nr] = cells[t] + 1, nr++;
+  }
+  return nr;
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell). */
+static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_stats *st) {
+  size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
+  size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
+  if (i0 == i1) return;
+  size_t ra[27], rb[27];
+  int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+  for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+  const parts *p = &m->p;
+  const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
+  const double *restrict t0 = p->t[0], *restrict t1 = p->t[1], *restrict t2 = p->t[2];
+  double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
+  const uint32_t *restrict id = p->id;
+  const uint8_t *restrict spec = p->spec;
+  const double rc = m->rc, rc2 = rc * rc, inv_rc = 1.0 / rc, isdt = m->inv_sqrt_dt;
+  const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
+  const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
+  const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
+  const uint64_t seed = m->seed;
+  double min_gap = st->min_gap;
+  size_t in_range = 0;
+  for (size_t i = i0; i < i1; i++) {
+    const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
+    const double vi0 = t0[i], vi1 = t1[i], vi2 = t2[i];
+    const uint32_t idi = id[i];
+    const int si = spec[i] * ns;
+    double fi0 = 0, fi1 = 0, fi2 = 0;
+    ra[0] = i + 1, rb[0] = i1;
+    for (int t = 0; t < nr; t++)
+      for (size_t j = ra[t]; j < rb[t]; j++) {
+        double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
+        d0 -= L0 * rint(d0 * I0);
+        d1 -= L1 * rint(d1 * I1);
+        d2 -= L2 * rint(d2 * I2);
+        const double r2 = d0 * d0 + d1 * d1 + d2 * d2;
+        if (r2 >= rc2 || r2 == 0) continue;
+        in_range++;
+        const double r = sqrt(r2), inv_r = 1.0 / r;
+        const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
+        const double w = 1.0 - r * inv_rc;
+        const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
+        const int q = si + spec[j];
+        const double zeta = pair_zeta(seed, step, idi, id[j], gaussian);
+        double F;
+        if (gw) {
+          F = m->a[q] * w;
+        } else {
+          F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
+          double gap = r - p->r[i] - p->r[j];
+          if (gap < min_gap) min_gap = gap;
+        }
+        F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev);
+        const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+        fi0 += F0, fi1 += F1, fi2 += F2;
+        f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+      }
+    f0[i] += fi0, f1[i] += fi1, f2[i] += fi2;
+  }
+  st->min_gap = min_gap;
+  st->in_range += in_range;
+}
+
+/* f = F(x, v~) with the random numbers of step `step`. */
+static void forces(dpd *m, uint64_t step, force_stats *out) {
+  size_t n = m->n;
+  double min_gap = INFINITY;
+  size_t in_range = 0;
+  const int nc0 = m->nc[0], nc1 = m->nc[1];
+#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range)
+  {
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i++) m->f[0][i] = m->f[1][i] = m->f[2][i] = 0;
+    force_stats st = {INFINITY, 0};
+    for (int colour = 0; colour < m->ncolours; colour++) {
+#pragma omp for schedule(dynamic, 1)
+      for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++) {
+        int col = m->columns[k], cy = col % nc1, cz = col / nc1;
+        for (int cx = 0; cx < nc0; cx++) cell_forces(m, cx, cy, cz, step, &st);
+      }
+    }
+    if (st.min_gap < min_gap) min_gap = st.min_gap;
+    in_range += st.in_range;
+  }
+  out->min_gap = min_gap;
+  out->in_range = in_range;
+}
+
+/* ---------------------------------------------------------------- model */
+
+static void dpd_destroy(void *state) {
+  dpd *m = state;
+  if (!m) return;
+  free(m->pp); free(m->a); free(m->gam); free(m->sig);
+  parts_free(&m->p);
+  parts_free(&m->q);
+  for (int k = 0; k < 3; k++) free(m->f[k]);
+  free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
+  free(m->colour_start);
+  free(m);
+}
+
+/* Write the state back into the system (scenario units, system order). */
+static void write_back(const dpd *m, agglo_system *s) {
+  double L = m->u.length, V = m->u.velocity;
+  const parts *p = &m->p;
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < m->n; k++) {
+    size_t i = p->perm[k];
+    for (int d = 0; d < 3; d++) {
+      s->x[3 * i + d] = wrap1(m, d, p->x[d][k]) * L;
+      s->v[3 * i + d] = p->v[d][k] * V;
+    }
+  }
+}
+
+static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                    size_t errlen) {
+  dpd *m = calloc(1, sizeof *m);
+  if (!m) return fail(err, errlen, "out of memory");
+  *state = m;
+  m->cfg = *c;
+  agglo_dpd_units_of(c, &m->u);
+  const agglo_dpd_units *u = &m->u;
+  size_t n = m->n = s->n;
+  m->dim = s->dim;
+  m->dt = c->dt / u->time;
+  m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
+  m->lambda = c->dpd_lambda;
+  m->rc = c->dpd_rc / u->length;
+  m->seed = (uint64_t)c->seed;
+  m->gaussian = c->dpd_noise == DPD_NOISE_GAUSSIAN;
+  m->kind = c->dpd_conservative;
+  m->gw = m->kind == AGGLO_PF_GROOT_WARREN || m->kind == AGGLO_PF_NONE;
+  m->contact_gap_sys = c->dpd_agglomerate_gap;
+  double kT = c->dpd_kT / u->energy;
+  for (int k = 0; k < 3; k++) {
+    m->len[k] = s->box.len[k] / u->length;
+    m->lo[k] = s->box.lo[k] / u->length;
+    m->periodic[k] = k < s->dim && s->box.periodic[k];
+    m->plen[k] = m->periodic[k] ? m->len[k] : 0;
+    m->pinv[k] = m->periodic[k] ? 1.0 / m->len[k] : 0;
+  }
+  /* species and per-pair coefficients */
+  int ns = m->nspec = c->dpd_species.n ? c->dpd_species.n : 1;
+  m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
+  m->a = calloc((size_t)ns * ns, sizeof *m->a);
+  m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
+  m->sig = calloc((size_t)ns * ns, sizeof *m->sig);
+  int ok = m->pp && m->a && m->gam && m->sig && parts_alloc(&m->p, n) == 0 &&
+           parts_alloc(&m->q, n) == 0;
+  for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
+  ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
+  ok &= (m->order = malloc((n + 1) * sizeof *m->order)) != NULL;
+  if (!ok) return fail(err, errlen, "out of memory for %zu DPD particles", n);
+  for (int i = 0; i < ns; i++)
+    for (int j = 0; j < ns; j++) {
+      int q = i * ns + j;
+      params_of(c, u, &m->pp[q]);
+      m->a[q] = m->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
+      if (m->kind == AGGLO_PF_GROOT_WARREN) m->pp[q].a = m->a[q];
+      m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
+      m->sig[q] = sqrt(2 * m->gam[q] * kT);
+    }
+  /* particles; species in blocks of ids given by the fractions */
+  parts *p = &m->p;
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) {
+      p->x[k][i] = s->x[3 * i + k] / u->length;
+      p->v[k][i] = p->t[k][i] = k < s->dim ? s->v[3 * i + k] / u->velocity : 0;
+    }
+    p->r[i] = s->r[i] / u->length;
+    p->im[i] = s->inv_m[i] * u->mass;
+    if ((uint64_t)s->id[i] > UINT32_MAX)
+      return fail(err, errlen, "particle id %lld: the DPD model handles ids below 2^32",
+                  (long long)s->id[i]);
+    p->id[i] = (uint32_t)s->id[i];
+    p->perm[i] = i;
+    double acc = 0, pos = ((double)s->id[i] + 0.5) / (double)n;
+    int sp = 0;
+    for (int q = 0; q < c->dpd_species.n; q++) {
+      acc += c->dpd_species.v[q];
+      sp = q;
+      if (pos < acc) break;
+    }
+    p->spec[i] = (uint8_t)sp;
+  }
+  /* grid: cells at least rc wide */
+  m->ncells = 1;
+  for (int k = 0; k < 3; k++) {
+    int nk = k < s->dim ? (int)floor(m->len[k] / m->rc) : 1;
+    m->nc[k] = nk < 1 ? 1 : nk > (1 << 16) ? (1 << 16) : nk;
+    m->ncells *= (size_t)m->nc[k];
+  }
+  m->cell_start = calloc(m->ncells + 1, sizeof *m->cell_start);
+  m->fill = malloc((m->ncells + 1) * sizeof *m->fill);
+  size_t ncol = (size_t)m->nc[1] * m->nc[2];
+  int cy_n = axis_colours(m->nc[1], m->periodic[1]), cz_n = axis_colours(m->nc[2], m->periodic[2]);
+  m->ncolours = cy_n * cz_n;
+  m->columns = malloc(ncol * sizeof *m->columns);
+  m->colour_start = malloc((size_t)(m->ncolours + 1) * sizeof *m->colour_start);
+  if (!m->cell_start || !m->fill || !m->columns || !m->colour_start)
+    return fail(err, errlen, "out of memory (cell grid)");
+  size_t q = 0;
+  for (int colour = 0; colour < m->ncolours; colour++) {
+    m->colour_start[colour] = q;
+    for (int cz = 0; cz < m->nc[2]; cz++)
+      for (int cy = 0; cy < m->nc[1]; cy++)
+        if (axis_colour(cz, m->nc[2], m->periodic[2]) * cy_n +
+                axis_colour(cy, m->nc[1], m->periodic[1]) == colour)
+          m->columns[q++] = (int32_t)(cz * m->nc[1] + cy);
+  }
+  m->colour_start[m->ncolours] = q;
+  sort_by_cell(m);
+  force_stats st;
+  forces(m, (uint64_t)s->step, &st);
+  return 0;
+}
+
+static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                    size_t errlen) {
+  (void)err, (void)errlen;
+  dpd *m = state;
+  size_t n = m->n;
+  const double dt = m->dt, hdt = 0.5 * dt, hdt2 = 0.5 * dt * dt, ldt = m->lambda * dt;
+  parts *p = &m->p;
+  /* 1. positions, predicted velocities, first half kick; walls reflect specularly */
+  for (int k = 0; k < m->dim; k++) {
+    double *restrict x = p->x[k], *restrict v = p->v[k], *restrict t = p->t[k];
+    const double *restrict f = m->f[k], *restrict im = p->im;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+      double a = f[i] * im[i];
+      x[i] += dt * v[i] + hdt2 * a;
+      t[i] = v[i] + ldt * a;
+      v[i] += hdt * a;
+    }
+    if (!m->periodic[k]) {
+#pragma omp parallel for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        double lo = m->lo[k] + p->r[i], hi = m->lo[k] + m->len[k] - p->r[i];
+        if (x[i] < lo || x[i] > hi) {
+          x[i] = x[i] < lo ? 2 * lo - x[i] : 2 * hi - x[i];
+          v[i] = -v[i];
+          t[i] = -t[i];
+        }
+      }
+    }
+  }
+  sort_by_cell(m);
+  /* 2. forces at the new positions and predicted velocities */
+  force_stats st;
+  forces(m, (uint64_t)s->step + 1, &st);
+  /* 3. second half kick */
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (size_t i = 0; i < n; i++) {
+    double im = p->im[i], chk = 0;
+    for (int k = 0; k < m->dim; k++) {
+      p->v[k][i] += hdt * m->f[k][i] * im;
+      chk += p->v[k][i] + p->x[k][i];
+    }
+    if (!isfinite(chk) && p->perm[i] < bad) bad = p->perm[i];
+  }
+  s->step++;
+  s->t = (double)s->step * m->cfg.dt;
+  write_back(m, s);
+  memset(info, 0, sizeof *info);
+  info->converged = 1;
+  info->min_gap = isfinite(st.min_gap) ? st.min_gap * m->u.length : INFINITY;
+  info->n_contacts = st.in_range;
+  info->bad_particle = bad;
+  return 0;
+}
+
+static double dpd_contact_gap(const void *state) { return ((const dpd *)state)->contact_gap_sys; }
+
+/* Restart: the forces of the last step (DPD-VV needs f(t)), by system index, reduced units. */
+static int dpd_save(const void *state, FILE *f) {
+  const dpd *m = state;
+  double *g = malloc(3 * (m->n + 1) * sizeof *g);
+  if (!g) return -1;
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) g[3 * m->p.perm[k] + d] = m->f[d][k];
+  fprintf(f, "# dpd forces (reduced units) by storage index\n%zu\n", m->n);
+  for (size_t i = 0; i < m->n; i++)
+    fprintf(f, "%.17g %.17g %.17g\n", g[3 * i], g[3 * i + 1], g[3 * i + 2]);
+  free(g);
+  return ferror(f) ? -1 : 0;
+}
+
+static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
+  dpd *m = state;
+  char line[256];
+  size_t cnt;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
+      sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
+    return fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
+  double *g = malloc(3 * (m->n + 1) * sizeof *g);
+  if (!g) return fail(err, errlen, "out of memory");
+  for (size_t i = 0; i < m->n; i++)
+    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3) {
+      free(g);
+      return fail(err, errlen, "contacts.txt: force of particle %zu missing", i);
+    }
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
+  free(g);
+  return 0;
+}
+
+const agglo_model agglo_model_dpd = {
+    .name = "dpd",
+    .init = dpd_init,
+    .step = dpd_step,
+    .contact_gap = dpd_contact_gap,
+    .neighbors = NULL,
+    .save = dpd_save,
+    .load = dpd_load,
+    .destroy = dpd_destroy,
+};
