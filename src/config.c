@@ -378,7 +378,7 @@ typedef struct {
   const char *name;
   char *err;
   size_t errlen;
-  int failed;
+  int failed, fail_line; /* the first bad entry and its line */
   unsigned char seen[NKEYS];
 } reader;
 
@@ -408,6 +408,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
   reader *r = user;
   if (r->failed) return 0;
   char where[600];
+  r->fail_line = r->line;
   snprintf(where, sizeof where, "%s:%d", r->name, r->line);
   const key *k = find_key(section, name);
   if (!k) {
@@ -434,7 +435,9 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
 static int parse(reader *r) {
   int rc = ini_parse_stream(read_line, r, on_entry, r);
-  if (r->failed) return -1;
+  /* rc is the first bad line; a syntax error before the first bad entry is reported as such
+     (e.g. an unclosed [section] would otherwise show as an unknown section on a later line) */
+  if (r->failed && !(rc > 0 && rc < r->fail_line)) return -1;
   if (r->too_long)
     return fail(r->err, r->errlen, "%s:%d: line too long (at most 199 characters)", r->name,
                 r->too_long);

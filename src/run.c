@@ -69,6 +69,7 @@ typedef struct {
   FILE *traj, *stats;
   agglo_cluster_stats clusters;
   int64_t traj_every, stats_every, analysis_every, snap_next;
+  int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
   /* models with a variable step: outputs by time */
   double traj_next, stats_next, analysis_next;
   int analysis_due;
@@ -167,14 +168,20 @@ static int outputs(run *R, int final, char *err, size_t errlen) {
     want_traj = final || (R->traj_every && s->step % R->traj_every == 0) || s->step == 0;
     want_stats = final || s->step % (R->stats_every ? R->stats_every : 1) == 0;
   }
+  want_traj = want_traj && s->step != R->traj_last;
+  want_stats = want_stats && s->step != R->stats_last;
   int want_snap = snap_due(R);
   if (!(want_traj || want_stats || want_snap)) return 0;
   if (label_clusters(R) != 0) return fail(err, errlen, "out of memory labelling clusters");
   if (want_traj) {
     if (agglo_xyz_write_frame(R->traj, s) != 0 || fflush(R->traj) != 0)
       return fail(err, errlen, "%s/trajectory.xyz: write failed (disk full?)", R->opt->out_dir);
+    R->traj_last = s->step;
   }
-  if (want_stats) stats_row(R);
+  if (want_stats) {
+    stats_row(R);
+    R->stats_last = s->step;
+  }
   while (want_snap) {
     if (snapshot(R, err, errlen) != 0) return -1;
     R->snap_next++;
@@ -267,9 +274,12 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.last.min_gap = INFINITY;
   R.last.converged = 1;
   R.traj_next = R.stats_next = R.analysis_next = R.sys.t;
+  /* a restart goes on after the saved step, whose outputs and snapshots were written */
+  R.traj_last = R.stats_last = restarted ? R.sys.step : -1;
   while (R.snap_next < c->snapshots.n &&
-         (R.model->variable_step ? c->snapshots.v[R.snap_next] < R.sys.t
-                                 : llround(c->snapshots.v[R.snap_next] / c->dt) < R.sys.step))
+         (R.model->variable_step
+              ? (restarted ? c->snapshots.v[R.snap_next] <= R.sys.t : c->snapshots.v[R.snap_next] < R.sys.t)
+              : llround(c->snapshots.v[R.snap_next] / c->dt) < R.sys.step + restarted))
     R.snap_next++;
   if (!restarted && outputs(&R, 0, err, errlen) != 0) goto done;
   size_t n3 = 3 * R.sys.n;

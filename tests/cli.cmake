@@ -1,0 +1,107 @@
+# `agglo run` from the command line: every class of bad input gives its message (file:line and
+# key), a non-zero status, and no output directory; --help, --version, a tiny run, SIGTERM.
+set(CLI_EXE $<TARGET_FILE:agglo_cli>)
+set(CLI_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/cli)
+
+# cli_error(NAME REGEX COMMAND ARGS...): `agglo COMMAND -o cli_out_NAME ARGS...` must print
+# REGEX, exit with status 2 (bad input) and leave no cli_out_NAME directory behind.
+# cli_error_status(NAME STATUS REGEX COMMAND ARGS...): the same with another exit status.
+function(cli_error_status name status regex)
+  add_test(NAME cli_error_${name}
+    COMMAND sh ${CLI_DATA}/expect_error.sh ${CLI_EXE} cli_out_${name} ${ARGN})
+  set_tests_properties(cli_error_${name} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${regex}.*exit status ${status}\n"
+    FAIL_REGULAR_EXPRESSION "OUTPUT DIRECTORY CREATED"
+    TIMEOUT 30)
+endfunction()
+function(cli_error name regex)
+  cli_error_status(${name} 2 "${regex}" ${ARGN})
+endfunction()
+
+# scenario files
+cli_error(unknown_section
+  "unknown_section\\.ini:5: unknown section \\[bogus\\]" run ${CLI_DATA}/unknown_section.ini)
+cli_error(unknown_key
+  "unknown_key\\.ini:4: unknown key 'radiuss' in section \\[particles\\]"
+  run ${CLI_DATA}/unknown_key.ini)
+cli_error(not_a_number
+  "not_a_number\\.ini:2: particles\\.n = 'many' is not a number \\(allowed: >= 1"
+  run ${CLI_DATA}/not_a_number.ini)
+cli_error(not_an_integer
+  "not_an_integer\\.ini:2: particles\\.n = '12\\.5' is not an integer"
+  run ${CLI_DATA}/not_an_integer.ini)
+cli_error(out_of_range
+  "out_of_range\\.ini:3: run\\.dt = -1 is out of range \\(allowed: > 0\\)"
+  run ${CLI_DATA}/out_of_range.ini)
+cli_error(bad_enum
+  "bad_enum\\.ini:2: flow\\.type = 'swirl' is not allowed \\(allowed: one of none\\|uniform\\|"
+  run ${CLI_DATA}/bad_enum.ini)
+cli_error(bad_enum_list
+  "bad_enum_list\\.ini:2: box\\.boundary: 'sticky' is not allowed"
+  run ${CLI_DATA}/bad_enum_list.ini)
+cli_error(duplicate_key
+  "duplicate_key\\.ini:4: key run\\.dt is given twice" run ${CLI_DATA}/duplicate_key.ini)
+cli_error(syntax_error
+  "syntax_error\\.ini:3: syntax error" run ${CLI_DATA}/syntax_error.ini)
+cli_error(unclosed_section
+  "unclosed_section\\.ini:1: syntax error" run ${CLI_DATA}/unclosed_section.ini)
+cli_error(too_many_particles
+  "too_many_particles\\.ini: 100000 particles of radius 0\\.01 fill [0-9.]+ of the box.*box\\.size.*particles\\.n"
+  run ${CLI_DATA}/too_many_particles.ini)
+cli_error(list_length
+  "list_length\\.ini: box\\.size has 2 values: give 1 or 3" run ${CLI_DATA}/list_length.ini)
+cli_error(periodic_too_small
+  "periodic_too_small\\.ini: box\\.size along axis 0 \\(0\\.1\\) is too small for a periodic box"
+  run ${CLI_DATA}/periodic_too_small.ini)
+cli_error(missing_file
+  "no_such_scenario\\.ini: cannot open scenario file: No such file" run no_such_scenario.ini)
+
+# -s overrides
+cli_error(override_no_dot
+  "-s rundt=0\\.01: expected section\\.key=value" run -s rundt=0.01)
+cli_error(override_no_equals
+  "-s run\\.dt: expected section\\.key=value" run -s run.dt)
+cli_error(override_unknown_key
+  "-s run\\.bogus=1: unknown key 'bogus' in section \\[run\\]" run -s run.bogus=1)
+cli_error(override_unknown_section
+  "-s nosuch\\.dt=1: unknown section \\[nosuch\\]" run -s nosuch.dt=1)
+cli_error(override_out_of_range
+  "-s run\\.dt=-1: run\\.dt = -1 is out of range" run -s run.dt=-1)
+cli_error(override_not_a_number
+  "-s particles\\.n=lots: particles\\.n = 'lots' is not a number" run -s particles.n=lots)
+cli_error(override_inconsistent
+  "\\(built-in default\\): 100000 particles of radius 0\\.01 fill" run -s particles.n=100000 -s box.size=1)
+# the override is applied after the file: the file's error is not masked, the override's is found
+cli_error(override_after_file
+  "-s flow\\.type=swirl: flow\\.type = 'swirl' is not allowed"
+  run ${CLI_DATA}/too_many_particles.ini -s particles.n=10 -s flow.type=swirl)
+
+# options
+cli_error(unknown_option "unknown or incomplete option '--frobnicate'" run --frobnicate)
+cli_error(incomplete_option "unknown or incomplete option '--seed'" run --seed)
+cli_error(bad_threads "--threads 0: expected an integer from 1 to 1024" run --threads 0)
+cli_error(two_files "more than one scenario file"
+  run ${CLI_DATA}/bad_enum.ini ${CLI_DATA}/out_of_range.ini)
+cli_error(unknown_command "unknown command 'fly'" fly)
+cli_error(restart_missing_dir "no_such_run/scenario\\.ini: cannot open scenario file"
+  run --restart no_such_run)
+cli_error(restart_with_file "--restart takes its scenario from .*give no scenario file"
+  run ${CLI_DATA}/bad_enum.ini --restart no_such_run)
+
+# valid settings the set-up cannot honour: a run error (status 1), still no output directory
+cli_error_status(lattice_does_not_fit 1
+  "lattice placement: 49 sites per axis of spacing 0\\.0204082 cannot hold particles of radius 0\\.011[0-9]*; enlarge box\\.size"
+  run -s particles.placement=lattice -s particles.n=2401 -s box.size=1)
+
+add_test(NAME cli_version COMMAND ${CLI_EXE} --version)
+set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^agglo ${PROJECT_VERSION}\n$")
+
+add_test(NAME cli_help_lists_every_key
+  COMMAND sh ${CLI_DATA}/help_lists_keys.sh ${CLI_EXE} cli_out_help)
+set_tests_properties(cli_help_lists_every_key PROPERTIES TIMEOUT 60)
+
+add_test(NAME cli_tiny_run COMMAND sh ${CLI_DATA}/tiny_run.sh ${CLI_EXE} cli_out_tiny)
+set_tests_properties(cli_tiny_run PROPERTIES TIMEOUT 60)
+
+add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
+set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
