@@ -71,8 +71,11 @@ struct agglo_dah_work {
   uint32_t *bnd;        /* n: boundary check marker */
   uint32_t bstamp;
   int32_t *loc;         /* n: local index of an active particle */
-  size_t na, cap_a;     /* active particles */
+  size_t na, cap_a;     /* particles touched by this solve */
   int32_t *idx;         /* local -> particle */
+  size_t nw;            /* awake (iterating) particles: local indices in wake[] */
+  int32_t *wake;
+  unsigned char *asleep; /* per local index */
   double *P, *x0, *F;   /* 3 per active: pseudo-velocity, start position, force */
   size_t nl, cap_l;     /* live links */
   int32_t *live;
@@ -99,6 +102,7 @@ agglo_dah_work *agglo_dah_work_new(size_t n) {
 void agglo_dah_work_free(agglo_dah_work *w) {
   if (!w) return;
   free(w->act); free(w->bnd); free(w->loc); free(w->idx); free(w->P); free(w->x0); free(w->F);
+  free(w->wake); free(w->asleep);
   free(w->live); free(w->lam0); free(w->lstamp);
   free(w);
 }
@@ -130,13 +134,19 @@ static int activate(agglo_dah_work *w, const agglo_links *L, const double *x, in
     if (x0) w->x0 = x0;
     double *F = realloc(w->F, 6 * cap * sizeof *F);
     if (F) w->F = F;
-    if (!idx || !P || !x0 || !F) return -1;
+    int32_t *wk = realloc(w->wake, cap * sizeof *wk);
+    if (wk) w->wake = wk;
+    unsigned char *as = realloc(w->asleep, cap * sizeof *as);
+    if (as) w->asleep = as;
+    if (!idx || !P || !x0 || !F || !wk || !as) return -1;
     w->cap_a = cap;
   }
   size_t k = w->na++;
   w->act[i] = w->stamp;
   w->loc[i] = (int32_t)k;
   w->idx[k] = i;
+  w->asleep[k] = 0;
+  w->wake[w->nw++] = (int32_t)k;
   for (int q = 0; q < 3; q++) w->P[3 * k + q] = 0, w->x0[3 * k + q] = x[3 * (size_t)i + q];
   for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
     int32_t l = e >> 1;
@@ -196,11 +206,15 @@ static void particle_grad(const agglo_links *L, const double *x, const double *r
 }
 
 static void restore(agglo_dah_work *w, agglo_links *L, double *x) {
-  for (size_t k = 0; k < w->na; k++)
+  w->nw = 0;
+  for (size_t k = 0; k < w->na; k++) {
     for (int q = 0; q < 3; q++) {
       x[3 * (size_t)w->idx[k] + q] = w->x0[3 * k + q];
       w->P[3 * k + q] = 0;
     }
+    w->asleep[k] = 0;
+    w->wake[w->nw++] = (int32_t)k;
+  }
   for (size_t m = 0; m < w->nl; m++) L->lambda[w->live[m]] = w->lam0[m];
 }
 
@@ -214,7 +228,7 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
     memset(w->lstamp, 0, w->lstamp_cap * sizeof *w->lstamp);
     w->stamp = 1;
   }
-  w->na = 0, w->nl = 0;
+  w->na = 0, w->nl = 0, w->nw = 0;
   for (size_t k = 0; k < nseeds; k++)
     if (activate(w, L, x, seeds[k]) != 0) return -1;
   double inv_len = 1.0 / set->length, len = set->length;
@@ -222,54 +236,73 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
   double tol_dx = tol * 1e-2, act_tol = 0.5 * tol;
   st->gamma_used = gamma;
   int attempt = 0, it = 0, it_attempt = 0;
-  double max_dx = 0, gam_eff;
+  double gam_eff = gamma;
   for (;;) {
-    /* 1. forces on the active set at (X, lambda), residuals, stiffness bound */
-    double max_grad = 0, max_link = 0, kmax = 0;
-    for (size_t k = 0; k < w->na; k++) {
-      double g[3], gt[3], stiff, rl;
+    /* 1. forces on the awake particles at (X, lambda); the quiet ones (no motion, residuals
+       below half the tolerance) fall asleep: they count as converged and wake up if a
+       neighbour's motion gives them a residual again (step 2) */
+    double kmax = 0;
+    int bad = 0;
+    size_t nw = 0;
+    for (size_t m = 0; m < w->nw; m++) {
+      int32_t k = w->wake[m];
+      double g[3], gt[3], stiff, rl, *P = w->P + 3 * (size_t)k;
       particle_grad(L, x, r, box, inv_len, w->idx[k], g, gt, &stiff, &rl);
       double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-      if (gn > max_grad) max_grad = gn;
-      if (rl > max_link) max_link = rl;
+      double pn = sqrt(P[0] * P[0] + P[1] * P[1] + P[2] * P[2]);
+      if (!isfinite(gn) || !isfinite(pn) || pn > 1.0) bad = 1;
+      if (pn < tol_dx && gn < act_tol && rl < act_tol) {
+        w->asleep[k] = 1;
+        P[0] = P[1] = P[2] = 0;
+        continue;
+      }
+      w->wake[nw++] = k;
       if (stiff > kmax) kmax = stiff;
-      for (int q = 0; q < 3; q++) w->F[6 * k + q] = -alpha * g[q], w->F[6 * k + 3 + q] = gt[q];
+      for (int q = 0; q < 3; q++) w->F[6 * (size_t)k + q] = -alpha * g[q], w->F[6 * (size_t)k + 3 + q] = gt[q];
     }
-    /* 2. boundary: inactive particles linked to active ones join if they feel a residual */
+    w->nw = nw;
+    /* 2. boundary: particles linked to awake ones join (or wake) if they feel a residual */
     int grew = 0;
     if (++w->bstamp == 0) {
       memset(w->bnd, 0, w->n * sizeof *w->bnd);
       w->bstamp = 1;
     }
-    size_t na_now = w->na;
-    for (size_t k = 0; k < na_now; k++)
-      for (int32_t e = L->head[w->idx[k]]; e >= 0; e = L->next[e]) {
+    size_t nw_now = w->nw;
+    for (size_t m = 0; m < nw_now; m++)
+      for (int32_t e = L->head[w->idx[w->wake[m]]]; e >= 0; e = L->next[e]) {
         int32_t l = e >> 1, j = (e & 1) ? L->a[l] : L->b[l];
-        if (w->act[j] == w->stamp || w->bnd[j] == w->bstamp) continue;
+        int touched = w->act[j] == w->stamp;
+        if ((touched && !w->asleep[w->loc[j]]) || w->bnd[j] == w->bstamp) continue;
         w->bnd[j] = w->bstamp;
         double g[3], gt[3], stiff, rl;
         particle_grad(L, x, r, box, inv_len, j, g, gt, &stiff, &rl);
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
         if (gn > act_tol || rl > act_tol) {
-          if (grow_links_stamp(w, L) != 0 || activate(w, L, x, j) != 0) return -1;
+          if (touched) {
+            int32_t k = w->loc[j];
+            w->asleep[k] = 0;
+            w->wake[w->nw++] = k;
+          } else if (grow_links_stamp(w, L) != 0 || activate(w, L, x, j) != 0) {
+            return -1;
+          }
           grew = 1;
         }
       }
     if (grew) continue; /* forces of the newcomers first */
-    if (max_grad < tol && max_link < tol && max_dx < tol_dx) {
+    if (w->nw == 0) {
       st->converged = 1;
       break;
     }
-    if (it_attempt >= set->max_iter || !(max_dx < 1.0) || !isfinite(max_grad)) {
+    if (it_attempt >= set->max_iter || bad) {
       /* cap or divergence: fall back to smaller coefficients, from the start */
       if (attempt >= set->max_restarts) break;
       attempt++;
       alpha *= 0.5, gamma *= 0.5, beta *= 0.5;
       restore(w, L, x);
-      max_dx = 0, it_attempt = 0;
+      it_attempt = 0;
       continue;
     }
-    /* 3. adapt gamma to the stiffness of the active set (Gershgorin, with margin 2) */
+    /* 3. adapt gamma to the stiffness of the awake set (Gershgorin, with margin 2) */
     if (set->adapt && kmax > 0) {
       double cap = 0.5 * (2 - c) / kmax;
       gam_eff = gamma < cap ? gamma : cap;
@@ -278,19 +311,21 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
       gam_eff = gamma;
     }
     /* 4. heavy-ball step on the positions */
-    max_dx = 0;
-    for (size_t k = 0; k < w->na; k++) {
+    st->work += (double)w->nw;
+    for (size_t m = 0; m < w->nw; m++) {
+      size_t k = (size_t)w->wake[m];
       double *P = w->P + 3 * k, *xi = x + 3 * (size_t)w->idx[k], *F = w->F + 6 * k;
       for (int q = 0; q < 3; q++) {
         P[q] = (1 - c) * P[q] + F[q] + gam_eff * F[3 + q];
         xi[q] += len * P[q];
       }
-      double pn = sqrt(P[0] * P[0] + P[1] * P[1] + P[2] * P[2]);
-      if (pn > max_dx || !isfinite(pn)) max_dx = isfinite(pn) ? pn : INFINITY;
     }
-    /* 5. projected dual ascent on the live links at the new positions */
+    /* 5. projected dual ascent on the links with an awake end, at the new positions */
     for (size_t m = 0; m < w->nl; m++) {
-      int32_t l = w->live[m];
+      int32_t l = w->live[m], a = L->a[l], b = L->b[l];
+      int aw = (w->act[a] == w->stamp && !w->asleep[w->loc[a]]) ||
+               (w->act[b] == w->stamp && !w->asleep[w->loc[b]]);
+      if (!aw) continue;
       double D[3], s2;
       double phi = link_geom(L, x, r, box, inv_len, l, D, &s2);
       double lam = L->lambda[l] + beta * phi;

@@ -50,6 +50,7 @@ typedef struct {
   double max_stretch;  /* largest gap of a link left (length) */
   double max_move;     /* largest displacement of a particle (length) */
   double gamma_used;   /* smallest gamma used (after adaptation) */
+  double work;         /* particle updates: sum over iterations of the awake particles */
 } agglo_dah_stats;
 
 typedef struct agglo_dah_work agglo_dah_work;

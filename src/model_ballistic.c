@@ -32,6 +32,8 @@ typedef struct {
   size_t ncells;
   int32_t *cell_of, *members;
   size_t *first;
+  double *xs;         /* per slot (cell order): position (3) and radius, for the full scan */
+  int32_t *rs;        /* per slot: root */
   double grid_slack;  /* how far particles may move after binning (cells are this much wider) */
   double moved_since_bin;
   /* pair and seed buffers */
@@ -41,6 +43,7 @@ typedef struct {
   agglo_dah_work *dah;
   agglo_dah_settings dset;
   double min_gap;
+  double prof_work, prof_solves, prof_touched; /* totals over the run (AGGLO_BALL_PROFILE) */
 } ballistic;
 
 static int fail(char *err, size_t n, const char *fmt, ...) {
@@ -74,9 +77,12 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
 static void ball_destroy(void *state) {
   ballistic *b = state;
   if (!b) return;
+  if (getenv("AGGLO_BALL_PROFILE"))
+    fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched\n",
+            b->prof_solves, b->prof_work, b->prof_touched);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
-  free(b->cell_of); free(b->members); free(b->first);
+  free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
   free(b->pi); free(b->pj); free(b->seeds); free(b->ext); free(b->shift);
   agglo_dah_work_free(b->dah);
   free(b);
@@ -96,10 +102,13 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->root = malloc(m * sizeof *b->root);
   b->cell_of = malloc(m * sizeof *b->cell_of);
   b->members = malloc(m * sizeof *b->members);
+  b->xs = malloc(4 * m * sizeof *b->xs);
+  b->rs = malloc(m * sizeof *b->rs);
   b->ext = malloc(6 * m * sizeof *b->ext);
   b->shift = calloc(3 * m, sizeof *b->shift);
   b->dah = agglo_dah_work_new(n);
   if (!b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
+      !b->xs || !b->rs ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
     return fail(err, errlen, "out of memory for %zu particles", n);
@@ -107,6 +116,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
     b->parent[i] = (int32_t)i;
+    b->root[i] = (int32_t)i;
     b->M[i] = s->m[i];
     for (int k = 0; k < 3; k++) b->P[3 * i + k] = s->m[i] * s->v[3 * i + k];
     rs += s->r[i];
@@ -223,25 +233,51 @@ static inline double pair_gap2(const agglo_system *s, size_t i, size_t j, double
   return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
-/* Overlapping pairs of different clusters (after free flight: clusters are rigid). */
+/* Overlapping pairs of different clusters (after free flight: clusters are rigid). Cell by
+   cell on copies in cell order (positions, radii, roots): sequential memory access. */
 static int scan_all(ballistic *b, const agglo_system *s) {
   size_t cells[27];
   b->np = 0;
-  for (size_t i = 0; i < s->n; i++) {
-    int nc = stencil(b, &s->box, s->x + 3 * i, cells);
-    int32_t ri = b->root[i];
-    for (int q = 0; q < nc; q++)
-      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++) {
-        size_t j = (size_t)b->members[p];
-        if (j <= i || b->root[j] == ri) continue;
-        double lim, d2 = pair_gap2(s, i, j, &lim);
-        if (d2 < lim * lim) {
-          if (push_pair(b, (int32_t)i, (int32_t)j) != 0) return -1;
-        } else if (d2 < (lim + b->r_max) * (lim + b->r_max)) {
-          double g = sqrt(d2) - lim;
-          if (g < b->min_gap) b->min_gap = g;
+  size_t n = s->n;
+  for (size_t p = 0; p < n; p++) {
+    size_t i = (size_t)b->members[p];
+    for (int k = 0; k < 3; k++) b->xs[4 * p + k] = s->x[3 * i + k];
+    b->xs[4 * p + 3] = s->r[i];
+    b->rs[p] = b->root[i];
+  }
+  const agglo_box *box = &s->box;
+  int periodic = box->periodic[0] || box->periodic[1] || box->periodic[2];
+  double reach_extra = b->r_max;
+  for (size_t c = 0; c < b->ncells; c++) {
+    size_t p0 = b->first[c], p1 = b->first[c + 1];
+    if (p0 == p1) continue;
+    int nc = stencil(b, box, b->xs + 4 * p0, cells);
+    for (int q = 0; q < nc; q++) {
+      size_t c2 = cells[q];
+      size_t q0 = b->first[c2], q1 = b->first[c2 + 1];
+      for (size_t p = p0; p < p1; p++) {
+        const double *xi = b->xs + 4 * p;
+        int32_t ri = b->rs[p];
+        for (size_t u = q0 > p + 1 ? q0 : p + 1; u < q1; u++) {
+          if (b->rs[u] == ri) continue;
+          const double *xj = b->xs + 4 * u;
+          double d[3];
+          if (periodic) {
+            agglo_box_delta(box, xi, xj, d);
+          } else {
+            d[0] = xj[0] - xi[0], d[1] = xj[1] - xi[1], d[2] = xj[2] - xi[2];
+          }
+          double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = xi[3] + xj[3];
+          if (d2 < lim * lim) {
+            int32_t i = b->members[p], j = b->members[u];
+            if (push_pair(b, i < j ? i : j, i < j ? j : i) != 0) return -1;
+          } else if (d2 < (lim + reach_extra) * (lim + reach_extra)) {
+            double g = sqrt(d2) - lim;
+            if (g < b->min_gap) b->min_gap = g;
+          }
         }
       }
+    }
   }
   return 0;
 }
@@ -372,7 +408,6 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     double *x = s->x + 3 * i;
     const double *v = s->v + 3 * i;
     for (int k = 0; k < d; k++) x[k] += dt * v[k];
-    b->root[i] = find(b->parent, (int32_t)i);
   }
   walls(b, s, 1);
   for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
@@ -389,6 +424,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       return fail(err, errlen, "out of memory in the minimiser");
     outer++;
     info->iterations += ds.iterations;
+    b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
     if (!ds.converged) info->converged = 0;
     if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
     b->moved_since_bin += ds.max_move;
@@ -417,6 +453,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   size_t bad = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
     int32_t r = find(b->parent, (int32_t)i);
+    b->root[i] = r;
     double inv = 1.0 / b->M[r], *v = s->v + 3 * i;
     for (int k = 0; k < 3; k++) v[k] = k < d ? b->P[3 * (size_t)r + k] * inv : 0;
     const double *x = s->x + 3 * i;
@@ -495,6 +532,7 @@ static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
     if (agglo_links_add(&b->L, i, j, lam) != 0) return fail(err, errlen, "out of memory");
     unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
   }
+  for (size_t i = 0; i < b->n; i++) b->root[i] = find(b->parent, (int32_t)i);
   return 0;
 }
 
