@@ -7,6 +7,7 @@
 #include "projection.h"
 #include "rng.h"
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,11 @@
 /* a pair is a constraint when its gap is below the margin or would close within the step at
    CLOSING_SAFETY times its a priori relative speed, beyond the margin */
 #define CLOSING_SAFETY 1.0
-/* Verlet skin in mean radii: fast particles cross it in a step or two at the paper's settings
-   (rebuilds are cheap); slow flows reuse the list */
+/* Verlet skin in mean radii, used when the list can last several steps (the fastest pair closes
+   by less than SKIN_SLOW of it per step); otherwise the list is rebuilt every step anyway, and a
+   skin would only lengthen it */
 #define SKIN 1.0
+#define SKIN_SLOW 0.125
 
 typedef struct {
   agglo_config cfg;
@@ -71,7 +74,12 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   return 0;
 }
 
+static double prof_t[8]; /* XXX PROF */
+#include <time.h>
+static double cput(void) { struct timespec ts; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); return ts.tv_sec + 1e-9 * ts.tv_nsec; }
+#define PROF(k) do { double t_ = cput(); prof_t[k] += t_ - prof_last; prof_last = t_; } while (0)
 static void contact_destroy(void *state) {
+  if (getenv("AGGLO_PROF")) fprintf(stderr, "prof: vstar %.3f list %.3f attr %.3f collect %.3f project %.3f missed %.3f vout %.3f move %.3f\n", prof_t[0], prof_t[1], prof_t[2], prof_t[3], prof_t[4], prof_t[5], prof_t[6], prof_t[7]);
   contact *m = state;
   if (!m) return;
   agglo_neighbors_free(&m->nb);
@@ -82,10 +90,11 @@ static void contact_destroy(void *state) {
   free(m);
 }
 
-/* Impulse of the attraction over one step, per unit time: (kappa/eps) sech^2(D/eps). */
+/* Impulse of the attraction over one step, per unit time: (kappa/eps) sech^2(D/eps), with
+   sech^2 x = 4 e^-2|x| / (1 + e^-2|x|)^2 (one exponential, no overflow). */
 static inline double attraction(double gap, double k_over_e, double eps) {
-  double c = cosh(gap / eps);
-  return k_over_e / (c * c);
+  double q = exp(-2.0 * fabs(gap) / eps), d = 1.0 + q;
+  return k_over_e * 4.0 * q / (d * d);
 }
 
 static void apply_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
@@ -93,28 +102,40 @@ static void apply_attraction(contact *m, const agglo_system *s, double scale, do
   if (c->kappa <= 0) return;
   double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
   size_t n = s->n, np = m->nb.npairs;
-  if (!m->pair_force) m->pair_force = malloc(3 * (m->nb.cap ? m->nb.cap : 1) * sizeof(double));
-  double *pf = m->pair_force = realloc(m->pair_force, 3 * (np ? np : 1) * sizeof(double));
+  int D = s->dim;
+  double *pf = realloc(m->pair_force, 3 * (np ? np : 1) * sizeof(double));
+  if (!pf) return;
+  m->pair_force = pf;
   /* pair impulses in parallel, then accumulated in a fixed order: deterministic */
 #pragma omp parallel for schedule(dynamic, 512)
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
+    const double *xi = s->x + 3 * i;
+    double ri = s->r[i];
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
       size_t j = (size_t)m->nb.nbr[p];
       double d[3];
-      agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
-      double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-      double gap = dist - s->r[i] - s->r[j];
-      double f = (gap < reach && dist > 0) ? scale * attraction(gap, ke, eps) / dist : 0.0;
+      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+      double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = reach + ri + s->r[j];
+      double f = 0;
+      if (d2 < lim * lim && d2 > 0) {
+        double dist = sqrt(d2);
+        f = scale * attraction(dist - ri - s->r[j], ke, eps) / dist;
+      }
       pf[3 * p] = f * d[0], pf[3 * p + 1] = f * d[1], pf[3 * p + 2] = f * d[2];
     }
-  for (size_t i = 0; i < n; i++)
+  }
+  for (size_t i = 0; i < n; i++) {
+    double wi = s->inv_m[i], *dvi = dv + 3 * i;
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
       size_t j = (size_t)m->nb.nbr[p];
-      for (int k = 0; k < 3; k++) {
-        dv[3 * i + k] += pf[3 * p + k] * s->inv_m[i];
-        dv[3 * j + k] -= pf[3 * p + k] * s->inv_m[j];
+      const double *f = pf + 3 * p;
+      double wj = s->inv_m[j], *dvj = dv + 3 * j;
+      for (int k = 0; k < D; k++) {
+        dvi[k] += f[k] * wi;
+        dvj[k] -= f[k] * wj;
       }
     }
+  }
 }
 
 static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
@@ -122,6 +143,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   contact *m = state;
   const agglo_config *c = &m->cfg;
   double h = c->dt, sqh = sqrt(h);
+  double prof_last = cput();
   size_t n = s->n;
   int d = s->dim;
   double g[3];
@@ -136,14 +158,20 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (c->viscosity > 0) rate = 6 * M_PI * c->viscosity * s->r[i] * s->inv_m[i];
     else if (c->tau > 0) rate = 1.0 / c->tau;
     double z[4] = {0, 0, 0, 0};
-    if (c->sigma > 0)
-      agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
-                        (uint64_t)s->id[i], z);
+    if (c->sigma > 0) {
+      if (d == 2)
+        agglo_rng_normal2((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
+                          (uint64_t)s->id[i], z);
+      else
+        agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
+                          (uint64_t)s->id[i], z);
+    }
     for (int k = 0; k < 3; k++)
       vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
                                   c->sigma * sqh * z[k] * s->inv_m[i]
                             : 0.0;
   }
+  PROF(0);
   /* 2. neighbours: the list must reach the attraction range and any gap that can close */
   double vmax2 = 0;
 #pragma omp parallel for reduction(max : vmax2)
@@ -154,16 +182,17 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   }
   double reach = fmax(m->contact_margin, 2.5 * h * sqrt(vmax2));
   double cutoff = fmax(m->att_reach, reach);
-  if (!m->nb.start || cutoff > m->nb.cutoff) {
-    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), SKIN * m->r_mean) != 0)
+  double skin = 2 * h * sqrt(vmax2) < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
+  if (!m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s)) {
+    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return fail(err, errlen, "out of memory building the neighbour list");
-  } else if (agglo_neighbors_update(&m->nb, s) != 0) {
-    return fail(err, errlen, "out of memory building the neighbour list");
   }
+  PROF(1);
   apply_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs);
+  PROF(2);
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
-     pair could travel at its a priori relative speed (capped at the list cutoff, so that the set
-     does not depend on when the list was built). After the solve, every listed pair that the
+     pair could travel at its a priori relative speed (capped at the contact reach, within the list
+     cutoff, so that the set does not depend on when the list was built). After the solve, every listed pair that the
      answer would make overlap is added and the components it touches are solved again
      (warm-started); and if the answer is so fast that an unlisted pair could close, the list is
      widened and the step solved again. So the selection saves work, never accuracy. */
@@ -174,10 +203,12 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   double work = 0;
   for (;;) {
     if (agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h, CLOSING_SAFETY,
-                                         cutoff, vs, vtry) != 0)
+                                         reach, vs, vtry) != 0)
       return fail(err, errlen, "out of memory collecting contacts");
+    PROF(3);
     if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
       return fail(err, errlen, "out of memory in the projection");
+    PROF(4);
     work += st1.mean_iterations * (double)m->con.n;
     if (rounds == 0) {
       st = st1;
@@ -194,6 +225,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     memset(m->mark, 0, n);
     size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
     if (getenv("AGGLO_DEBUG")) fprintf(stderr, "round %d m %zu it %d mean %.1f missed %zu comps %zu\n", rounds, m->con.n, st1.iterations, st1.mean_iterations, missed, st1.components);
+    PROF(5);
     vtry = s->v;
     if (missed > 0 && rounds < 50) {
       only = m->mark;
@@ -209,11 +241,12 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     }
     if (2 * h * sqrt(vout2) < cutoff || rounds >= 50) break;
     cutoff = 2.5 * h * sqrt(vout2);
-    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), SKIN * m->r_mean) != 0)
+    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return fail(err, errlen, "out of memory building the neighbour list");
     only = NULL;
   }
   st.mean_iterations = m->con.n ? work / (double)m->con.n : 0;
+  PROF(6);
   /* 4. move; 2D keeps z = 0 */
   size_t bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad)
@@ -248,6 +281,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
             (long long)s->step, reach / m->r_mean, m->con.n, st.components, st.largest_component,
             st.iterations, st.mean_iterations, m->nb.npairs);
   if (getenv("AGGLO_DEBUG")) fprintf(stderr, "builds %lld\n", (long long)m->nb.builds);
+  PROF(7);
   info->iterations = st.iterations;
   info->converged = st.converged;
   info->max_violation = st.max_violation;

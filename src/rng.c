@@ -20,3 +20,11 @@ void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t i
     z[i + 1] = rad * sin(ang);
   }
 }
+
+void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[2]) {
+  double u[4];
+  agglo_rng_uniform4(seed, stream, step, id, u);
+  double rad = sqrt(-2.0 * log(u[0])), ang = 6.283185307179586 * u[1];
+  z[0] = rad * cos(ang);
+  z[1] = rad * sin(ang);
+}

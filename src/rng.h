@@ -13,4 +13,7 @@ void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t 
 /* Four independent standard normal numbers (Box-Muller on the four uniforms). */
 void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[4]);
 
+/* The first two of agglo_rng_normal4's numbers, at half the cost (2D). */
+void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[2]);
+
 #endif
