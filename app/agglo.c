@@ -380,7 +380,7 @@ static int cmd_list(int argc, char **argv) {
          "  ballistic  ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
          "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n\n"
          "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
-         "solvers (solver.method):\n  apgd (default), uzawa\n\n"
+         "solvers (solver.method):\n  mprgp (default), apgd, uzawa\n\n"
          "example scenarios (examples/):\n"
          "  maury_shear.ini            oscillating shear, N = 1000 (Maury Fig. 1)\n"
          "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"

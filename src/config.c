@@ -75,9 +75,11 @@ static const key keys[] = {
    "noise amplitude of dv = -v/tau dt + sigma dW; 0 = deterministic"},
   {"gravity", "g", T_LIST, OFF(gravity), "0", -BIG, BIG, 0, 0,
    "constant acceleration (one value per axis, or one value for all)"},
-  {"solver", "method", T_ENUM, OFF(solver), "apgd", 0, 0, 0, "apgd|uzawa",
-   "velocity projection: apgd = accelerated projected gradient with per-contact scaling and "
-   "restart; uzawa = the paper's Uzawa iteration with the safe scalar rho"},
+  {"solver", "method", T_ENUM, OFF(solver), "mprgp", 0, 0, 0, "apgd|uzawa|mprgp",
+   "velocity projection, solved per connected component of the contacts: mprgp = conjugate "
+   "gradients on the active contacts with proportioning and projection steps (Dostal's MPRGP); "
+   "apgd = accelerated projected gradient with per-contact scaling and restart; uzawa = the "
+   "paper's Uzawa iteration with the safe scalar rho"},
   {"solver", "tol", T_DOUBLE, OFF(solver_tol), "1e-3", 0, 1, 1, 0,
    "stop when every contact is closed and complementary to within tol * r"},
   {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,
