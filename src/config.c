@@ -100,9 +100,9 @@ static const key keys[] = {
   {"ballistic", "stop", T_ENUM, OFF(ball_stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
    "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
    "run.t_end"},
-  {"ballistic", "dt_factor", T_DOUBLE, OFF(ball_dt_factor), "1", 0, 10, 1, 0,
+  {"ballistic", "dt_factor", T_DOUBLE, OFF(ball_dt_factor), "1", 0, 1, 1, 0,
    "time stepping: step = dt_factor * max radius / largest cluster speed (rule (3.3)); run.dt "
-   "is not used"},
+   "is not used; above 1 particles could pass through each other"},
   {"ballistic", "tol", T_DOUBLE, OFF(ball_tol), "1e-3", 0, 0.1, 1, 0,
    "time stepping: the minimiser stops when every link has overlap phi+/(ri+rj)^2, "
    "complementarity lambda|phi|/(ri+rj)^2 and force |grad L|/r below tol (and moves < tol/100 r)"},

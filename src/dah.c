@@ -177,7 +177,14 @@ static inline double link_geom(const agglo_links *L, const double *x, const doub
   for (int q = 0; q < 3; q++) D[q] = d[q] * inv_len;
   double s = (r[i] + r[j]) * inv_len;
   *s2 = s * s;
-  return *s2 - (D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
+  double D2 = D[0] * D[0] + D[1] * D[1] + D[2] * D[2];
+  if (D2 < 1e-12 * *s2) {
+    /* coincident centres (a head-on overlap of a full diameter): no direction to separate them
+       along; take the x axis, signed by the order of the indices [choice] */
+    D[0] = (i < j ? 1e-6 : -1e-6) * s, D[1] = D[2] = 0;
+    D2 = D[0] * D[0];
+  }
+  return *s2 - D2;
 }
 
 /* grad_X L of particle i (reference units) and its stiffness bound sum 4 lambda s^2. Also the

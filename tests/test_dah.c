@@ -202,6 +202,14 @@ static void solve_is_local(void **st) {
   agglo_links_free(&L);
 }
 
+/* Coincident centres (a full head-on overlap): separated along a fixed axis to contact. */
+static void coincident_centres(void **st) {
+  (void)st;
+  double x[6] = {3, 4, 0, 3, 4, 0};
+  int links[1][2] = {{0, 1}};
+  relax_and_check(2, x, (const int(*)[2])links, 1, 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_spheres_dah_converges_plain_ah_oscillates),
@@ -209,6 +217,7 @@ int main(void) {
       cmocka_unit_test(triangle_relaxes_to_contacts),
       cmocka_unit_test(tetrahedron_3d),
       cmocka_unit_test(solve_is_local),
+      cmocka_unit_test(coincident_centres),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

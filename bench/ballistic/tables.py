@@ -55,7 +55,7 @@ def pr(d):
 def dt_factor(d, n, vf):
     print("| dt_factor | N_c TS | N_c ED | D_f TS | D_f ED | P(4r) TS | P(4r) ED | max overlap / r | CPU TS (s) | CPU ED (s) |")
     print("|" + "---|" * 10)
-    for f in ("2", "1", "0.5", "0.25", "0.1"):
+    for f in ("1", "0.5", "0.25", "0.1"):
         p = os.path.join(d, f"n{n}_vf{vf}_f{f}.csv")
         if not os.path.exists(p):
             continue
