@@ -3,6 +3,9 @@
 #include "analyze.h"
 #include "ballistic_compare.h"
 #include "config.h"
+#include "agglomerates.h"
+#include "model_dpd.h"
+#include "xyz_read.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@ static void usage(FILE *f) {
           "  agglo analyze FILE.xyz [options]     cluster statistics, fractal dimensions, plots\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo compare [SCENARIO.ini] [opts]  ballistic: time stepping vs event driven over seeds\n"
+          "  agglo agglomerates FILE.xyz [opts]   DPD agglomerate report: ellipsoids by shape class\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
           "  agglo --version\n",
           agglo_version());
@@ -118,6 +122,7 @@ static int cmd_run(int argc, char **argv) {
     rc = 2;
     goto out;
   }
+  if (cfg->model == MODEL_DPD && !quiet) agglo_dpd_describe(cfg, stderr);
   agglo_run_options opt = {.out_dir = out, .restart_dir = restart, .threads = threads,
                            .progress = !quiet && isatty(2), .verbose = !quiet};
   int r = agglo_run(cfg, &opt, err, sizeof err);
@@ -371,6 +376,93 @@ done:
   return rc;
 }
 
+static void agglomerates_usage(FILE *f) {
+  fprintf(f,
+          "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n\n"
+          "The agglomerate report of the DPD thesis (Mokkapati 2006; docs/dpd.md) for one frame:\n"
+          "agglomerates = groups of two or more particles linked by surface gaps below G (default\n"
+          "0: centres closer than one diameter), each enclosed in the ellipsoid whose semi-axes are\n"
+          "the eigenvalues of the inertia tensor of its centres (in diameters) plus one diameter;\n"
+          "ellipsoids classed sphere/prolate/oblate/scalene with relative tolerance T (default\n"
+          "0.05); particles in agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
+          "  --frame K   frame K (1-based; default: the last)\n"
+          "  --row       one line: prolate oblate sphere scalene n_ellipsoids n_particles\n"
+          "              ratio_thesis%% ratio_true%% largest\n");
+}
+
+static int cmd_agglomerates(int argc, char **argv) {
+  const char *path = NULL;
+  double gap = 0, tol = 0.05;
+  long frame = 0, bins = 8;
+  int row = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    char *end = NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      agglomerates_usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--frame") && more) {
+      frame = strtol(argv[++i], &end, 10);
+      if (*end || frame < 1) goto bad;
+    } else if (!strcmp(a, "--bins") && more) {
+      bins = strtol(argv[++i], &end, 10);
+      if (*end || bins < 1 || bins > 1000) goto bad;
+    } else if (!strcmp(a, "--gap") && more) {
+      gap = strtod(argv[++i], &end);
+      if (*end || !(gap >= 0) || gap > 1e300) goto bad;
+    } else if (!strcmp(a, "--tol") && more) {
+      tol = strtod(argv[++i], &end);
+      if (*end || !(tol >= 0) || tol > 1) goto bad;
+    } else if (!strcmp(a, "--row")) {
+      row = 1;
+    } else if (a[0] != '-' && !path) {
+      path = a;
+    } else {
+      fprintf(stderr, "agglo agglomerates: unknown or incomplete option '%s'\n", a);
+      return 2;
+    }
+    continue;
+  bad:
+    fprintf(stderr, "agglo agglomerates: %s %s: bad value\n", a, argv[i]);
+    return 2;
+  }
+  if (!path) {
+    agglomerates_usage(stderr);
+    return 2;
+  }
+  char err[2048];
+  agglo_xyz_reader rd;
+  agglo_system s;
+  memset(&s, 0, sizeof s);
+  if (agglo_xyz_open(&rd, path, 0, err, sizeof err) != 0) {
+    fprintf(stderr, "agglo: %s\n", err);
+    return 1;
+  }
+  int got = 0, r = 0;
+  while ((frame == 0 || got < frame) && (r = agglo_xyz_next(&rd, &s, err, sizeof err)) == 1) got++;
+  agglo_xyz_close(&rd);
+  if (r < 0 || got == 0 || (frame && got < frame)) {
+    fprintf(stderr, "agglo: %s\n", r < 0 ? err : "frame not found");
+    agglo_system_free(&s);
+    return 1;
+  }
+  agglo_agglomerates a;
+  if (agglo_agglomerates_measure(&s, gap, tol, &a) != 0) {
+    fprintf(stderr, "agglo: out of memory\n");
+    agglo_system_free(&s);
+    return 1;
+  }
+  if (row) agglo_agglomerates_row(stdout, &a);
+  else {
+    printf("%s, frame %d (t = %g, %zu particles)\n", path, got, s.t, s.n);
+    agglo_agglomerates_print(stdout, &a, (int)bins);
+  }
+  agglo_agglomerates_free(&a);
+  agglo_system_free(&s);
+  return 0;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) {
     agglo_config_describe(stdout, 1);
@@ -378,10 +470,17 @@ static int cmd_list(int argc, char **argv) {
   }
   printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n"
          "  ballistic  ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
-         "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n\n"
+         "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n"
+         "  dpd        dissipative particle dynamics, DPD-VV (Groot-Warren), with attraction\n"
+         "             (Mokkapati 2006): dpd.conservative = groot_warren, vdw, vdw_reduced,\n"
+         "             capillary, edl, lj, none; reduced or SI units (docs/dpd.md)\n\n"
          "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
          "solvers (solver.method):\n  mprgp (default), apgd, uzawa\n\n"
          "example scenarios (examples/):\n"
+         "  dpd_groot_warren.ini       Groot-Warren DPD fluid, N = 24 000 (validation, benchmark)\n"
+         "  dpd_vdw.ini                375 particles, van der Waals, 25^3, rc = 3 (Mokkapati Tab. 3-4)\n"
+         "  dpd_capillary.ini          375 particles, capillary bridges (Mokkapati Tab. 5-6)\n"
+         "  dpd_vdw_si.ini             the van der Waals case in SI units (prints the conversion)\n"
          "  maury_shear.ini            oscillating shear, N = 1000 (Maury Fig. 1)\n"
          "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"
          "  maury_brownian_2000.ini    Brownian, N = 2000 (Fig. 3; the built-in default)\n"
@@ -407,6 +506,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+  if (!strcmp(cmd, "agglomerates")) return cmd_agglomerates(argc - 2, argv + 2);
   if (!strcmp(cmd, "compare")) return cmd_compare(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);

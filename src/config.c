@@ -186,6 +186,70 @@ static const key keys[] = {
   {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd_agglomerate_gap), "0", -BIG, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
+  {"dpd", "units", T_ENUM, OFF(dpd_units), "reduced", 0, 0, 0, "reduced|si",
+   "units of every value of the scenario: reduced (any consistent units, e.g. the thesis's: "
+   "length = particle diameter, mass = one particle, energy = 3 kT) or si (m, kg, s, J; agglo "
+   "converts to the reduced units length = 2 particles.radius, mass = particles.mass, energy = "
+   "3 dpd.kT, and prints the conversion)"},
+  {"dpd", "conservative", T_ENUM, OFF(dpd_conservative), "groot_warren", 0, 0, 0,
+   "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
+   "conservative pair force: groot_warren a(1-r/rc); vdw = Hamaker sphere-sphere (exact); "
+   "vdw_reduced = a/(q^3(q^2-1)^2), q = r/(ri+rj) (thesis (4.2)); capillary = Rabinovich liquid "
+   "bridge; edl = electrostatic double layer; lj = Lennard-Jones; none = thermostat only"},
+  {"dpd", "a", T_DOUBLE, OFF(dpd_a), "25", -BIG, BIG, 0, 0,
+   "groot_warren: maximum repulsion a_ij (force)"},
+  {"dpd", "gamma", T_DOUBLE, OFF(dpd_gamma), "4.5", 0, BIG, 0, 0,
+   "dissipative coefficient gamma (mass/time); sigma^2 = 2 gamma kT"},
+  {"dpd", "kT", T_DOUBLE, OFF(dpd_kT), "1", 0, BIG, 1, 0,
+   "thermal energy k_B T (si: J, 4.14e-21 at 300 K); initial velocities Maxwell-Boltzmann at kT"},
+  {"dpd", "rc", T_DOUBLE, OFF(dpd_rc), "1", 0, BIG, 1, 0,
+   "cut-off of every pair force (centre distance)"},
+  {"dpd", "lambda", T_DOUBLE, OFF(dpd_lambda), "0.65", 0, 1, 0, 0,
+   "DPD-VV (Groot-Warren) velocity prediction factor; 0.5 = velocity Verlet"},
+  {"dpd", "noise", T_ENUM, OFF(dpd_noise), "uniform", 0, 0, 0, "uniform|gaussian",
+   "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
+   "(Groot-Warren) or gaussian"},
+  {"dpd", "species", T_LIST, OFF(dpd_species), "", 0, 1, 0, 0,
+   "fractions of the particle species (ids in blocks, in order); empty = one species"},
+  {"dpd", "a_ij", T_LIST, OFF(dpd_a_ij), "", -BIG, BIG, 0, 0,
+   "groot_warren a per species pair, upper triangle row by row (a_00, a_01, .., a_11, ..); "
+   "empty = dpd.a for all"},
+  {"dpd", "gamma_ij", T_LIST, OFF(dpd_gamma_ij), "", 0, BIG, 0, 0,
+   "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
+  {"dpd", "hamaker", T_DOUBLE, OFF(dpd_hamaker), "0.805", 0, BIG, 0, 0,
+   "vdw: Hamaker constant A (energy; 0.805 = 1e-20 J in the thesis's units)"},
+  {"dpd", "vdw_a", T_DOUBLE, OFF(dpd_vdw_a), "0.134", 0, BIG, 0, 0,
+   "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
+  {"dpd", "surface_tension", T_DOUBLE, OFF(dpd_surface_tension), "2318", 0, BIG, 0, 0,
+   "capillary: liquid surface tension gamma_s (energy/area; 2318 = water, 0.072 N/m, in the "
+   "thesis's units)"},
+  {"dpd", "contact_angle", T_DOUBLE, OFF(dpd_contact_angle), "0", 0, 90, 0, 0,
+   "capillary: contact angle theta in degrees"},
+  {"dpd", "fill_angle", T_DOUBLE, OFF(dpd_fill_angle), "10", 0, 90, 1, 0,
+   "capillary: half-filling (embracing) angle alpha of the bridge in degrees"},
+  {"dpd", "capillary_volume", T_ENUM, OFF(dpd_cap_volume), "constant", 0, 0, 0,
+   "constant|thesis",
+   "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
+   "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
+  {"dpd", "edl_charge", T_DOUBLE, OFF(dpd_edl_charge), "1", 0, BIG, 0, 0,
+   "edl: surface charge density sigma_q (charge/area)"},
+  {"dpd", "edl_debye", T_DOUBLE, OFF(dpd_edl_debye), "0.5", 0, BIG, 1, 0,
+   "edl: Debye length 1/kappa"},
+  {"dpd", "edl_permittivity", T_DOUBLE, OFF(dpd_edl_permittivity), "1", 0, BIG, 1, 0,
+   "edl: permittivity eps_r eps_0 of the medium"},
+  {"dpd", "lj_epsilon", T_DOUBLE, OFF(dpd_lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
+  {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd_lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
+  {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd_lj_rmin), "0.8", 0, 1.12, 0, 0,
+   "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
+  {"dpd", "min_gap", T_DOUBLE, OFF(dpd_min_gap), "0.02", 0, BIG, 0, 0,
+   "force cap of vdw, vdw_reduced, capillary, edl: below this surface gap the force keeps its "
+   "value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for vdw"},
+  {"dpd", "core_k", T_DOUBLE, OFF(dpd_core_k), "0", 0, BIG, 0, 0,
+   "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
+   "(force/length); 0 = none (particles may overlap, as in the thesis)"},
+  {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd_agglomerate_gap), "0", 0, BIG, 0, 0,
+   "two particles belong to one agglomerate when their surface gap is below this (0: centres "
+   "closer than one diameter, the thesis's definition)"},
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
   {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,

@@ -256,6 +256,15 @@ static void sort_by_cell(dpd *m) {
   for (size_t c = 0; c < nc; c++) m->cell_start[c + 1] += m->cell_start[c];
   memcpy(m->fill, m->cell_start, nc * sizeof *m->fill);
   for (size_t i = 0; i < n; i++) m->order[m->fill[m->cell_of[i]]++] = i;
+  /* within a cell, by id: the order (hence the summation order of the forces) is a function of
+     the state only, not of its history, so that a restart continues bitwise */
+#pragma omp parallel for schedule(static, 64)
+  for (size_t c = 0; c < nc; c++)
+    for (size_t a = m->cell_start[c] + 1; a < m->cell_start[c + 1]; a++) {
+      size_t o = m->order[a], b = a;
+      while (b > m->cell_start[c] && p->id[m->order[b - 1]] > p->id[o]) m->order[b] = m->order[b - 1], b--;
+      m->order[b] = o;
+    }
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < n; k++) {
     size_t i = m->order[k];

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agglomerates.h"
+#include "analysis.h"
 #include "config.h"
 #include "model.h"
 #include "model_dpd.h"
@@ -200,6 +202,79 @@ static void si_conversion_of_the_thesis(void **st) {
   free(buf);
 }
 
+/* The ellipsoids of known agglomerates (d = 1): a dimer at distance 0.9 (inertia eigenvalues
+   0.405, 0.405, 0 -> semi-axes 1.405, 1.405, 1: oblate), the same across a periodic face at 0.7,
+   a straight trimer (1.62, 1.62, 0: oblate), an equilateral triangle of side 0.9 (0.81, 0.405,
+   0.405: prolate), and a lone particle. */
+static void agglomerates_of_known_shapes(void **st) {
+  (void)st;
+  double h = 0.9 * sqrt(3) / 2;
+  double x[][3] = {{5, 5, 5},    {5.9, 5, 5},  {0.2, 10, 10},  {19.5, 10, 10}, {10, 3, 3},
+                   {10.9, 3, 3}, {11.8, 3, 3}, {10, 15, 10},   {10.9, 15, 10}, {10.45, 15 + h, 10},
+                   {15, 15, 15}};
+  size_t n = sizeof x / sizeof *x;
+  agglo_system s;
+  assert_int_equal(agglo_system_alloc(&s, 3, n), 0);
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) s.x[3 * i + k] = x[i][k];
+    s.r[i] = 0.5, s.m[i] = 1, s.inv_m[i] = 1;
+  }
+  for (int k = 0; k < 3; k++) s.box.lo[k] = 0, s.box.len[k] = s.box.hi[k] = 20, s.box.periodic[k] = 1;
+  agglo_agglomerates a;
+  assert_int_equal(agglo_agglomerates_measure(&s, 0, 0.05, &a), 0);
+  assert_int_equal(a.n_agglomerates, 4);
+  assert_int_equal(a.n_particles, 10);
+  assert_int_equal(a.largest, 3);
+  assert_int_equal(a.by_class[AGGLO_OBLATE], 3);
+  assert_int_equal(a.by_class[AGGLO_PROLATE], 1);
+  double want[] = {4.0 / 3 * M_PI * 1.405 * 1.405, 4.0 / 3 * M_PI * 1.245 * 1.245,
+                   4.0 / 3 * M_PI * 2.62 * 2.62, 4.0 / 3 * M_PI * 1.81 * 1.405 * 1.405};
+  for (int w = 0; w < 4; w++) {
+    int found = 0;
+    for (size_t k = 0; k < a.n_agglomerates; k++) found |= fabs(a.volume[k] - want[w]) < 1e-9;
+    if (!found) fail_msg("no ellipsoid of volume %g", want[w]);
+  }
+  /* the thesis's ratio: V / (n (4/3) pi d^3), averaged over the four */
+  double ratio = 0;
+  int sizes[] = {2, 2, 3, 3};
+  for (int w = 0; w < 4; w++) ratio += want[w] / (sizes[w] * 4.0 / 3 * M_PI) / 4;
+  assert_true(fabs(a.ratio_thesis - 100 * ratio) < 1e-9);
+  assert_true(fabs(a.ratio_true - 8 * 100 * ratio) < 1e-8);
+  agglo_agglomerates_free(&a);
+  agglo_system_free(&s);
+}
+
+/* The same vdW run in reduced and in SI units (examples/dpd_vdw_si.ini's conversion) gives the
+   same trajectory to round-off over a few steps. */
+static void si_and_reduced_runs_agree(void **st) {
+  (void)st;
+  double kT = 1.380649e-23 * 300, M = 8920 * M_PI / 6 * pow(20e-9, 3), E = 3 * kT, L = 20e-9;
+  double T = L * sqrt(M / E);
+  agglo_config c[2];
+  for (int u = 0; u < 2; u++) {
+    agglo_config *q = &c[u];
+    agglo_config_defaults(q);
+    q->model = MODEL_DPD, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
+    q->boundary.n = 1, q->boundary.v[0] = 1, q->size.n = 1;
+    q->dpd_conservative = 1, q->dpd_lambda = 0.65;
+    double l = u ? L : 1, e = u ? E : 1, t = u ? T : 1, m = u ? M : 1;
+    q->radius = 0.5 * l, q->mass = m, q->size.v[0] = 15 * l, q->dt = 0.0005 * t;
+    q->dpd_units = u ? DPD_UNITS_SI : DPD_UNITS_REDUCED;
+    q->dpd_kT = e / 3, q->dpd_rc = 3 * l, q->dpd_gamma = 13.5 * m / t, q->dpd_hamaker = 0.805 * e;
+    q->dpd_min_gap = 0.02 * l, q->dpd_core_k = 1e5 * e / (l * l);
+  }
+  sim S[2];
+  for (int u = 0; u < 2; u++) start(&S[u], &c[u]), advance(&S[u], 50);
+  double worst = 0;
+  for (size_t i = 0; i < 3 * S[0].s.n; i++) {
+    worst = fmax(worst, fabs(S[1].s.x[i] / L - S[0].s.x[i]));
+    worst = fmax(worst, fabs(S[1].s.v[i] * T / L - S[0].s.v[i]));
+  }
+  printf("SI vs reduced after 50 steps: largest difference %.3g\n", worst);
+  assert_true(worst < 1e-9);
+  for (int u = 0; u < 2; u++) stop(&S[u]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(groot_warren_temperature_and_momentum),
@@ -207,6 +282,8 @@ int main(void) {
       cmocka_unit_test(same_bytes_with_1_and_2_threads),
       cmocka_unit_test(attractive_2d_walls_species),
       cmocka_unit_test(si_conversion_of_the_thesis),
+      cmocka_unit_test(agglomerates_of_known_shapes),
+      cmocka_unit_test(si_and_reduced_runs_agree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

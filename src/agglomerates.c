@@ -1,0 +1,162 @@
+#include "agglomerates.h"
+#include "analysis.h"
+#include "clusters.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Eigenvalues of a symmetric 3x3 matrix, descending (cyclic Jacobi). */
+static void eigenvalues3(const double A_in[9], double eig[3]) {
+  double A[9];
+  memcpy(A, A_in, sizeof A);
+  for (int sweep = 0; sweep < 60; sweep++) {
+    double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
+    double diag = fabs(A[0]) + fabs(A[4]) + fabs(A[8]);
+    if (off <= 1e-15 * diag || off < 1e-300) break;
+    for (int p = 0; p < 2; p++)
+      for (int q = p + 1; q < 3; q++) {
+        double apq = A[3 * p + q];
+        if (fabs(apq) < 1e-300) continue;
+        double theta = (A[3 * q + q] - A[3 * p + p]) / (2 * apq);
+        double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+        double c = 1 / sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 3; k++) {
+          double akp = A[3 * k + p], akq = A[3 * k + q];
+          A[3 * k + p] = c * akp - s * akq;
+          A[3 * k + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 3; k++) {
+          double apk = A[3 * p + k], aqk = A[3 * q + k];
+          A[3 * p + k] = c * apk - s * aqk;
+          A[3 * q + k] = s * apk + c * aqk;
+        }
+      }
+  }
+  eig[0] = A[0], eig[1] = A[4], eig[2] = A[8];
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      if (eig[b] > eig[a]) {
+        double t = eig[a];
+        eig[a] = eig[b];
+        eig[b] = t;
+      }
+  for (int a = 0; a < 3; a++)
+    if (eig[a] < 0) eig[a] = 0; /* round-off of a zero eigenvalue */
+}
+
+static const int32_t *sort_labels;
+static int cmp_by_label(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  if (sort_labels[x] != sort_labels[y]) return sort_labels[x] < sort_labels[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+void agglo_agglomerates_free(agglo_agglomerates *a) {
+  free(a->volume);
+  free(a->semi);
+  free(a->size);
+  free(a->cls);
+  memset(a, 0, sizeof *a);
+}
+
+int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, agglo_agglomerates *a) {
+  memset(a, 0, sizeof *a);
+  size_t n = s->n;
+  agglo_cluster_stats st;
+  if (agglo_clusters_label(s, NULL, gap, &st) != 0) return -1;
+  double *u = malloc(3 * (n + 1) * sizeof *u);
+  size_t *order = malloc((n + 1) * sizeof *order);
+  a->volume = malloc((n / 2 + 1) * sizeof *a->volume);
+  a->semi = malloc((n / 2 + 1) * sizeof *a->semi);
+  a->size = malloc((n / 2 + 1) * sizeof *a->size);
+  a->cls = malloc((n / 2 + 1) * sizeof *a->cls);
+  if (!u || !order || !a->volume || !a->semi || !a->size || !a->cls ||
+      agglo_unwrap_clusters(s, gap, u) != 0) {
+    free(u);
+    free(order);
+    agglo_agglomerates_free(a);
+    return -1;
+  }
+  double dsum = 0;
+  for (size_t i = 0; i < n; i++) dsum += 2 * s->r[i], order[i] = i;
+  double d = a->diameter = n ? dsum / (double)n : 1;
+  sort_labels = s->cluster; /* single-threaded use */
+  qsort(order, n, sizeof *order, cmp_by_label);
+  double sum_thesis = 0, sum_true = 0;
+  for (size_t g0 = 0; g0 < n;) {
+    size_t g1 = g0;
+    while (g1 < n && s->cluster[order[g1]] == s->cluster[order[g0]]) g1++;
+    size_t m = g1 - g0;
+    if (m >= 2) {
+      double c[3] = {0, 0, 0}, I[9] = {0}, vol = 0;
+      for (size_t t = g0; t < g1; t++)
+        for (int k = 0; k < 3; k++) c[k] += u[3 * order[t] + k] / d;
+      for (int k = 0; k < 3; k++) c[k] /= (double)m;
+      for (size_t t = g0; t < g1; t++) {
+        size_t i = order[t];
+        double y[3], y2 = 0;
+        for (int k = 0; k < 3; k++) y[k] = u[3 * i + k] / d - c[k], y2 += y[k] * y[k];
+        for (int p = 0; p < 3; p++)
+          for (int q = 0; q < 3; q++) I[3 * p + q] += (p == q ? y2 : 0) - y[p] * y[q];
+        vol += 4.0 / 3.0 * M_PI * pow(s->r[i] / d, 3);
+      }
+      double eig[3];
+      eigenvalues3(I, eig);
+      size_t k = a->n_agglomerates++;
+      for (int q = 0; q < 3; q++) a->semi[k][q] = eig[q] + 1; /* + one diameter */
+      a->volume[k] = 4.0 / 3.0 * M_PI * a->semi[k][0] * a->semi[k][1] * a->semi[k][2];
+      a->size[k] = m;
+      a->cls[k] = agglo_ellipsoid_class(a->semi[k], tol);
+      a->by_class[a->cls[k]]++;
+      a->n_particles += m;
+      if (m > a->largest) a->largest = m;
+      sum_thesis += a->volume[k] / ((double)m * 4.0 / 3.0 * M_PI);
+      sum_true += a->volume[k] / vol;
+    }
+    g0 = g1;
+  }
+  if (a->n_agglomerates) {
+    a->ratio_thesis = 100 * sum_thesis / (double)a->n_agglomerates;
+    a->ratio_true = 100 * sum_true / (double)a->n_agglomerates;
+  }
+  free(u);
+  free(order);
+  return 0;
+}
+
+void agglo_agglomerates_row(FILE *f, const agglo_agglomerates *a) {
+  fprintf(f, "%zu %zu %zu %zu %zu %zu %.2f %.1f %zu\n", a->by_class[AGGLO_PROLATE],
+          a->by_class[AGGLO_OBLATE], a->by_class[AGGLO_SPHERE], a->by_class[AGGLO_SCALENE],
+          a->n_agglomerates, a->n_particles, a->ratio_thesis, a->ratio_true, a->largest);
+}
+
+void agglo_agglomerates_print(FILE *f, const agglo_agglomerates *a, int nbins) {
+  fprintf(f, "agglomerates (ellipsoids): %zu holding %zu particles (largest %zu)\n",
+          a->n_agglomerates, a->n_particles, a->largest);
+  fprintf(f, "  prolate %zu, oblate %zu, sphere %zu, scalene %zu\n", a->by_class[AGGLO_PROLATE],
+          a->by_class[AGGLO_OBLATE], a->by_class[AGGLO_SPHERE], a->by_class[AGGLO_SCALENE]);
+  fprintf(f, "  ellipsoid volume / particle volume (mean over ellipsoids): %.2f%% with the "
+          "thesis's particle volume (4/3) pi d^3, %.1f%% with (4/3) pi r^3\n",
+          a->ratio_thesis, a->ratio_true);
+  if (!a->n_agglomerates || nbins < 1) return;
+  double lo = a->volume[0], hi = a->volume[0];
+  for (size_t k = 1; k < a->n_agglomerates; k++)
+    lo = fmin(lo, a->volume[k]), hi = fmax(hi, a->volume[k]);
+  if (hi <= lo) hi = lo + 1e-9 * (fabs(lo) + 1);
+  size_t *h = calloc((size_t)nbins, sizeof *h), hmax = 0;
+  if (!h) return;
+  for (size_t k = 0; k < a->n_agglomerates; k++) {
+    int b = (int)((a->volume[k] - lo) / (hi - lo) * nbins);
+    h[b >= nbins ? nbins - 1 : b]++;
+  }
+  for (int b = 0; b < nbins; b++) hmax = h[b] > hmax ? h[b] : hmax;
+  fprintf(f, "  histogram of ellipsoid volumes (units of d^3, d = %g):\n", a->diameter);
+  for (int b = 0; b < nbins; b++) {
+    fprintf(f, "  %9.3g - %-9.3g %5zu ", lo + (hi - lo) * b / nbins, lo + (hi - lo) * (b + 1) / nbins,
+            h[b]);
+    int bar = hmax ? (int)(40.0 * (double)h[b] / (double)hmax + 0.5) : 0;
+    for (int q = 0; q < bar; q++) fputc('#', f);
+    fputc('\n', f);
+  }
+  free(h);
+}
