@@ -274,9 +274,12 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
       memset(w->bnd, 0, w->n * sizeof *w->bnd);
       w->bstamp = 1;
     }
-    size_t nw_now = w->nw;
-    for (size_t m = 0; m < nw_now; m++)
-      for (int32_t e = L->head[w->idx[w->wake[m]]]; e >= 0; e = L->next[e]) {
+    /* every 4th iteration (the neighbours react a little late; harmless), and always before
+       declaring convergence */
+    int full = w->nw == 0; /* all asleep: check the neighbours of every touched particle */
+    size_t nsrc = full ? w->na : (it % 4 == 0 ? w->nw : 0);
+    for (size_t m = 0; m < nsrc; m++)
+      for (int32_t e = L->head[w->idx[full ? (int32_t)m : w->wake[m]]]; e >= 0; e = L->next[e]) {
         int32_t l = e >> 1, j = (e & 1) ? L->a[l] : L->b[l];
         int touched = w->act[j] == w->stamp;
         if ((touched && !w->asleep[w->loc[j]]) || w->bnd[j] == w->bstamp) continue;
@@ -327,16 +330,21 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
         xi[q] += len * P[q];
       }
     }
-    /* 5. projected dual ascent on the links with an awake end, at the new positions */
-    for (size_t m = 0; m < w->nl; m++) {
-      int32_t l = w->live[m], a = L->a[l], b = L->b[l];
-      int aw = (w->act[a] == w->stamp && !w->asleep[w->loc[a]]) ||
-               (w->act[b] == w->stamp && !w->asleep[w->loc[b]]);
-      if (!aw) continue;
-      double D[3], s2;
-      double phi = link_geom(L, x, r, box, inv_len, l, D, &s2);
-      double lam = L->lambda[l] + beta * phi;
-      L->lambda[l] = lam > 0 ? lam : 0;
+    /* 5. projected dual ascent on the links with an awake end, at the new positions (each link
+       once: from end a if it is awake, else from end b) */
+    for (size_t m = 0; m < w->nw; m++) {
+      int32_t i = w->idx[w->wake[m]];
+      for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
+        int32_t l = e >> 1;
+        if (e & 1) { /* i is end b: skip if end a is awake too */
+          int32_t a = L->a[l];
+          if (w->act[a] == w->stamp && !w->asleep[w->loc[a]]) continue;
+        }
+        double D[3], s2;
+        double phi = link_geom(L, x, r, box, inv_len, l, D, &s2);
+        double lam = L->lambda[l] + beta * phi;
+        L->lambda[l] = lam > 0 ? lam : 0;
+      }
     }
     if (trace && it < trace_len && L->count > 0) {
       double D[3], s2;

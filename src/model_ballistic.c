@@ -248,10 +248,30 @@ static int scan_all(ballistic *b, const agglo_system *s) {
   const agglo_box *box = &s->box;
   int periodic = box->periodic[0] || box->periodic[1] || box->periodic[2];
   double reach_extra = b->r_max;
+  /* interior cells: fixed offsets; cells on the faces: the general stencil */
+  long off[27];
+  int noff = 0;
+  for (int dz = (b->nc[2] > 1 ? -1 : 0); dz <= (b->nc[2] > 1 ? 1 : 0); dz++)
+    for (int dy = (b->nc[1] > 1 ? -1 : 0); dy <= (b->nc[1] > 1 ? 1 : 0); dy++)
+      for (int dx = (b->nc[0] > 1 ? -1 : 0); dx <= (b->nc[0] > 1 ? 1 : 0); dx++)
+        off[noff++] = ((long)dz * b->nc[1] + dy) * b->nc[0] + dx;
   for (size_t c = 0; c < b->ncells; c++) {
     size_t p0 = b->first[c], p1 = b->first[c + 1];
     if (p0 == p1) continue;
-    int nc = stencil(b, box, b->xs + 4 * p0, cells);
+    int cx = (int)(c % (size_t)b->nc[0]), cy = (int)((c / (size_t)b->nc[0]) % (size_t)b->nc[1]);
+    int cz = (int)(c / ((size_t)b->nc[0] * (size_t)b->nc[1]));
+    int interior = (b->nc[0] == 1 || (cx > 0 && cx < b->nc[0] - 1)) &&
+                   (b->nc[1] == 1 || (cy > 0 && cy < b->nc[1] - 1)) &&
+                   (b->nc[2] == 1 || (cz > 0 && cz < b->nc[2] - 1)) &&
+                   (b->nc[0] > 2 || b->nc[0] == 1) && (b->nc[1] > 2 || b->nc[1] == 1) &&
+                   (b->nc[2] > 2 || b->nc[2] == 1);
+    int nc;
+    if (interior) {
+      for (int q = 0; q < noff; q++) cells[q] = (size_t)((long)c + off[q]);
+      nc = noff;
+    } else {
+      nc = stencil(b, box, b->xs + 4 * p0, cells);
+    }
     for (int q = 0; q < nc; q++) {
       size_t c2 = cells[q];
       size_t q0 = b->first[c2], q1 = b->first[c2 + 1];
