@@ -26,6 +26,8 @@ static int reserve(agglo_constraints *c, size_t need) {
 typedef struct {
   double margin, h, safety, cap;
   const double *vstar, *vtry;
+  /* per particle, for a quick rejection: safety h |vstar_i| (with vstar), h |vtry_i| (with vtry) */
+  const double *move, *move_try;
 } rule;
 
 static inline int wall_in(const agglo_system *s, int w, size_t i, const rule *R, double *gap) {
@@ -71,19 +73,30 @@ static inline int pair_in(const agglo_system *s, size_t i, size_t j, const rule 
    reach of the rule, and then returns a lower bound of its gap. */
 static inline int pair_select(const agglo_system *s, size_t i, size_t j, const rule *R,
                               double *gap_low) {
-  if (R->vtry) {
-    double e[3];
-    return pair_in(s, i, j, R, gap_low, e);
-  }
   double d[3];
   agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
   double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   double rr = s->r[i] + s->r[j];
-  double far = R->vstar && R->cap > R->margin ? R->cap : R->margin;
+  double far = R->margin;
+  if (R->vstar) {
+    /* the rule cannot select beyond margin + safety h (|vstar_i| + |vstar_j|), nor beyond cap */
+    double f = R->margin + R->move[i] + R->move[j];
+    f = f < R->cap ? f : R->cap;
+    far = f > far ? f : far;
+  }
+  if (R->vtry) {
+    /* nor, for the earlier attempt, beyond h (|vtry_i| + |vtry_j|) */
+    double f = R->move_try[i] + R->move_try[j];
+    far = f > far ? f : far;
+  }
   double lim = rr + far;
   if (d2 >= lim * lim) {
     *gap_low = far;
     return 0;
+  }
+  if (R->vtry) {
+    double e[3];
+    return pair_in(s, i, j, R, gap_low, e);
   }
   double g = sqrt(d2) - rr;
   *gap_low = g;
@@ -107,6 +120,9 @@ struct agglo_cscratch {
   uint8_t *sel;
   float *gapf;
   float *spd;
+  double *move, *move_try;
+  size_t move_cap;
+  int missed_ok; /* the last count_missed marked its pairs (sel = 2) and found no wall */
   /* what sel and gapf were computed for */
   const agglo_neighbors *nb;
   int64_t builds, step;
@@ -119,7 +135,8 @@ static void scratch_free(struct agglo_cscratch *S) {
   agglo_constraints *b = &S->back;
   free(b->i); free(b->j); free(b->e); free(b->gap); free(b->lambda); free(b->gamma);
   free(b->equality); free(b->by_i);
-  free(S->ostart); free(S->sel); free(S->gapf); free(S->spd);
+  free(S->ostart); free(S->sel); free(S->gapf); free(S->spd); free(S->move);
+  free(S->move_try);
   free(S);
 }
 
@@ -133,6 +150,26 @@ static void scratch_free(struct agglo_cscratch *S) {
       (capvar) = c_;                                                     \
     }                                                                    \
   } while (0)
+
+/* The new set (built in S->back, m constraints) becomes the current one. */
+static void swap_sets(agglo_constraints *c, struct agglo_cscratch *S, size_t m, size_t n) {
+  agglo_constraints *f = &S->back;
+#define SWAP(field)                     \
+  do {                                  \
+    __typeof__(c->field) t_ = c->field; \
+    c->field = f->field;                \
+    f->field = t_;                      \
+  } while (0)
+  SWAP(i); SWAP(j); SWAP(e); SWAP(gap); SWAP(lambda); SWAP(gamma); SWAP(equality); SWAP(cap);
+  SWAP(by_i);
+#undef SWAP
+  size_t t = S->by_cap;
+  S->by_cap = c->by_cap;
+  c->by_cap = t;
+  c->np_by = n;
+  c->n = m;
+  f->n = 0;
+}
 
 /* Walls of particle i in key order, and its listed pairs that the rule selects: the first pass
    marks the pairs (sel, gapf) and counts; the second writes them from slot m. */
@@ -195,6 +232,33 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
     if (!q) return -1;
     S->gapf = q;
   }
+  rule RR = *R;
+  if (n + 1 > S->move_cap) {
+    size_t cap = n + n / 4 + 64;
+    double *a = realloc(S->move, cap * sizeof *a);
+    if (a) S->move = a;
+    double *b = realloc(S->move_try, cap * sizeof *b);
+    if (b) S->move_try = b;
+    if (!a || !b) return -1;
+    S->move_cap = cap;
+  }
+  if (R->vstar || R->vtry) {
+    double *mv = S->move, *mt = S->move_try;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+      if (R->vstar) {
+        const double *v = R->vstar + 3 * i;
+        mv[i] = R->safety * R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      }
+      if (R->vtry) {
+        const double *v = R->vtry + 3 * i;
+        mt[i] = R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      }
+    }
+    RR.move = mv;
+    RR.move_try = mt;
+  }
+  R = &RR;
   size_t *cnt = f->by_i + 1;
 #pragma omp parallel for schedule(dynamic, 1024)
   for (size_t i = 0; i < n; i++) cnt[i] = collect_count(S, s, nb, R, i);
@@ -226,30 +290,13 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
       f->equality[p] = 0;
     }
   }
-  /* swap the arrays of the two sets */
-#define SWAP(field)                 \
-  do {                              \
-    __typeof__(c->field) t_ = c->field; \
-    c->field = f->field;            \
-    f->field = t_;                  \
-  } while (0)
-  SWAP(i); SWAP(j); SWAP(e); SWAP(gap); SWAP(lambda); SWAP(gamma); SWAP(equality); SWAP(cap);
-  SWAP(by_i);
-#undef SWAP
-  {
-    size_t t_ = S->by_cap;
-    S->by_cap = c->by_cap;
-    c->by_cap = t_;
-  }
-  c->np_by = n;
-  c->n = m;
-  f->n = 0;
+  swap_sets(c, S, m, n);
   return agglo_constraints_index(c, n);
 }
 
 int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
                               double reach) {
-  rule R = {reach, 0, 0, INFINITY, NULL, NULL};
+  rule R = {reach, 0, 0, INFINITY, NULL, NULL, NULL, NULL};
   return collect(c, s, nb, &R);
 }
 
@@ -257,7 +304,7 @@ int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s
                                      const agglo_neighbors *nb, double margin, double h,
                                      double safety, double cap, const double *vstar,
                                      const double *vtry) {
-  rule R = {margin, h, safety, cap, vstar, vtry};
+  rule R = {margin, h, safety, cap, vstar, vtry, NULL, NULL};
   return collect(c, s, nb, &R);
 }
 
@@ -265,7 +312,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
                                       const agglo_neighbors *nb, double h, const double *v,
                                       uint8_t *mark) {
   size_t n = s->n, missed = 0;
-  rule R = {-INFINITY, h, 0, INFINITY, NULL, v};
+  rule R = {-INFINITY, h, 0, INFINITY, NULL, v, NULL, NULL};
   struct agglo_cscratch *S = c->scratch;
   /* the last collect's gaps, if they are of this list and these positions: a pair whose gap
      exceeds h (|v_i| + |v_j|) cannot close and is skipped without looking at its geometry */
@@ -288,7 +335,8 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
       }
     }
   }
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed)
+  size_t walls = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed, walls)
   for (size_t i = 0; i < n; i++) {
     size_t q = c->by_i ? c->by_i[i] : 0, qe = c->by_i ? c->by_i[i + 1] : 0;
     double g, e[3];
@@ -298,6 +346,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
       if (q < qe && c->j[q] == -1 - w) continue;
       if (!wall_in(s, w, i, &R, &g)) continue;
       missed++;
+      walls++;
       if (mark) {
 #pragma omp atomic write
         mark[i] = 1;
@@ -313,6 +362,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
       }
       if (!pair_in(s, i, (size_t)j, &R, &g, e)) continue;
       missed++;
+      if (gapf) S->sel[p] = 2; /* for agglo_constraints_add_missed */
       if (mark) {
 #pragma omp atomic write
         mark[i] = 1;
@@ -321,7 +371,61 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
       }
     }
   }
+  if (S) S->missed_ok = gapf != NULL && walls == 0;
   return missed;
+}
+
+int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
+                                 const agglo_neighbors *nb) {
+  struct agglo_cscratch *S = c->scratch;
+  size_t n = s->n;
+  if (!S || !S->missed_ok || S->nb != nb || S->builds != nb->builds || S->step != s->step ||
+      S->npairs != nb->npairs || S->x != s->x || !c->by_i || c->np_by != n)
+    return 1;
+  S->missed_ok = 0;
+  agglo_constraints *f = &S->back;
+  SGROW(f->by_i, n + 1, S->by_cap);
+  size_t *cnt = f->by_i + 1;
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (size_t i = 0; i < n; i++) {
+    size_t k = c->by_i[i + 1] - c->by_i[i];
+    for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) k += S->sel[p] == 2;
+    cnt[i] = k;
+  }
+  f->by_i[0] = 0;
+  for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
+  size_t m = f->by_i[n];
+  if (reserve(f, m)) return -1;
+  rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL}; /* geometry only */
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (size_t i = 0; i < n; i++) {
+    size_t q = c->by_i[i], qe = c->by_i[i + 1], k = f->by_i[i];
+    size_t p = nb->start[i], pe = nb->start[i + 1];
+    for (;;) {
+      while (p < pe && S->sel[p] != 2) p++;
+      int take_old = q < qe && (p >= pe || c->j[q] < nb->nbr[p]);
+      if (take_old) {
+        f->i[k] = c->i[q], f->j[k] = c->j[q];
+        memcpy(f->e + 3 * k, c->e + 3 * q, 3 * sizeof *f->e);
+        f->gap[k] = c->gap[q], f->lambda[k] = c->lambda[q], f->gamma[k] = c->gamma[q];
+        f->equality[k] = c->equality[q];
+        q++, k++;
+      } else if (p < pe) {
+        double g, e[3];
+        int32_t j = nb->nbr[p];
+        pair_in(s, i, (size_t)j, &R0, &g, e);
+        f->i[k] = (int32_t)i, f->j[k] = j;
+        f->e[3 * k] = e[0], f->e[3 * k + 1] = e[1], f->e[3 * k + 2] = e[2];
+        f->gap[k] = g, f->lambda[k] = 0, f->gamma[k] = 0, f->equality[k] = 0;
+        S->sel[p] = 1;
+        p++, k++;
+      } else {
+        break;
+      }
+    }
+  }
+  swap_sets(c, S, m, n);
+  return agglo_constraints_index(c, n);
 }
 
 int agglo_constraints_index(agglo_constraints *c, size_t np) {

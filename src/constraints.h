@@ -51,6 +51,12 @@ int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s
 size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_system *s,
                                       const agglo_neighbors *nb, double h, const double *v,
                                       uint8_t *mark);
+/* Adds the pairs the last agglo_constraints_count_missed found (same step, same list) with zero
+   multipliers, keeping the rest as it is: the same set and order as collecting again with
+   vtry = those velocities, without examining the list again. Returns 1 (nothing done) when it
+   cannot (a wall was missed, or the list or the positions changed): collect again then. */
+int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
+                                 const agglo_neighbors *nb);
 /* Rebuild the per-particle incidence lists (after collect). */
 int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
 void agglo_constraints_free(agglo_constraints *c);

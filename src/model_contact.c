@@ -201,10 +201,13 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   const uint8_t *only = NULL;
   int rounds = 0;
   double work = 0;
+  int add_only = 0;
   for (;;) {
-    if (agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h, CLOSING_SAFETY,
-                                         reach, vs, vtry) != 0)
-      return fail(err, errlen, "out of memory collecting contacts");
+    int rc = add_only ? agglo_constraints_add_missed(&m->con, s, &m->nb) : 1;
+    if (rc == 1)
+      rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
+                                            CLOSING_SAFETY, reach, vs, vtry);
+    if (rc != 0) return fail(err, errlen, "out of memory collecting contacts");
     PROF(3);
     if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
       return fail(err, errlen, "out of memory in the projection");
@@ -229,8 +232,10 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     vtry = s->v;
     if (missed > 0 && rounds < 50) {
       only = m->mark;
+      add_only = 1;
       continue;
     }
+    add_only = 0;
     /* can a pair beyond the list close at these velocities? */
     double vout2 = 0;
 #pragma omp parallel for reduction(max : vout2)

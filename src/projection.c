@@ -211,7 +211,8 @@ static inline __attribute__((always_inline)) void spread_dir(proj_ws *w, const c
   for (size_t q = r->p0; q < r->p1; q++)
     for (int d = 0; d < D; d++) u[D * q + d] = 0;
   for (size_t k = r->c0; k < r->c1; k++) {
-    double xk = tt[k] - beta * p[k];
+    /* beta = 0: a restart, p may hold anything (not multiplied: 0 * inf is not 0) */
+    double xk = beta != 0 ? tt[k] - beta * p[k] : tt[k];
     p[k] = xk;
     const double *ek = w->e + D * k;
     double *ua = u + D * (size_t)w->a[k];

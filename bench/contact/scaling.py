@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Throughput of the contact model (Maury 2004) against N, threads and solver.
+
+Cases (both 2D, periodic, area fraction 0.2, r = 0.01, h = 0.02):
+  brownian  the paper's Brownian aggregation: radii spread 0.15, tau 0.2, sigma 0.5,
+            kappa = eps = 3e-3 (sqrt(h) attraction), solver tol 1e-3 r (the default)
+  scopi     the case of SCoPI's figures in /work/shared/ANCHORS.md: equal discs, no attraction,
+            a fresh Gaussian velocity each step (drag.tau = run.dt makes v* the noise alone),
+            sigma = 0.1 r / h^1.5 (free displacement 0.1 r per component), tol 1e-6 r
+
+Time per step is measured past the transient: two runs, to step S0 and to step S, and
+(T_S - T_S0) / (S - S0), so set-up, the first steps and the final outputs cancel. Both wall
+and CPU time (the child's user + system) are recorded; the machine is shared, so each point is
+the best of --repeat runs. Solver iterations per step are the mean of stats.csv's
+mean_solver_iterations over the same steps (the largest count among the components of a step,
+in products by the contact matrix). The state after S steps is compared between thread counts
+(it must be byte-identical).
+
+usage: bench/contact/scaling.py [--agglo PATH] [--out DIR] [--case brownian|scopi|all]
+                                [--sizes 1e3,1e4,...] [--threads 1,2] [--methods mprgp,...]
+                                [--repeat R] [--quick]
+Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them.
+Python 3 standard library only.
+"""
+import argparse
+import csv
+import filecmp
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+DT = 0.02
+COMMON = ["particles.fraction=0.2", "box.size=", "box.boundary=periodic", "particles.radius=0.01",
+          f"run.dt={DT}", "output.snapshots=", "output.trajectory_interval=1e9",
+          "output.stats_interval=0.2"]
+CASES = {
+    "brownian": ["particles.radius_spread=0.15", "drag.tau=0.2", "brownian.sigma=0.5",
+                 "attraction.kappa=3e-3", "attraction.epsilon=3e-3", "attraction.scaling=sqrt_h",
+                 "solver.tol=1e-3"],
+    "scopi": ["particles.radius_spread=0", f"drag.tau={DT}",
+              f"brownian.sigma={0.1 * 0.01 / DT ** 1.5:.6g}", "attraction.kappa=0",
+              "solver.tol=1e-6"],
+}
+
+# SCoPI's figures (ANCHORS.md: C++, 2 cores like this machine, single-threaded solve), per N:
+# (Uzawa time/step s, iterations, APGD time/step s, iterations)
+SCOPI = {1000: (4.6e-3, 75, 5.2e-3, 29), 10000: (70e-3, 104, 68e-3, 34),
+         100000: (2.0, 121, 1.5, 35)}
+
+
+def steps_for(case, n, quick):
+    """(S0, S): the warm-up end and the run end, in steps."""
+    if case == "scopi":
+        return (5, 15) if quick or n >= 1e6 else (5, 25)
+    if quick:
+        return (20, 40)
+    return (20, 50) if n >= 1e6 else (20, 80)
+
+
+def run(agglo, case, n, steps, threads, method, out):
+    """One run of `steps` steps; returns (wall s, cpu s)."""
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    cmd = [agglo, "run", "--quiet", "--threads", str(threads), "-o", out]
+    for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
+                                      f"solver.method={method}"]:
+        cmd += ["-s", kv]
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    if status != 0:
+        sys.exit(f"failed ({status}): {' '.join(cmd)}\n{err}")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def stats_window(path, s0):
+    """Means over the stats rows after step s0: iterations, contacts; worst overlap; all converged."""
+    with open(path) as f:
+        rows = [r for r in csv.DictReader(f) if int(r["step"]) > s0]
+    it = sum(float(r["mean_solver_iterations"]) for r in rows) / len(rows)
+    con = sum(float(r["n_contacts"]) for r in rows) / len(rows)
+    viol = max(float(r["max_violation"]) for r in rows)
+    conv = all(r["converged"] == "1" for r in rows)
+    clusters = float(rows[-1]["n_clusters"])
+    return it, con, viol, conv, clusters
+
+
+def measure(agglo, case, n, threads, method, repeat, quick, work):
+    s0, s = steps_for(case, n, quick)
+    best = None
+    for rep in range(repeat):
+        a = os.path.join(work, "a")
+        b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
+        wa, ca = run(agglo, case, n, s0, threads, method, a)
+        wb, cb = run(agglo, case, n, s, threads, method, b)
+        wall, cpu = (wb - wa) / (s - s0), (cb - ca) / (s - s0)
+        if best is None or wall < best[0]:
+            best = (wall, cpu)
+    it, con, viol, conv, clusters = stats_window(os.path.join(b, "stats.csv"), s0)
+    return {"case": case, "n": int(n), "threads": threads, "method": method, "s0": s0, "s": s,
+            "wall_per_step": best[0], "cpu_per_step": best[1], "iterations": it,
+            "contacts": con, "max_violation": viol, "converged": int(conv),
+            "clusters_at_end": clusters, "dir": b}
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(time) against log(N)."""
+    if len(points) < 2:
+        return float("nan")
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+
+
+def fmt_time(t):
+    return f"{t * 1e3:.3g} ms" if t < 1 else f"{t:.3g} s"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--agglo", default=None, help="agglo binary (default: build*/agglo)")
+    ap.add_argument("--out", default="bench-contact-out")
+    ap.add_argument("--case", default="all", choices=["brownian", "scopi", "all"])
+    ap.add_argument("--sizes", default=None, help="comma list (default 1e3,1e4,1e5,1e6; "
+                    "scopi 1e3,1e4,1e5)")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--methods", default=None, help="comma list; default: mprgp for every N, "
+                    "plus apgd and uzawa at N = 1e4 (brownian) and every N (scopi, 1 thread)")
+    ap.add_argument("--repeat", type=int, default=2, help="best of R runs (N < 1e6)")
+    ap.add_argument("--quick", action="store_true", help="fewer steps (a smoke test)")
+    args = ap.parse_args()
+
+    agglo = args.agglo
+    if not agglo:
+        for d in ("build", "build-perf", "build-release"):
+            cand = os.path.join(ROOT, d, "agglo")
+            if os.access(cand, os.X_OK):
+                agglo = cand
+                break
+    if not agglo or not os.access(agglo, os.X_OK):
+        sys.exit("no agglo binary: build it (cmake -S . -B build && cmake --build build) or give --agglo")
+    os.makedirs(args.out, exist_ok=True)
+    work = os.path.join(args.out, "runs")
+    os.makedirs(work, exist_ok=True)
+    threads = [int(t) for t in args.threads.split(",")]
+
+    plan = []  # (case, n, threads, method)
+    for case in (["brownian", "scopi"] if args.case == "all" else [args.case]):
+        sizes = [float(x) for x in args.sizes.split(",")] if args.sizes else (
+            [1e3, 1e4, 1e5, 1e6] if case == "brownian" else [1e3, 1e4, 1e5])
+        for n in sizes:
+            for t in threads:
+                methods = args.methods.split(",") if args.methods else ["mprgp"]
+                if not args.methods and t == threads[0]:
+                    if case == "brownian" and n == 1e4:
+                        methods = ["mprgp", "apgd", "uzawa"]
+                    if case == "scopi":
+                        methods = ["mprgp", "apgd", "uzawa"]
+                for m in methods:
+                    plan.append((case, n, t, m))
+
+    results = []
+    for case, n, t, m in plan:
+        rep = args.repeat if n < 1e6 else 1
+        r = measure(agglo, case, n, t, m, rep, args.quick, work)
+        results.append(r)
+        print(f"{case:8s} N={int(n):>8d} threads={t} {m:5s}: {fmt_time(r['wall_per_step'])}/step "
+              f"(cpu {fmt_time(r['cpu_per_step'])}), {r['iterations']:.1f} it/step, "
+              f"{r['contacts']:.0f} contacts, converged {r['converged']}", flush=True)
+
+    # byte-identical states across thread counts
+    ident = {}
+    for r in results:
+        for q in results:
+            if (q["case"], q["n"], q["method"]) == (r["case"], r["n"], r["method"]) and \
+                    q["threads"] > r["threads"]:
+                same = filecmp.cmp(os.path.join(r["dir"], "state.xyz"),
+                                   os.path.join(q["dir"], "state.xyz"), shallow=False)
+                ident[(r["case"], r["n"], r["method"])] = same
+
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        keys = [k for k in results[0] if k != "dir"]
+        w = csv.DictWriter(f, fieldnames=keys + ["pstep_per_s_per_core", "pstep_per_cpu_s"])
+        w.writeheader()
+        for r in results:
+            row = {k: r[k] for k in keys}
+            row["pstep_per_s_per_core"] = r["n"] / (r["wall_per_step"] * r["threads"])
+            row["pstep_per_cpu_s"] = r["n"] / r["cpu_per_step"]
+            w.writerow(row)
+
+    md = []
+    for case in ("brownian", "scopi"):
+        rs = [r for r in results if r["case"] == case]
+        if not rs:
+            continue
+        md.append(f"### {case}\n")
+        md.append("| N | threads | method | steps | wall/step | CPU/step | iterations/step | "
+                  "contacts | particle-steps/s/core (wall) | per CPU s | same bytes 1 vs 2 threads |")
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for r in rs:
+            same = ident.get((case, r["n"], r["method"]))
+            md.append(f"| {r['n']:.0e} | {r['threads']} | {r['method']} | {r['s0']}–{r['s']} | "
+                      f"{fmt_time(r['wall_per_step'])} | {fmt_time(r['cpu_per_step'])} | "
+                      f"{r['iterations']:.1f} | {r['contacts']:.0f} | "
+                      f"{r['n'] / (r['wall_per_step'] * r['threads']):.3g} | "
+                      f"{r['n'] / r['cpu_per_step']:.3g} | "
+                      f"{'' if same is None else ('yes' if same else 'NO')} |")
+        md.append("")
+        md.append("| threads | method | exponent of wall/step vs N (all N) | (N >= 1e4) | "
+                  "CPU/step (all N) |")
+        md.append("| --- | --- | --- | --- | --- |")
+        for t in sorted({r["threads"] for r in rs}):
+            for m in sorted({r["method"] for r in rs}):
+                pts = [(r["n"], r["wall_per_step"]) for r in rs if r["threads"] == t and r["method"] == m]
+                cpts = [(r["n"], r["cpu_per_step"]) for r in rs if r["threads"] == t and r["method"] == m]
+                if len(pts) < 2:
+                    continue
+                big = [p for p in pts if p[0] >= 1e4]
+                md.append(f"| {t} | {m} | {fit_exponent(pts):.3f} | {fit_exponent(big):.3f} | "
+                          f"{fit_exponent(cpts):.3f} |")
+        md.append("")
+        if case == "scopi":
+            md.append("Against SCoPI's figures from ANCHORS.md (not measured in this run; ratio > 1: "
+                      "agglo faster; 1 thread):\n")
+            md.append("| N | agglo method | agglo wall/step | agglo it/step | SCoPI Uzawa | ratio | "
+                      "SCoPI APGD | ratio |")
+            md.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+            for r in rs:
+                if r["threads"] != 1 or r["n"] not in SCOPI:
+                    continue
+                u, ui, a, ai = SCOPI[r["n"]]
+                md.append(f"| {r['n']:.0e} | {r['method']} | {fmt_time(r['wall_per_step'])} | "
+                          f"{r['iterations']:.1f} | {fmt_time(u)}, {ui} it | "
+                          f"{u / r['wall_per_step']:.2g} | {fmt_time(a)}, {ai} it | "
+                          f"{a / r['wall_per_step']:.2g} |")
+            md.append("")
+    text = "\n".join(md)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(text + "\n")
+    print()
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
