@@ -143,17 +143,22 @@ void agglo_agglomerates_print(FILE *f, const agglo_agglomerates *a, int nbins) {
   for (size_t k = 1; k < a->n_agglomerates; k++)
     lo = fmin(lo, a->volume[k]), hi = fmax(hi, a->volume[k]);
   if (hi <= lo) hi = lo + 1e-9 * (fabs(lo) + 1);
+  /* logarithmic bins when the volumes span more than a factor 20 */
+  int logb = lo > 0 && hi / lo > 20;
+  double a0 = logb ? log(lo) : lo, a1 = logb ? log(hi) : hi;
   size_t *h = calloc((size_t)nbins, sizeof *h), hmax = 0;
   if (!h) return;
   for (size_t k = 0; k < a->n_agglomerates; k++) {
-    int b = (int)((a->volume[k] - lo) / (hi - lo) * nbins);
-    h[b >= nbins ? nbins - 1 : b]++;
+    double v = logb ? log(a->volume[k]) : a->volume[k];
+    int b = (int)((v - a0) / (a1 - a0) * nbins);
+    h[b >= nbins ? nbins - 1 : b < 0 ? 0 : b]++;
   }
   for (int b = 0; b < nbins; b++) hmax = h[b] > hmax ? h[b] : hmax;
-  fprintf(f, "  histogram of ellipsoid volumes (units of d^3, d = %g):\n", a->diameter);
+  fprintf(f, "  histogram of ellipsoid volumes (units of d^3, d = %g%s):\n", a->diameter,
+          logb ? "; logarithmic bins" : "");
   for (int b = 0; b < nbins; b++) {
-    fprintf(f, "  %9.3g - %-9.3g %5zu ", lo + (hi - lo) * b / nbins, lo + (hi - lo) * (b + 1) / nbins,
-            h[b]);
+    double e0 = a0 + (a1 - a0) * b / nbins, e1 = a0 + (a1 - a0) * (b + 1) / nbins;
+    fprintf(f, "  %9.3g - %-9.3g %5zu ", logb ? exp(e0) : e0, logb ? exp(e1) : e1, h[b]);
     int bar = hmax ? (int)(40.0 * (double)h[b] / (double)hmax + 0.5) : 0;
     for (int q = 0; q < bar; q++) fputc('#', f);
     fputc('\n', f);

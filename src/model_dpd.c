@@ -324,6 +324,8 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
   return nr;
 }
 
+#define CHUNK 64
+
 /* All pairs (i in cell c, j > i in c or in an upper neighbour cell). */
 static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_stats *st) {
   size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
@@ -353,32 +355,49 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
     double fi0 = 0, fi1 = 0, fi2 = 0;
     ra[0] = i + 1, rb[0] = i1;
     for (int t = 0; t < nr; t++)
-      for (size_t j = ra[t]; j < rb[t]; j++) {
-        double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
-        d0 -= L0 * rint(d0 * I0);
-        d1 -= L1 * rint(d1 * I1);
-        d2 -= L2 * rint(d2 * I2);
-        const double r2 = d0 * d0 + d1 * d1 + d2 * d2;
-        if (r2 >= rc2 || r2 == 0) continue;
-        in_range++;
-        const double r = sqrt(r2), inv_r = 1.0 / r;
-        const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
-        const double w = 1.0 - r * inv_rc;
-        const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
-        const int q = si + spec[j];
-        const double zeta = pair_zeta(seed, step, idi, id[j], gaussian);
-        double F;
-        if (gw) {
-          F = m->a[q] * w;
-        } else {
-          F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
-          double gap = r - p->r[i] - p->r[j];
-          if (gap < min_gap) min_gap = gap;
+      for (size_t j0 = ra[t]; j0 < rb[t]; j0 += CHUNK) {
+        /* distances of a chunk of candidates (vectorised), then the list of those in range */
+        size_t len = rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, nh = 0;
+        double r2c[CHUNK];
+        uint32_t hit[CHUNK];
+#pragma omp simd
+        for (size_t k = 0; k < len; k++) {
+          double d0 = xi0 - x0[j0 + k], d1 = xi1 - x1[j0 + k], d2 = xi2 - x2[j0 + k];
+          d0 -= L0 * rint(d0 * I0);
+          d1 -= L1 * rint(d1 * I1);
+          d2 -= L2 * rint(d2 * I2);
+          r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
         }
-        F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev);
-        const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
-        fi0 += F0, fi1 += F1, fi2 += F2;
-        f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+        for (size_t k = 0; k < len; k++) {
+          hit[nh] = (uint32_t)k;
+          nh += r2c[k] < rc2 && r2c[k] > 0;
+        }
+        in_range += nh;
+        for (size_t h = 0; h < nh; h++) {
+          const size_t j = j0 + hit[h];
+          double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
+          d0 -= L0 * rint(d0 * I0);
+          d1 -= L1 * rint(d1 * I1);
+          d2 -= L2 * rint(d2 * I2);
+          const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
+          const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
+          const double w = 1.0 - r * inv_rc;
+          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
+          const int q = si + spec[j];
+          const double zeta = pair_zeta(seed, step, idi, id[j], gaussian);
+          double F;
+          if (gw) {
+            F = m->a[q] * w;
+          } else {
+            F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
+            double gap = r - p->r[i] - p->r[j];
+            if (gap < min_gap) min_gap = gap;
+          }
+          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev);
+          const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          fi0 += F0, fi1 += F1, fi2 += F2;
+          f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+        }
       }
     f0[i] += fi0, f1[i] += fi1, f2[i] += fi2;
   }
