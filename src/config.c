@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum { T_DOUBLE, T_INT, T_ENUM, T_LIST, T_ENUMLIST } key_type;
 
@@ -31,7 +32,8 @@ static const key keys[] = {
    "random seed; every random number is a function of (seed, step, particle id)"},
   {"run", "t_end", T_DOUBLE, OFF(t_end), "3", 0, BIG, 0, 0, "simulated time at which the run stops"},
   {"run", "dt", T_DOUBLE, OFF(dt), "0.02", 0, BIG, 1, 0, "time step h"},
-  {"particles", "n", T_INT, OFF(n), "2000", 1, 1e9, 0, 0, "number of particles"},
+  {"particles", "n", T_INT, OFF(n), "2000", 1, 1e15, 0, 0,
+   "number of particles (memory is checked against the machine before the run)"},
   {"particles", "radius", T_DOUBLE, OFF(radius), "0.01", 0, BIG, 1, 0, "reference radius r"},
   {"particles", "radius_spread", T_DOUBLE, OFF(radius_spread), "0.15", 0, 0.99, 0, 0,
    "radii uniform in [r(1-s), r(1+s)]; 0 = all equal"},
@@ -562,11 +564,16 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
     for (int i = 0; i < c->radii.n; i++) rmax = fmax(rmax, c->radii.v[i]), rmean += c->radii.v[i];
     rmean /= c->radii.n;
   }
-  /* memory: about 400 bytes per particle with neighbour lists and solver arrays */
+  /* memory: about 400 bytes per particle (state, neighbour list, contacts, solver arrays),
+     refused up front rather than by the kernel's OOM killer */
   double bytes = 400.0 * (double)c->n;
-  if (bytes > 16e9)
-    return fail(err, errlen, "particles.n = %lld needs about %.0f GB of memory; this is beyond "
-                "what agglo allows (16 GB)", (long long)c->n, bytes / 1e9);
+  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (phys > 0 && bytes > 0.8 * phys)
+    return fail(err, errlen, "particles.n = %lld needs about %.3g GB of memory; this machine has "
+                "%.3g GB: lower particles.n", (long long)c->n, bytes / 1e9, phys / 1e9);
+  if (c->n > 2147483647)
+    return fail(err, errlen, "particles.n = %lld: at most 2147483647 particles (32-bit indices)",
+                (long long)c->n);
   /* total particle area/volume against the box */
   double vol_particles = 0;
   size_t sample = c->radii.n > 0 ? (size_t)c->radii.n : 1;
