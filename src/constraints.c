@@ -6,7 +6,7 @@
 
 static int reserve(agglo_constraints *c, size_t need) {
   if (need <= c->cap) return 0;
-  size_t cap = need + need / 2 + 64;
+  size_t cap = need + need / 4 + 64;
 #define GROW(p, w)                                              \
   do {                                                          \
     void *q = realloc(c->p, cap * (w) * sizeof *c->p);          \
@@ -291,7 +291,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
     }
   }
   swap_sets(c, S, m, n);
-  return agglo_constraints_index(c, n);
+  return 0;
 }
 
 int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
@@ -425,7 +425,7 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
     }
   }
   swap_sets(c, S, m, n);
-  return agglo_constraints_index(c, n);
+  return 0;
 }
 
 int agglo_constraints_index(agglo_constraints *c, size_t np) {

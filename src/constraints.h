@@ -13,8 +13,9 @@ typedef struct {
   double *lambda;      /* impulse (>= 0 for inequalities, free for equalities) */
   double *gamma;       /* per-contact memory, e.g. the gluey adhesion (0 = none) */
   uint8_t *equality;   /* 1: gap velocity forced to zero (glued) */
-  /* incidence: constraints acting on particle p are inc[inc_start[p] .. inc_start[p+1]),
-     encoded 2c (particle is i) or 2c+1 (particle is j) */
+  /* incidence, built by agglo_constraints_index on request (the collection does not): the
+     constraints acting on particle p are inc[inc_start[p] .. inc_start[p+1]), encoded 2c
+     (particle is i) or 2c+1 (particle is j) */
   size_t *inc_start;
   uint32_t *inc;
   size_t inc_cap, np;
@@ -57,7 +58,8 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
    cannot (a wall was missed, or the list or the positions changed): collect again then. */
 int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
                                  const agglo_neighbors *nb);
-/* Rebuild the per-particle incidence lists (after collect). */
+/* Build the per-particle incidence lists and max_per_particle (after a collection, if needed:
+   the projection does not use them). */
 int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
 void agglo_constraints_free(agglo_constraints *c);
 

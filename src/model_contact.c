@@ -7,7 +7,6 @@
 #include "projection.h"
 #include "rng.h"
 #include <math.h>
-#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +55,6 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->contact_margin = 0.5 * m->r_mean;
   m->solver.method = c->solver == 1 ? AGGLO_SOLVER_UZAWA
                      : c->solver == 2 ? AGGLO_SOLVER_MPRGP : AGGLO_SOLVER_APGD;
-  { const char *ev = getenv("AGGLO_SOLVER"); /* XXX experiment */
-    if (ev) m->solver.method = ev[0] == 'm' ? AGGLO_SOLVER_MPRGP : ev[0] == 'u' ? AGGLO_SOLVER_UZAWA : AGGLO_SOLVER_APGD; }
   m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
   m->solver.rho_factor = c->rho_factor;
@@ -74,12 +71,36 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   return 0;
 }
 
-static double prof_t[8]; /* XXX PROF */
+/* Compile with -DAGGLO_PROFILE for the CPU time of each phase of the step, summed over the run
+   and printed to stderr when the model is destroyed (the breakdown in docs/performance.md). */
+#ifdef AGGLO_PROFILE
 #include <time.h>
-static double cput(void) { struct timespec ts; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); return ts.tv_sec + 1e-9 * ts.tv_nsec; }
-#define PROF(k) do { double t_ = cput(); prof_t[k] += t_ - prof_last; prof_last = t_; } while (0)
+static double prof_t[8];
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define PROF_START double prof_last = cpu_now()
+#define PROF(k)                  \
+  do {                           \
+    double t_ = cpu_now();       \
+    prof_t[k] += t_ - prof_last; \
+    prof_last = t_;              \
+  } while (0)
+static void prof_print(void) {
+  fprintf(stderr, "agglo profile (CPU s): a priori %.3f, neighbour list %.3f, attraction %.3f, "
+          "contacts %.3f, projection %.3f, miss check %.3f, move and checks %.3f\n", prof_t[0],
+          prof_t[1], prof_t[2], prof_t[3], prof_t[4], prof_t[5], prof_t[6] + prof_t[7]);
+}
+#else
+#define PROF_START
+#define PROF(k)
+static void prof_print(void) {}
+#endif
+
 static void contact_destroy(void *state) {
-  if (getenv("AGGLO_PROF")) fprintf(stderr, "prof: vstar %.3f list %.3f attr %.3f collect %.3f project %.3f missed %.3f vout %.3f move %.3f\n", prof_t[0], prof_t[1], prof_t[2], prof_t[3], prof_t[4], prof_t[5], prof_t[6], prof_t[7]);
+  prof_print();
   contact *m = state;
   if (!m) return;
   agglo_neighbors_free(&m->nb);
@@ -103,10 +124,11 @@ static void apply_attraction(contact *m, const agglo_system *s, double scale, do
   double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
   size_t n = s->n, np = m->nb.npairs;
   int D = s->dim;
-  double *pf = realloc(m->pair_force, 3 * (np ? np : 1) * sizeof(double));
+  double *pf = realloc(m->pair_force, (np ? np : 1) * sizeof(double));
   if (!pf) return;
   m->pair_force = pf;
-  /* pair impulses in parallel, then accumulated in a fixed order: deterministic */
+  /* pair impulses (over the distance) in parallel, then accumulated in a fixed order:
+     deterministic */
 #pragma omp parallel for schedule(dynamic, 512)
   for (size_t i = 0; i < n; i++) {
     const double *xi = s->x + 3 * i;
@@ -121,18 +143,22 @@ static void apply_attraction(contact *m, const agglo_system *s, double scale, do
         double dist = sqrt(d2);
         f = scale * attraction(dist - ri - s->r[j], ke, eps) / dist;
       }
-      pf[3 * p] = f * d[0], pf[3 * p + 1] = f * d[1], pf[3 * p + 2] = f * d[2];
+      pf[p] = f;
     }
   }
   for (size_t i = 0; i < n; i++) {
     double wi = s->inv_m[i], *dvi = dv + 3 * i;
+    const double *xi = s->x + 3 * i;
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      if (pf[p] == 0) continue;
       size_t j = (size_t)m->nb.nbr[p];
-      const double *f = pf + 3 * p;
+      double d[3];
+      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
       double wj = s->inv_m[j], *dvj = dv + 3 * j;
       for (int k = 0; k < D; k++) {
-        dvi[k] += f[k] * wi;
-        dvj[k] -= f[k] * wj;
+        double fk = pf[p] * d[k];
+        dvi[k] += fk * wi;
+        dvj[k] -= fk * wj;
       }
     }
   }
@@ -143,7 +169,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   contact *m = state;
   const agglo_config *c = &m->cfg;
   double h = c->dt, sqh = sqrt(h);
-  double prof_last = cput();
+  PROF_START;
   size_t n = s->n;
   int d = s->dim;
   double g[3];
@@ -227,7 +253,6 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (!m->mark) return fail(err, errlen, "out of memory");
     memset(m->mark, 0, n);
     size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
-    if (getenv("AGGLO_DEBUG")) fprintf(stderr, "round %d m %zu it %d mean %.1f missed %zu comps %zu\n", rounds, m->con.n, st1.iterations, st1.mean_iterations, missed, st1.components);
     PROF(5);
     vtry = s->v;
     if (missed > 0 && rounds < 50) {
@@ -281,11 +306,6 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     }
     if (gap < min_gap) min_gap = gap;
   }
-  if (getenv("AGGLO_DEBUG")) /* XXX experiment */
-    fprintf(stderr, "step %lld reach %.4g m %zu comps %zu largest %zu it %d mean_it %.1f npairs %zu\n",
-            (long long)s->step, reach / m->r_mean, m->con.n, st.components, st.largest_component,
-            st.iterations, st.mean_iterations, m->nb.npairs);
-  if (getenv("AGGLO_DEBUG")) fprintf(stderr, "builds %lld\n", (long long)m->nb.builds);
   PROF(7);
   info->iterations = st.iterations;
   info->converged = st.converged;

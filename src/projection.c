@@ -32,9 +32,8 @@ typedef struct agglo_proj_ws {
   int32_t *a, *b;    /* particle positions of i and j (b < 0: wall) */
   double *e;         /* dim per constraint: e_k / sqrt(w_k), walls negated (G_k v = e.(v_b - v_a)) */
   double *sw, *q;    /* sqrt(A_kk); gradient at y = 0 */
-  double *isw, *hs;  /* 1 / sqrt(A_kk); h sqrt(A_kk) (y and the gradient to lengths) */
   double *einf, *mov; /* +inf on equalities, else 0; 0 when both bodies are immovable, else 1 */
-  double *y, *g, *p, *ap, *t, *step;
+  double *y, *g, *p, *ap, *t;
   uint8_t *flag;
   /* per particle in a constraint, in component order */
   size_t *porder;
@@ -59,8 +58,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
     GROW(w->q, c); GROW(w->y, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
-    GROW(w->step, c); GROW(w->flag, c); GROW(w->isw, c); GROW(w->hs, c); GROW(w->einf, c);
-    GROW(w->mov, c);
+    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c);
     w->cap_m = c;
   }
   if (np > w->cap_p) {
@@ -85,8 +83,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
 void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
-  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->step); free(w->flag);
-  free(w->isw); free(w->hs); free(w->einf); free(w->mov);
+  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps);
   free(w->parent); free(w->pos); free(w->croot);
   free(w->cbeg); free(w->pbeg); free(w->sched); free(w->cfill); free(w->pfill); free(w->iters);
@@ -177,9 +174,9 @@ typedef struct {
 } classify_out;
 
 static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
-                                                               double ia, double tapk,
+                                                               double h, double ia, double tapk,
                                                                classify_out *o) {
-  double gk = w->g[k], yk = w->y[k], hs = w->hs[k], ei = w->einf[k];
+  double gk = w->g[k], yk = w->y[k], hs = h * w->sw[k], ei = w->einf[k];
   double G = hs * gk, L = hs * yk + ei;
   double mn = G < L ? G : L;
   double rk = -G > mn ? -G : mn;
@@ -196,10 +193,10 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
 }
 
 static inline __attribute__((always_inline)) classify_out classify(const proj_ws *w,
-                                                                   const comp_range *r,
+                                                                   const comp_range *r, double h,
                                                                    double ia) {
   classify_out o = {0, 0, 0, 0};
-  for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, ia, 0.0, &o);
+  for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, h, ia, 0.0, &o);
   return o;
 }
 
@@ -229,7 +226,6 @@ static inline __attribute__((always_inline)) void spread_dir(proj_ws *w, const c
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
                                                              double h, double tol, int max_iter,
                                                              int *conv, int D) {
-  (void)h;
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
@@ -238,7 +234,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     size_t k = c0;
     if (w->mov[k] == 0) {
       y[k] = 0;
-      *conv = -w->hs[k] * w->q[k] <= tol;
+      *conv = -h * w->sw[k] * w->q[k] <= tol;
       return 0;
     }
     y[k] = w->einf[k] > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0);
@@ -248,7 +244,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   for (size_t q = r->p0; q < r->p1; q++) w->ps[q] = 0;
   int any = 0;
   for (size_t k = c0; k < c1; k++) {
-    double s = w->mov[k] * w->isw[k];
+    double s = w->mov[k] / w->sw[k];
     w->ps[w->a[k]] += s;
     if (w->b[k] >= 0) w->ps[w->b[k]] += s;
     any |= y[k] != 0;
@@ -257,7 +253,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   for (size_t k = c0; k < c1; k++) {
     double L = w->im[w->a[k]] * w->ps[w->a[k]];
     if (w->b[k] >= 0) L += w->im[w->b[k]] * w->ps[w->b[k]];
-    L *= w->isw[k] * w->mov[k];
+    L *= w->mov[k] / w->sw[k];
     norm = L > norm ? L : norm;
   }
   double abar = norm > 0 ? 1.9 / norm : 1.0, ia = 1.0 / abar;
@@ -268,7 +264,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   } else {
     for (size_t k = c0; k < c1; k++) g[k] = w->q[k];
   }
-  classify_out cl = classify(w, r, ia);
+  classify_out cl = classify(w, r, h, ia);
   double beta = 0; /* next direction: t - beta p (beta = 0: restart on the free gradient) */
   int fresh = 1;   /* g was just computed from y, not by the recurrence */
   for (;;) {
@@ -278,7 +274,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       apply_A(w, r, y, g, 1, D);
       it++;
       fresh = 1;
-      cl = classify(w, r, ia);
+      cl = classify(w, r, h, ia);
       beta = 0;
       if (cl.res <= tol) break;
     }
@@ -305,7 +301,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         for (size_t k = c0; k < c1; k++) {
           y[k] -= acg * p[k];
           g[k] -= acg * ap[k];
-          classify_one(w, k, ia, ap[k], &o);
+          classify_one(w, k, h, ia, ap[k], &o);
         }
         cl = o;
         fresh = 0;
@@ -323,7 +319,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           y[k] = (yk < 0 && !(w->einf[k] > 0)) ? 0.0 : yk;
           g[k] -= af * ap[k];
         }
-        classify(w, r, ia);
+        classify(w, r, h, ia);
         for (size_t k = c0; k < c1; k++) {
           double yk = y[k] - abar * t[k];
           y[k] = (yk < 0 && !(w->einf[k] > 0)) ? 0.0 : yk;
@@ -331,7 +327,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         apply_A(w, r, y, g, 1, D);
         it++;
         fresh = 1;
-        cl = classify(w, r, ia);
+        cl = classify(w, r, h, ia);
         beta = 0;
       }
     } else {
@@ -353,7 +349,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       for (size_t k = c0; k < c1; k++) {
         y[k] -= a * p[k];
         g[k] -= a * ap[k];
-        classify_one(w, k, ia, 0.0, &o);
+        classify_one(w, k, h, ia, 0.0, &o);
       }
       cl = o;
       fresh = 0;
@@ -368,7 +364,7 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
                                                                 double h, double tol, int max_iter,
                                                                 double rho, int accelerate,
                                                                 int *conv, int D) {
-  double *lam = w->y, *yy = w->p, *g = w->g, *nw = w->t, *step = w->step;
+  double *lam = w->y, *yy = w->p, *g = w->g, *nw = w->t, *step = w->ap; /* ap: unused here */
   /* Gershgorin rows of the unscaled A: L_k = z_a/m_a + z_b/m_b; step in y = sw^2 rho / L */
   for (size_t q = r->p0; q < r->p1; q++) w->ps[q] = 0;
   for (size_t k = r->c0; k < r->c1; k++) {
@@ -560,8 +556,6 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
                    : e[d] * vstar[3 * (size_t)i + d];
     }
     w->sw[kk] = sw;
-    w->isw[kk] = inv;
-    w->hs[kk] = h * sw;
     w->einf[kk] = (f & F_EQ) ? INFINITY : 0.0;
     w->mov[kk] = (f & F_FIXED) ? 0.0 : 1.0;
     w->flag[kk] = f;
