@@ -64,7 +64,7 @@ static int grid_pack(grid *g, const agglo_system *s) {
   g->gx = malloc(4 * (n ? n : 1) * sizeof *g->gx);
   if (!g->gx) return -1;
   g->gy = g->gx + n, g->gz = g->gy + n, g->gr = g->gz + n;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t q = 0; q < n; q++) {
     size_t i = (size_t)g->members[q];
     g->gx[q] = s->x[3 * i], g->gy[q] = s->x[3 * i + 1], g->gz[q] = s->x[3 * i + 2];
@@ -177,7 +177,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
      buffers are concatenated in particle order (the list does not depend on the threads) */
   int failed = 0;
   size_t *tot = NULL;
-#pragma omp parallel
+#pragma omp parallel if (n > AGGLO_PAR_MIN)
   {
     int nt = 1, tid = 0;
 #ifdef _OPENMP
@@ -231,7 +231,7 @@ int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s) {
   if (!nb->start || nb->n != s->n) return 1;
   /* a pair's separation changed by at most the sum of the two largest displacements */
   double top1 = 0, top2 = 0;
-#pragma omp parallel
+#pragma omp parallel if (s->n > AGGLO_PAR_MIN)
   {
     double a1 = 0, a2 = 0;
 #pragma omp for schedule(static) nowait

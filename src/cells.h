@@ -4,6 +4,11 @@
 #define AGGLO_CELLS_H
 #include "system.h"
 
+/* Loops over fewer elements than this run on one thread: below it, starting a team costs more
+   than it saves, and much more on a machine whose cores are busy with other work. Results do
+   not depend on it (nor on the thread count). */
+#define AGGLO_PAR_MIN 8192
+
 typedef struct {
   double cutoff, skin;  /* listed pairs: gap < cutoff + skin */
   size_t *start;        /* n+1: partners of i are nbr[start[i] .. start[i+1]), all j > i, ascending */

@@ -244,7 +244,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
   }
   if (R->vstar || R->vtry) {
     double *mv = S->move, *mt = S->move_try;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
     for (size_t i = 0; i < n; i++) {
       if (R->vstar) {
         const double *v = R->vstar + 3 * i;
@@ -260,14 +260,14 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
   }
   R = &RR;
   size_t *cnt = f->by_i + 1;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) cnt[i] = collect_count(S, s, nb, R, i);
   S->nb = nb, S->builds = nb->builds, S->step = s->step, S->npairs = nb->npairs, S->x = s->x;
   f->by_i[0] = 0;
   for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
   size_t m = f->by_i[n];
   if (reserve(f, m)) return -1;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) collect_write(f, S, s, nb, R, i, f->by_i[i]);
   /* carry lambda and gamma over from the current set, particle by particle (both key-ordered) */
   const size_t *ostart = c->by_i;
@@ -279,7 +279,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
     for (size_t i = 0; i < n; i++) os[i + 1] += os[i];
     ostart = os;
   }
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     size_t q = ostart[i], qe = ostart[i + 1];
     for (size_t p = f->by_i[i]; p < f->by_i[i + 1]; p++) {
@@ -327,7 +327,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
     if (n <= S->spd_cap) {
       spd = S->spd;
       gapf = S->gapf;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
       for (size_t i = 0; i < n; i++) {
         const double *vi = v + 3 * i;
         /* rounded up a little so that the float test stays conservative */
@@ -336,7 +336,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
     }
   }
   size_t walls = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed, walls)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed, walls) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     size_t q = c->by_i ? c->by_i[i] : 0, qe = c->by_i ? c->by_i[i + 1] : 0;
     double g, e[3];
@@ -386,7 +386,7 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
   agglo_constraints *f = &S->back;
   SGROW(f->by_i, n + 1, S->by_cap);
   size_t *cnt = f->by_i + 1;
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     size_t k = c->by_i[i + 1] - c->by_i[i];
     for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) k += S->sel[p] == 2;
@@ -397,7 +397,7 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
   size_t m = f->by_i[n];
   if (reserve(f, m)) return -1;
   rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL}; /* geometry only */
-#pragma omp parallel for schedule(dynamic, 1024)
+#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     size_t q = c->by_i[i], qe = c->by_i[i + 1], k = f->by_i[i];
     size_t p = nb->start[i], pe = nb->start[i + 1];

@@ -129,7 +129,7 @@ static void apply_attraction(contact *m, const agglo_system *s, double scale, do
   m->pair_force = pf;
   /* pair impulses (over the distance) in parallel, then accumulated in a fixed order:
      deterministic */
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, 512) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     const double *xi = s->x + 3 * i;
     double ri = s->r[i];
@@ -176,7 +176,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   for (int k = 0; k < 3; k++) g[k] = k < d ? list_component(&c->gravity, k) : 0;
   /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
   double *vs = m->vstar;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
     if (c->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
@@ -200,7 +200,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   PROF(0);
   /* 2. neighbours: the list must reach the attraction range and any gap that can close */
   double vmax2 = 0;
-#pragma omp parallel for reduction(max : vmax2)
+#pragma omp parallel for reduction(max : vmax2) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *v = vs + 3 * i;
     double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
@@ -263,7 +263,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     add_only = 0;
     /* can a pair beyond the list close at these velocities? */
     double vout2 = 0;
-#pragma omp parallel for reduction(max : vout2)
+#pragma omp parallel for reduction(max : vout2) if (n > AGGLO_PAR_MIN)
     for (size_t i = 0; i < n; i++) {
       double *v = s->v + 3 * i;
       double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
@@ -279,7 +279,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   PROF(6);
   /* 4. move; 2D keeps z = 0 */
   size_t bad = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *x = s->x + 3 * i, *v = s->v + 3 * i;
     for (int k = 0; k < d; k++) x[k] += h * v[k];
@@ -293,7 +293,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   /* health of the new state: the smallest gap among the contacts (they include every pair that
      could have closed) */
   double min_gap = INFINITY;
-#pragma omp parallel for reduction(min : min_gap)
+#pragma omp parallel for reduction(min : min_gap) if (m->con.n > AGGLO_PAR_MIN)
   for (size_t k = 0; k < m->con.n; k++) {
     size_t i = (size_t)m->con.i[k];
     double gap;

@@ -536,9 +536,9 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   for (size_t k = 0; k < m; k++) w->corder[w->cfill[croot[uf_find(parent, c->i[k])]]++] = k;
   int D = s->dim == 2 ? 2 : 3;
   /* local data: scaled directions, gradient offset, warm start */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
   for (size_t q = 0; q < np; q++) w->im[q] = s->inv_m[w->porder[q]];
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
   for (size_t kk = 0; kk < m; kk++) {
     size_t k = w->corder[kk];
     int32_t i = c->i[k], j = c->j[k];
@@ -580,7 +580,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   for (size_t q = 0; q < nsolve; q++) w->sched[q] = keys[q].index;
   free(keys);
   agglo_solver_settings local = *set;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (m > AGGLO_PAR_MIN)
   for (size_t qq = 0; qq < nsolve; qq++) {
     size_t q = w->sched[qq];
     comp_range r = {cbeg[q], cbeg[q + 1], pbeg[q], pbeg[q + 1]};
@@ -591,7 +591,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   }
   /* multipliers back in constraint order (those of the solved components) */
   for (size_t qq = 0; qq < nsolve; qq++) w->conv[w->sched[qq]] |= 2;
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) if (m > AGGLO_PAR_MIN)
   for (size_t q = 0; q < ncomp; q++) {
     if (!(w->conv[q] & 2)) continue;
     w->conv[q] &= 1;
@@ -616,7 +616,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   st->mean_iterations = work / (double)m;
   /* the health of the answer, from the original data */
   double viol = 0, fres = 0;
-#pragma omp parallel for schedule(static) reduction(max : viol, fres)
+#pragma omp parallel for schedule(static) reduction(max : viol, fres) if (m > AGGLO_PAR_MIN)
   for (size_t k = 0; k < m; k++) {
     double gap = agglo_constraint_gap_after(c, k, h, v);
     double wk = s->inv_m[c->i[k]] + (c->j[k] >= 0 ? s->inv_m[c->j[k]] : 0.0);
