@@ -23,10 +23,11 @@ typedef struct {
 #define OFF(f) offsetof(agglo_config, f)
 #define BIG 1e300
 static const key keys[] = {
-  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact|ballistic|dpd",
+  {"run", "model", T_ENUM, OFF(model), "contact", 0, 0, 0, "contact|ballistic|dpd|gluey",
    "model to simulate: contact = contact dynamics with aggregation (Maury 2004); ballistic = "
    "ballistic aggregation (Degond et al. 2024; method in [ballistic]); dpd = dissipative particle "
-   "dynamics with attractive forces (Mokkapati 2006; settings in [dpd], docs/dpd.md)"},
+   "dynamics with attractive forces (Mokkapati 2006; settings in [dpd], docs/dpd.md); gluey = "
+   "gluey particles (Lefebvre 2007; settings in [gluey] and [obstacles], docs/gluey.md)"},
   {"run", "dim", T_INT, OFF(dim), "2", 2, 3, 0, 0, "space dimension"},
   {"run", "seed", T_INT, OFF(seed), "1", 0, 9.2e18, 0, 0,
    "random seed; every random number is a function of (seed, step, particle id)"},
@@ -188,6 +189,39 @@ static const key keys[] = {
   {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd_agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
+  {"gluey", "gamma_min", T_DOUBLE, OFF(gluey_gamma_min), "-inf", -INFINITY, 0, 0, 0,
+   "roughness threshold of the adhesion memory: gamma >= gamma_min; -inf = smooth gluey "
+   "particles, 0 = plain inelastic contact, in between = rough"},
+  {"gluey", "radius_weighting", T_ENUM, OFF(gluey_radius_weighting), "off", 0, 0, 0, "off|on",
+   "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
+   "off: gamma -= h lambda"},
+  {"gluey", "force_times", T_LIST, OFF(gluey_force_times), "", 0, BIG, 0, 0,
+   "times (ascending) at which the external force per unit mass changes to the next value of "
+   "gluey.force (zero before the first); added to gravity.g"},
+  {"gluey", "force", T_LIST, OFF(gluey_force), "", -BIG, BIG, 0, 0,
+   "external force per unit mass from each of gluey.force_times on: run.dim values per time"},
+  {"gluey", "skin", T_DOUBLE, OFF(gluey_skin), "0.5", 0, BIG, 0, 0,
+   "Verlet skin of the neighbour list in mean radii (0: rebuilt every step; the adhesion memory "
+   "is carried by pair, whatever the rebuilds)"},
+  {"gluey", "region", T_LIST, OFF(gluey_region), "", -BIG, BIG, 0, 0,
+   "random placement inside this box only: low corner then high corner (2 run.dim values); "
+   "empty = the whole box"},
+  {"gluey", "positions", T_LIST, OFF(gluey_positions), "", -BIG, BIG, 0, 0,
+   "explicit initial centres, run.dim values per particle (overrides the placement)"},
+  {"gluey", "velocities", T_LIST, OFF(gluey_velocities), "", -BIG, BIG, 0, 0,
+   "explicit initial velocities, run.dim values per particle (the rest start at rest)"},
+  {"obstacles", "planes", T_LIST, OFF(obs_planes), "", -BIG, BIG, 0, 0,
+   "fixed planes n.x >= c: run.dim values of the normal n then c, per plane (gluey model)"},
+  {"obstacles", "segments", T_LIST, OFF(obs_segments), "", -BIG, BIG, 0, 0,
+   "fixed two-sided walls of finite length: two end points (2 run.dim values) per segment"},
+  {"obstacles", "spheres", T_LIST, OFF(obs_spheres), "", -BIG, BIG, 0, 0,
+   "fixed spheres: centre (run.dim values) and radius, per sphere"},
+  {"obstacles", "box", T_LIST, OFF(obs_box), "", -BIG, BIG, 0, 0,
+   "a square box rotating about its centre: centre x, centre y, side, angular velocity (rad per "
+   "time unit); particles inside"},
+  {"obstacles", "wheel", T_LIST, OFF(obs_wheel), "", -BIG, BIG, 0, 0,
+   "a paddle wheel of spheres rotating about its centre: centre x, centre y, radius, blades, "
+   "ball radius, angular velocity"},
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
   {"output", "stats_interval", T_DOUBLE, OFF(stats_interval), "0.02", 0, BIG, 0, 0,
@@ -274,7 +308,7 @@ static void range_text(const key *k, char *buf, size_t n) {
 }
 
 static int in_range(const key *k, double x) {
-  if (!isfinite(x)) return 0;
+  if (!isfinite(x) && !(x == -INFINITY && k->lo == -INFINITY)) return 0; /* gluey.gamma_min */
   if (k->lo_open ? !(x > k->lo) : !(x >= k->lo)) return 0;
   return x <= k->hi;
 }

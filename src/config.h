@@ -11,7 +11,7 @@
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
 typedef struct { int v[3]; int n; } agglo_enum_list;
 
-enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2 };
+enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
 enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
@@ -67,6 +67,12 @@ typedef struct agglo_config {
   double dpd_edl_charge, dpd_edl_debye, dpd_edl_permittivity;
   double dpd_lj_epsilon, dpd_lj_sigma, dpd_lj_rmin;
   double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
+  /* [gluey] (model_gluey.c, docs/gluey.md) */
+  double gluey_gamma_min, gluey_skin;
+  int gluey_radius_weighting;
+  agglo_list gluey_force_times, gluey_force, gluey_region, gluey_positions, gluey_velocities;
+  /* [obstacles] (obstacles.c; used by the gluey model) */
+  agglo_list obs_planes, obs_segments, obs_spheres, obs_box, obs_wheel;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

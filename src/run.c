@@ -100,7 +100,7 @@ static void stats_header(FILE *f) {
   fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
              "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
              "weight_avg_cluster_size,fractal_dimension_box,fractal_dimension_mass,"
-             "contacts_per_sphere,aspect_ratio,rg_largest,outer_iterations\n");
+             "contacts_per_sphere,aspect_ratio,rg_largest,outer_iterations");
 }
 
 /* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
@@ -127,7 +127,9 @@ static void stats_row(run *R) {
           agglo_kinetic_energy(s), R->last.iterations, mean_it, R->last.max_violation,
           isfinite(R->last.min_gap) ? R->last.min_gap : -1.0, R->last.n_contacts, R->last.converged);
   analysis_columns(R);
-  fprintf(R->stats, ",%d\n", R->last.outer_iterations);
+  fprintf(R->stats, ",%d", R->last.outer_iterations);
+  if (R->model->stats_values) R->model->stats_values(R->state, R->stats);
+  fputc('\n', R->stats);
   fflush(R->stats);
   R->iter_sum = R->iter_steps = 0;
 }
@@ -135,7 +137,9 @@ static void stats_row(run *R) {
 static int snapshot(run *R, char *err, size_t errlen) {
   char path[4096];
   snprintf(path, sizeof path, "%s/snapshot_t%g.png", R->opt->out_dir, R->cfg->snapshots.v[R->snap_next]);
-  return agglo_png_write(path, &R->sys, (int)R->cfg->png_width, NULL, err, errlen);
+  agglo_png_links links = {0};
+  int have = R->model->links && R->model->links(R->state, &links) == 0;
+  return agglo_png_write(path, &R->sys, (int)R->cfg->png_width, have ? &links : NULL, err, errlen);
 }
 
 /* Variable step: is a time-based output due at t? Advances *next past t. */
@@ -267,7 +271,10 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.traj = open_out(opt->out_dir, "trajectory.xyz", restarted ? "a" : "w", err, errlen);
   R.stats = R.traj ? open_out(opt->out_dir, "stats.csv", restarted ? "a" : "w", err, errlen) : NULL;
   if (!R.traj || !R.stats) goto done;
-  if (!restarted || ftell(R.stats) == 0) stats_header(R.stats);
+  if (!restarted || ftell(R.stats) == 0) {
+    stats_header(R.stats);
+    fprintf(R.stats, "%s\n", R.model->stats_columns ? R.model->stats_columns : "");
+  }
   R.traj_every = every(c->trajectory_interval, c->dt);
   R.stats_every = every(c->stats_interval, c->dt);
   R.analysis_every = every(c->analysis_interval, c->dt);

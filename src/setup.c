@@ -1,5 +1,6 @@
 #include "setup.h"
 #include "cells.h"
+#include "model_gluey.h"
 #include "rng.h"
 #include <math.h>
 #include <stdarg.h>
@@ -203,5 +204,9 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   }
   if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
   if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
+  if (c->model == MODEL_GLUEY && agglo_gluey_place(s, c, err, errlen) != 0) {
+    agglo_system_free(s);
+    return -1;
+  }
   return 0;
 }
