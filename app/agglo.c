@@ -473,7 +473,9 @@ static int cmd_list(int argc, char **argv) {
          "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n"
          "  dpd        dissipative particle dynamics, DPD-VV (Groot-Warren), with attraction\n"
          "             (Mokkapati 2006): dpd.conservative = groot_warren, vdw, vdw_reduced,\n"
-         "             capillary, edl, lj, none; reduced or SI units (docs/dpd.md)\n\n"
+         "             capillary, edl, lj, none; reduced or SI units (docs/dpd.md)\n"
+         "  gluey      gluey particles (Lefebvre 2007): adhesion memory gamma per contact,\n"
+         "             smooth, rough or inelastic (gluey.gamma_min), obstacles (docs/gluey.md)\n\n"
          "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
          "solvers (solver.method):\n  mprgp (default), apgd, uzawa\n\n"
          "example scenarios (examples/):\n"
@@ -484,7 +486,10 @@ static int cmd_list(int argc, char **argv) {
          "  maury_shear.ini            oscillating shear, N = 1000 (Maury Fig. 1)\n"
          "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"
          "  maury_brownian_2000.ini    Brownian, N = 2000 (Fig. 3; the built-in default)\n"
-         "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n\n"
+         "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n"
+         "  gluey_plane.ini            particle pushed onto a plane, then pulled (Lefebvre Figs. 2, 12)\n"
+         "  gluey_billiard.ini         two spheres glue, rotate, separate (Lefebvre Fig. 15)\n"
+         "  gluey_lotto.ini            160 particles in a rotating box (Lefebvre Fig. 16)\n\n"
          "`agglo list keys` prints every scenario key as a markdown table (docs/config.md).\n");
   return 0;
 }

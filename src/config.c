@@ -195,6 +195,10 @@ static const key keys[] = {
   {"gluey", "radius_weighting", T_ENUM, OFF(gluey_radius_weighting), "off", 0, 0, 0, "off|on",
    "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
    "off: gamma -= h lambda"},
+  {"gluey", "glued_rows", T_ENUM, OFF(gluey_glued_rows), "equality", 0, 0, 0, "equality|bounded",
+   "constraint of a glued contact: equality = D + h G.v = 0 (the paper's); bounded = "
+   "0 <= D + h G.v <= max(D, 0), cannot open, may close (always feasible for a rigidly moving "
+   "glued cluster; see docs/gluey.md)"},
   {"gluey", "force_times", T_LIST, OFF(gluey_force_times), "", 0, BIG, 0, 0,
    "times (ascending) at which the external force per unit mass changes to the next value of "
    "gluey.force (zero before the first); added to gravity.g"},

@@ -69,7 +69,7 @@ typedef struct agglo_config {
   double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;
-  int gluey_radius_weighting;
+  int gluey_radius_weighting, gluey_glued_rows;
   agglo_list gluey_force_times, gluey_force, gluey_region, gluey_positions, gluey_velocities;
   /* [obstacles] (obstacles.c; used by the gluey model) */
   agglo_list obs_planes, obs_segments, obs_spheres, obs_box, obs_wheel;

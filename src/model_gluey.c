@@ -63,6 +63,7 @@ typedef struct {
   agglo_constraints con;
   agglo_solver_settings solver;
   double *w;        /* per row: weight of lambda in the gamma update */
+  uint8_t *twin;    /* per row: 1 = the upper-bound row of the glued contact before it */
   size_t wcap;
   /* memory of the last step, ordered by (i, j) */
   int32_t *pi, *pj;
@@ -108,6 +109,9 @@ static int rows_reserve(gluey *m, size_t need) {
     double *b = realloc(m->gap_after, cap * sizeof *b);
     if (!b) return -1;
     m->gap_after = b;
+    uint8_t *t = realloc(m->twin, cap * sizeof *t);
+    if (!t) return -1;
+    m->twin = t;
     m->wcap = cap;
   }
   return 0;
@@ -138,7 +142,7 @@ static void gluey_destroy(void *state) {
   agglo_obstacles_free(&m->ob);
   agglo_neighbors_free(&m->nb);
   agglo_constraints_free(&m->con);
-  free(m->w); free(m->gap_after); free(m->pi); free(m->pj); free(m->pgamma); free(m->plambda);
+  free(m->w); free(m->gap_after); free(m->twin); free(m->pi); free(m->pj); free(m->pgamma); free(m->plambda);
   free(m->vstar); free(m->vtry); free(m->mark); free(m->li); free(m->lj); free(m->ls);
   free(m);
 }
@@ -190,6 +194,37 @@ static inline double row_weight(const gluey *m, double ri, double inv_rj) {
   return a * a;
 }
 
+/* One contact: an inequality row (gamma = 0); a glued contact is one equality row (the paper's
+   D + h G.v = 0), or with gluey.glued_rows = bounded two inequality rows 0 <= D + h G.v <= max(D, 0)
+   (the second with the normal reversed), whose net impulse is the glued multiplier. */
+static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double lam,
+                   double gam, double w) {
+  agglo_constraints *c = &m->con;
+  int two = gam < 0 && m->cfg.gluey_glued_rows == 1;
+  if (rows_reserve(m, c->n + 2) != 0) return -1;
+  size_t k = c->n++;
+  c->i[k] = i, c->j[k] = j;
+  memcpy(c->e + 3 * k, e, 3 * sizeof *e);
+  c->gap[k] = g;
+  c->lambda[k] = two ? fmax(lam, 0) : lam;
+  c->gamma[k] = gam;
+  c->equality[k] = gam < 0 && !two;
+  m->w[k] = w;
+  m->twin[k] = 0;
+  if (two) {
+    k = c->n++;
+    c->i[k] = i, c->j[k] = j;
+    for (int d = 0; d < 3; d++) c->e[3 * k + d] = -e[d];
+    c->gap[k] = fmax(-g, 0);
+    c->lambda[k] = fmax(-lam, 0);
+    c->gamma[k] = gam;
+    c->equality[k] = 0;
+    m->w[k] = w;
+    m->twin[k] = 1;
+  }
+  return 0;
+}
+
 /* Rows: every listed pair and obstacle element with gap < reach, or glued, or (vtry) closing at
    the velocities vtry of an earlier attempt. With vcheck, nothing is written: returns the number
    of candidates outside that rule that close at vcheck, and in *gmax the largest gap of those. */
@@ -220,15 +255,9 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
         continue;
       }
       if (!in) continue;
-      if (rows_reserve(m, c->n + 1) != 0) return -1;
-      size_t k = c->n++;
-      c->i[k] = (int32_t)i, c->j[k] = j;
-      memcpy(c->e + 3 * k, e, sizeof e);
-      c->gap[k] = g;
-      c->lambda[k] = p >= 0 ? m->plambda[p] : 0;
-      c->gamma[k] = gam;
-      c->equality[k] = gam < 0;
-      m->w[k] = row_weight(m, ri, agglo_obstacle_inv_radius(o));
+      if (add_row(m, (int32_t)i, j, e, g, p >= 0 ? m->plambda[p] : 0, gam,
+                  row_weight(m, ri, agglo_obstacle_inv_radius(o))) != 0)
+        return -1;
     }
     for (size_t pp = m->nb.start[i]; pp < m->nb.start[i + 1]; pp++) {
       int32_t j = m->nb.nbr[pp];
@@ -255,15 +284,9 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
         continue;
       }
       if (!in) continue;
-      if (rows_reserve(m, c->n + 1) != 0) return -1;
-      size_t k = c->n++;
-      c->i[k] = (int32_t)i, c->j[k] = j;
-      memcpy(c->e + 3 * k, e, sizeof e);
-      c->gap[k] = g;
-      c->lambda[k] = p >= 0 ? m->plambda[p] : 0;
-      c->gamma[k] = gam;
-      c->equality[k] = gam < 0;
-      m->w[k] = row_weight(m, ri, 1.0 / s->r[j]);
+      if (add_row(m, (int32_t)i, j, e, g, p >= 0 ? m->plambda[p] : 0, gam,
+                  row_weight(m, ri, 1.0 / s->r[j])) != 0)
+        return -1;
     }
   }
   if (vcheck) return missed;
@@ -348,17 +371,22 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   memset(m->mark, 0, n);
   size_t gp = 0, go = 0, ng = 0;
   double gsum = 0, gmost = 0;
+  size_t pn = 0;
   for (size_t k = 0; k < con->n; k++) {
+    if (m->twin[k]) continue;
+    int two = k + 1 < con->n && m->twin[k + 1];
+    double lam = two ? con->lambda[k] - con->lambda[k + 1] : con->lambda[k];
     double ga = agglo_constraint_gap_after(con, k, h, s->v);
     m->gap_after[k] = ga;
     double g = con->gamma[k];
     /* an open contact keeps gamma = 0 whatever a loose solve left in lambda [choice] */
-    if (con->equality[k] || ga <= tol) g -= m->w[k] * con->lambda[k];
+    if (con->gamma[k] < 0 || ga <= tol) g -= m->w[k] * lam;
     if (g < m->gmin) g = m->gmin;
     if (g > 0) g = 0;
-    m->pi[k] = con->i[k], m->pj[k] = con->j[k];
-    m->pgamma[k] = g;
-    m->plambda[k] = con->lambda[k];
+    m->pi[pn] = con->i[k], m->pj[pn] = con->j[k];
+    m->pgamma[pn] = g;
+    m->plambda[pn] = lam;
+    pn++;
     if (g < 0) {
       ng++;
       gsum += g;
@@ -366,9 +394,9 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
       if (con->j[k] >= 0) gp++;
       else go++;
     }
-    if (con->j[k] < 0 && (g < 0 || (con->lambda[k] > 0 && ga <= tol))) m->mark[con->i[k]] = 1;
+    if (con->j[k] < 0 && (g < 0 || (lam > 0 && ga <= tol))) m->mark[con->i[k]] = 1;
   }
-  m->pn = con->n;
+  m->pn = pn;
   size_t att = 0;
   for (size_t i = 0; i < n; i++) att += m->mark[i];
   m->st.glued_pairs = gp, m->st.glued_obstacle = go;
@@ -379,7 +407,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
     double *buf = malloc(ng * sizeof *buf);
     if (buf) {
       size_t a = 0;
-      for (size_t k = 0; k < con->n; k++)
+      for (size_t k = 0; k < pn; k++)
         if (m->pgamma[k] < 0) buf[a++] = m->pgamma[k];
       qsort(buf, ng, sizeof *buf, cmp_double);
       m->st.gamma_median = ng % 2 ? buf[ng / 2] : 0.5 * (buf[ng / 2 - 1] + buf[ng / 2]);
