@@ -17,16 +17,16 @@ int agglo_links_init(agglo_links *L, size_t n) {
 }
 
 void agglo_links_free(agglo_links *L) {
-  free(L->a); free(L->b); free(L->lambda); free(L->head); free(L->next); free(L->degree);
+  free(L->link); free(L->head); free(L->degree);
   memset(L, 0, sizeof *L);
 }
 
 int agglo_links_has(const agglo_links *L, int32_t i, int32_t j) {
   /* walk the shorter list */
   if (L->degree[j] < L->degree[i]) { int32_t t = i; i = j; j = t; }
-  for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
-    int32_t l = e >> 1;
-    if ((e & 1 ? L->a[l] : L->b[l]) == j) return 1;
+  for (int32_t e = L->head[i]; e >= 0; e = AGGLO_LINK_NEXT(L, e)) {
+    const agglo_link *k = &L->link[e >> 1];
+    if ((e & 1 ? k->a : k->b) == j) return 1;
   }
   return 0;
 }
@@ -34,21 +34,16 @@ int agglo_links_has(const agglo_links *L, int32_t i, int32_t j) {
 int agglo_links_add(agglo_links *L, int32_t i, int32_t j, double lambda0) {
   if (L->count == L->cap) {
     size_t cap = L->cap ? 2 * L->cap : 64;
-    int32_t *a = realloc(L->a, cap * sizeof *a);
-    if (a) L->a = a;
-    int32_t *b = realloc(L->b, cap * sizeof *b);
-    if (b) L->b = b;
-    double *lam = realloc(L->lambda, cap * sizeof *lam);
-    if (lam) L->lambda = lam;
-    int32_t *nx = realloc(L->next, 2 * cap * sizeof *nx);
-    if (nx) L->next = nx;
-    if (!a || !b || !lam || !nx) return -1;
+    agglo_link *k = realloc(L->link, cap * sizeof *k);
+    if (!k) return -1;
+    L->link = k;
     L->cap = cap;
   }
   size_t l = L->count++;
-  L->a[l] = i, L->b[l] = j, L->lambda[l] = lambda0;
-  L->next[2 * l] = L->head[i], L->head[i] = (int32_t)(2 * l);
-  L->next[2 * l + 1] = L->head[j], L->head[j] = (int32_t)(2 * l + 1);
+  agglo_link *k = &L->link[l];
+  k->a = i, k->b = j, k->lambda = lambda0;
+  k->next[0] = L->head[i], L->head[i] = (int32_t)(2 * l);
+  k->next[1] = L->head[j], L->head[j] = (int32_t)(2 * l + 1);
   L->degree[i]++, L->degree[j]++;
   return 0;
 }
@@ -148,7 +143,7 @@ static int activate(agglo_dah_work *w, const agglo_links *L, const double *x, in
   w->asleep[k] = 0;
   w->wake[w->nw++] = (int32_t)k;
   for (int q = 0; q < 3; q++) w->P[3 * k + q] = 0, w->x0[3 * k + q] = x[3 * (size_t)i + q];
-  for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
+  for (int32_t e = L->head[i]; e >= 0; e = AGGLO_LINK_NEXT(L, e)) {
     int32_t l = e >> 1;
     if (w->lstamp[l] == w->stamp) continue;
     if (w->nl == w->cap_l) {
@@ -161,7 +156,7 @@ static int activate(agglo_dah_work *w, const agglo_links *L, const double *x, in
       w->cap_l = cap;
     }
     w->lstamp[l] = w->stamp;
-    w->lam0[w->nl] = L->lambda[l];
+    w->lam0[w->nl] = L->link[l].lambda;
     w->live[w->nl++] = l;
   }
   return 0;
@@ -171,7 +166,7 @@ static int activate(agglo_dah_work *w, const agglo_links *L, const double *x, in
 static inline double link_geom(const agglo_links *L, const double *x, const double *r,
                                const agglo_box *box, double inv_len, int32_t l, double D[3],
                                double *s2) {
-  int32_t i = L->a[l], j = L->b[l];
+  int32_t i = L->link[l].a, j = L->link[l].b;
   double d[3];
   agglo_box_delta(box, x + 3 * (size_t)j, x + 3 * (size_t)i, d); /* x_i - x_j */
   for (int q = 0; q < 3; q++) D[q] = d[q] * inv_len;
@@ -195,12 +190,12 @@ static void particle_grad(const agglo_links *L, const double *x, const double *r
   g[0] = g[1] = g[2] = 0;
   gam_term[0] = gam_term[1] = gam_term[2] = 0;
   double k = 0, rl = 0;
-  for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
+  for (int32_t e = L->head[i]; e >= 0; e = AGGLO_LINK_NEXT(L, e)) {
     int32_t l = e >> 1;
     double D[3], s2;
     double phi = link_geom(L, x, r, box, inv_len, l, D, &s2);
     double sgn = (e & 1) ? -1.0 : 1.0; /* D is X_a - X_b: flip for end b */
-    double lam = L->lambda[l];
+    double lam = L->link[l].lambda;
     double w1 = sgn * (1 - 2 * lam), w2 = sgn * 2 * lam * phi;
     for (int q = 0; q < 3; q++) g[q] += w1 * D[q], gam_term[q] += w2 * D[q];
     k += 4 * (lam > 0.5 ? lam : 0.5) * s2;
@@ -222,7 +217,7 @@ static void restore(agglo_dah_work *w, agglo_links *L, double *x) {
     w->asleep[k] = 0;
     w->wake[w->nw++] = (int32_t)k;
   }
-  for (size_t m = 0; m < w->nl; m++) L->lambda[w->live[m]] = w->lam0[m];
+  for (size_t m = 0; m < w->nl; m++) L->link[w->live[m]].lambda = w->lam0[m];
 }
 
 int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box *box,
@@ -277,13 +272,15 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
     /* every 4th iteration (the neighbours react a little late; harmless), and always before
        declaring convergence */
     int full = w->nw == 0; /* all asleep: check the neighbours of every touched particle */
+    st->full_checks += full;
     size_t nsrc = full ? w->na : (it % 4 == 0 ? w->nw : 0);
     for (size_t m = 0; m < nsrc; m++)
-      for (int32_t e = L->head[w->idx[full ? (int32_t)m : w->wake[m]]]; e >= 0; e = L->next[e]) {
-        int32_t l = e >> 1, j = (e & 1) ? L->a[l] : L->b[l];
+      for (int32_t e = L->head[w->idx[full ? (int32_t)m : w->wake[m]]]; e >= 0; e = AGGLO_LINK_NEXT(L, e)) {
+        int32_t l = e >> 1, j = (e & 1) ? L->link[l].a : L->link[l].b;
         int touched = w->act[j] == w->stamp;
         if ((touched && !w->asleep[w->loc[j]]) || w->bnd[j] == w->bstamp) continue;
         w->bnd[j] = w->bstamp;
+        st->checks++;
         double g[3], gt[3], stiff, rl;
         particle_grad(L, x, r, box, inv_len, j, g, gt, &stiff, &rl);
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
@@ -334,23 +331,23 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
        once: from end a if it is awake, else from end b) */
     for (size_t m = 0; m < w->nw; m++) {
       int32_t i = w->idx[w->wake[m]];
-      for (int32_t e = L->head[i]; e >= 0; e = L->next[e]) {
+      for (int32_t e = L->head[i]; e >= 0; e = AGGLO_LINK_NEXT(L, e)) {
         int32_t l = e >> 1;
         if (e & 1) { /* i is end b: skip if end a is awake too */
-          int32_t a = L->a[l];
+          int32_t a = L->link[l].a;
           if (w->act[a] == w->stamp && !w->asleep[w->loc[a]]) continue;
         }
         double D[3], s2;
         double phi = link_geom(L, x, r, box, inv_len, l, D, &s2);
-        double lam = L->lambda[l] + beta * phi;
-        L->lambda[l] = lam > 0 ? lam : 0;
+        double lam = L->link[l].lambda + beta * phi;
+        L->link[l].lambda = lam > 0 ? lam : 0;
       }
     }
     if (trace && it < trace_len && L->count > 0) {
       double D[3], s2;
       double phi = link_geom(L, x, r, box, inv_len, 0, D, &s2);
       trace[2 * it] = sqrt(s2 - phi) * len;
-      trace[2 * it + 1] = L->lambda[0];
+      trace[2 * it + 1] = L->link[0].lambda;
     }
     it++, it_attempt++;
   }
@@ -363,7 +360,7 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
     double D[3], s2;
     link_geom(L, x, r, box, inv_len, l, D, &s2);
     double dist = sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]) * len;
-    double err = (r[L->a[l]] + r[L->b[l]]) - dist;
+    double err = (r[L->link[l].a] + r[L->link[l].b]) - dist;
     if (err > st->max_overlap) st->max_overlap = err;
     if (-err > st->max_stretch) st->max_stretch = -err;
   }

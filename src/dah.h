@@ -11,13 +11,19 @@
 /* The link set S with its multipliers, and per-particle incidence lists. Links are never
    removed. Link l joins a[l] and b[l]; incidence 2l (end a) and 2l+1 (end b). */
 typedef struct {
+  int32_t a, b;    /* ends */
+  int32_t next[2]; /* next incidence of end a (next[0]) and of end b (next[1]), -1 at the end */
+  double lambda;   /* multiplier */
+} agglo_link;      /* one cache line holds what an iteration needs of a link */
+
+typedef struct {
   size_t n, count, cap; /* particles, links, room */
-  int32_t *a, *b;
-  double *lambda;
+  agglo_link *link;
   int32_t *head;   /* n: first incidence of each particle, -1 if none */
-  int32_t *next;   /* 2*cap: next incidence of the same particle */
   int32_t *degree; /* n */
 } agglo_links;
+
+#define AGGLO_LINK_NEXT(L, e) ((L)->link[(e) >> 1].next[(e) & 1])
 
 int agglo_links_init(agglo_links *L, size_t n);
 void agglo_links_free(agglo_links *L);
@@ -51,6 +57,8 @@ typedef struct {
   double max_move;     /* largest displacement of a particle (length) */
   double gamma_used;   /* smallest gamma used (after adaptation) */
   double work;         /* particle updates: sum over iterations of the awake particles */
+  double checks;       /* residual evaluations of sleeping or untouched neighbours */
+  int full_checks;     /* times every particle fell asleep and all were checked */
 } agglo_dah_stats;
 
 typedef struct agglo_dah_work agglo_dah_work;

@@ -15,6 +15,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double prof_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 typedef struct {
   agglo_config cfg;
@@ -43,7 +50,8 @@ typedef struct {
   agglo_dah_work *dah;
   agglo_dah_settings dset;
   double min_gap;
-  double prof_work, prof_solves, prof_touched; /* totals over the run (AGGLO_BALL_PROFILE) */
+  double prof_work, prof_solves, prof_touched, prof_checks, prof_full; /* AGGLO_BALL_PROFILE */
+  double prof_dah_s, prof_scan_s;
 } ballistic;
 
 static int fail(char *err, size_t n, const char *fmt, ...) {
@@ -78,8 +86,10 @@ static void ball_destroy(void *state) {
   ballistic *b = state;
   if (!b) return;
   if (getenv("AGGLO_BALL_PROFILE"))
-    fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched\n",
-            b->prof_solves, b->prof_work, b->prof_touched);
+    fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched, "
+            "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s\n",
+            b->prof_solves, b->prof_work, b->prof_touched, b->prof_checks, b->prof_full,
+            b->prof_dah_s, b->prof_scan_s);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
   free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
@@ -433,18 +443,23 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
   /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
   b->min_gap = INFINITY;
+  double t_scan = prof_now();
   grid_bin(b, s);
   if (scan_all(b, s) != 0 || link_pairs(b) != 0) return fail(err, errlen, "out of memory");
+  b->prof_scan_s += prof_now() - t_scan;
   double max_overlap = 0;
   int outer = 0, touched_walls = 0;
   while (b->nseeds > 0) {
     agglo_dah_stats ds;
+    double t_dah = prof_now();
     if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds, b->nseeds, &b->dset, b->dah, &ds,
                         NULL, 0) != 0)
       return fail(err, errlen, "out of memory in the minimiser");
+    b->prof_dah_s += prof_now() - t_dah;
     outer++;
     info->iterations += ds.iterations;
     b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
+    b->prof_checks += ds.checks, b->prof_full += ds.full_checks;
     if (!ds.converged) info->converged = 0;
     if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
     b->moved_since_bin += ds.max_move;
@@ -533,7 +548,7 @@ static int ball_save(const void *state, FILE *f) {
   const ballistic *b = state;
   fprintf(f, "# ballistic links: i j lambda (storage indices)\n%zu\n", b->L.count);
   for (size_t l = 0; l < b->L.count; l++)
-    fprintf(f, "%d %d %.17g\n", b->L.a[l], b->L.b[l], b->L.lambda[l]);
+    fprintf(f, "%d %d %.17g\n", b->L.link[l].a, b->L.link[l].b, b->L.link[l].lambda);
   return ferror(f) ? -1 : 0;
 }
 

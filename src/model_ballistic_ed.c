@@ -127,6 +127,14 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->r_max = agglo_max_radius(s);
   e->r_mean = n ? rs / (double)n : c->radius;
   double cell = 2 * e->r_max * (1 + c->ball_window);
+  for (int k = 0; k < s->dim; k++)
+    if (s->box.periodic[k] && s->box.len[k] < 2 * cell) {
+      double len = s->box.len[k];
+      ed_destroy(e);
+      return fail(err, errlen, "event driven: the periodic box (side %g along axis %d) must be at "
+                  "least 4 (1 + ballistic.window) max radii = %g wide; lower ballistic.window or "
+                  "enlarge the box", len, k, 2 * cell);
+    }
   e->ncells = 1;
   for (int k = 0; k < 3; k++) {
     int nc = k < s->dim ? (int)floor(s->box.len[k] / cell) : 1;

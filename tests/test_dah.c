@@ -62,7 +62,7 @@ static void two_spheres_dah_converges_plain_ah_oscillates(void **st) {
   assert_int_equal(ds.restarts, 0);
   assert_true(ds.iterations < 1500);
   assert_true(fabs(dist(x, 0, 1) - 2.0) < 1e-5);
-  assert_true(fabs(L.lambda[0] - 0.5) < 1e-5);
+  assert_true(fabs(L.link[0].lambda - 0.5) < 1e-5);
   assert_true(ds.max_overlap < 1e-5);
   int ch;
   double amp;
@@ -88,7 +88,7 @@ static void two_spheres_dah_converges_plain_ah_oscillates(void **st) {
   /* plain Arrow-Hurwicz (c = 1, gamma = 0): X <- X - alpha grad L ; lambda <- max(0, lambda +
      beta phi), same alpha and beta: it keeps oscillating */
   double y[6] = {0, 0, 0, 1.5, 0, 0};
-  L.lambda[0] = 0.5;
+  L.link[0].lambda = 0.5;
   agglo_dah_settings plain = set;
   plain.c = 1, plain.gamma = 0, plain.adapt = 0, plain.max_iter = T, plain.max_restarts = 0;
   memset(tr, 0, 2 * T * sizeof *tr);
