@@ -28,6 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Below this many particles the loops run on one thread: starting a team costs more than the
+   work (and much more on busy cores). Results do not depend on it. */
+#define PAR_MIN 4096
+
 /* Per-particle arrays, sorted by cell; two copies (current and scratch) swapped at each sort. */
 typedef struct {
   double *x[3], *v[3], *t[3]; /* position, velocity, predicted velocity v~ */
@@ -244,7 +248,7 @@ static int axis_colours(int n, int periodic) {
 static void sort_by_cell(dpd *m) {
   size_t n = m->n, nc = m->ncells;
   parts *p = &m->p, *q = &m->q;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
     p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
@@ -258,14 +262,14 @@ static void sort_by_cell(dpd *m) {
   for (size_t i = 0; i < n; i++) m->order[m->fill[m->cell_of[i]]++] = i;
   /* within a cell, by id: the order (hence the summation order of the forces) is a function of
      the state only, not of its history, so that a restart continues bitwise */
-#pragma omp parallel for schedule(static, 64)
+#pragma omp parallel for schedule(static, 64) if (m->n >= PAR_MIN)
   for (size_t c = 0; c < nc; c++)
     for (size_t a = m->cell_start[c] + 1; a < m->cell_start[c + 1]; a++) {
       size_t o = m->order[a], b = a;
       while (b > m->cell_start[c] && p->id[m->order[b - 1]] > p->id[o]) m->order[b] = m->order[b - 1], b--;
       m->order[b] = o;
     }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < n; k++) {
     size_t i = m->order[k];
     for (int d = 0; d < 3; d++) {
@@ -411,7 +415,7 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
   double min_gap = INFINITY;
   size_t in_range = 0;
   const int nc0 = m->nc[0], nc1 = m->nc[1];
-#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range)
+#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) if (m->n >= PAR_MIN)
   {
 #pragma omp for schedule(static)
     for (size_t i = 0; i < n; i++) m->f[0][i] = m->f[1][i] = m->f[2][i] = 0;
@@ -448,7 +452,7 @@ static void dpd_destroy(void *state) {
 static void write_back(const dpd *m, agglo_system *s) {
   double L = m->u.length, V = m->u.velocity;
   const parts *p = &m->p;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
     for (int d = 0; d < 3; d++) {
@@ -572,7 +576,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   for (int k = 0; k < m->dim; k++) {
     double *restrict x = p->x[k], *restrict v = p->v[k], *restrict t = p->t[k];
     const double *restrict f = m->f[k], *restrict im = p->im;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
     for (size_t i = 0; i < n; i++) {
       double a = f[i] * im[i];
       x[i] += dt * v[i] + hdt2 * a;
@@ -580,7 +584,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
       v[i] += hdt * a;
     }
     if (!m->periodic[k]) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
       for (size_t i = 0; i < n; i++) {
         double lo = m->lo[k] + p->r[i], hi = m->lo[k] + m->len[k] - p->r[i];
         if (x[i] < lo || x[i] > hi) {
@@ -597,7 +601,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   forces(m, (uint64_t)s->step + 1, &st);
   /* 3. second half kick */
   size_t bad = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad) if (m->n >= PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double im = p->im[i], chk = 0;
     for (int k = 0; k < m->dim; k++) {

@@ -125,7 +125,7 @@ static void pair_forces_exactly_opposite(void **st) {
 static void same_bytes_with_1_and_2_threads(void **st) {
   (void)st;
   agglo_config c;
-  gw_config(&c, 8);
+  gw_config(&c, 12); /* N = 5184: above the size below which loops run on one thread */
   c.dpd_noise = DPD_NOISE_GAUSSIAN;
   double *xs[2], *vs[2];
   size_t n = 0;
@@ -133,7 +133,7 @@ static void same_bytes_with_1_and_2_threads(void **st) {
     omp_set_num_threads(t + 1);
     sim S;
     start(&S, &c);
-    advance(&S, 60);
+    advance(&S, 40);
     n = S.s.n;
     xs[t] = malloc(3 * n * sizeof(double));
     vs[t] = malloc(3 * n * sizeof(double));

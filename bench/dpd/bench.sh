@@ -1,11 +1,14 @@
 #!/bin/sh
 # DPD throughput against LAMMPS `pair_style dpd` on the Groot-Warren fluid (rho = 3, a = 25,
 # gamma = 4.5, kT = 1, rc = 1, dt = 0.04), same box, same number of steps, in the same run,
-# interleaved, best of REPS (shared machines: the best run is the least disturbed one).
+# interleaved, best of REPS.
 #   bench/dpd/bench.sh [L...]     (default L = 20 -> N = 24 000, and 30 -> N = 81 000)
 # Environment: LMP (default /work/lammps/build/lmp, see build_lammps.sh), DPD_BENCH (default
-# build-dpd/bench/dpd_bench), STEPS (500), REPS (3). Both codes exclude their setup: LAMMPS's
-# "Loop time", agglo's timed loop. Threads: OMP_NUM_THREADS / -sf omp -pk omp for LAMMPS.
+# build-dpd/bench/dpd_bench), STEPS (500), REPS (3).
+# Two measures, because the machines are shared: "wall" = particle-steps per second of elapsed
+# time of the time loop (LAMMPS's "Loop time", agglo's timed loop), best of REPS; "cpu" =
+# particle-steps per CPU-second of the whole process (user + sys, setup included for both), best
+# of REPS -- robust to other jobs for one thread, the per-core figure.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 LMP=${LMP:-/work/lammps/build/lmp}
@@ -16,28 +19,26 @@ SIZES=${*:-20 30}
 tmp=$(mktemp -d)
 cd "$tmp"
 best() { sort -g | tail -1; }
-echo "| N | threads | LAMMPS (Mparticle-steps/s) | agglo (Mparticle-steps/s) | agglo / LAMMPS | agglo per core / LAMMPS 1 thread |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| N | threads | LAMMPS wall | agglo wall | ratio | LAMMPS per CPU-s | agglo per CPU-s | ratio per core |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for L in $SIZES; do
   N=$((3 * L * L * L))
-  lmp1=
   for t in 1 2; do
-    : > lmp.txt; : > agg.txt
+    : > lw; : > lc; : > aw; : > ac
     for r in $(seq "$REPS"); do
-      if [ "$t" = 1 ]; then
-        OMP_NUM_THREADS=1 "$LMP" -in "$here/in.dpd_gw" -var L "$L" -var STEPS "$STEPS" -log none > out.txt
-      else
-        OMP_NUM_THREADS=$t "$LMP" -sf omp -pk omp "$t" -in "$here/in.dpd_gw" -var L "$L" -var STEPS "$STEPS" -log none > out.txt
-      fi
-      awk -v n="$N" -v s="$STEPS" '/^Loop time/ { printf "%.4f\n", n * s / $4 / 1e6 }' out.txt >> lmp.txt
-      OMP_NUM_THREADS=$t "$BENCH" perf "$L" "$STEPS" "$t" > out.txt
-      awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^wall=/) { w = substr($i, 6) } ; for (i = 1; i <= NF; i++) if ($i ~ /^N=/) n = substr($i, 3) ; for (i = 1; i <= NF; i++) if ($i ~ /^steps=/) s = substr($i, 7) } END { printf "%.4f\n", n * s / w / 1e6 }' out.txt >> agg.txt
+      sf=""; [ "$t" -gt 1 ] && sf="-sf omp -pk omp $t"
+      OMP_NUM_THREADS=$t /usr/bin/time -f "%U %S" -o time.txt "$LMP" $sf -in "$here/in.dpd_gw" \
+        -var L "$L" -var STEPS "$STEPS" -log none > out.txt
+      awk -v n="$N" -v s="$STEPS" '/^Loop time/ { printf "%.4f\n", n * s / $4 / 1e6 }' out.txt >> lw
+      awk -v n="$N" -v s="$STEPS" '{ printf "%.4f\n", n * s / ($1 + $2) / 1e6 }' time.txt >> lc
+      OMP_NUM_THREADS=$t /usr/bin/time -f "%U %S" -o time.txt "$BENCH" perf "$L" "$STEPS" "$t" > out.txt
+      sed 's/.*wall=\([0-9.]*\) s.*/\1/' out.txt | awk -v n="$N" -v s="$STEPS" '{ printf "%.4f\n", n * s / $1 / 1e6 }' >> aw
+      awk -v n="$N" -v s="$STEPS" '{ printf "%.4f\n", n * s / ($1 + $2) / 1e6 }' time.txt >> ac
     done
-    l=$(best < lmp.txt); a=$(best < agg.txt)
-    [ "$t" = 1 ] && lmp1=$l
-    awk -v N="$N" -v t="$t" -v l="$l" -v a="$a" -v l1="$lmp1" \
-      'BEGIN { printf "| %d | %d | %.2f | %.2f | %.2f | %.2f |\n", N, t, l, a, a / l, a / t / l1 }'
-    echo "  (runs: LAMMPS $(tr '\n' ' ' < lmp.txt); agglo $(tr '\n' ' ' < agg.txt))" >&2
+    a=$(best < lw); b=$(best < aw); c=$(best < lc); d=$(best < ac)
+    awk -v N="$N" -v t="$t" -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN {
+      printf "| %d | %d | %.2f M/s | %.2f M/s | %.2f | %.2f M | %.2f M | %.2f |\n", N, t, a, b, b / a, c, d, d / c }'
+    echo "  N=$N threads=$t runs: LAMMPS wall $(tr '\n' ' ' < lw)cpu $(tr '\n' ' ' < lc); agglo wall $(tr '\n' ' ' < aw)cpu $(tr '\n' ' ' < ac)" >&2
   done
 done
 rm -rf "$tmp"
