@@ -168,8 +168,9 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
   nb->skin = skin;
   double reach = cutoff + skin;
   grid g;
-  /* cells half the list distance wide, 5 x 5 (x 5) stencil: fewer candidates than 3 x 3 */
-  if (grid_build(&g, s, 0.5 * (2 * agglo_max_radius(s) + reach), 2) != 0 || grid_pack(&g, s) != 0) {
+  /* cells one list distance wide, 3 x 3 (x 3) stencil, scanned as runs of consecutive cells
+     (measured faster than half-width cells and a 5 x 5 stencil) */
+  if (grid_build(&g, s, 2 * agglo_max_radius(s) + reach, 1) != 0 || grid_pack(&g, s) != 0) {
     grid_free(&g);
     return -1;
   }

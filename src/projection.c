@@ -173,10 +173,14 @@ typedef struct {
   double res, bb, ff, tap;
 } classify_out;
 
+/* plain: the component has neither equalities nor fixed constraints (einf = 0, mov = 1), the
+   common case, compiled apart */
+#define EINF(k) (plain ? 0.0 : w->einf[k])
+#define MOV(k) (plain ? 1.0 : w->mov[k])
 static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
                                                                double h, double ia, double tapk,
-                                                               classify_out *o) {
-  double gk = w->g[k], yk = w->y[k], hs = h * w->sw[k], ei = w->einf[k];
+                                                               classify_out *o, int plain) {
+  double gk = w->g[k], yk = w->y[k], hs = h * w->sw[k], ei = EINF(k);
   double G = hs * gk, L = hs * yk + ei;
   double mn = G < L ? G : L;
   double rk = -G > mn ? -G : mn;
@@ -186,7 +190,7 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
   double red = (yk + ei) * ia;
   red = red < phi ? red : phi;
   o->ff += red * phi;
-  double beta = fr ? 0.0 : (gk < 0 ? gk : 0.0) * w->mov[k];
+  double beta = fr ? 0.0 : (gk < 0 ? gk : 0.0) * MOV(k);
   o->bb += beta * beta;
   w->t[k] = phi;
   o->tap += phi * tapk;
@@ -194,9 +198,9 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
 
 static inline __attribute__((always_inline)) classify_out classify(const proj_ws *w,
                                                                    const comp_range *r, double h,
-                                                                   double ia) {
+                                                                   double ia, int plain) {
   classify_out o = {0, 0, 0, 0};
-  for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, h, ia, 0.0, &o);
+  for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, h, ia, 0.0, &o, plain);
   return o;
 }
 
@@ -225,26 +229,26 @@ static inline __attribute__((always_inline)) void spread_dir(proj_ws *w, const c
 
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
                                                              double h, double tol, int max_iter,
-                                                             int *conv, int D) {
+                                                             int *conv, int D, int plain) {
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
   if (c1 - c0 == 1) {
     /* one constraint: the scaled A is 1, the answer is explicit */
     size_t k = c0;
-    if (w->mov[k] == 0) {
+    if (MOV(k) == 0) {
       y[k] = 0;
       *conv = -h * w->sw[k] * w->q[k] <= tol;
       return 0;
     }
-    y[k] = w->einf[k] > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0);
+    y[k] = EINF(k) > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0);
     return 1;
   }
   /* Gershgorin bound of the scaled A: |A_kl| <= im_p / (sw_k sw_l) for a shared particle p */
   for (size_t q = r->p0; q < r->p1; q++) w->ps[q] = 0;
   int any = 0;
   for (size_t k = c0; k < c1; k++) {
-    double s = w->mov[k] / w->sw[k];
+    double s = MOV(k) / w->sw[k];
     w->ps[w->a[k]] += s;
     if (w->b[k] >= 0) w->ps[w->b[k]] += s;
     any |= y[k] != 0;
@@ -253,7 +257,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   for (size_t k = c0; k < c1; k++) {
     double L = w->im[w->a[k]] * w->ps[w->a[k]];
     if (w->b[k] >= 0) L += w->im[w->b[k]] * w->ps[w->b[k]];
-    L *= w->mov[k] / w->sw[k];
+    L *= MOV(k) / w->sw[k];
     norm = L > norm ? L : norm;
   }
   double abar = norm > 0 ? 1.9 / norm : 1.0, ia = 1.0 / abar;
@@ -264,7 +268,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   } else {
     for (size_t k = c0; k < c1; k++) g[k] = w->q[k];
   }
-  classify_out cl = classify(w, r, h, ia);
+  classify_out cl = classify(w, r, h, ia, plain);
   double beta = 0; /* next direction: t - beta p (beta = 0: restart on the free gradient) */
   int fresh = 1;   /* g was just computed from y, not by the recurrence */
   for (;;) {
@@ -274,7 +278,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       apply_A(w, r, y, g, 1, D);
       it++;
       fresh = 1;
-      cl = classify(w, r, h, ia);
+      cl = classify(w, r, h, ia, plain);
       beta = 0;
       if (cl.res <= tol) break;
     }
@@ -292,7 +296,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         ap[k] = apk;
         pap += pk * apk;
         gp += g[k] * pk;
-        double s = (pk > 0 && !(w->einf[k] > 0)) ? y[k] / pk : INFINITY;
+        double s = (pk > 0 && !(EINF(k) > 0)) ? y[k] / pk : INFINITY;
         af = s < af ? s : af;
       }
       double acg = pap > 0 ? gp / pap : INFINITY;
@@ -301,7 +305,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         for (size_t k = c0; k < c1; k++) {
           y[k] -= acg * p[k];
           g[k] -= acg * ap[k];
-          classify_one(w, k, h, ia, ap[k], &o);
+          classify_one(w, k, h, ia, ap[k], &o, plain);
         }
         cl = o;
         fresh = 0;
@@ -314,27 +318,27 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         /* expansion: to the boundary, then a projected gradient step of fixed length */
         for (size_t k = c0; k < c1; k++) {
           double pk = p[k];
-          int block = pk > 0 && !(w->einf[k] > 0) && y[k] / pk == af;
+          int block = pk > 0 && !(EINF(k) > 0) && y[k] / pk == af;
           double yk = block ? 0.0 : y[k] - af * pk;
-          y[k] = (yk < 0 && !(w->einf[k] > 0)) ? 0.0 : yk;
+          y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
           g[k] -= af * ap[k];
         }
-        classify(w, r, h, ia);
+        classify(w, r, h, ia, plain);
         for (size_t k = c0; k < c1; k++) {
           double yk = y[k] - abar * t[k];
-          y[k] = (yk < 0 && !(w->einf[k] > 0)) ? 0.0 : yk;
+          y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
         }
         apply_A(w, r, y, g, 1, D);
         it++;
         fresh = 1;
-        cl = classify(w, r, h, ia);
+        cl = classify(w, r, h, ia, plain);
         beta = 0;
       }
     } else {
       /* proportioning: release the constraints whose multipliers want to grow */
       for (size_t k = c0; k < c1; k++) {
-        int fr = (y[k] > 0) | (w->einf[k] > 0);
-        p[k] = fr ? 0.0 : (g[k] < 0 ? g[k] : 0.0) * w->mov[k];
+        int fr = (y[k] > 0) | (EINF(k) > 0);
+        p[k] = fr ? 0.0 : (g[k] < 0 ? g[k] : 0.0) * MOV(k);
       }
       apply_A(w, r, p, ap, 0, D);
       it++;
@@ -349,7 +353,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       for (size_t k = c0; k < c1; k++) {
         y[k] -= a * p[k];
         g[k] -= a * ap[k];
-        classify_one(w, k, h, ia, 0.0, &o);
+        classify_one(w, k, h, ia, 0.0, &o, plain);
       }
       cl = o;
       fresh = 0;
@@ -435,9 +439,12 @@ static inline __attribute__((always_inline)) int solve_component(
     proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
     const double *vstar, const size_t *porder, double *v, int *conv, int D) {
   int it;
-  if (set->method == AGGLO_SOLVER_MPRGP)
-    it = solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D);
-  else
+  if (set->method == AGGLO_SOLVER_MPRGP) {
+    int plain = 1;
+    for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
+    it = plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1)
+               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0);
+  } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
                         set->method == AGGLO_SOLVER_APGD, conv, D);
   /* velocities of the component's particles */

@@ -64,7 +64,7 @@ def steps_for(case, n, quick):
 
 
 def run(agglo, case, n, steps, threads, method, out):
-    """One run of `steps` steps; returns (wall s, cpu s)."""
+    """One run of `steps` steps; returns (wall s, cpu s, peak resident MB)."""
     if os.path.isdir(out):
         shutil.rmtree(out)
     cmd = [agglo, "run", "--quiet", "--threads", str(threads), "-o", out]
@@ -79,7 +79,7 @@ def run(agglo, case, n, steps, threads, method, out):
     p.stderr.close()
     if status != 0:
         sys.exit(f"failed ({status}): {' '.join(cmd)}\n{err}")
-    return wall, ru.ru_utime + ru.ru_stime
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
 def stats_window(path, s0):
@@ -100,15 +100,15 @@ def measure(agglo, case, n, threads, method, repeat, quick, work):
     for rep in range(repeat):
         a = os.path.join(work, "a")
         b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
-        wa, ca = run(agglo, case, n, s0, threads, method, a)
-        wb, cb = run(agglo, case, n, s, threads, method, b)
+        wa, ca, _ = run(agglo, case, n, s0, threads, method, a)
+        wb, cb, mem = run(agglo, case, n, s, threads, method, b)
         wall, cpu = (wb - wa) / (s - s0), (cb - ca) / (s - s0)
         if best is None or wall < best[0]:
-            best = (wall, cpu)
+            best = (wall, cpu, mem)
     it, con, viol, conv, clusters = stats_window(os.path.join(b, "stats.csv"), s0)
     return {"case": case, "n": int(n), "threads": threads, "method": method, "s0": s0, "s": s,
             "wall_per_step": best[0], "cpu_per_step": best[1], "iterations": it,
-            "contacts": con, "max_violation": viol, "converged": int(conv),
+            "contacts": con, "max_violation": viol, "converged": int(conv), "peak_mb": best[2],
             "clusters_at_end": clusters, "dir": b}
 
 
@@ -206,15 +206,16 @@ def main():
             continue
         md.append(f"### {case}\n")
         md.append("| N | threads | method | steps | wall/step | CPU/step | iterations/step | "
-                  "contacts | particle-steps/s/core (wall) | per CPU s | same bytes 1 vs 2 threads |")
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+                  "contacts | particle-steps/s/core (wall) | per CPU s | peak MB | "
+                  "same bytes 1 vs 2 threads |")
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for r in rs:
             same = ident.get((case, r["n"], r["method"]))
             md.append(f"| {r['n']:.0e} | {r['threads']} | {r['method']} | {r['s0']}–{r['s']} | "
                       f"{fmt_time(r['wall_per_step'])} | {fmt_time(r['cpu_per_step'])} | "
                       f"{r['iterations']:.1f} | {r['contacts']:.0f} | "
                       f"{r['n'] / (r['wall_per_step'] * r['threads']):.3g} | "
-                      f"{r['n'] / r['cpu_per_step']:.3g} | "
+                      f"{r['n'] / r['cpu_per_step']:.3g} | {r['peak_mb']:.0f} | "
                       f"{'' if same is None else ('yes' if same else 'NO')} |")
         md.append("")
         md.append("| threads | method | exponent of wall/step vs N (all N) | (N >= 1e4) | "
