@@ -19,7 +19,9 @@ in products by the contact matrix). The state after S steps is compared between 
 usage: bench/contact/scaling.py [--agglo PATH] [--out DIR] [--case brownian|scopi|all]
                                 [--sizes 1e3,1e4,...] [--threads 1,2] [--methods mprgp,...]
                                 [--repeat R] [--quick]
-Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them.
+Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them;
+the load column is the machine's 1-minute load average before the point (2 cores: above 2, other
+work competed for them).
 Python 3 standard library only.
 """
 import argparse
@@ -63,7 +65,7 @@ def steps_for(case, n, quick):
     return (20, 50) if n >= 1e6 else (20, 80)
 
 
-def run(agglo, case, n, steps, threads, method, out):
+def run(agglo, case, n, steps, threads, method, out, env=None):
     """One run of `steps` steps; returns (wall s, cpu s, peak resident MB)."""
     if os.path.isdir(out):
         shutil.rmtree(out)
@@ -72,7 +74,7 @@ def run(agglo, case, n, steps, threads, method, out):
                                       f"solver.method={method}"]:
         cmd += ["-s", kv]
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     err = p.stderr.read().decode()
@@ -94,14 +96,15 @@ def stats_window(path, s0):
     return it, con, viol, conv, clusters
 
 
-def measure(agglo, case, n, threads, method, repeat, quick, work):
+def measure(agglo, case, n, threads, method, repeat, quick, work, env):
     s0, s = steps_for(case, n, quick)
     best = None
+    load = os.getloadavg()[0]
     for rep in range(repeat):
         a = os.path.join(work, "a")
         b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
-        wa, ca, _ = run(agglo, case, n, s0, threads, method, a)
-        wb, cb, mem = run(agglo, case, n, s, threads, method, b)
+        wa, ca, _ = run(agglo, case, n, s0, threads, method, a, env)
+        wb, cb, mem = run(agglo, case, n, s, threads, method, b, env)
         wall, cpu = (wb - wa) / (s - s0), (cb - ca) / (s - s0)
         if best is None or wall < best[0]:
             best = (wall, cpu, mem)
@@ -109,6 +112,7 @@ def measure(agglo, case, n, threads, method, repeat, quick, work):
     return {"case": case, "n": int(n), "threads": threads, "method": method, "s0": s0, "s": s,
             "wall_per_step": best[0], "cpu_per_step": best[1], "iterations": it,
             "contacts": con, "max_violation": viol, "converged": int(conv), "peak_mb": best[2],
+            "load_before": load,
             "clusters_at_end": clusters, "dir": b}
 
 
@@ -139,6 +143,8 @@ def main():
                     "plus apgd and uzawa at N = 1e4 (brownian) and every N (scopi, 1 thread)")
     ap.add_argument("--repeat", type=int, default=2, help="best of R runs (N < 1e6)")
     ap.add_argument("--quick", action="store_true", help="fewer steps (a smoke test)")
+    ap.add_argument("--passive", action="store_true", help="OMP_WAIT_POLICY=passive: idle threads "
+                    "sleep instead of spinning (much better on cores busy with other work)")
     args = ap.parse_args()
 
     agglo = args.agglo
@@ -154,6 +160,9 @@ def main():
     work = os.path.join(args.out, "runs")
     os.makedirs(work, exist_ok=True)
     threads = [int(t) for t in args.threads.split(",")]
+    env = dict(os.environ)
+    if args.passive:
+        env["OMP_WAIT_POLICY"] = "passive"
 
     plan = []  # (case, n, threads, method)
     for case in (["brownian", "scopi"] if args.case == "all" else [args.case]):
@@ -173,11 +182,12 @@ def main():
     results = []
     for case, n, t, m in plan:
         rep = args.repeat if n < 1e6 else 1
-        r = measure(agglo, case, n, t, m, rep, args.quick, work)
+        r = measure(agglo, case, n, t, m, rep, args.quick, work, env)
         results.append(r)
         print(f"{case:8s} N={int(n):>8d} threads={t} {m:5s}: {fmt_time(r['wall_per_step'])}/step "
               f"(cpu {fmt_time(r['cpu_per_step'])}), {r['iterations']:.1f} it/step, "
-              f"{r['contacts']:.0f} contacts, converged {r['converged']}", flush=True)
+              f"{r['contacts']:.0f} contacts, converged {r['converged']}, "
+              f"load {r['load_before']:.1f}", flush=True)
 
     # byte-identical states across thread counts
     ident = {}
@@ -206,9 +216,9 @@ def main():
             continue
         md.append(f"### {case}\n")
         md.append("| N | threads | method | steps | wall/step | CPU/step | iterations/step | "
-                  "contacts | particle-steps/s/core (wall) | per CPU s | peak MB | "
+                  "contacts | particle-steps/s/core (wall) | per CPU s | peak MB | load | "
                   "same bytes 1 vs 2 threads |")
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for r in rs:
             same = ident.get((case, r["n"], r["method"]))
             md.append(f"| {r['n']:.0e} | {r['threads']} | {r['method']} | {r['s0']}–{r['s']} | "
@@ -216,6 +226,7 @@ def main():
                       f"{r['iterations']:.1f} | {r['contacts']:.0f} | "
                       f"{r['n'] / (r['wall_per_step'] * r['threads']):.3g} | "
                       f"{r['n'] / r['cpu_per_step']:.3g} | {r['peak_mb']:.0f} | "
+                      f"{r['load_before']:.1f} | "
                       f"{'' if same is None else ('yes' if same else 'NO')} |")
         md.append("")
         md.append("| threads | method | exponent of wall/step vs N (all N) | (N >= 1e4) | "
