@@ -44,8 +44,8 @@ typedef struct {
   double grid_slack;  /* how far particles may move after binning (cells are this much wider) */
   double moved_since_bin;
   /* pair and seed buffers */
-  int32_t *pi, *pj, *seeds;
-  size_t np, pcap, nseeds, scap;
+  int32_t *pi, *pj, *seeds, *moved;
+  size_t np, pcap, nseeds, scap, nmoved, mcap;
   double *ext, *shift; /* per root: extents (6) and wall shift (3) */
   agglo_dah_work *dah;
   agglo_dah_settings dset;
@@ -93,7 +93,7 @@ static void ball_destroy(void *state) {
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
   free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
-  free(b->pi); free(b->pj); free(b->seeds); free(b->ext); free(b->shift);
+  free(b->pi); free(b->pj); free(b->seeds); free(b->moved); free(b->ext); free(b->shift);
   agglo_dah_work_free(b->dah);
   free(b);
 }
@@ -265,11 +265,13 @@ static int scan_all(ballistic *b, const agglo_system *s) {
     for (int dy = (b->nc[1] > 1 ? -1 : 0); dy <= (b->nc[1] > 1 ? 1 : 0); dy++)
       for (int dx = (b->nc[0] > 1 ? -1 : 0); dx <= (b->nc[0] > 1 ? 1 : 0); dx++)
         off[noff++] = ((long)dz * b->nc[1] + dy) * b->nc[0] + dx;
-  for (size_t c = 0; c < b->ncells; c++) {
+  size_t c = (size_t)-1;
+  for (int cz = 0; cz < b->nc[2]; cz++)
+  for (int cy = 0; cy < b->nc[1]; cy++)
+  for (int cx = 0; cx < b->nc[0]; cx++) {
+    c++;
     size_t p0 = b->first[c], p1 = b->first[c + 1];
     if (p0 == p1) continue;
-    int cx = (int)(c % (size_t)b->nc[0]), cy = (int)((c / (size_t)b->nc[0]) % (size_t)b->nc[1]);
-    int cz = (int)(c / ((size_t)b->nc[0] * (size_t)b->nc[1]));
     int interior = (b->nc[0] == 1 || (cx > 0 && cx < b->nc[0] - 1)) &&
                    (b->nc[1] == 1 || (cy > 0 && cy < b->nc[1] - 1)) &&
                    (b->nc[2] == 1 || (cz > 0 && cz < b->nc[2] - 1)) &&
@@ -450,22 +452,39 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   double max_overlap = 0;
   int outer = 0, touched_walls = 0;
   while (b->nseeds > 0) {
-    agglo_dah_stats ds;
+    /* one relaxation per new link, in order: each stays in cache, and a relaxation that
+       disturbs an earlier one's particles takes them up again (Gauss-Seidel across links) */
     double t_dah = prof_now();
-    if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds, b->nseeds, &b->dset, b->dah, &ds,
-                        NULL, 0) != 0)
-      return fail(err, errlen, "out of memory in the minimiser");
+    b->nmoved = 0;
+    double max_move = 0;
+    for (size_t q = 0; q + 1 < b->nseeds; q += 2) {
+      agglo_dah_stats ds;
+      if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds + q, 2, &b->dset, b->dah, &ds,
+                          NULL, 0) != 0)
+        return fail(err, errlen, "out of memory in the minimiser");
+      info->iterations += ds.iterations;
+      b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
+      b->prof_checks += ds.checks, b->prof_full += ds.full_checks;
+      if (!ds.converged) info->converged = 0;
+      if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
+      if (ds.max_move > max_move) max_move = ds.max_move;
+      size_t nm;
+      const int32_t *mv = agglo_dah_moved(b->dah, &nm);
+      if (b->nmoved + nm > b->mcap) {
+        size_t cap = 2 * (b->nmoved + nm) + 256;
+        int32_t *m2 = realloc(b->moved, cap * sizeof *m2);
+        if (!m2) return fail(err, errlen, "out of memory");
+        b->moved = m2, b->mcap = cap;
+      }
+      memcpy(b->moved + b->nmoved, mv, nm * sizeof *mv);
+      b->nmoved += nm;
+    }
     b->prof_dah_s += prof_now() - t_dah;
     outer++;
-    info->iterations += ds.iterations;
-    b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
-    b->prof_checks += ds.checks, b->prof_full += ds.full_checks;
-    if (!ds.converged) info->converged = 0;
-    if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
-    b->moved_since_bin += ds.max_move;
+    b->moved_since_bin += max_move;
     if (b->moved_since_bin > b->grid_slack) grid_bin(b, s);
-    size_t nm;
-    const int32_t *moved = agglo_dah_moved(b->dah, &nm);
+    const int32_t *moved = b->moved;
+    size_t nm = b->nmoved;
     for (size_t k = 0; k < nm && !touched_walls; k++) {
       const double *x = s->x + 3 * (size_t)moved[k];
       for (int q = 0; q < d; q++)
