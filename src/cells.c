@@ -43,13 +43,13 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   g->first = calloc(ncells + 1, sizeof *g->first);
   g->members = malloc((n ? n : 1) * sizeof *g->members);
   if (!g->cell_of || !g->first || !g->members) return -1;
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     const double *x = s->x + 3 * i;
     int c0 = axis_cell(s, g, 0, x[0]), c1 = axis_cell(s, g, 1, x[1]), c2 = axis_cell(s, g, 2, x[2]);
-    int32_t c = (int32_t)(((size_t)c2 * g->nc[1] + c1) * g->nc[0] + c0);
-    g->cell_of[i] = c;
-    g->first[c + 1]++;
+    g->cell_of[i] = (int32_t)(((size_t)c2 * g->nc[1] + c1) * g->nc[0] + c0);
   }
+  for (size_t i = 0; i < n; i++) g->first[g->cell_of[i] + 1]++;
   for (size_t c = 0; c < ncells; c++) g->first[c + 1] += g->first[c];
   size_t *fill = malloc((ncells + 1) * sizeof *fill);
   if (!fill) return -1;

@@ -39,7 +39,7 @@ typedef struct agglo_proj_ws {
   size_t *porder;
   double *im, *u, *ps;
   /* per particle of the system */
-  int32_t *parent, *pos, *croot;
+  int32_t *parent, *pos, *croot, *rt;
   /* per component */
   size_t *cbeg, *pbeg, *sched, *cfill, *pfill;
   int *iters;
@@ -68,7 +68,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
   }
   if (nsys > w->cap_n) {
     size_t c = nsys + 1;
-    GROW(w->parent, c); GROW(w->pos, c); GROW(w->croot, c);
+    GROW(w->parent, c); GROW(w->pos, c); GROW(w->croot, c); GROW(w->rt, c);
     w->cap_n = c;
   }
   if (ncomp_max + 1 > w->cap_c) {
@@ -85,7 +85,7 @@ void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
   free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps);
-  free(w->parent); free(w->pos); free(w->croot);
+  free(w->parent); free(w->pos); free(w->croot); free(w->rt);
   free(w->cbeg); free(w->pbeg); free(w->sched); free(w->cfill); free(w->pfill); free(w->iters);
   free(w->conv);
   free(w);
@@ -508,7 +508,8 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   if (ws_reserve(w, m, 0, n, 0) != 0) return -1;
   /* connected components of the constraint graph (union-find), numbered in order of their
      first constraint: the layout depends on the constraint list only */
-  int32_t *parent = w->parent, *pos = w->pos, *croot = w->croot;
+  int32_t *parent = w->parent, *pos = w->pos, *croot = w->croot, *rt = w->rt;
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t p = 0; p < n; p++) parent[p] = (int32_t)p, pos[p] = -1, croot[p] = -1;
   for (size_t k = 0; k < m; k++) {
     int32_t i = c->i[k], j = c->j[k];
@@ -518,9 +519,17 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     int32_t a = uf_find(parent, i), b = uf_find(parent, j);
     if (a != b) parent[a < b ? b : a] = a < b ? a : b;
   }
+  /* every particle's root, once (read-only walks: parallel) */
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
+  for (size_t p = 0; p < n; p++) {
+    int32_t a = (int32_t)p;
+    if (pos[p] == -2)
+      while (parent[a] != a) a = parent[a];
+    rt[p] = a;
+  }
   size_t ncomp = 0, np = 0;
   for (size_t k = 0; k < m; k++) {
-    int32_t r = uf_find(parent, c->i[k]);
+    int32_t r = rt[c->i[k]];
     if (croot[r] < 0) croot[r] = (int32_t)ncomp++;
   }
   for (size_t p = 0; p < n; p++) np += pos[p] == -2;
@@ -528,19 +537,19 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   size_t *cbeg = w->cbeg, *pbeg = w->pbeg;
   memset(cbeg, 0, (ncomp + 1) * sizeof *cbeg);
   memset(pbeg, 0, (ncomp + 1) * sizeof *pbeg);
-  for (size_t k = 0; k < m; k++) cbeg[croot[uf_find(parent, c->i[k])] + 1]++;
+  for (size_t k = 0; k < m; k++) cbeg[croot[rt[c->i[k]]] + 1]++;
   for (size_t p = 0; p < n; p++)
-    if (pos[p] == -2) pbeg[croot[uf_find(parent, (int32_t)p)] + 1]++;
+    if (pos[p] == -2) pbeg[croot[rt[p]] + 1]++;
   for (size_t q = 0; q < ncomp; q++) cbeg[q + 1] += cbeg[q], pbeg[q + 1] += pbeg[q];
   memcpy(w->cfill, cbeg, ncomp * sizeof *cbeg);
   memcpy(w->pfill, pbeg, ncomp * sizeof *pbeg);
   for (size_t p = 0; p < n; p++)
     if (pos[p] == -2) {
-      size_t q = w->pfill[croot[uf_find(parent, (int32_t)p)]]++;
+      size_t q = w->pfill[croot[rt[p]]]++;
       pos[p] = (int32_t)q;
       w->porder[q] = p;
     }
-  for (size_t k = 0; k < m; k++) w->corder[w->cfill[croot[uf_find(parent, c->i[k])]]++] = k;
+  for (size_t k = 0; k < m; k++) w->corder[w->cfill[croot[rt[c->i[k]]]]++] = k;
   int D = s->dim == 2 ? 2 : 3;
   /* local data: scaled directions, gradient offset, warm start */
 #pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
@@ -573,21 +582,31 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     w->y[kk] = l * sw;
   }
   /* largest components first, so that a big one does not start last */
-  comp_key *keys = malloc((ncomp ? ncomp : 1) * sizeof *keys);
-  if (!keys) return -1;
-  size_t nsolve = 0;
+  /* which components to solve; the large ones (above 1/64 of the constraints) first, by size,
+     so that a big one does not start last; the rest in their order */
+  size_t nsolve = 0, nbig = 0, big = m / 64 + 1;
   for (size_t q = 0; q < ncomp; q++) {
     int want = !only;
     for (size_t pp = pbeg[q]; pp < pbeg[q + 1] && !want; pp++) want = only[w->porder[pp]] != 0;
     w->iters[q] = 0;
     w->conv[q] = 1;
-    if (want) keys[nsolve].size = cbeg[q + 1] - cbeg[q], keys[nsolve++].index = q;
+    if (want) nbig += cbeg[q + 1] - cbeg[q] >= big, nsolve++;
   }
-  qsort(keys, nsolve, sizeof *keys, cmp_comp_size);
-  for (size_t q = 0; q < nsolve; q++) w->sched[q] = keys[q].index;
+  comp_key *keys = malloc((nbig ? nbig : 1) * sizeof *keys);
+  if (!keys) return -1;
+  size_t kb = 0, ks = nbig;
+  for (size_t q = 0; q < ncomp; q++) {
+    int want = !only;
+    for (size_t pp = pbeg[q]; pp < pbeg[q + 1] && !want; pp++) want = only[w->porder[pp]] != 0;
+    if (!want) continue;
+    if (cbeg[q + 1] - cbeg[q] >= big) keys[kb].size = cbeg[q + 1] - cbeg[q], keys[kb++].index = q;
+    else w->sched[ks++] = q;
+  }
+  qsort(keys, nbig, sizeof *keys, cmp_comp_size);
+  for (size_t q = 0; q < nbig; q++) w->sched[q] = keys[q].index;
   free(keys);
   agglo_solver_settings local = *set;
-#pragma omp parallel for schedule(dynamic, 1) if (m > AGGLO_PAR_MIN)
+#pragma omp parallel for schedule(dynamic, 4) if (m > AGGLO_PAR_MIN)
   for (size_t qq = 0; qq < nsolve; qq++) {
     size_t q = w->sched[qq];
     comp_range r = {cbeg[q], cbeg[q + 1], pbeg[q], pbeg[q + 1]};
