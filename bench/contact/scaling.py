@@ -18,7 +18,7 @@ in products by the contact matrix). The state after S steps is compared between 
 
 usage: bench/contact/scaling.py [--agglo PATH] [--out DIR] [--case brownian|scopi|all]
                                 [--sizes 1e3,1e4,...] [--threads 1,2] [--methods mprgp,...]
-                                [--repeat R] [--quick]
+                                [--repeat R] [--quick] [--passive] [--set KEY=VALUE]...
 Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them;
 the load column is the machine's 1-minute load average before the point (2 cores: above 2, other
 work competed for them).
@@ -65,13 +65,16 @@ def steps_for(case, n, quick):
     return (20, 50) if n >= 1e6 else (20, 80)
 
 
+EXTRA = []  # -s settings added from the command line (--set)
+
+
 def run(agglo, case, n, steps, threads, method, out, env=None):
     """One run of `steps` steps; returns (wall s, cpu s, peak resident MB)."""
     if os.path.isdir(out):
         shutil.rmtree(out)
     cmd = [agglo, "run", "--quiet", "--threads", str(threads), "-o", out]
     for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
-                                      f"solver.method={method}"]:
+                                      f"solver.method={method}"] + EXTRA:
         cmd += ["-s", kv]
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -143,6 +146,8 @@ def main():
                     "plus apgd and uzawa at N = 1e4 (brownian) and every N (scopi, 1 thread)")
     ap.add_argument("--repeat", type=int, default=2, help="best of R runs (N < 1e6)")
     ap.add_argument("--quick", action="store_true", help="fewer steps (a smoke test)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra scenario setting for every run, e.g. solver.tol=1e-6")
     ap.add_argument("--passive", action="store_true", help="OMP_WAIT_POLICY=passive: idle threads "
                     "sleep instead of spinning (much better on cores busy with other work)")
     args = ap.parse_args()
@@ -160,6 +165,7 @@ def main():
     work = os.path.join(args.out, "runs")
     os.makedirs(work, exist_ok=True)
     threads = [int(t) for t in args.threads.split(",")]
+    EXTRA.extend(args.set)
     env = dict(os.environ)
     if args.passive:
         env["OMP_WAIT_POLICY"] = "passive"
