@@ -405,6 +405,47 @@ static void test_partial_and_warm(void **state) {
   free_dense(&d);
 }
 
+/* The contact model's selection: a pair left out (gap above the margin, not closing at its a
+   priori velocities) that the answer makes overlap is found, added and solved; the result is
+   the projection with every pair as a constraint. A pushes B into C. */
+static void test_missed_pair(void **state) {
+  (void)state;
+  agglo_system s;
+  make_system(&s, 2, 3, 1.0, AGGLO_PERIODIC, 0.01);
+  s.x[0] = 0.2, s.x[3] = 0.221, s.x[6] = 0.249; /* gaps A-B 0.1 r, B-C 0.8 r */
+  s.x[1] = s.x[4] = s.x[7] = 0.5;
+  double h = 0.02, vstar[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0}, v[9], w[9];
+  agglo_neighbors nb = {0};
+  assert_int_equal(agglo_neighbors_build(&nb, &s, 0.05, 0), 0);
+  agglo_constraints c = {0};
+  agglo_solver_settings set = settings(AGGLO_SOLVER_MPRGP, 1e-14);
+  agglo_solver_stats st;
+  assert_int_equal(
+      agglo_constraints_collect_moving(&c, &s, &nb, 0.005, h, 1.0, 0.05, vstar, NULL), 0);
+  assert_int_equal(c.n, 1); /* A-B only */
+  assert_int_equal(agglo_project(&s, &c, h, vstar, v, &set, &st), 0);
+  uint8_t mark[3] = {0, 0, 0};
+  assert_int_equal(agglo_constraints_count_missed(&c, &s, &nb, h, v, mark), 1);
+  assert_true(!mark[0] && mark[1] && mark[2]);
+  assert_int_equal(agglo_constraints_add_missed(&c, &s, &nb), 0);
+  assert_int_equal(c.n, 2);
+  assert_true(find_constraint(&c, 1, 2) >= 0);
+  assert_int_equal(agglo_project_some(&s, &c, h, vstar, v, &set, &st, mark), 0);
+  assert_true(st.converged);
+  assert_int_equal(agglo_constraints_count_missed(&c, &s, &nb, h, v, NULL), 0);
+  /* the same as with every pair within reach */
+  agglo_constraints all;
+  contacts(&s, &all, 0.05);
+  assert_int_equal(all.n, 3);
+  solve(&s, &all, h, vstar, w, AGGLO_SOLVER_MPRGP, 1e-14, &st);
+  for (int k = 0; k < 9; k++) assert_true(fabs(v[k] - w[k]) < 1e-12);
+  assert_true(fabs(v[0] + v[3] + v[6] - 1) < 1e-12); /* momentum */
+  agglo_constraints_free(&all);
+  agglo_constraints_free(&c);
+  agglo_neighbors_free(&nb);
+  agglo_system_free(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wall),
@@ -415,6 +456,7 @@ int main(void) {
       cmocka_unit_test(test_reports),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_partial_and_warm),
+      cmocka_unit_test(test_missed_pair),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
