@@ -93,7 +93,7 @@ static int count_clusters(clusters *c) {
   return 0;
 }
 
-/* Scramble the label so neighbouring labels get unrelated colours. */
+/* Scramble the label bits (for the small s/v variation). */
 static uint32_t mix32(uint32_t x) {
   x ^= x >> 16; x *= 0x7feb352dU;
   x ^= x >> 15; x *= 0x846ca68bU;
@@ -121,9 +121,11 @@ static void particle_colour(const clusters *c, size_t i, double rgb[3]) {
     rgb[0] = rgb[1] = rgb[2] = 0.80;
     return;
   }
+  /* Golden-ratio hue stepping spreads nearby labels far apart on the colour wheel;
+     two hash bits vary s and v so labels that happen to land on close hues still differ. */
+  double hue = fmod(0.1 + 0.6180339887498949 * (double)l, 1.0);
+  if (hue < 0) hue += 1.0; /* negative labels */
   uint32_t h = mix32((uint32_t)l);
-  /* Hue from 24 hash bits; two more bits vary s and v so near hues still differ. */
-  double hue = (h >> 8) / 16777216.0;
   hsv_to_rgb(hue, 0.55 + 0.15 * (h & 1), 0.80 + 0.12 * ((h >> 1) & 1), rgb);
 }
 
@@ -142,20 +144,61 @@ static void clip_to_box(cairo_t *cr, const view *v) {
   cairo_clip(cr);
 }
 
-static void draw_disc(cairo_t *cr, const view *v, double x, double y, double r, const double rgb[3]) {
-  double cx = px(v, x), cy = py(v, y), rp = r * v->scale;
-  if (cx + rp < 0 || cx - rp > v->w || cy + rp < 0 || cy - rp > v->h) return;
-  cairo_new_sub_path(cr);
-  cairo_arc(cr, cx, cy, rp, 0, TWO_PI);
-  cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-  if (rp < 1.5) { /* an outline would swamp a disc this small */
-    cairo_fill(cr);
+/* Consecutive discs of one colour without outlines share a single fill: cairo's cost is per fill,
+   and filling the union in one colour looks the same as filling the discs one by one. */
+typedef struct {
+  cairo_t *cr;
+  double rgb[3];
+  size_t pending; /* discs in the current path, not yet filled */
+} painter;
+
+enum { BATCH_MAX = 4096 }; /* bounds the path cairo has to hold */
+#define OUTLINE_MIN_PX 3.0 /* below this an outline would swamp the disc, and it is slow */
+
+static void painter_flush(painter *p) {
+  if (!p->pending) return;
+  cairo_set_source_rgb(p->cr, p->rgb[0], p->rgb[1], p->rgb[2]);
+  cairo_fill(p->cr);
+  p->pending = 0;
+}
+
+static void painter_colour(painter *p, const double rgb[3]) {
+  if (rgb[0] == p->rgb[0] && rgb[1] == p->rgb[1] && rgb[2] == p->rgb[2] && p->pending < BATCH_MAX) return;
+  painter_flush(p);
+  for (int a = 0; a < 3; a++) p->rgb[a] = rgb[a];
+}
+
+/* Sub-pixel discs become squares of equal area: they look the same and fill several times faster. */
+static void add_shape(cairo_t *cr, double cx, double cy, double rp) {
+  if (rp < 1.0) {
+    double h = 0.886226925452758 * rp; /* half side: sqrt(pi)/2 * r */
+    cairo_rectangle(cr, cx - h, cy - h, 2 * h, 2 * h);
     return;
   }
-  cairo_fill_preserve(cr);
-  cairo_set_source_rgb(cr, 0.55 * rgb[0], 0.55 * rgb[1], 0.55 * rgb[2]);
-  cairo_set_line_width(cr, fmin(1.5, fmax(0.5, 0.08 * rp)));
-  cairo_stroke(cr);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, cx, cy, rp, 0, TWO_PI);
+}
+
+/* Queue a shape; it is filled when the colour changes (see painter). */
+static void fill_shape(painter *p, double cx, double cy, double rp, const double rgb[3]) {
+  painter_colour(p, rgb);
+  add_shape(p->cr, cx, cy, rp);
+  p->pending++;
+}
+
+/* The outline is a dark disc under a lighter one: it stays inside the true radius and is cheaper than a
+   stroke. */
+static void draw_disc(painter *p, const view *v, double x, double y, double r, const double rgb[3]) {
+  double cx = px(v, x), cy = py(v, y), rp = r * v->scale;
+  if (!(rp > 0) || !isfinite(cx) || !isfinite(cy)) return; /* one NaN would put cairo in an error state */
+  if (cx + rp < 0 || cx - rp > v->w || cy + rp < 0 || cy - rp > v->h) return;
+  if (rp < OUTLINE_MIN_PX) {
+    fill_shape(p, cx, cy, rp, rgb);
+    return;
+  }
+  double dark[3] = {0.55 * rgb[0], 0.55 * rgb[1], 0.55 * rgb[2]};
+  fill_shape(p, cx, cy, rp, dark);
+  fill_shape(p, cx, cy, rp - fmin(1.5, fmax(0.6, 0.08 * rp)), rgb);
 }
 
 /* Shifts (0 and at most one of +-len) that bring a disc's periodic images into the box along axis k. */
@@ -168,13 +211,13 @@ static int image_shifts(const agglo_box *b, int k, double x, double r, double sh
   return n;
 }
 
-static void draw_particle(cairo_t *cr, const view *v, const agglo_system *s, size_t i, const double rgb[3]) {
+static void draw_particle(painter *p, const view *v, const agglo_system *s, size_t i, const double rgb[3]) {
   const double *x = s->x + 3 * i;
   double sx[2], sy[2];
   int nx = image_shifts(&s->box, 0, x[0], s->r[i], sx);
   int ny = image_shifts(&s->box, 1, x[1], s->r[i], sy);
   for (int a = 0; a < nx; a++)
-    for (int b = 0; b < ny; b++) draw_disc(cr, v, x[0] + sx[a], x[1] + sy[b], s->r[i], rgb);
+    for (int b = 0; b < ny; b++) draw_disc(p, v, x[0] + sx[a], x[1] + sy[b], s->r[i], rgb);
 }
 
 /* Deeper discs (smaller z, further from a viewer looking down -z) are darker. */
@@ -203,13 +246,15 @@ static depth_key *depth_order(const agglo_system *s) {
 
 static void draw_particles(cairo_t *cr, const view *v, const agglo_system *s, const clusters *c,
                            const depth_key *order) {
+  painter p = {cr, {-1, -1, -1}, 0};
   for (size_t k = 0; k < s->n; k++) {
     size_t i = order ? order[k].i : k;
     double rgb[3], f = depth_shade(s, i);
     particle_colour(c, i, rgb);
     for (int a = 0; a < 3; a++) rgb[a] *= f;
-    draw_particle(cr, v, s, i, rgb);
+    draw_particle(&p, v, s, i, rgb);
   }
+  painter_flush(&p);
 }
 
 /* A link is drawn only when the minimum image is the direct segment, never across a wrap. */
@@ -223,6 +268,7 @@ static void draw_links(cairo_t *cr, const view *v, const agglo_system *s, const 
     double d[3];
     agglo_box_delta(&s->box, xi, xj, d);
     if (d[0] != xj[0] - xi[0] || d[1] != xj[1] - xi[1]) continue;
+    if (!isfinite(d[0]) || !isfinite(d[1])) continue;
     double st = l->strength ? fmin(1.0, fmax(0.0, l->strength[k])) : 1.0;
     cairo_set_source_rgba(cr, 0, 0, 0, 0.3 + 0.7 * st);
     cairo_move_to(cr, px(v, xi[0]), py(v, xi[1]));
