@@ -602,9 +602,9 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
     for (int i = 0; i < c->radii.n; i++) rmax = fmax(rmax, c->radii.v[i]), rmean += c->radii.v[i];
     rmean /= c->radii.n;
   }
-  /* memory: about 400 bytes per particle (state, neighbour list, contacts, solver arrays),
-     refused up front rather than by the kernel's OOM killer */
-  double bytes = 400.0 * (double)c->n;
+  /* memory: about 1.2 kB per particle at the peak (state, neighbour list, two contact sets,
+     solver arrays; docs/performance.md), refused up front rather than by the OOM killer */
+  double bytes = 1200.0 * (double)c->n;
   double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   if (phys > 0 && bytes > 0.8 * phys)
     return fail(err, errlen, "particles.n = %lld needs about %.3g GB of memory; this machine has "
