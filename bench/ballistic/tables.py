@@ -67,7 +67,40 @@ def dt_factor(d, n, vf):
               f"{max(col(r,'time_stepping','max_overlap')):.2g} | "
               f"{a('time_stepping','cpu')[0]:.3g} | {a('event_driven','cpu')[0]:.3g} |")
 
+def dat(d, out):
+    """Whitespace tables for gnuplot: OUT/indicators.dat and OUT/pr_<N>.dat."""
+    with open(os.path.join(out, "indicators.dat"), "w") as f:
+        f.write("# vf n nc_ts sd nc_ed sd df_ts sd df_ed sd ar_ts sd ar_ed sd\n")
+        for vf in ("0.1", "0.2", "0.3"):
+            for n in (100, 400, 2500, 10000):
+                p = os.path.join(d, f"n{n}_vf{vf}.csv")
+                if not os.path.exists(p):
+                    continue
+                r = load(p)
+                v = []
+                for k in ("nc", "df", "ar"):
+                    for m in ("time_stepping", "event_driven"):
+                        v += list(ms(col(r, m, k)))
+                f.write(f"{vf} {n} " + " ".join(f"{x:.6g}" for x in v) + "\n")
+            f.write("\n\n")
+    for n in (400, 2500, 10000):
+        with open(os.path.join(out, f"pr_{n}.dat"), "w") as f:
+            f.write("# r/rmean P_ts sd P_ed sd, one block per V_f (0.1, 0.2, 0.3)\n")
+            for vf in ("0.1", "0.2", "0.3"):
+                p = os.path.join(d, f"n{n}_vf{vf}.csv")
+                if not os.path.exists(p):
+                    continue
+                r = load(p)
+                keys = [k for k in r["time_stepping"][0] if k.startswith("P")]
+                for k in keys:
+                    a, b = ms(col(r, "time_stepping", k)), ms(col(r, "event_driven", k))
+                    f.write(f"{k[1:]} {a[0]:.6g} {a[1]:.6g} {b[0]:.6g} {b[1]:.6g}\n")
+                f.write("\n\n")
+
 if __name__ == "__main__":
+    if sys.argv[1] == "dat":
+        dat(sys.argv[2], sys.argv[3])
+        sys.exit(0)
     if sys.argv[1] == "validation":
         validation(sys.argv[2]); print(); pr(sys.argv[2])
     else:
