@@ -29,7 +29,7 @@ static void usage(FILE *f) {
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: agglo run [SCENARIO.ini] [-s section.key=value]... [-o DIR] [--seed N]\n"
-          "                 [--threads N] [--restart DIR] [--quiet]\n\n"
+          "                 [--threads N] [--restart DIR] [--quiet] [--check]\n\n"
           "  SCENARIO.ini        INI scenario file; without it, the built-in default scenario\n"
           "                      (Maury's Brownian aggregation, 2D, N = 2000)\n"
           "  -s section.key=v    override one key (repeatable; applied after the file)\n"
@@ -38,7 +38,8 @@ static void run_usage(FILE *f) {
           "  --threads N         OpenMP threads (results do not depend on it)\n"
           "  --restart DIR       continue the run saved in DIR (its scenario.ini, state.xyz and\n"
           "                      contacts.txt); -s may change e.g. run.t_end\n"
-          "  --quiet             no progress bar and no summary\n\n"
+          "  --quiet             no progress bar and no summary\n"
+          "  --check             check the scenario (every key and their consistency) and exit\n\n"
           "outputs in DIR: trajectory.xyz (extended XYZ), stats.csv, snapshot_t*.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
@@ -47,7 +48,7 @@ static void run_usage(FILE *f) {
 
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
-  int quiet = 0, threads = 0;
+  int quiet = 0, threads = 0, check_only = 0;
   char err[2048];
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   int nover = 0;
@@ -77,6 +78,8 @@ static int cmd_run(int argc, char **argv) {
       threads = (int)t;
     } else if (!strcmp(a, "--restart") && more) {
       restart = argv[++i];
+    } else if (!strcmp(a, "--check")) {
+      check_only = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       quiet = 1;
     } else if (a[0] == '-') {
@@ -120,6 +123,10 @@ static int cmd_run(int argc, char **argv) {
   if (agglo_config_check(cfg, err, sizeof err) != 0) {
     fprintf(stderr, "agglo: %s: %s\n", file ? file : "(built-in default)", err);
     rc = 2;
+    goto out;
+  }
+  if (check_only) {
+    printf("%s: valid scenario\n", file ? file : "(built-in default)");
     goto out;
   }
   if (cfg->model == MODEL_DPD && !quiet) agglo_dpd_describe(cfg, stderr);
