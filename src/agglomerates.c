@@ -5,45 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Eigenvalues of a symmetric 3x3 matrix, descending (cyclic Jacobi). */
-static void eigenvalues3(const double A_in[9], double eig[3]) {
-  double A[9];
-  memcpy(A, A_in, sizeof A);
-  for (int sweep = 0; sweep < 60; sweep++) {
-    double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
-    double diag = fabs(A[0]) + fabs(A[4]) + fabs(A[8]);
-    if (off <= 1e-15 * diag || off < 1e-300) break;
-    for (int p = 0; p < 2; p++)
-      for (int q = p + 1; q < 3; q++) {
-        double apq = A[3 * p + q];
-        if (fabs(apq) < 1e-300) continue;
-        double theta = (A[3 * q + q] - A[3 * p + p]) / (2 * apq);
-        double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
-        double c = 1 / sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 3; k++) {
-          double akp = A[3 * k + p], akq = A[3 * k + q];
-          A[3 * k + p] = c * akp - s * akq;
-          A[3 * k + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 3; k++) {
-          double apk = A[3 * p + k], aqk = A[3 * q + k];
-          A[3 * p + k] = c * apk - s * aqk;
-          A[3 * q + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  eig[0] = A[0], eig[1] = A[4], eig[2] = A[8];
-  for (int a = 0; a < 3; a++)
-    for (int b = a + 1; b < 3; b++)
-      if (eig[b] > eig[a]) {
-        double t = eig[a];
-        eig[a] = eig[b];
-        eig[b] = t;
-      }
-  for (int a = 0; a < 3; a++)
-    if (eig[a] < 0) eig[a] = 0; /* round-off of a zero eigenvalue */
-}
-
 static const int32_t *sort_labels;
 static int cmp_by_label(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -101,7 +62,7 @@ int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, agglo_ag
         vol += 4.0 / 3.0 * M_PI * pow(s->r[i] / d, 3);
       }
       double eig[3];
-      eigenvalues3(I, eig);
+      agglo_sym3_eigen(I, eig, NULL);
       size_t k = a->n_agglomerates++;
       for (int q = 0; q < 3; q++) a->semi[k][q] = eig[q] + 1; /* + one diameter */
       a->volume[k] = 4.0 / 3.0 * M_PI * a->semi[k][0] * a->semi[k][1] * a->semi[k][2];

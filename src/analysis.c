@@ -7,14 +7,15 @@
 
 /* ---------- small linear algebra ---------- */
 
-/* Eigenvalues (descending) and eigenvectors (columns of V) of a symmetric 3x3 matrix: Jacobi. */
-static void sym3_eigen(const double A_in[9], double eig[3], double V[9]) {
+void agglo_sym3_eigen(const double A_in[9], double eig[3], double V_out[9]) {
+  double V[9];
   double A[9];
   memcpy(A, A_in, sizeof A);
   for (int i = 0; i < 9; i++) V[i] = (i % 4 == 0);
   for (int sweep = 0; sweep < 50; sweep++) {
     double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
-    if (off < 1e-300) break;
+    double diag = fabs(A[0]) + fabs(A[4]) + fabs(A[8]);
+    if (off <= 1e-15 * diag || off < 1e-300) break;
     for (int p = 0; p < 2; p++)
       for (int q = p + 1; q < 3; q++) {
         double apq = A[3 * p + q];
@@ -50,10 +51,10 @@ static void sym3_eigen(const double A_in[9], double eig[3], double V[9]) {
   double W[9];
   for (int a = 0; a < 3; a++) {
     eig[a] = A[4 * idx[a]];
-    if (eig[a] < 0 && eig[a] > -1e-12) eig[a] = 0;
+    if (eig[a] < 0) eig[a] = 0; /* round-off of a zero eigenvalue (PSD input) */
     for (int k = 0; k < 3; k++) W[3 * k + a] = V[3 * k + idx[a]];
   }
-  memcpy(V, W, sizeof W);
+  if (V_out) memcpy(V_out, W, sizeof W);
 }
 
 /* ---------- clusters ---------- */
@@ -182,7 +183,7 @@ int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster
     }
     for (int k = 0; k < 9; k++) G[k] /= (double)ci->size;
     double V[9];
-    sym3_eigen(G, ci->eig, V);
+    agglo_sym3_eigen(G, ci->eig, V);
     ci->rg = sqrt(G[0] + G[4] + G[8]);
     for (int k = 0; k < 3; k++) ci->axis[k] = V[3 * k];
     ci->aspect = ci->eig[1] > 0 ? ci->eig[0] / ci->eig[1] : 1.0;

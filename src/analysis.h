@@ -15,6 +15,10 @@ typedef struct {
   double aspect;     /* eig[0]/eig[1] (2D: lambda1/lambda2); 1 for a single particle */
 } agglo_cluster_info;
 
+/* Eigenvalues (descending, negatives from round-off set to 0) and, if V is not NULL, unit
+   eigenvectors (columns of V) of a symmetric positive semi-definite 3x3 matrix (Jacobi). */
+void agglo_sym3_eigen(const double A[9], double eig[3], double V[9]);
+
 /* Positions u (3n) with every cluster made whole: members placed at the minimum image of the
    member they touch (gap < contact_gap), so clusters that wrap around periodic faces unfold. */
 int agglo_unwrap_clusters(const agglo_system *s, double contact_gap, double *u);
