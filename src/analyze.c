@@ -1,6 +1,7 @@
 #include "analyze.h"
 #include "frame_summary.h"
 #include "xyz_read.h"
+#include "error.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,19 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");
-  if (!f) fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+  if (!f) agglo_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
   return f;
 }
 
@@ -51,7 +44,7 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
     double *u = malloc(3 * s->n * sizeof *u);
     if (!u || agglo_unwrap_clusters(s, a->contact_gap, u) != 0) {
       free(u);
-      return fail(err, errlen, "out of memory");
+      return agglo_fail(err, errlen, "out of memory");
     }
     size_t q = 0;
     for (size_t i = 0; i < s->n; i++)
@@ -66,7 +59,7 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
   /* cumulative pair distribution, 2R..20R */
   double r[40], p[40];
   for (int k = 0; k < 40; k++) r[k] = a->r_mean * 2 * pow(10.0, k / 39.0);
-  if (agglo_pair_distribution(s, r, 40, 20000, p) != 0) return fail(err, errlen, "out of memory");
+  if (agglo_pair_distribution(s, r, 40, 20000, p) != 0) return agglo_fail(err, errlen, "out of memory");
   if (!(f = open_in(o->out_dir, "pair_distribution.dat", err, errlen))) return -1;
   fprintf(f, "# r P(r) (reference particles: at most 20000, evenly subsampled)\n");
   for (int k = 0; k < 40; k++) fprintf(f, "%.9g %.9g\n", r[k], p[k]);
@@ -125,7 +118,7 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
   char cmd[4400];
   snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp > plots.log 2>&1", o->out_dir);
   if (system(cmd) != 0)
-    return fail(err, errlen, "gnuplot failed (is gnuplot installed?); see %s/plots.log", o->out_dir);
+    return agglo_fail(err, errlen, "gnuplot failed (is gnuplot installed?); see %s/plots.log", o->out_dir);
   return 0;
 }
 
@@ -134,7 +127,7 @@ int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
     agglo_xyz_close(&rd);
-    return fail(err, errlen, "%s: cannot create directory: %s", o->out_dir, strerror(errno));
+    return agglo_fail(err, errlen, "%s: cannot create directory: %s", o->out_dir, strerror(errno));
   }
   FILE *csv = open_in(o->out_dir, "analysis.csv", err, errlen);
   if (!csv) {
@@ -152,7 +145,7 @@ int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
     agglo_frame_summary a;
     if (every || o->frame == frames) {
       if (agglo_frame_summarize(&s, gap_for(o, &s), &a, NULL, NULL) != 0) {
-        fail(err, errlen, "out of memory analysing frame %d", frames);
+        agglo_fail(err, errlen, "out of memory analysing frame %d", frames);
         goto out;
       }
       agglo_frame_summary_row(csv, &a);
@@ -166,17 +159,17 @@ int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
   }
   if (got < 0) goto out;
   if (frames == 0) {
-    fail(err, errlen, "%s: no frame found (empty file?)", o->path);
+    agglo_fail(err, errlen, "%s: no frame found (empty file?)", o->path);
     goto out;
   }
   if (o->frame > frames) {
-    fail(err, errlen, "%s: --frame %d but the file has %d frames", o->path, o->frame, frames);
+    agglo_fail(err, errlen, "%s: --frame %d but the file has %d frames", o->path, o->frame, frames);
     goto out;
   }
   agglo_cluster_info *info = NULL;
   size_t nc = 0;
   if (agglo_frame_summarize(&keep, gap_for(o, &keep), &chosen, &info, &nc) != 0) {
-    fail(err, errlen, "out of memory");
+    agglo_fail(err, errlen, "out of memory");
     goto out;
   }
   if (!every && o->frame == 0) { /* the last frame's row */

@@ -4,6 +4,7 @@
 #include "frame_summary.h"
 #include "model.h"
 #include "setup.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,14 +12,6 @@
 #include <time.h>
 
 const double agglo_ball_pr_radii[AGGLO_BALL_NPR] = {2.5, 4, 6, 10, 15, 20};
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -29,13 +22,13 @@ static double cpu_now(void) {
 int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char *err,
                              size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (c->model != MODEL_BALLISTIC) return fail(err, errlen, "run.model must be ballistic");
+  if (c->model != MODEL_BALLISTIC) return agglo_fail(err, errlen, "run.model must be ballistic");
   if (agglo_config_check(c, err, errlen) != 0) return -1;
   agglo_system s;
   if (agglo_setup(&s, c, err, errlen) != 0) return -1;
   if (agglo_sort_spatially(&s, 4 * agglo_max_radius(&s)) != 0) {
     agglo_system_free(&s);
-    return fail(err, errlen, "out of memory");
+    return agglo_fail(err, errlen, "out of memory");
   }
   const agglo_model *m = agglo_model_select(c);
   void *state = NULL;
@@ -59,7 +52,7 @@ int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char
     res->iterations += info.iterations;
     if (info.max_violation / rmean > res->max_overlap) res->max_overlap = info.max_violation / rmean;
     if (info.bad_particle != SIZE_MAX) {
-      rc = fail(err, errlen, "non-finite state at step %lld", (long long)s.step);
+      rc = agglo_fail(err, errlen, "non-finite state at step %lld", (long long)s.step);
       break;
     }
   }
@@ -71,14 +64,14 @@ int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char
     res->n_clusters = (double)nc;
     agglo_frame_summary a;
     if (agglo_frame_summarize(&s, m->contact_gap(state), &a, NULL, NULL) != 0)
-      rc = fail(err, errlen, "out of memory in the analysis");
+      rc = agglo_fail(err, errlen, "out of memory in the analysis");
     res->nc = a.contacts_per_sphere;
     res->df = a.fractal_dimension_box;
     res->ar = a.aspect_ratio;
     double r[AGGLO_BALL_NPR];
     for (int k = 0; k < AGGLO_BALL_NPR; k++) r[k] = agglo_ball_pr_radii[k] * rmean;
     if (rc == 0 && agglo_pair_distribution(&s, r, AGGLO_BALL_NPR, 2000, res->pr) != 0)
-      rc = fail(err, errlen, "out of memory in the analysis");
+      rc = agglo_fail(err, errlen, "out of memory in the analysis");
   }
   m->destroy(state);
   agglo_system_free(&s);

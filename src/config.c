@@ -1,4 +1,5 @@
 #include "config.h"
+#include "error.h"
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -248,14 +249,6 @@ const char *agglo_default_scenario =
     "[drag]\ntau = 0.2\n[brownian]\nsigma = 0.5\n"
     "[attraction]\nkappa = 0.003\nepsilon = 0.003\n";
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static const key *find_key(const char *section, const char *name) {
   for (size_t k = 0; k < NKEYS; k++)
     if (!strcmp(keys[k].section, section) && !strcmp(keys[k].name, name)) return &keys[k];
@@ -346,13 +339,13 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
   case T_INT: {
     double x;
     if (parse_number(v, &x) != 0)
-      return fail(err, errlen, "%s: %s.%s = '%s' is not a number (allowed: %s)", where, k->section,
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not a number (allowed: %s)", where, k->section,
                   k->name, v, allowed);
     if (k->type == T_INT && x != floor(x))
-      return fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
                   k->section, k->name, v, allowed);
     if (!in_range(k, x))
-      return fail(err, errlen, "%s: %s.%s = %s is out of range (allowed: %s)", where, k->section,
+      return agglo_fail(err, errlen, "%s: %s.%s = %s is out of range (allowed: %s)", where, k->section,
                   k->name, v, allowed);
     if (k->type == T_DOUBLE) *(double *)dst = x;
     else if (!strcmp(k->name, "dim")) *(int *)dst = (int)x;
@@ -362,7 +355,7 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
   case T_ENUM: {
     int idx = choice_index(k->choices, v);
     if (idx < 0)
-      return fail(err, errlen, "%s: %s.%s = '%s' is not allowed (allowed: %s)", where, k->section,
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not allowed (allowed: %s)", where, k->section,
                   k->name, v, allowed);
     *(int *)dst = idx;
     return 0;
@@ -373,13 +366,13 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
     for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
       double x;
       if (l->n == AGGLO_LIST_MAX)
-        return fail(err, errlen, "%s: %s.%s has more than %d values", where, k->section, k->name,
+        return agglo_fail(err, errlen, "%s: %s.%s has more than %d values", where, k->section, k->name,
                     AGGLO_LIST_MAX);
       if (parse_number(tok, &x) != 0)
-        return fail(err, errlen, "%s: %s.%s: '%s' is not a number (a list of numbers separated by "
+        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not a number (a list of numbers separated by "
                     "commas or spaces is expected)", where, k->section, k->name, tok);
       if (!in_range(k, x))
-        return fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
+        return agglo_fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
                     k->name, tok, allowed);
       l->v[l->n++] = x;
     }
@@ -391,12 +384,12 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
     for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
       int idx = choice_index(k->choices, tok);
       if (idx < 0 || l->n == 3)
-        return fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to three of %s)",
+        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to three of %s)",
                     where, k->section, k->name, tok, k->choices);
       l->v[l->n++] = idx;
     }
     if (l->n == 0)
-      return fail(err, errlen, "%s: %s.%s is empty (allowed: %s)", where, k->section, k->name,
+      return agglo_fail(err, errlen, "%s: %s.%s is empty (allowed: %s)", where, k->section, k->name,
                   allowed);
     return 0;
   }
@@ -456,17 +449,17 @@ static int on_entry(void *user, const char *section, const char *name, const cha
   if (!k) {
     r->failed = 1;
     if (!known_section(section))
-      fail(r->err, r->errlen, "%s: unknown section [%s] (see `agglo run --help` for all keys)",
+      agglo_fail(r->err, r->errlen, "%s: unknown section [%s] (see `agglo run --help` for all keys)",
            where, section);
     else
-      fail(r->err, r->errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)",
+      agglo_fail(r->err, r->errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)",
            where, name, section);
     return 0;
   }
   size_t idx = (size_t)(k - keys);
   if (r->seen[idx]) {
     r->failed = 1;
-    fail(r->err, r->errlen, "%s: key %s.%s is given twice (keys must not be indented: an indented "
+    agglo_fail(r->err, r->errlen, "%s: key %s.%s is given twice (keys must not be indented: an indented "
          "line continues the previous value)", where, section, name);
     return 0;
   }
@@ -481,10 +474,10 @@ static int parse(reader *r) {
      (e.g. an unclosed [section] would otherwise show as an unknown section on a later line) */
   if (r->failed && !(rc > 0 && rc < r->fail_line)) return -1;
   if (r->too_long)
-    return fail(r->err, r->errlen, "%s:%d: line too long (at most 199 characters)", r->name,
+    return agglo_fail(r->err, r->errlen, "%s:%d: line too long (at most 199 characters)", r->name,
                 r->too_long);
   if (rc > 0)
-    return fail(r->err, r->errlen, "%s:%d: syntax error (expected [section], key = value, or a "
+    return agglo_fail(r->err, r->errlen, "%s:%d: syntax error (expected [section], key = value, or a "
                 "comment starting with ; or #)", r->name, rc);
   return 0;
 }
@@ -492,7 +485,7 @@ static int parse(reader *r) {
 int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen) {
   reader r = {0};
   r.f = fopen(path, "r");
-  if (!r.f) return fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
+  if (!r.f) return agglo_fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
   r.cfg = c, r.name = path, r.err = err, r.errlen = errlen;
   int rc = parse(&r);
   fclose(r.f);
@@ -509,20 +502,20 @@ int agglo_config_load_string(agglo_config *c, const char *text, const char *name
 int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen) {
   char buf[512], where[600];
   snprintf(where, sizeof where, "-s %s", assignment);
-  if (strlen(assignment) >= sizeof buf) return fail(err, errlen, "%s: too long", where);
+  if (strlen(assignment) >= sizeof buf) return agglo_fail(err, errlen, "%s: too long", where);
   strcpy(buf, assignment);
   char *eq = strchr(buf, '=');
   char *dot = strchr(buf, '.');
   if (!eq || !dot || dot > eq)
-    return fail(err, errlen, "%s: expected section.key=value, e.g. -s run.dt=0.01", where);
+    return agglo_fail(err, errlen, "%s: expected section.key=value, e.g. -s run.dt=0.01", where);
   *eq = 0;
   *dot = 0;
   char *section = trim(buf), *name = trim(dot + 1);
   const key *k = find_key(section, name);
   if (!k) {
     if (!known_section(section))
-      return fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
-    return fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
+      return agglo_fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
+    return agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
                 name, section);
   }
   return set_value(c, k, eq + 1, where, err, errlen);
@@ -590,11 +583,11 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   const char *names[] = {"box.size", "flow.velocity", "gravity.g"};
   for (int q = 0; q < 3; q++)
     if (lists[q]->n != 1 && lists[q]->n != d && !(q == 0 && lists[q]->n == 0))
-      return fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", names[q], lists[q]->n, d);
+      return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", names[q], lists[q]->n, d);
   if (c->boundary.n != 1 && c->boundary.n != d)
-    return fail(err, errlen, "box.boundary has %d values: give 1 or %d (run.dim)", c->boundary.n, d);
+    return agglo_fail(err, errlen, "box.boundary has %d values: give 1 or %d (run.dim)", c->boundary.n, d);
   if (c->radii.n > 0 && c->radii.n > c->n)
-    return fail(err, errlen, "particles.radii lists %d radii for %lld particles", c->radii.n,
+    return agglo_fail(err, errlen, "particles.radii lists %d radii for %lld particles", c->radii.n,
                 (long long)c->n);
   double rmax = c->radius * (1 + c->radius_spread), rmean = c->radius;
   if (c->radii.n > 0) {
@@ -607,10 +600,10 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   double bytes = 1200.0 * (double)c->n;
   double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   if (phys > 0 && bytes > 0.8 * phys)
-    return fail(err, errlen, "particles.n = %lld needs about %.3g GB of memory; this machine has "
+    return agglo_fail(err, errlen, "particles.n = %lld needs about %.3g GB of memory; this machine has "
                 "%.3g GB: lower particles.n", (long long)c->n, bytes / 1e9, phys / 1e9);
   if (c->n > 2147483647)
-    return fail(err, errlen, "particles.n = %lld: at most 2147483647 particles (32-bit indices)",
+    return agglo_fail(err, errlen, "particles.n = %lld: at most 2147483647 particles (32-bit indices)",
                 (long long)c->n);
   /* total particle area/volume against the box */
   double vol_particles = 0;
@@ -626,18 +619,18 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   double box_vol = 1;
   if (c->fraction > 0) {
     if (c->size.n > 0)
-      return fail(err, errlen, "give either particles.fraction or box.size, not both (the "
+      return agglo_fail(err, errlen, "give either particles.fraction or box.size, not both (the "
                   "fraction sets the box)");
   } else {
     if (c->size.n == 0)
-      return fail(err, errlen, "box.size is not set: give it, or particles.fraction");
+      return agglo_fail(err, errlen, "box.size is not set: give it, or particles.fraction");
     for (int k = 0; k < d; k++) box_vol *= component(&c->size, k);
   }
   double fraction = c->fraction > 0 ? c->fraction : vol_particles / box_vol;
   double limit = c->placement == PLACE_LATTICE ? (d == 2 ? M_PI / 4 : M_PI / 6)
                                                 : (d == 2 ? 0.5 : 0.32);
   if (fraction > limit)
-    return fail(err, errlen, "%lld particles of radius %g fill %.3f of the box, more than %s "
+    return agglo_fail(err, errlen, "%lld particles of radius %g fill %.3f of the box, more than %s "
                 "placement can reach (%.2f): enlarge box.size or lower particles.n",
                 (long long)c->n, rmean, fraction,
                 c->placement == PLACE_LATTICE ? "lattice" : "random", limit);
@@ -647,44 +640,44 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
     for (int k = 0; k < d; k++) {
       int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k];
       if (periodic && component(&c->size, k) < 2 * reach)
-        return fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
+        return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
                     "it must exceed %g (twice the interaction range)", k, component(&c->size, k),
                     2 * reach);
       if (component(&c->size, k) < 2 * rmax)
-        return fail(err, errlen, "box.size along axis %d (%g) is smaller than a particle", k,
+        return agglo_fail(err, errlen, "box.size along axis %d (%g) is smaller than a particle", k,
                     component(&c->size, k));
     }
   }
   if (c->model == MODEL_CONTACT &&
       c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
-    return fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
+    return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
     if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
-      return fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
+      return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                   "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
     int ns = c->dpd_species.n ? c->dpd_species.n : 1, npair = ns * (ns + 1) / 2;
     double fsum = 0;
     for (int i = 0; i < c->dpd_species.n; i++) fsum += c->dpd_species.v[i];
     if (c->dpd_species.n && fabs(fsum - 1) > 1e-6)
-      return fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
+      return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
     if (c->dpd_a_ij.n && c->dpd_a_ij.n != npair)
-      return fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
+      return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
                   c->dpd_a_ij.n, ns, npair);
     if (c->dpd_gamma_ij.n && c->dpd_gamma_ij.n != npair)
-      return fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
+      return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
                   c->dpd_gamma_ij.n, ns, npair);
     if (c->fraction <= 0)
       for (int k = 0; k < d; k++)
         if (c->boundary.v[c->boundary.n == 1 ? 0 : k] &&
             component(&c->size, k) < 2 * c->dpd_rc)
-          return fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
+          return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
                       "it must be at least 2 dpd.rc = %g", k, component(&c->size, k),
                       2 * c->dpd_rc);
   }
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])
-      return fail(err, errlen, "output.snapshots must be in increasing order");
+      return agglo_fail(err, errlen, "output.snapshots must be in increasing order");
   return 0;
 }
 

@@ -11,6 +11,7 @@
    step O(N) plus the local relaxations. */
 #include "dah.h"
 #include "model.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -54,14 +55,6 @@ typedef struct {
   double prof_dah_s, prof_scan_s;
 } ballistic;
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static int32_t find(int32_t *parent, int32_t a) {
   while (parent[a] != a) {
     parent[a] = parent[parent[a]];
@@ -101,7 +94,7 @@ static void ball_destroy(void *state) {
 static int ball_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                      size_t errlen) {
   ballistic *b = calloc(1, sizeof *b);
-  if (!b) return fail(err, errlen, "out of memory");
+  if (!b) return agglo_fail(err, errlen, "out of memory");
   b->cfg = *c;
   size_t n = s->n, m = n ? n : 1;
   b->n = n;
@@ -121,7 +114,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
       !b->xs || !b->rs ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
-    return fail(err, errlen, "out of memory for %zu particles", n);
+    return agglo_fail(err, errlen, "out of memory for %zu particles", n);
   }
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
@@ -154,7 +147,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->first = calloc(b->ncells + 1, sizeof *b->first);
   if (!b->first) {
     ball_destroy(b);
-    return fail(err, errlen, "out of memory for the cell grid (%zu cells)", b->ncells);
+    return agglo_fail(err, errlen, "out of memory for the cell grid (%zu cells)", b->ncells);
   }
   *state = b;
   return 0;
@@ -447,7 +440,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   b->min_gap = INFINITY;
   double t_scan = prof_now();
   grid_bin(b, s);
-  if (scan_all(b, s) != 0 || link_pairs(b) != 0) return fail(err, errlen, "out of memory");
+  if (scan_all(b, s) != 0 || link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
   b->prof_scan_s += prof_now() - t_scan;
   double max_overlap = 0;
   int outer = 0, touched_walls = 0;
@@ -461,7 +454,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       agglo_dah_stats ds;
       if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds + q, 2, &b->dset, b->dah, &ds,
                           NULL, 0) != 0)
-        return fail(err, errlen, "out of memory in the minimiser");
+        return agglo_fail(err, errlen, "out of memory in the minimiser");
       info->iterations += ds.iterations;
       b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
       b->prof_checks += ds.checks, b->prof_full += ds.full_checks;
@@ -473,7 +466,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       if (b->nmoved + nm > b->mcap) {
         size_t cap = 2 * (b->nmoved + nm) + 256;
         int32_t *m2 = realloc(b->moved, cap * sizeof *m2);
-        if (!m2) return fail(err, errlen, "out of memory");
+        if (!m2) return agglo_fail(err, errlen, "out of memory");
         b->moved = m2, b->mcap = cap;
       }
       memcpy(b->moved + b->nmoved, mv, nm * sizeof *mv);
@@ -493,7 +486,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
           touched_walls = 1;
     }
     if (scan_moved(b, s, moved, nm) != 0 || link_pairs(b) != 0)
-      return fail(err, errlen, "out of memory");
+      return agglo_fail(err, errlen, "out of memory");
     if (outer >= 1000) {
       info->converged = 0;
       break;
@@ -576,14 +569,14 @@ static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
   char line[256];
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
-    return fail(err, errlen, "contacts file: missing header");
+    return agglo_fail(err, errlen, "contacts file: missing header");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double lam;
     if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3 || i < 0 ||
         j < 0 || (size_t)i >= b->n || (size_t)j >= b->n)
-      return fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
-    if (agglo_links_add(&b->L, i, j, lam) != 0) return fail(err, errlen, "out of memory");
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
+    if (agglo_links_add(&b->L, i, j, lam) != 0) return agglo_fail(err, errlen, "out of memory");
     unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
   }
   for (size_t i = 0; i < b->n; i++) b->root[i] = find(b->parent, (int32_t)i);

@@ -11,6 +11,7 @@
    velocity (merge or wall) only its own pairs are recomputed, and stale events are dropped when
    they come out of the heap. Members are relabelled small-into-large: O(N log N) over a run. */
 #include "model.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -55,14 +56,6 @@ typedef struct {
   const agglo_system *sys; /* the driver's system (read by load) */
 } ed;
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static void ed_destroy(void *state) {
   ed *e = state;
   if (!e) return;
@@ -79,7 +72,7 @@ static void ed_destroy(void *state) {
 static int ed_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                    size_t errlen) {
   ed *e = calloc(1, sizeof *e);
-  if (!e) return fail(err, errlen, "out of memory");
+  if (!e) return agglo_fail(err, errlen, "out of memory");
   e->cfg = *c;
   e->sys = s;
   size_t n = s->n, m = n ? n : 1;
@@ -106,7 +99,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
       !e->M || !e->ext || !e->ver || !e->p || !e->plist || !e->plen || !e->pcap || !e->cell_of ||
       !e->members) {
     ed_destroy(e);
-    return fail(err, errlen, "out of memory for %zu particles", n);
+    return agglo_fail(err, errlen, "out of memory for %zu particles", n);
   }
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
@@ -131,7 +124,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
     if (s->box.periodic[k] && s->box.len[k] < 2 * cell) {
       double len = s->box.len[k];
       ed_destroy(e);
-      return fail(err, errlen, "event driven: the periodic box (side %g along axis %d) must be at "
+      return agglo_fail(err, errlen, "event driven: the periodic box (side %g along axis %d) must be at "
                   "least 4 (1 + ballistic.window) max radii = %g wide; lower ballistic.window or "
                   "enlarge the box", len, k, 2 * cell);
     }
@@ -148,7 +141,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->first = calloc(e->ncells + 1, sizeof *e->first);
   if (!e->first) {
     ed_destroy(e);
-    return fail(err, errlen, "out of memory for the cell grid");
+    return agglo_fail(err, errlen, "out of memory for the cell grid");
   }
   *state = e;
   return 0;
@@ -463,7 +456,7 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
     e->t = stop_t ? c->t_end : e->t;
     info->finished = 1;
   } else {
-    if (open_window(e, s, sqrt(vmax2)) != 0) return fail(err, errlen, "out of memory");
+    if (open_window(e, s, sqrt(vmax2)) != 0) return agglo_fail(err, errlen, "out of memory");
     info->min_gap = e->min_gap;
     double t_stop = stop_t ? c->t_end : INFINITY;
     for (;;) {
@@ -491,7 +484,7 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
         }
         e->t = ev.t;
         e->events++;
-        if (merge(e, s, i, j, ev.t) != 0) return fail(err, errlen, "out of memory");
+        if (merge(e, s, i, j, ev.t) != 0) return agglo_fail(err, errlen, "out of memory");
         if (!stop_t && e->n_clusters == 1) {
           info->finished = 1;
           break;
@@ -504,7 +497,7 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
         int code = -1 - ev.kind;
         e->t = ev.t;
         e->events++;
-        if (reflect(e, s, ev.ca, code / 2, ev.t) != 0) return fail(err, errlen, "out of memory");
+        if (reflect(e, s, ev.ca, code / 2, ev.t) != 0) return agglo_fail(err, errlen, "out of memory");
       }
     }
   }
@@ -569,7 +562,7 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
-    return fail(err, errlen, "contacts file: missing header or wrong particle count");
+    return agglo_fail(err, errlen, "contacts file: missing header or wrong particle count");
   const agglo_system *s = e->sys;
   for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1, e->M[c] = 0;
   for (size_t i = 0; i < e->n; i++) {
@@ -577,7 +570,7 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
     double u[3];
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "%d %lg %lg %lg", &c, &u[0], &u[1], &u[2]) != 4 || c < 0 || (size_t)c >= e->n)
-      return fail(err, errlen, "contacts file: line %zu is not 'cluster x y z'", i + 3);
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z'", i + 3);
     e->cl[i] = c;
     for (int k = 0; k < 3; k++) e->p[3 * i + k] = u[k];
   }

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "projection.h"
 #include "rng.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,14 +32,6 @@ typedef struct {
   double r_mean, att_reach, contact_margin;
 } contact;
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static double list_component(const agglo_list *l, int k) {
   return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
 }
@@ -46,7 +39,7 @@ static double list_component(const agglo_list *l, int k) {
 static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                         size_t errlen) {
   contact *m = calloc(1, sizeof *m);
-  if (!m) return fail(err, errlen, "out of memory");
+  if (!m) return agglo_fail(err, errlen, "out of memory");
   m->cfg = *c;
   double rsum = 0;
   for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
@@ -65,7 +58,7 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
   if (!m->vstar) {
     free(m);
-    return fail(err, errlen, "out of memory");
+    return agglo_fail(err, errlen, "out of memory");
   }
   *state = m;
   return 0;
@@ -211,7 +204,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   double skin = 2 * h * sqrt(vmax2) < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
   if (!m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s)) {
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
-      return fail(err, errlen, "out of memory building the neighbour list");
+      return agglo_fail(err, errlen, "out of memory building the neighbour list");
   }
   PROF(1);
   apply_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs);
@@ -233,10 +226,10 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (rc == 1)
       rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
                                             CLOSING_SAFETY, reach, vs, vtry);
-    if (rc != 0) return fail(err, errlen, "out of memory collecting contacts");
+    if (rc != 0) return agglo_fail(err, errlen, "out of memory collecting contacts");
     PROF(3);
     if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
-      return fail(err, errlen, "out of memory in the projection");
+      return agglo_fail(err, errlen, "out of memory in the projection");
     PROF(4);
     work += st1.mean_iterations * (double)m->con.n;
     if (rounds == 0) {
@@ -250,7 +243,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     }
     rounds++;
     if (!m->mark) m->mark = malloc(n ? n : 1);
-    if (!m->mark) return fail(err, errlen, "out of memory");
+    if (!m->mark) return agglo_fail(err, errlen, "out of memory");
     memset(m->mark, 0, n);
     size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
     PROF(5);
@@ -272,7 +265,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (2 * h * sqrt(vout2) < cutoff || rounds >= 50) break;
     cutoff = 2.5 * h * sqrt(vout2);
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
-      return fail(err, errlen, "out of memory building the neighbour list");
+      return agglo_fail(err, errlen, "out of memory building the neighbour list");
     only = NULL;
   }
   st.mean_iterations = m->con.n ? work / (double)m->con.n : 0;
@@ -341,7 +334,7 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
   char line[256];
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
-    return fail(err, errlen, "contacts file: missing header");
+    return agglo_fail(err, errlen, "contacts file: missing header");
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);
   c->cap = cnt + 1;
@@ -353,12 +346,12 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
   c->gamma = calloc(c->cap, sizeof *c->gamma);
   c->equality = calloc(c->cap, sizeof *c->equality);
   if (!c->i || !c->j || !c->e || !c->gap || !c->lambda || !c->gamma || !c->equality)
-    return fail(err, errlen, "out of memory");
+    return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
     if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
-      return fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
     c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
   }
   c->n = cnt;

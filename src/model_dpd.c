@@ -21,6 +21,7 @@
 #include "model_dpd.h"
 #include "pair_forces.h"
 #include "rng.h"
+#include "error.h"
 #include <Random123/philox.h>
 #include <math.h>
 #include <stdarg.h>
@@ -64,14 +65,6 @@ typedef struct {
   int ncolours;
   double contact_gap_sys;
 } dpd;
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* ---------------------------------------------------------------- units */
 
@@ -465,7 +458,7 @@ static void write_back(const dpd *m, agglo_system *s) {
 static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                     size_t errlen) {
   dpd *m = calloc(1, sizeof *m);
-  if (!m) return fail(err, errlen, "out of memory");
+  if (!m) return agglo_fail(err, errlen, "out of memory");
   *state = m;
   m->cfg = *c;
   agglo_dpd_units_of(c, &m->u);
@@ -500,7 +493,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
   ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
   ok &= (m->order = malloc((n + 1) * sizeof *m->order)) != NULL;
-  if (!ok) return fail(err, errlen, "out of memory for %zu DPD particles", n);
+  if (!ok) return agglo_fail(err, errlen, "out of memory for %zu DPD particles", n);
   for (int i = 0; i < ns; i++)
     for (int j = 0; j < ns; j++) {
       int q = i * ns + j;
@@ -520,7 +513,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     p->r[i] = s->r[i] / u->length;
     p->im[i] = s->inv_m[i] * u->mass;
     if ((uint64_t)s->id[i] > UINT32_MAX)
-      return fail(err, errlen, "particle id %lld: the DPD model handles ids below 2^32",
+      return agglo_fail(err, errlen, "particle id %lld: the DPD model handles ids below 2^32",
                   (long long)s->id[i]);
     p->id[i] = (uint32_t)s->id[i];
     p->perm[i] = i;
@@ -548,7 +541,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->columns = malloc(ncol * sizeof *m->columns);
   m->colour_start = malloc((size_t)(m->ncolours + 1) * sizeof *m->colour_start);
   if (!m->cell_start || !m->fill || !m->columns || !m->colour_start)
-    return fail(err, errlen, "out of memory (cell grid)");
+    return agglo_fail(err, errlen, "out of memory (cell grid)");
   size_t q = 0;
   for (int colour = 0; colour < m->ncolours; colour++) {
     m->colour_start[colour] = q;
@@ -643,13 +636,13 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
-    return fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
+    return agglo_fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
   double *g = malloc(3 * (m->n + 1) * sizeof *g);
-  if (!g) return fail(err, errlen, "out of memory");
+  if (!g) return agglo_fail(err, errlen, "out of memory");
   for (size_t i = 0; i < m->n; i++)
     if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3) {
       free(g);
-      return fail(err, errlen, "contacts.txt: force of particle %zu missing", i);
+      return agglo_fail(err, errlen, "contacts.txt: force of particle %zu missing", i);
     }
   for (size_t k = 0; k < m->n; k++)
     for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];

@@ -17,6 +17,7 @@
 #include "obstacles.h"
 #include "projection.h"
 #include "rng.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -77,14 +78,6 @@ typedef struct {
   double *ls;
   size_t ln;
 } gluey;
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static int rows_reserve(gluey *m, size_t need) {
   agglo_constraints *c = &m->con;
@@ -150,7 +143,7 @@ static void gluey_destroy(void *state) {
 static int gluey_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                       size_t errlen) {
   gluey *m = calloc(1, sizeof *m);
-  if (!m) return fail(err, errlen, "out of memory");
+  if (!m) return agglo_fail(err, errlen, "out of memory");
   m->cfg = *c;
   if (agglo_obstacles_build(&m->ob, s, c, err, errlen) != 0) {
     free(m);
@@ -170,7 +163,7 @@ static int gluey_init(void **state, const agglo_system *s, const agglo_config *c
   m->mark = calloc(s->n ? s->n : 1, 1);
   if (!m->vstar || !m->mark) {
     gluey_destroy(m);
-    return fail(err, errlen, "out of memory");
+    return agglo_fail(err, errlen, "out of memory");
   }
   *state = m;
   return 0;
@@ -331,7 +324,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   double skin = c->gluey_skin * m->r_mean;
   if (!m->nb.start || reach > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s))
     if (agglo_neighbors_build(&m->nb, s, fmax(reach, m->nb.start ? m->nb.cutoff : 0), skin) != 0)
-      return fail(err, errlen, "out of memory building the neighbour list");
+      return agglo_fail(err, errlen, "out of memory building the neighbour list");
   /* 3. projection; rows missed by the selection (closing at the answer) are added and the step
      solved again; so is a list too short for the answer's speeds */
   agglo_solver_stats st = {0};
@@ -339,10 +332,10 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   int rounds = 0;
   for (;;) {
     if (build_set(m, s, h, t1, reach, vtry, NULL, NULL) != 0)
-      return fail(err, errlen, "out of memory (contacts)");
+      return agglo_fail(err, errlen, "out of memory (contacts)");
     agglo_solver_stats st1 = {0};
     if (agglo_project(s, &m->con, h, m->vstar, s->v, &m->solver, &st1) != 0)
-      return fail(err, errlen, "out of memory in the projection");
+      return agglo_fail(err, errlen, "out of memory in the projection");
     if (rounds == 0) st = st1;
     else {
       if (st1.iterations > st.iterations) st.iterations = st1.iterations;
@@ -353,21 +346,21 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
     double vout = vmax_of(s->v, n);
     if (2 * h * vout >= m->nb.cutoff) { /* a pair beyond the list could close */
       if (agglo_neighbors_build(&m->nb, s, 2.5 * h * vout, skin) != 0)
-        return fail(err, errlen, "out of memory building the neighbour list");
+        return agglo_fail(err, errlen, "out of memory building the neighbour list");
     } else {
       double gmax = -INFINITY;
       if (build_set(m, s, h, t1, reach, vtry, s->v, &gmax) == 0) break;
       reach = fmax(reach, gmax * 1.0001 + 1e-300);
     }
     if (!m->vtry) m->vtry = malloc(3 * (n ? n : 1) * sizeof *m->vtry);
-    if (!m->vtry) return fail(err, errlen, "out of memory");
+    if (!m->vtry) return agglo_fail(err, errlen, "out of memory");
     memcpy(m->vtry, s->v, 3 * n * sizeof *m->vtry);
     vtry = m->vtry;
   }
   /* 4. adhesion memory, then the move */
   agglo_constraints *con = &m->con;
   double tol = m->solver.tol;
-  if (memory_reserve(m, con->n) != 0) return fail(err, errlen, "out of memory");
+  if (memory_reserve(m, con->n) != 0) return agglo_fail(err, errlen, "out of memory");
   memset(m->mark, 0, n);
   size_t gp = 0, go = 0, ng = 0;
   double gsum = 0, gmost = 0;
@@ -519,15 +512,15 @@ static int gluey_load(void *state, FILE *f, char *err, size_t errlen) {
   char line[256];
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
-    return fail(err, errlen, "contacts file: missing header");
-  if (memory_reserve(m, cnt) != 0) return fail(err, errlen, "out of memory");
+    return agglo_fail(err, errlen, "contacts file: missing header");
+  if (memory_reserve(m, cnt) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
     if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
-      return fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
     if (k && !key_less(m->pi[k - 1], m->pj[k - 1], i, j))
-      return fail(err, errlen, "contacts file: line %zu is out of order", k + 3);
+      return agglo_fail(err, errlen, "contacts file: line %zu is out of order", k + 3);
     m->pi[k] = i, m->pj[k] = j, m->plambda[k] = l, m->pgamma[k] = g;
   }
   m->pn = cnt;
@@ -557,18 +550,18 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
   const agglo_list *P = &c->gluey_positions, *V = &c->gluey_velocities, *R = &c->gluey_region;
   if (P->n) {
     if ((size_t)P->n != (size_t)d * n)
-      return fail(err, errlen, "gluey.positions has %d values: %zu particles in %dD need %zu",
+      return agglo_fail(err, errlen, "gluey.positions has %d values: %zu particles in %dD need %zu",
                   P->n, n, d, (size_t)d * n);
     for (size_t i = 0; i < n; i++)
       for (int k = 0; k < d; k++) {
         double x = P->v[(size_t)d * i + k];
         if (!(x >= s->box.lo[k] && x <= s->box.hi[k]))
-          return fail(err, errlen, "gluey.positions: particle %zu is outside the box", i + 1);
+          return agglo_fail(err, errlen, "gluey.positions: particle %zu is outside the box", i + 1);
         s->x[3 * i + k] = x;
       }
   } else if (R->n) {
     if (R->n != 2 * d)
-      return fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
+      return agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
                   R->n, 2 * d);
     /* random sequential addition inside the region (a direct scan: regions hold thousands) */
     const uint64_t max_attempts = 100000;
@@ -585,7 +578,7 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
           x[k] = lo + u[k] * (hi - lo);
         }
         if (!ok)
-          return fail(err, errlen, "gluey.region is narrower than a particle");
+          return agglo_fail(err, errlen, "gluey.region is narrower than a particle");
         for (size_t j = 0; j < i && ok; j++) {
           double dd[3];
           agglo_box_delta(&s->box, x, s->x + 3 * j, dd);
@@ -595,19 +588,19 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
         if (ok) break;
       }
       if (a == max_attempts)
-        return fail(err, errlen, "gluey.region: no room for particle %zu of %zu; enlarge the "
+        return agglo_fail(err, errlen, "gluey.region: no room for particle %zu of %zu; enlarge the "
                     "region or lower particles.n", i + 1, n);
     }
   }
   if (V->n % d || (size_t)V->n > (size_t)d * n)
-    return fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "
+    return agglo_fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "
                 "%zu particles", V->n, d, n);
   for (int q = 0; q < V->n; q++) s->v[3 * (size_t)(q / d) + q % d] = V->v[q];
   if (c->gluey_force_times.n * d != c->gluey_force.n)
-    return fail(err, errlen, "gluey.force has %d values: %d times need %d (run.dim per time)",
+    return agglo_fail(err, errlen, "gluey.force has %d values: %d times need %d (run.dim per time)",
                 c->gluey_force.n, c->gluey_force_times.n, c->gluey_force_times.n * d);
   for (int q = 1; q < c->gluey_force_times.n; q++)
     if (c->gluey_force_times.v[q] < c->gluey_force_times.v[q - 1])
-      return fail(err, errlen, "gluey.force_times must be in increasing order");
+      return agglo_fail(err, errlen, "gluey.force_times must be in increasing order");
   return 0;
 }

@@ -1,16 +1,9 @@
 #include "obstacles.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static int push(agglo_obstacles *ob, size_t *cap, const agglo_obstacle *o) {
   if (ob->n == *cap) {
@@ -106,7 +99,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
   do {                                                      \
     if (push(ob, &cap, &o) != 0) {                          \
       agglo_obstacles_free(ob);                             \
-      return fail(err, errlen, "out of memory (obstacles)"); \
+      return agglo_fail(err, errlen, "out of memory (obstacles)"); \
     }                                                       \
   } while (0)
   /* the system box walls: plane n.x >= lo + ... written as n.(x - c) >= 0 with c on the face */
@@ -123,14 +116,14 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
   /* planes: normal (d values) and offset c: n.x >= c, n normalised */
   const agglo_list *L = &c->obs_planes;
   if (L->n % (d + 1))
-    return fail(err, errlen, "obstacles.planes has %d values: give %d per plane (normal, offset)",
+    return agglo_fail(err, errlen, "obstacles.planes has %d values: give %d per plane (normal, offset)",
                 L->n, d + 1);
   for (int p = 0; p < L->n; p += d + 1) {
     memset(&o, 0, sizeof o);
     o.kind = AGGLO_OBS_PLANE, o.group = AGGLO_OBS_USER_PLANE;
     double nn = 0;
     for (int k = 0; k < d; k++) o.a[k] = L->v[p + k], nn += o.a[k] * o.a[k];
-    if (!(nn > 0)) return fail(err, errlen, "obstacles.planes: plane %d has a zero normal", p / (d + 1) + 1);
+    if (!(nn > 0)) return agglo_fail(err, errlen, "obstacles.planes: plane %d has a zero normal", p / (d + 1) + 1);
     nn = sqrt(nn);
     for (int k = 0; k < d; k++) o.a[k] /= nn;
     o.radius = L->v[p + d] / nn; /* offset along the unit normal, from the origin */
@@ -138,7 +131,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
   }
   L = &c->obs_segments;
   if (L->n % (2 * d))
-    return fail(err, errlen, "obstacles.segments has %d values: give %d per segment (two end "
+    return agglo_fail(err, errlen, "obstacles.segments has %d values: give %d per segment (two end "
                 "points)", L->n, 2 * d);
   for (int p = 0; p < L->n; p += 2 * d) {
     memset(&o, 0, sizeof o);
@@ -148,23 +141,23 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
   }
   L = &c->obs_spheres;
   if (L->n % (d + 1))
-    return fail(err, errlen, "obstacles.spheres has %d values: give %d per sphere (centre, "
+    return agglo_fail(err, errlen, "obstacles.spheres has %d values: give %d per sphere (centre, "
                 "radius)", L->n, d + 1);
   for (int p = 0; p < L->n; p += d + 1) {
     memset(&o, 0, sizeof o);
     o.kind = AGGLO_OBS_SPHERE, o.group = AGGLO_OBS_USER_SPHERE;
     for (int k = 0; k < d; k++) o.a[k] = L->v[p + k];
     o.radius = L->v[p + d];
-    if (!(o.radius > 0)) return fail(err, errlen, "obstacles.spheres: sphere %d has radius <= 0", p / (d + 1) + 1);
+    if (!(o.radius > 0)) return agglo_fail(err, errlen, "obstacles.spheres: sphere %d has radius <= 0", p / (d + 1) + 1);
     PUSH();
   }
   /* rotating square box: centre x, y, side, omega; its walls n.(x - c) >= -side/2 */
   L = &c->obs_box;
   if (L->n != 0 && L->n != 4)
-    return fail(err, errlen, "obstacles.box has %d values: give 4 (centre x, centre y, side, "
+    return agglo_fail(err, errlen, "obstacles.box has %d values: give 4 (centre x, centre y, side, "
                 "angular velocity) or none", L->n);
   if (L->n == 4) {
-    if (!(L->v[2] > 0)) return fail(err, errlen, "obstacles.box: the side must be > 0");
+    if (!(L->v[2] > 0)) return agglo_fail(err, errlen, "obstacles.box: the side must be > 0");
     for (int w = 0; w < 4; w++) {
       memset(&o, 0, sizeof o);
       o.kind = AGGLO_OBS_PLANE, o.group = AGGLO_OBS_ROTATING_BOX;
@@ -179,13 +172,13 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
      from the hub to the rim, spaced by one ball radius; a hub ring of balls */
   L = &c->obs_wheel;
   if (L->n != 0 && L->n != 6)
-    return fail(err, errlen, "obstacles.wheel has %d values: give 6 (centre x, centre y, radius, "
+    return agglo_fail(err, errlen, "obstacles.wheel has %d values: give 6 (centre x, centre y, radius, "
                 "blades, ball radius, angular velocity) or none", L->n);
   if (L->n == 6) {
     double R = L->v[2], rb = L->v[4];
     int blades = (int)L->v[3];
     if (!(R > 0) || !(rb > 0) || blades < 1 || blades > 64 || rb * 2 > R)
-      return fail(err, errlen, "obstacles.wheel: need radius > 0, 1 to 64 blades and 0 < ball "
+      return agglo_fail(err, errlen, "obstacles.wheel: need radius > 0, 1 to 64 blades and 0 < ball "
                   "radius <= radius / 2");
     memset(&o, 0, sizeof o);
     o.kind = AGGLO_OBS_SPHERE, o.group = AGGLO_OBS_WHEEL;

@@ -1,5 +1,6 @@
 /* PNG snapshots with cairo: discs at their true radius, coloured by cluster. */
 #include "output_png.h"
+#include "error.h"
 #include <cairo.h>
 #include <math.h>
 #include <stdarg.h>
@@ -25,16 +26,6 @@ typedef struct {
   size_t n;
   int nclusters;
 } clusters;
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 static double px(const view *v, double x) { return v->left + (x - v->box->lo[0]) * v->scale; }
 static double py(const view *v, double y) { return v->bottom - (y - v->box->lo[1]) * v->scale; }
@@ -333,18 +324,18 @@ static int render(const char *path, const agglo_system *s, const view *v, const 
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png(surf, path);
   cairo_surface_destroy(surf);
   if (st != CAIRO_STATUS_SUCCESS)
-    return fail(err, errlen, "cannot write PNG '%s': %s", path, cairo_status_to_string(st));
+    return agglo_fail(err, errlen, "cannot write PNG '%s': %s", path, cairo_status_to_string(st));
   return 0;
 }
 
 static int check_args(const char *path, const agglo_system *s, int width_px, char *err, size_t errlen) {
-  if (!path || !s) return fail(err, errlen, "agglo_png_write: NULL path or system");
+  if (!path || !s) return agglo_fail(err, errlen, "agglo_png_write: NULL path or system");
   if (width_px < 32 || width_px > 32767)
-    return fail(err, errlen, "cannot write PNG '%s': width %d px out of range [32, 32767]", path, width_px);
+    return agglo_fail(err, errlen, "cannot write PNG '%s': width %d px out of range [32, 32767]", path, width_px);
   if (!(s->box.len[0] > 0) || !(s->box.len[1] > 0))
-    return fail(err, errlen, "cannot write PNG '%s': box has no extent in x or y", path);
+    return agglo_fail(err, errlen, "cannot write PNG '%s': box has no extent in x or y", path);
   if (s->n && (!s->x || !s->r))
-    return fail(err, errlen, "cannot write PNG '%s': system has no positions or radii", path);
+    return agglo_fail(err, errlen, "cannot write PNG '%s': system has no positions or radii", path);
   return 0;
 }
 
@@ -353,12 +344,12 @@ int agglo_png_write(const char *path, const agglo_system *s, int width_px, const
   if (check_args(path, s, width_px, err, errlen)) return -1;
   view v;
   if (make_view(&v, &s->box, width_px))
-    return fail(err, errlen, "cannot write PNG '%s': box aspect ratio gives an image too tall", path);
+    return agglo_fail(err, errlen, "cannot write PNG '%s': box aspect ratio gives an image too tall", path);
   clusters c = {s->cluster, calloc(s->n ? s->n : 1, sizeof(uint32_t)), s->n, 0};
   depth_key *order = s->dim == 3 ? depth_order(s) : NULL;
   int rc;
   if (!c.size || (s->dim == 3 && !order) || count_clusters(&c))
-    rc = fail(err, errlen, "cannot write PNG '%s': out of memory", path);
+    rc = agglo_fail(err, errlen, "cannot write PNG '%s': out of memory", path);
   else
     rc = render(path, s, &v, &c, order, links, err, errlen);
   free(order);

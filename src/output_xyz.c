@@ -1,17 +1,10 @@
 #include "output_xyz.h"
+#include "error.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static void header(FILE *f, const agglo_system *s, const char *props) {
   const agglo_box *b = &s->box;
@@ -37,7 +30,7 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
-  if (!f) return fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+  if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
   header(f, s, "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:id:I:1:cluster:I:1");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
@@ -45,8 +38,8 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
             v[0], v[1], v[2], s->r[i], s->m[i], (long long)s->id[i], s->cluster[i]);
   }
   int bad = ferror(f);
-  if (fclose(f) != 0 || bad) return fail(err, errlen, "%s: write failed", tmp);
-  if (rename(tmp, path) != 0) return fail(err, errlen, "%s: cannot rename: %s", path, strerror(errno));
+  if (fclose(f) != 0 || bad) return agglo_fail(err, errlen, "%s: write failed", tmp);
+  if (rename(tmp, path) != 0) return agglo_fail(err, errlen, "%s: cannot rename: %s", path, strerror(errno));
   return 0;
 }
 
@@ -65,7 +58,7 @@ static int read_quoted(const char *line, const char *key, double *out, int count
 
 int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
-  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  if (!f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
   char line[1024];
   size_t n;
   double lat[9], org[3], t;
@@ -74,7 +67,7 @@ int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t er
   char pbc[3];
   int rc = -1;
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &n) != 1) {
-    fail(err, errlen, "%s:1: expected the number of particles", path);
+    agglo_fail(err, errlen, "%s:1: expected the number of particles", path);
     goto out;
   }
   if (!fgets(line, sizeof line, f) || read_quoted(line, "Lattice=\"", lat, 9) ||
@@ -83,11 +76,11 @@ int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t er
       !strstr(line, "dim=") || sscanf(strstr(line, "dim="), "dim=%d", &dim) != 1 ||
       !strstr(line, "pbc=\"") ||
       sscanf(strstr(line, "pbc=\""), "pbc=\"%c %c %c", &pbc[0], &pbc[1], &pbc[2]) != 3) {
-    fail(err, errlen, "%s:2: not an agglo state header (Lattice, Origin, Time, Step, dim, pbc)", path);
+    agglo_fail(err, errlen, "%s:2: not an agglo state header (Lattice, Origin, Time, Step, dim, pbc)", path);
     goto out;
   }
   if (agglo_system_alloc(s, dim, n) != 0) {
-    fail(err, errlen, "%s: out of memory for %zu particles", path, n);
+    agglo_fail(err, errlen, "%s: out of memory for %zu particles", path, n);
     goto out;
   }
   for (int k = 0; k < 3; k++) {
@@ -105,7 +98,7 @@ int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t er
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "%*s %lg %lg %lg %lg %lg %lg %lg %lg %lld %d", &x[0], &x[1], &x[2], &v[0], &v[1],
                &v[2], &s->r[i], &s->m[i], &id, &cl) != 10) {
-      fail(err, errlen, "%s:%zu: expected 'P x y z vx vy vz radius mass id cluster'", path, i + 3);
+      agglo_fail(err, errlen, "%s:%zu: expected 'P x y z vx vy vz radius mass id cluster'", path, i + 3);
       agglo_system_free(s);
       goto out;
     }

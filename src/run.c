@@ -7,6 +7,7 @@
 #include "output_png.h"
 #include "output_xyz.h"
 #include "setup.h"
+#include "error.h"
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -23,14 +24,6 @@ static void on_signal(int sig) { stop_signal = sig; }
 
 const char *agglo_version(void) { return AGGLO_VERSION; }
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -44,11 +37,11 @@ static int make_dir(const char *path, char *err, size_t errlen) {
     if (*p == '/') {
       *p = 0;
       if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return fail(err, errlen, "%s: cannot create directory: %s", buf, strerror(errno));
+        return agglo_fail(err, errlen, "%s: cannot create directory: %s", buf, strerror(errno));
       *p = '/';
     }
   if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return fail(err, errlen, "%s: cannot create directory: %s", buf, strerror(errno));
+    return agglo_fail(err, errlen, "%s: cannot create directory: %s", buf, strerror(errno));
   return 0;
 }
 
@@ -56,7 +49,7 @@ static FILE *open_out(const char *dir, const char *name, const char *mode, char 
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, mode);
-  if (!f) fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+  if (!f) agglo_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
   return f;
 }
 
@@ -176,10 +169,10 @@ static int outputs(run *R, int final, char *err, size_t errlen) {
   want_stats = want_stats && s->step != R->stats_last;
   int want_snap = snap_due(R);
   if (!(want_traj || want_stats || want_snap)) return 0;
-  if (label_clusters(R) != 0) return fail(err, errlen, "out of memory labelling clusters");
+  if (label_clusters(R) != 0) return agglo_fail(err, errlen, "out of memory labelling clusters");
   if (want_traj) {
     if (agglo_xyz_write_frame(R->traj, s) != 0 || fflush(R->traj) != 0)
-      return fail(err, errlen, "%s/trajectory.xyz: write failed (disk full?)", R->opt->out_dir);
+      return agglo_fail(err, errlen, "%s/trajectory.xyz: write failed (disk full?)", R->opt->out_dir);
     R->traj_last = s->step;
   }
   if (want_stats) {
@@ -201,10 +194,10 @@ static int save_state(run *R, char *err, size_t errlen) {
   snprintf(path, sizeof path, "%s/contacts.txt", R->opt->out_dir);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
-  if (!f) return fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+  if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
   int rc = R->model->save ? R->model->save(R->state, f) : 0;
   if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0)
-    return fail(err, errlen, "%s: write failed", path);
+    return agglo_fail(err, errlen, "%s: write failed", path);
   return 0;
 }
 
@@ -230,11 +223,11 @@ static int setup_state(run *R, char *err, size_t errlen) {
     snprintf(path, sizeof path, "%s/state.xyz", R->opt->restart_dir);
     if (agglo_xyz_read_state(path, &R->sys, err, errlen) != 0) return -1;
     if (R->sys.dim != c->dim)
-      return fail(err, errlen, "%s: dim %d differs from run.dim %d", path, R->sys.dim, c->dim);
+      return agglo_fail(err, errlen, "%s: dim %d differs from run.dim %d", path, R->sys.dim, c->dim);
     if (R->model->init(&R->state, &R->sys, c, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/contacts.txt", R->opt->restart_dir);
     FILE *f = fopen(path, "r");
-    if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     int rc = R->model->load ? R->model->load(R->state, f, err, errlen) : 0;
     fclose(f);
     return rc;
@@ -242,7 +235,7 @@ static int setup_state(run *R, char *err, size_t errlen) {
   if (agglo_setup(&R->sys, c, err, errlen) != 0) return -1;
   /* cell order for memory locality; ids travel with the particles */
   agglo_system *s = &R->sys;
-  if (agglo_sort_spatially(s, 4 * agglo_max_radius(s)) != 0) return fail(err, errlen, "out of memory");
+  if (agglo_sort_spatially(s, 4 * agglo_max_radius(s)) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t i = 0; i < s->n; i++) s->cluster[i] = (int32_t)s->id[i];
   return R->model->init(&R->state, &R->sys, c, err, errlen);
 }
@@ -254,7 +247,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.cfg = c;
   R.opt = opt;
   R.model = agglo_model_select(c);
-  if (!R.model) return fail(err, errlen, "run.model: model not available in this build");
+  if (!R.model) return agglo_fail(err, errlen, "run.model: model not available in this build");
   if (opt->threads > 0) omp_set_num_threads(opt->threads);
   int rc = -1;
   double t0 = now();
@@ -293,7 +286,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.x_good = malloc((n3 ? n3 : 1) * sizeof(double));
   R.v_good = malloc((n3 ? n3 : 1) * sizeof(double));
   if (!R.x_good || !R.v_good) {
-    fail(err, errlen, "out of memory");
+    agglo_fail(err, errlen, "out of memory");
     goto done;
   }
   stop_signal = 0;
@@ -313,7 +306,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   while (R.sys.step < last_step && !R.last.finished) {
     if (stop_signal) {
       rc = 1;
-      fail(err, errlen, "stopped by signal %d at step %lld (t = %g); state saved", (int)stop_signal,
+      agglo_fail(err, errlen, "stopped by signal %d at step %lld (t = %g); state saved", (int)stop_signal,
            (long long)R.sys.step, R.sys.t);
       break;
     }
@@ -329,7 +322,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
     R.iter_steps++;
     if (R.last.bad_particle != SIZE_MAX) {
       size_t i = R.last.bad_particle;
-      fail(err, errlen, "step %lld: particle %lld has a non-finite position or velocity; the time "
+      agglo_fail(err, errlen, "step %lld: particle %lld has a non-finite position or velocity; the time "
            "step (run.dt = %g) is probably too large for the forces. The last good state (step "
            "%lld) is saved", (long long)R.sys.step, (long long)R.sys.id[i], c->dt, (long long)step_good);
       memcpy(R.sys.x, R.x_good, n3 * sizeof(double));
@@ -340,7 +333,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
     }
     if (!R.last.converged) {
       if (c->on_failure == 1) {
-        fail(err, errlen, "step %lld: the projection did not converge in %lld iterations (largest "
+        agglo_fail(err, errlen, "step %lld: the projection did not converge in %lld iterations (largest "
              "overlap left %.3g); raise solver.max_iter or solver.tol, or lower run.dt. State saved",
              (long long)R.sys.step, (long long)c->max_iter, R.last.max_violation);
         rc = -1;

@@ -2,18 +2,11 @@
 #include "cells.h"
 #include "model_gluey.h"
 #include "rng.h"
+#include "error.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static double list_component(const agglo_list *l, int k) { return l->n == 1 ? l->v[0] : l->v[k]; }
 
@@ -73,7 +66,7 @@ static int place_random(agglo_system *s, const agglo_config *c, char *err, size_
   int32_t *head = malloc(ncells * sizeof *head), *next = malloc(n * sizeof *next);
   if (!head || !next) {
     free(head); free(next);
-    return fail(err, errlen, "out of memory placing %zu particles", n);
+    return agglo_fail(err, errlen, "out of memory placing %zu particles", n);
   }
   for (size_t q = 0; q < ncells; q++) head[q] = -1;
   const uint64_t max_attempts = 100000;
@@ -128,7 +121,7 @@ static int place_random(agglo_system *s, const agglo_config *c, char *err, size_
     }
     if (a == max_attempts) {
       free(head); free(next);
-      return fail(err, errlen, "random placement failed: no room for particle %zu of %zu after %llu "
+      return agglo_fail(err, errlen, "random placement failed: no room for particle %zu of %zu after %llu "
                   "attempts; lower particles.n or particles.fraction, or enlarge box.size",
                   i + 1, n, (unsigned long long)max_attempts);
     }
@@ -145,7 +138,7 @@ static int place_lattice(agglo_system *s, char *err, size_t errlen) {
   double rmax = agglo_max_radius(s);
   for (int k = 0; k < d; k++)
     if (s->box.len[k] / (double)m < 2 * rmax)
-      return fail(err, errlen, "lattice placement: %zu sites per axis of spacing %g cannot hold "
+      return agglo_fail(err, errlen, "lattice placement: %zu sites per axis of spacing %g cannot hold "
                   "particles of radius %g; enlarge box.size", m, s->box.len[k] / (double)m, rmax);
   for (size_t i = 0; i < s->n; i++) {
     size_t idx[3] = {i % m, (i / m) % m, i / (m * m)};
@@ -193,7 +186,7 @@ static void set_dpd_velocities(agglo_system *s, const agglo_config *c) {
 
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
-    return fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
+    return agglo_fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
   set_radii_and_masses(s, c);
   set_box(s, c);
   int rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)

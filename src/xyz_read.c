@@ -1,23 +1,16 @@
 #include "xyz_read.h"
+#include "error.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,
                    size_t errlen) {
   memset(r, 0, sizeof *r);
   r->f = fopen(path, "r");
-  if (!r->f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  if (!r->f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
   r->path = path;
   r->default_radius = default_radius;
   return 0;
@@ -100,7 +93,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   char *end;
   long long n = strtoll(line, &end, 10);
   if (end == line || n < 0 || strspn(end, " \t\r\n") != strlen(end)) {
-    fail(err, errlen, "%s:%ld: frame %d: expected the number of particles, got '%.40s'", r->path,
+    agglo_fail(err, errlen, "%s:%ld: frame %d: expected the number of particles, got '%.40s'", r->path,
          r->line, frame, line);
     goto out;
   }
@@ -112,13 +105,13 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     fseek(r->f, here, SEEK_SET);
   }
   if (end_pos >= 0 && n > (end_pos - here) / 8 + 1) {
-    fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
+    agglo_fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
          "(truncated or not an XYZ file)", r->path, r->line, frame, n, end_pos - here);
     goto out;
   }
   line = get_line(r, &buf, &cap);
   if (!line) {
-    fail(err, errlen, "%s:%ld: frame %d: file ends before the comment line (truncated?)", r->path,
+    agglo_fail(err, errlen, "%s:%ld: frame %d: file ends before the comment line (truncated?)", r->path,
          r->line + 1, frame);
     goto out;
   }
@@ -126,12 +119,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   comment_value(line, "Properties", props, sizeof props);
   columns col;
   if (parse_properties(props, &col) != 0) {
-    fail(err, errlen, "%s:%ld: frame %d: Properties='%s' has no pos:R:3 column", r->path, r->line,
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Properties='%s' has no pos:R:3 column", r->path, r->line,
          frame, props);
     goto out;
   }
   if (col.radius < 0 && r->default_radius <= 0) {
-    fail(err, errlen, "%s:%ld: frame %d: no radius column; give --radius R", r->path, r->line, frame);
+    agglo_fail(err, errlen, "%s:%ld: frame %d: no radius column; give --radius R", r->path, r->line, frame);
     goto out;
   }
   double lat[9] = {0}, org[3] = {0, 0, 0};
@@ -148,7 +141,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   if (comment_value(line, "dim", val, sizeof val) == 0) dim = atoi(val) == 2 ? 2 : 3;
   agglo_system_free(s);
   if (agglo_system_alloc(s, dim, (size_t)n) != 0) {
-    fail(err, errlen, "%s: frame %d: out of memory for %lld particles", r->path, frame, n);
+    agglo_fail(err, errlen, "%s: frame %d: out of memory for %lld particles", r->path, frame, n);
     goto out;
   }
   s->t = t;
@@ -158,7 +151,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   for (long long i = 0; i < n; i++) {
     line = get_line(r, &buf, &cap);
     if (!line) {
-      fail(err, errlen, "%s:%ld: frame %d: file ends after %lld of %lld particle lines (truncated)",
+      agglo_fail(err, errlen, "%s:%ld: frame %d: file ends after %lld of %lld particle lines (truncated)",
            r->path, r->line + 1, frame, i, n);
       free(vals);
       goto out;
@@ -168,7 +161,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       p += strspn(p, " \t");
       e = p + strcspn(p, " \t\r\n");
       if (e == p) {
-        fail(err, errlen, "%s:%ld: frame %d: particle line has fewer than the %d columns of "
+        agglo_fail(err, errlen, "%s:%ld: frame %d: particle line has fewer than the %d columns of "
              "Properties", r->path, r->line, frame, col.ncols);
         free(vals);
         goto out;
@@ -181,7 +174,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       *e = save;
       int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius;
       if (needed && (!numeric || !isfinite(vals[k]))) {
-        fail(err, errlen, "%s:%ld: frame %d: column %d is not a finite number", r->path, r->line,
+        agglo_fail(err, errlen, "%s:%ld: frame %d: column %d is not a finite number", r->path, r->line,
              frame, k + 1);
         free(vals);
         goto out;
@@ -196,7 +189,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     }
     s->r[i] = col.radius >= 0 ? vals[col.radius] : r->default_radius;
     if (!(s->r[i] > 0)) {
-      fail(err, errlen, "%s:%ld: frame %d: radius %g is not positive", r->path, r->line, frame, s->r[i]);
+      agglo_fail(err, errlen, "%s:%ld: frame %d: radius %g is not positive", r->path, r->line, frame, s->r[i]);
       free(vals);
       goto out;
     }
