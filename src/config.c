@@ -573,10 +573,6 @@ void agglo_config_describe(FILE *f, int markdown) {
 
 /* ---- checks across keys ---- */
 
-static double component(const agglo_list *l, int k) {
-  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
-}
-
 int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   int d = c->dim;
   const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
@@ -624,7 +620,7 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   } else {
     if (c->size.n == 0)
       return agglo_fail(err, errlen, "box.size is not set: give it, or particles.fraction");
-    for (int k = 0; k < d; k++) box_vol *= component(&c->size, k);
+    for (int k = 0; k < d; k++) box_vol *= agglo_list_component(&c->size, k);
   }
   double fraction = c->fraction > 0 ? c->fraction : vol_particles / box_vol;
   double limit = c->placement == PLACE_LATTICE ? (d == 2 ? M_PI / 4 : M_PI / 6)
@@ -639,13 +635,13 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
     double reach = 2 * rmax + (att ? c->attraction_cutoff * c->epsilon : 0) + rmean;
     for (int k = 0; k < d; k++) {
       int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k];
-      if (periodic && component(&c->size, k) < 2 * reach)
+      if (periodic && agglo_list_component(&c->size, k) < 2 * reach)
         return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
-                    "it must exceed %g (twice the interaction range)", k, component(&c->size, k),
+                    "it must exceed %g (twice the interaction range)", k, agglo_list_component(&c->size, k),
                     2 * reach);
-      if (component(&c->size, k) < 2 * rmax)
+      if (agglo_list_component(&c->size, k) < 2 * rmax)
         return agglo_fail(err, errlen, "box.size along axis %d (%g) is smaller than a particle", k,
-                    component(&c->size, k));
+                    agglo_list_component(&c->size, k));
     }
   }
   if (c->model == MODEL_CONTACT &&
@@ -670,9 +666,9 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
     if (c->fraction <= 0)
       for (int k = 0; k < d; k++)
         if (c->boundary.v[c->boundary.n == 1 ? 0 : k] &&
-            component(&c->size, k) < 2 * c->dpd_rc)
+            agglo_list_component(&c->size, k) < 2 * c->dpd_rc)
           return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
-                      "it must be at least 2 dpd.rc = %g", k, component(&c->size, k),
+                      "it must be at least 2 dpd.rc = %g", k, agglo_list_component(&c->size, k),
                       2 * c->dpd_rc);
   }
   for (int i = 0; i < c->snapshots.n; i++)

@@ -11,6 +11,11 @@
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
 typedef struct { int v[3]; int n; } agglo_enum_list;
 
+/* Component k of a per-axis list given with one value (all axes) or one per axis; 0 if empty. */
+static inline double agglo_list_component(const agglo_list *l, int k) {
+  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
+}
+
 enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };

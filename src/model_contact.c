@@ -32,10 +32,6 @@ typedef struct {
   double r_mean, att_reach, contact_margin;
 } contact;
 
-static double list_component(const agglo_list *l, int k) {
-  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
-}
-
 static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                         size_t errlen) {
   contact *m = calloc(1, sizeof *m);
@@ -54,7 +50,7 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->flow.type = c->flow;
   m->flow.rate = c->flow_rate;
   m->flow.omega = c->flow_omega;
-  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? list_component(&c->flow_velocity, k) : 0;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&c->flow_velocity, k) : 0;
   m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
   if (!m->vstar) {
     free(m);
@@ -166,7 +162,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   size_t n = s->n;
   int d = s->dim;
   double g[3];
-  for (int k = 0; k < 3; k++) g[k] = k < d ? list_component(&c->gravity, k) : 0;
+  for (int k = 0; k < 3; k++) g[k] = k < d ? agglo_list_component(&c->gravity, k) : 0;
   /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
   double *vs = m->vstar;
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)

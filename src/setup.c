@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double list_component(const agglo_list *l, int k) { return l->n == 1 ? l->v[0] : l->v[k]; }
-
 static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
   for (size_t i = 0; i < s->n; i++) {
     double r;
@@ -40,7 +38,7 @@ static void set_box(agglo_system *s, const agglo_config *c) {
   for (int k = 0; k < 3; k++) {
     s->box.lo[k] = 0;
     if (k < d) {
-      s->box.len[k] = c->fraction > 0 ? side : list_component(&c->size, k);
+      s->box.len[k] = c->fraction > 0 ? side : agglo_list_component(&c->size, k);
       s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == 1;
     } else {
       s->box.len[k] = 2 * rmax; /* a slab in 2D: z = 0 stays fixed */
