@@ -91,7 +91,8 @@ static const key keys[] = {
   {"solver", "rho_factor", T_DOUBLE, OFF(rho_factor), "1", 0, 2, 1, 0,
    "step relative to the safe Gershgorin step (must stay below 2)"},
   {"solver", "on_failure", T_ENUM, OFF(on_failure), "warn", 0, 0, 0, "warn|stop",
-   "when the iteration cap is hit: warn and go on, or stop the run (last state written)"},
+   "when the projection hits its iteration cap, or an overlap deeper than 10 solver.tol r "
+   "remains after a step: warn and go on, or stop the run (last good state written)"},
   {"ballistic", "method", T_ENUM, OFF(ball_method), "time_stepping", 0, 0, 0,
    "time_stepping|event_driven",
    "time_stepping = free flight, then links relaxed by the damped Arrow-Hurwicz minimiser "
@@ -298,7 +299,7 @@ static void range_text(const key *k, char *buf, size_t n) {
   char lo[32], hi[32];
   snprintf(lo, sizeof lo, "%g", k->lo);
   snprintf(hi, sizeof hi, "%g", k->hi);
-  if (k->lo <= -BIG && k->hi >= BIG) snprintf(buf, n, "any number");
+  if (k->lo <= -BIG && k->hi >= BIG) snprintf(buf, n, "any number of magnitude <= %g", BIG);
   else if (k->hi >= BIG) snprintf(buf, n, "%s %s", k->lo_open ? ">" : ">=", lo);
   else snprintf(buf, n, "%s %s and <= %s", k->lo_open ? ">" : ">=", lo, hi);
   if (k->type == T_INT) strncat(buf, " (integer)", n - strlen(buf) - 1);
@@ -648,6 +649,23 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
       c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
     return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
+  if (c->model == MODEL_CONTACT || c->model == MODEL_GLUEY) {
+    /* a step under gravity alone, or carried by the flow, must not cross a diameter */
+    double g2 = 0, big = 0;
+    for (int k = 0; k < d; k++) g2 += pow(agglo_list_component(&c->gravity, k), 2);
+    for (int k = 0; k < d; k++) big = fmax(big, c->fraction > 0 ? 0 : agglo_list_component(&c->size, k));
+    double u = c->flow == FLOW_UNIFORM ? 0 : fabs(c->flow_rate) * (c->flow == FLOW_SHEAR || c->flow == FLOW_OSC_SHEAR ? big : 1);
+    for (int k = 0; k < d && c->flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&c->flow_velocity, k)));
+    if (c->flow == FLOW_NONE) u = 0;
+    if (sqrt(g2) * c->dt * c->dt > 2 * rmax)
+      return agglo_fail(err, errlen, "run.dt = %g is too large for gravity.g: one step of free fall "
+                        "(|g| dt^2 = %g) exceeds a particle diameter (%g)", c->dt,
+                        sqrt(g2) * c->dt * c->dt, 2 * rmax);
+    if (u * c->dt > 4 * rmax)
+      return agglo_fail(err, errlen, "run.dt = %g is too large for the flow: it carries a particle "
+                        "%g per step, more than two diameters (%g); lower run.dt or flow.rate",
+                        c->dt, u * c->dt, 4 * rmax);
+  }
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
     if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "

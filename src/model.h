@@ -17,6 +17,7 @@ typedef struct {
   size_t bad_particle;  /* first particle with a non-finite value, or SIZE_MAX */
   int outer_iterations; /* ballistic time stepping: growths of the link set in the step */
   int finished;         /* the model has nothing left to do (e.g. one cluster left): stop */
+  double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
 } agglo_step_info;
 
 typedef struct {

@@ -300,6 +300,8 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   info->converged = st.converged;
   info->max_violation = st.max_violation;
   info->min_gap = min_gap;
+  /* a correct solve leaves at most tol of overlap; ten times that means a missed contact */
+  info->overlap_limit = 10 * m->solver.tol;
   info->n_contacts = m->con.n;
   info->bad_particle = bad;
   return 0;

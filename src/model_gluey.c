@@ -438,6 +438,8 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   info->converged = st.converged;
   info->max_violation = st.max_violation;
   info->min_gap = min_gap;
+  /* a correct solve leaves at most tol of overlap; ten times that means a missed contact */
+  info->overlap_limit = 10 * m->solver.tol;
   info->n_contacts = con->n;
   info->bad_particle = bad;
   return 0;

@@ -344,6 +344,24 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
                 "(largest overlap left %.3g)%s\n", drew ? "\n" : "", (long long)R.sys.step,
                 R.last.max_violation, R.warnings == 5 ? "; further warnings not shown" : "");
     }
+    if (R.last.overlap_limit > 0 && R.last.min_gap < -R.last.overlap_limit) {
+      if (c->on_failure == 1) {
+        agglo_fail(err, errlen, "step %lld: an overlap of %.3g remains (more than ten times the "
+                   "solver tolerance, %.3g): the solver stopped early or a contact was missed; "
+                   "lower run.dt or solver.tol, or raise solver.max_iter. The last good state "
+                   "(step %lld) is saved", (long long)R.sys.step, -R.last.min_gap,
+                   R.last.overlap_limit / 10, (long long)step_good);
+        memcpy(R.sys.x, R.x_good, n3 * sizeof(double));
+        memcpy(R.sys.v, R.v_good, n3 * sizeof(double));
+        R.sys.t = t_good, R.sys.step = step_good;
+        rc = -1;
+        break;
+      }
+      if (R.warnings++ < 5 && opt->verbose)
+        fprintf(stderr, "%sagglo: warning: step %lld: overlap of %.3g, more than ten times the "
+                "solver tolerance%s\n", drew ? "\n" : "", (long long)R.sys.step, -R.last.min_gap,
+                R.warnings == 5 ? "; further warnings not shown" : "");
+    }
     if (outputs(&R, R.sys.step == last_step || R.last.finished, err, errlen) != 0) {
       rc = -1;
       break;
