@@ -1,0 +1,94 @@
+#!/bin/bash
+# Reproduces docs/validation.md (Maury 2004 runs): seed-1 runs with snapshots, 5-seed
+# ensembles, time-step and no-flow controls, the free-cloud shear run, analysis and plots.
+# usage: examples/validation/run_maury.sh [AGGLO_BINARY] [OUT_DIR]   (~5 min on one core)
+#        ANALYSIS_ONLY=1 examples/validation/run_maury.sh BIN OUT   (analysis of existing runs)
+set -e
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+AGGLO=${1:-$ROOT/build/agglo}
+OUT=${2:-$ROOT/out/validation}
+V=$ROOT/examples/validation
+EX=$ROOT/examples
+mkdir -p "$OUT/ens" "$OUT/ana"
+A="$AGGLO run --threads 1 --quiet"
+if [ -z "$ANALYSIS_ONLY" ]; then   # ANALYSIS_ONLY=1: reuse the runs in OUT
+# seed 1 with the paper's snapshots (smaller PNGs for the docs)
+for c in maury_shear maury_shear_periodic_x maury_brownian_500 maury_brownian_2000 maury_brownian_5000 brownian_3d; do
+  $A "$EX/$c.ini" -o "$OUT/$c" -s output.png_width=500
+done
+# free cloud: the unit-square cloud of maury_shear.ini placed in the middle of a 3 x 1 box
+# (walls far from the cloud in x), started through a hand-made restart point
+$A "$EX/maury_shear.ini" -o "$OUT/cloud0" -s run.t_end=0 -s output.png_width=500
+rm -rf "$OUT/cloud"; mkdir -p "$OUT/cloud"
+sed 's/^size = 1$/size = 3, 1/' "$OUT/cloud0/scenario.ini" > "$OUT/cloud/scenario.ini"
+awk 'NR==2{sub(/Lattice="1 /,"Lattice=\"3 ")} NR>2{$2=sprintf("%.17g",$2+1)} {print}' \
+  "$OUT/cloud0/state.xyz" > "$OUT/cloud/state.xyz"
+printf '# i j lambda gamma (storage indices; j < 0: wall -1-j)\n0\n' > "$OUT/cloud/contacts.txt"
+$A --restart "$OUT/cloud" -o "$OUT/cloud" -s run.t_end=10 -s output.png_width=500
+# ensembles (no PNGs)
+E="$A -s output.snapshots="
+for s in 1 2 3 4 5; do
+  $E "$EX/maury_brownian_500.ini"  -o "$OUT/ens/b500_s$s"  --seed $s
+  $E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000_s$s" --seed $s
+  $E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000_s$s" --seed $s
+  $E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000dt02_s$s" --seed $s -s run.dt=0.02 -s output.stats_interval=0.02
+  $E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000dt01_s$s" --seed $s -s run.dt=0.01 -s output.stats_interval=0.01
+  $E "$EX/maury_shear.ini" -o "$OUT/ens/shear_s$s" --seed $s
+  $E "$EX/maury_shear_periodic_x.ini" -o "$OUT/ens/shearpx_s$s" --seed $s
+  $E "$EX/brownian_3d.ini" -o "$OUT/ens/b3d_s$s" --seed $s
+done
+for s in 1 2 3; do   # control: the shear run without flow (attraction only)
+  $A "$EX/maury_shear.ini" -o "$OUT/ens/noflow_s$s" --seed $s -s flow.type=none -s output.snapshots=10 -s output.png_width=400
+done
+fi
+# analysis
+cd "$OUT/ana"
+for c in b500 b2000 b5000 b5000dt02 b2000dt01 shear shearpx b3d noflow; do
+  python3 $V/mean.py $c.dat ../ens/${c}_s*/stats.csv
+  python3 $V/stats.py "../ens/${c}_s*/stats.csv"
+done
+python3 $V/mean.py cloud.dat ../cloud/stats.csv
+for a in "b500 500 0.1 9" "b2000 2000 0.1 3" "b2000dt01 2000 0.1 3" "b5000 5000 0.05 0.5" "b5000dt02 5000 0.1 0.5" \
+         "b3d 2000 0.1 1" "shear 1000 1 10" "shearpx 1000 1 10" "cloud 1000 1 10" "noflow 1000 1 10"; do
+  set -- $a; python3 $V/fit.py $1.dat $2 $3 $4
+done
+for c in "b500 9" "b2000 1" "b2000 3" "b2000dt01 3" "b5000 0.1" "b5000 0.2" "b5000dt02 0.2" "b3d 0.3" "b3d 0.5" "shearpx 1" "shearpx 10"; do
+  set -- $c
+  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/$1_s$s/trajectory.xyz 0.1 $2; done > C_$1_$2.txt
+  echo -n "$1 t=$2: "; python3 $V/fractal.py 5 < C_$1_$2.txt
+  awk '$1=="C" && $5==0 && $3>=2 {print $3, $4/0.01}' C_$1_$2.txt > rg_$1_$2.dat
+done
+# anisotropy of the clusters (s >= 5): sum of <dx^2> over sum of <dy^2>
+for c in "shearpx 10" "shearpx 1" "noflow 10" "shear 10"; do
+  set -- $c
+  for s in 1 2 3; do python3 $V/frames.py ../ens/$1_s$s/trajectory.xyz 0.1 $2; done |
+    awk -v c="$1 t=$2" '$1=="C" && $3>=5 && $5==0 {n++; sx+=$6; sy+=$7} END{printf "%s: %d clusters, x/y extent^2 = %.2f\n", c, n, sx/sy}'
+done
+# births and merges of clusters between trajectory frames (0.1 apart), contact distance 0.1 r and epsilon
+for c in b500 b2000 b5000 shear shearpx; do for g in 0.1 0.3; do
+  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/${c}_s$s/trajectory.xyz $g | grep ^T; echo END; done |
+    awk -v c=$c -v g=$g '/END/{p=-1; next} {if(p>0){d=$3-p; if(d>0)u+=d; else dn-=d} p=$3} END{printf "%s gap<%sr, frames: births %d merges %d\n", c,g,u,dn}'
+done; done
+gnuplot $V/plots.gp
+# figure panels for docs/img (ImageMagick): snapshots at the paper's times, 64-colour PNGs
+if command -v montage >/dev/null; then
+  panel() { # OUT.png RUN_DIR TILE GEOMETRY
+    local args=() f t
+    for f in $(for f in "$OUT/$2"/snapshot_t*.png; do t=${f##*_t}; echo "${t%.png} $f"; done | sort -g | cut -d' ' -f2); do
+      t=${f##*_t}; args+=(-label "t = ${t%.png}" "$f")
+    done
+    montage "${args[@]}" -tile $3 -geometry $4 -pointsize 14 -background white png:- | convert - -colors 64 PNG8:"$OUT/ana/$1"
+  }
+  panel maury_shear_walls.png maury_shear 4x 260x260+3+3
+  panel maury_shear_periodic_x.png maury_shear_periodic_x 4x 260x260+3+3
+  panel maury_shear_cloud.png cloud 2x 560x190+3+3
+  panel maury_brownian_500.png maury_brownian_500 5x 230x230+3+3
+  panel maury_brownian_2000.png maury_brownian_2000 4x 260x260+3+3
+  panel maury_brownian_5000.png maury_brownian_5000 4x 260x260+3+3
+  panel brownian_3d.png brownian_3d 4x 260x260+3+3
+  montage -label 'unit square, walls' "$OUT/maury_shear/snapshot_t10.png" \
+          -label 'periodic x, walls y' "$OUT/maury_shear_periodic_x/snapshot_t10.png" \
+          -label 'no flow (control)' "$OUT/ens/noflow_s1/snapshot_t10.png" \
+          -tile 3x -geometry 340x340+3+3 -pointsize 14 png:- | convert - -colors 64 PNG8:"$OUT/ana/maury_shear_t10_compare.png"
+fi
+echo "plots and panels in $OUT/ana (copy the .png files to docs/img)"
