@@ -498,6 +498,8 @@ static int cmd_list(int argc, char **argv) {
          "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"
          "  maury_brownian_2000.ini    Brownian, N = 2000 (Fig. 3; the built-in default)\n"
          "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n"
+         "  maury_shear_periodic_x.ini the shear case periodic along the flow (recommended)\n"
+         "  brownian_3d.ini            Brownian aggregation in 3D, N = 2000, periodic cube\n"
          "  gluey_plane.ini            particle pushed onto a plane, then pulled (Lefebvre Figs. 2, 12)\n"
          "  gluey_billiard.ini         two spheres glue, rotate, separate (Lefebvre Fig. 15)\n"
          "  gluey_lotto.ini            160 particles in a rotating box (Lefebvre Fig. 16)\n\n"

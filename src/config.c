@@ -49,8 +49,9 @@ static const key keys[] = {
   {"particles", "fraction", T_DOUBLE, OFF(fraction), "0", 0, 0.9, 0, 0,
    "area (2D) or volume (3D) fraction; when > 0 the box is a square/cube sized to give it "
    "(then leave box.size unset)"},
-  {"box", "size", T_LIST, OFF(size), "2", 0, BIG, 1, 0,
-   "box side lengths: one value for all axes or one per axis; the box is [0, L]^d"},
+  {"box", "size", T_LIST, OFF(size), "", 0, BIG, 1, 0,
+   "box side lengths: one value for all axes or one per axis; the box is [0, L]^d. Required "
+   "unless particles.fraction sets the box"},
   {"box", "boundary", T_ENUMLIST, OFF(boundary), "periodic", 0, 0, 0, "wall|periodic",
    "boundary of each axis: one value for all axes or one per axis"},
   {"drag", "tau", T_DOUBLE, OFF(tau), "0.2", 0, BIG, 0, 0,
