@@ -135,7 +135,7 @@ static int cmd_run(int argc, char **argv) {
   int r = agglo_run(cfg, &opt, err, sizeof err);
   if (r != 0) {
     fprintf(stderr, "agglo: %s\n", err);
-    rc = r > 0 ? 130 : 1;
+    rc = r > 0 ? 128 + r : 1; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */
   }
 out:
   agglo_config_destroy(cfg);

@@ -118,7 +118,7 @@ static void stats_row(run *R) {
   fprintf(R->stats, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t,
           (long long)s->step, R->clusters.n_clusters, R->clusters.mean_size, R->clusters.max_size,
           agglo_kinetic_energy(s), R->last.iterations, mean_it, R->last.max_violation,
-          isfinite(R->last.min_gap) ? R->last.min_gap : -1.0, R->last.n_contacts, R->last.converged);
+          R->last.min_gap, R->last.n_contacts, R->last.converged);
   analysis_columns(R);
   fprintf(R->stats, ",%d", R->last.outer_iterations);
   if (R->model->stats_values) R->model->stats_values(R->state, R->stats);
@@ -132,7 +132,10 @@ static int snapshot(run *R, char *err, size_t errlen) {
   snprintf(path, sizeof path, "%s/snapshot_t%g.png", R->opt->out_dir, R->cfg->snapshots.v[R->snap_next]);
   agglo_png_links links = {0};
   int have = R->model->links && R->model->links(R->state, &links) == 0;
-  return agglo_png_write(path, &R->sys, (int)R->cfg->png_width, have ? &links : NULL, err, errlen);
+  agglo_png_obstacles obs = {0};
+  int have_obs = R->model->obstacles && R->model->obstacles(R->state, &R->sys, &obs) == 0;
+  return agglo_png_write(path, &R->sys, (int)R->cfg->png_width, have ? &links : NULL,
+                         have_obs ? &obs : NULL, err, errlen);
 }
 
 /* Variable step: is a time-based output due at t? Advances *next past t. */
@@ -305,7 +308,7 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   rc = 0;
   while (R.sys.step < last_step && !R.last.finished) {
     if (stop_signal) {
-      rc = 1;
+      rc = (int)stop_signal;
       agglo_fail(err, errlen, "stopped by signal %d at step %lld (t = %g); state saved", (int)stop_signal,
            (long long)R.sys.step, R.sys.t);
       break;

@@ -25,7 +25,8 @@ typedef struct {
   int verbose;             /* 1: a summary line at the start and end on stderr */
 } agglo_run_options;
 
-/* Run a scenario to its end time. Returns 0; 1 if stopped by a signal (state saved);
+/* Run a scenario to its end time. Returns 0; the signal number if stopped by SIGINT or SIGTERM
+   (state saved);
    -1 on error (the last good state is saved where possible). */
 int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, size_t errlen);
 
