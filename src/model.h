@@ -40,6 +40,9 @@ typedef struct {
   /* optional: links to draw on snapshots (e.g. glued pairs, darker = stronger), valid until the
      next step */
   int (*links)(void *state, agglo_png_links *out);
+  /* optional: obstacles to draw on snapshots at the system's time (walls as segments clipped to
+     the box, spheres as discs), valid until the next call */
+  int (*obstacles)(void *state, const agglo_system *s, agglo_png_obstacles *out);
   /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
   const char *stats_columns;
   void (*stats_values)(const void *state, FILE *f);

@@ -77,6 +77,7 @@ typedef struct {
   int32_t *li, *lj; /* glued links for pictures */
   double *ls;
   size_t ln;
+  double *oseg, *odisc; /* obstacles for pictures */
 } gluey;
 
 static int rows_reserve(gluey *m, size_t need) {
@@ -137,6 +138,7 @@ static void gluey_destroy(void *state) {
   agglo_constraints_free(&m->con);
   free(m->w); free(m->gap_after); free(m->twin); free(m->pi); free(m->pj); free(m->pgamma); free(m->plambda);
   free(m->vstar); free(m->vtry); free(m->mark); free(m->li); free(m->lj); free(m->ls);
+  free(m->oseg); free(m->odisc);
   free(m);
 }
 
@@ -491,6 +493,67 @@ static int gluey_links(void *state, agglo_png_links *out) {
   return 0;
 }
 
+/* Clip the line p + s u to the xy rectangle of the box (Liang-Barsky); 0 if it misses. */
+static int clip_line(const agglo_box *b, const double p[2], const double u[2], double *s0, double *s1) {
+  *s0 = -HUGE_VAL, *s1 = HUGE_VAL;
+  for (int k = 0; k < 2; k++) {
+    if (u[k] == 0) {
+      if (p[k] < b->lo[k] || p[k] > b->hi[k]) return 0;
+      continue;
+    }
+    double a = (b->lo[k] - p[k]) / u[k], c = (b->hi[k] - p[k]) / u[k];
+    if (a > c) { double q = a; a = c; c = q; }
+    if (a > *s0) *s0 = a;
+    if (c < *s1) *s1 = c;
+  }
+  return *s1 > *s0;
+}
+
+/* Obstacles where they are at s->t: a plane as its line clipped to the box (a plane of the
+   rotating box as its face, of length the side), a segment as itself, a sphere as a disc. The
+   system box walls are drawn by the picture itself. */
+static int gluey_obstacles(void *state, const agglo_system *s, agglo_png_obstacles *out) {
+  gluey *m = state;
+  const agglo_obstacles *ob = &m->ob;
+  free(m->oseg); free(m->odisc);
+  m->oseg = malloc((4 * ob->n + 1) * sizeof *m->oseg);
+  m->odisc = malloc((3 * ob->n + 1) * sizeof *m->odisc);
+  if (!m->oseg || !m->odisc) return -1;
+  size_t ns = 0, nd = 0;
+  double t = s->t;
+  for (size_t k = 0; k < ob->n; k++) {
+    const agglo_obstacle *o = &ob->o[k];
+    if (o->group == AGGLO_OBS_BOXWALL) continue;
+    double *g = m->oseg + 4 * ns;
+    if (o->kind == AGGLO_OBS_SPHERE) {
+      double p[3];
+      agglo_obstacle_place(o, t, o->a, p);
+      double *d = m->odisc + 3 * nd++;
+      d[0] = p[0], d[1] = p[1], d[2] = o->radius;
+    } else if (o->kind == AGGLO_OBS_SEGMENT) {
+      double a[3], b[3];
+      agglo_obstacle_place(o, t, o->a, a);
+      agglo_obstacle_place(o, t, o->b, b);
+      g[0] = a[0], g[1] = a[1], g[2] = b[0], g[3] = b[1];
+      ns++;
+    } else {
+      /* the line n.(x - c) = radius at angle 0: point c + radius n, direction (-n_y, n_x) */
+      double p0[3] = {o->c[0] + o->radius * o->a[0], o->c[1] + o->radius * o->a[1], 0};
+      double q0[3] = {p0[0] - o->a[1], p0[1] + o->a[0], 0}, p[3], q[3];
+      agglo_obstacle_place(o, t, p0, p);
+      agglo_obstacle_place(o, t, q0, q);
+      double u[2] = {q[0] - p[0], q[1] - p[1]}, s0, s1;
+      if (o->group == AGGLO_OBS_ROTATING_BOX) s0 = -fabs(o->radius), s1 = fabs(o->radius);
+      else if (!clip_line(&s->box, p, u, &s0, &s1)) continue;
+      g[0] = p[0] + s0 * u[0], g[1] = p[1] + s0 * u[1];
+      g[2] = p[0] + s1 * u[0], g[3] = p[1] + s1 * u[1];
+      ns++;
+    }
+  }
+  out->seg = m->oseg, out->nseg = ns, out->disc = m->odisc, out->ndisc = nd;
+  return 0;
+}
+
 static double gluey_contact_gap(const void *state) {
   const gluey *m = state;
   return 0.1 * m->r_mean; /* as the contact model: touching = within a tenth of a radius */
@@ -539,6 +602,7 @@ const agglo_model agglo_model_gluey = {
     .load = gluey_load,
     .destroy = gluey_destroy,
     .links = gluey_links,
+    .obstacles = gluey_obstacles,
     .stats_columns = ",glued_pairs,glued_obstacle,gamma_most_negative,gamma_mean,gamma_median,"
                      "attached_fraction",
     .stats_values = gluey_stats_values,

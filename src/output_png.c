@@ -268,6 +268,29 @@ static void draw_links(cairo_t *cr, const view *v, const agglo_system *s, const 
   }
 }
 
+/* Obstacles: grey discs with a darker rim, dark grey wall lines; they are not clipped to a wall box
+   (a plane or segment is given already clipped). */
+static void draw_obstacles(cairo_t *cr, const view *v, const agglo_png_obstacles *o) {
+  painter p = {cr, {-1, -1, -1}, 0};
+  const double grey[3] = {0.62, 0.62, 0.62};
+  for (size_t k = 0; k < o->ndisc; k++) {
+    const double *d = o->disc + 3 * k;
+    draw_disc(&p, v, d[0], d[1], d[2], grey);
+  }
+  painter_flush(&p);
+  cairo_set_line_width(cr, fmax(1.5, v->w / 400.0));
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+  for (size_t k = 0; k < o->nseg; k++) {
+    const double *g = o->seg + 4 * k;
+    double a = px(v, g[0]), b = py(v, g[1]), c = px(v, g[2]), d = py(v, g[3]);
+    if (!isfinite(a) || !isfinite(b) || !isfinite(c) || !isfinite(d)) continue;
+    cairo_move_to(cr, a, b);
+    cairo_line_to(cr, c, d);
+  }
+  cairo_stroke(cr);
+}
+
 static void draw_edge(cairo_t *cr, double x0, double y0, double x1, double y1, int periodic, double lw) {
   double dash[2] = {5 * lw, 4 * lw};
   cairo_set_dash(cr, dash, periodic ? 2 : 0, 0);
@@ -302,11 +325,17 @@ static void draw_caption(cairo_t *cr, const view *v, const agglo_system *s, int 
 /* ---- entry point ---- */
 
 static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const clusters *c,
-                     const depth_key *order, const agglo_png_links *links) {
+                     const depth_key *order, const agglo_png_links *links, const agglo_png_obstacles *obs) {
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
   fill_background(cr);
   cairo_save(cr);
   clip_to_box(cr, v);
+  if (obs && ((obs->nseg && obs->seg) || (obs->ndisc && obs->disc))) {
+    agglo_png_obstacles o = *obs;
+    if (!o.seg) o.nseg = 0;
+    if (!o.disc) o.ndisc = 0;
+    draw_obstacles(cr, v, &o);
+  }
   draw_particles(cr, v, s, c, order);
   if (links && links->n && links->i && links->j) draw_links(cr, v, s, links);
   cairo_restore(cr);
@@ -315,10 +344,11 @@ static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const cl
 }
 
 static int render(const char *path, const agglo_system *s, const view *v, const clusters *c,
-                  const depth_key *order, const agglo_png_links *links, char *err, size_t errlen) {
+                  const depth_key *order, const agglo_png_links *links, const agglo_png_obstacles *obs,
+                  char *err, size_t errlen) {
   cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->w, v->h);
   cairo_t *cr = cairo_create(surf);
-  draw_all(cr, v, s, c, order, links);
+  draw_all(cr, v, s, c, order, links, obs);
   cairo_status_t st = cairo_status(cr);
   cairo_destroy(cr);
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png(surf, path);
@@ -340,7 +370,7 @@ static int check_args(const char *path, const agglo_system *s, int width_px, cha
 }
 
 int agglo_png_write(const char *path, const agglo_system *s, int width_px, const agglo_png_links *links,
-                    char *err, size_t errlen) {
+                    const agglo_png_obstacles *obstacles, char *err, size_t errlen) {
   if (check_args(path, s, width_px, err, errlen)) return -1;
   view v;
   if (make_view(&v, &s->box, width_px))
@@ -351,7 +381,7 @@ int agglo_png_write(const char *path, const agglo_system *s, int width_px, const
   if (!c.size || (s->dim == 3 && !order) || count_clusters(&c))
     rc = agglo_fail(err, errlen, "cannot write PNG '%s': out of memory", path);
   else
-    rc = render(path, s, &v, &c, order, links, err, errlen);
+    rc = render(path, s, &v, &c, order, links, obstacles, err, errlen);
   free(order);
   free(c.size);
   return rc;

@@ -91,7 +91,7 @@ static image load(const char *path) {
 
 static image render(const char *path, const agglo_system *s, const agglo_png_links *links) {
   char err[256] = "";
-  int rc = agglo_png_write(path, s, WIDTH, links, err, sizeof err);
+  int rc = agglo_png_write(path, s, WIDTH, links, NULL, err, sizeof err);
   if (rc) print_error("%s\n", err);
   assert_int_equal(rc, 0);
   return load(path);
@@ -172,13 +172,33 @@ static void test_links(void **state) {
   agglo_system_free(&s);
 }
 
+/* Obstacles: a grey disc and a wall line, drawn under the particles. */
+static void test_obstacles(void **state) {
+  (void)state;
+  agglo_system s;
+  make_system(&s, 2, 1, 0);
+  place(&s, 0, 8.0, 8.0, 0, 0.5);
+  double seg[] = {1.0, 2.0, 9.0, 2.0}, disc[] = {5.0, 6.0, 1.0};
+  agglo_png_obstacles ob = {seg, 1, disc, 1};
+  char err[256] = "";
+  assert_int_equal(agglo_png_write("test_output_png_obstacles.png", &s, WIDTH, NULL, &ob, err, sizeof err), 0);
+  image im = load("test_output_png_obstacles.png");
+  uint32_t g = at(&im, 5.0, 6.0);
+  assert_int_not_equal(g, WHITE);
+  assert_int_equal((g >> 16) & 255, g & 255); /* grey */
+  assert_true(brightness(at(&im, 5.0, 2.0)) < 3 * 128);
+  assert_int_equal(at(&im, 5.0, 3.5), WHITE);
+  cairo_surface_destroy(im.surf);
+  agglo_system_free(&s);
+}
+
 static void test_unwritable_path(void **state) {
   (void)state;
   agglo_system s;
   make_system(&s, 2, 1, 0);
   place(&s, 0, 5, 5, 0, 1);
   char err[256] = "";
-  assert_int_equal(agglo_png_write("/nonexistent/dir/x.png", &s, WIDTH, NULL, err, sizeof err), -1);
+  assert_int_equal(agglo_png_write("/nonexistent/dir/x.png", &s, WIDTH, NULL, NULL, err, sizeof err), -1);
   assert_true(strlen(err) > 0);
   assert_non_null(strstr(err, "/nonexistent/dir/x.png"));
   agglo_system_free(&s);
@@ -190,6 +210,7 @@ int main(void) {
       cmocka_unit_test(test_3d_depth_order),
       cmocka_unit_test(test_periodic_image),
       cmocka_unit_test(test_links),
+      cmocka_unit_test(test_obstacles),
       cmocka_unit_test(test_unwritable_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
