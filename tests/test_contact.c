@@ -18,20 +18,9 @@
 #include "config.h"
 #include "model.h"
 #include "setup.h"
+#include "support.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-/* Settings from INI text plus "section.key=value" overrides (NULL-terminated). */
-static agglo_config *make_config(const char *ini, const char *const *over) {
-  agglo_config *c = agglo_config_new();
-  char err[1024] = "";
-  assert_non_null(c);
-  if (ini && agglo_config_load_string(c, ini, "test.ini", err, sizeof err) != 0) fail_msg("%s", err);
-  for (int i = 0; over && over[i]; i++)
-    if (agglo_config_override(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_check(c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  return c;
-}
 
 typedef struct {
   agglo_system s;

@@ -14,20 +14,11 @@
 
 #include "agglo/agglo.h"
 #include "config.h"
+#include "support.h"
 
 #define OUT "run_tests"
 
 /* ---------------------------------------------------------------- helpers */
-
-static agglo_config *make_config(const char *ini, const char *const *over) {
-  agglo_config *c = agglo_config_new();
-  char err[1024] = "";
-  assert_non_null(c);
-  if (ini && agglo_config_load_string(c, ini, "test.ini", err, sizeof err) != 0) fail_msg("%s", err);
-  for (int i = 0; over && over[i]; i++)
-    if (agglo_config_override(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
-  return c;
-}
 
 static void clean(const char *dir) {
   char cmd[512];
@@ -135,14 +126,14 @@ static void determinism(const char *ini, const char *tag) {
   snprintf(d3, sizeof d3, OUT "/det_%s_seed", tag);
   /* short: two threads on a shared machine spend most of their time waiting for each other */
   const char *short_run[] = {"run.t_end=0.3", NULL};
-  agglo_config *c = make_config(ini, short_run);
+  agglo_config *c = load_config(ini, short_run);
   run_into(c, d1, 1, NULL);
   run_into(c, d2, 2, NULL);
   const char *files[] = {"state.xyz", "stats.csv", "trajectory.xyz", "contacts.txt"};
   for (int k = 0; k < 4; k++) assert_same_file(d1, d2, files[k]);
   /* a different seed must change the result (the comparison can fail) */
   const char *over[] = {"run.t_end=0.3", "run.seed=12345", NULL};
-  agglo_config *c2 = make_config(ini, over);
+  agglo_config *c2 = load_config(ini, over);
   run_into(c2, d3, 1, NULL);
   blob a = slurp(d1, "state.xyz"), b = slurp(d3, "state.xyz");
   assert_true(a.len != b.len || memcmp(a.data, b.data, a.len) != 0);
@@ -192,7 +183,7 @@ static void restart_case(const char *ini, const char *tag, const char *t_half, c
   snprintf(over_full, sizeof over_full, "run.t_end=%s", t_full);
   const char *oh[] = {over_half, NULL}, *of[] = {over_full, NULL};
   /* A: first half; C: the whole run uninterrupted */
-  agglo_config *ca = make_config(ini, oh), *cc = make_config(ini, of);
+  agglo_config *ca = load_config(ini, oh), *cc = load_config(ini, of);
   run_into(ca, dA, 1, NULL);
   run_into(cc, dC, 1, NULL);
   run_into(ca, dD, 1, NULL);
@@ -322,7 +313,7 @@ static void trajectory_case(const char *t_end, const char *interval, const char 
   snprintf(o2, sizeof o2, "output.trajectory_interval=%s", interval);
   snprintf(o3, sizeof o3, "run.dt=%s", dt);
   const char *over[] = {o1, o2, o3, "particles.n=150", "output.snapshots=", "output.stats_interval=0.1", NULL};
-  agglo_config *c = make_config(brownian_2d, over);
+  agglo_config *c = load_config(brownian_2d, over);
   run_into(c, OUT "/traj", 1, NULL);
   double times[256];
   size_t frames = parse_trajectory(OUT "/traj", 150, times, 256);
