@@ -613,7 +613,7 @@ const agglo_model agglo_model_gluey = {
 int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   int d = s->dim;
   size_t n = s->n;
-  const agglo_list *P = &c->gluey_positions, *V = &c->gluey_velocities, *R = &c->gluey_region;
+  const agglo_list *P = &c->gluey_positions, *V = &c->gluey_velocities;
   if (P->n) {
     if ((size_t)P->n != (size_t)d * n)
       return agglo_fail(err, errlen, "gluey.positions has %d values: %zu particles in %dD need %zu",
@@ -625,38 +625,6 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
           return agglo_fail(err, errlen, "gluey.positions: particle %zu is outside the box", i + 1);
         s->x[3 * i + k] = x;
       }
-  } else if (R->n) {
-    if (R->n != 2 * d)
-      return agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
-                  R->n, 2 * d);
-    /* random sequential addition inside the region (a direct scan: regions hold thousands) */
-    const uint64_t max_attempts = 100000;
-    for (size_t i = 0; i < n; i++) {
-      double *x = s->x + 3 * i, r = s->r[i];
-      uint64_t a;
-      for (a = 0; a < max_attempts; a++) {
-        double u[4];
-        agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_PLACEMENT, a, (uint64_t)s->id[i], u);
-        int ok = 1;
-        for (int k = 0; k < d; k++) {
-          double lo = R->v[k] + r, hi = R->v[d + k] - r;
-          if (!(hi >= lo)) ok = 0;
-          x[k] = lo + u[k] * (hi - lo);
-        }
-        if (!ok)
-          return agglo_fail(err, errlen, "gluey.region is narrower than a particle");
-        for (size_t j = 0; j < i && ok; j++) {
-          double dd[3];
-          agglo_box_delta(&s->box, x, s->x + 3 * j, dd);
-          double lim = r + s->r[j];
-          if (dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2] < lim * lim) ok = 0;
-        }
-        if (ok) break;
-      }
-      if (a == max_attempts)
-        return agglo_fail(err, errlen, "gluey.region: no room for particle %zu of %zu; enlarge the "
-                    "region or lower particles.n", i + 1, n);
-    }
   }
   if (V->n % d || (size_t)V->n > (size_t)d * n)
     return agglo_fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "

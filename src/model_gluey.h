@@ -20,8 +20,8 @@ void agglo_gluey_plane_step(agglo_gluey_plane *p, double h, double f, double m, 
    component k (0 outside the schedule). */
 double agglo_gluey_force_mean(const agglo_config *c, int k, double t0, double t1);
 
-/* Initial state of a gluey scenario, after the generic placement: random placement restricted to
-   gluey.region, or explicit gluey.positions; gluey.velocities. */
+/* Initial state of a gluey scenario, after the generic placement (which confines the random
+   placement to gluey.region when it is set): explicit gluey.positions; gluey.velocities. */
 int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
 
 /* Statistics of the glue after the last step (also written to stats.csv). */

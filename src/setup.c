@@ -49,8 +49,10 @@ static void set_box(agglo_system *s, const agglo_config *c) {
   }
 }
 
-/* Random sequential addition on a grid of cells at least one diameter wide. */
-static int place_random(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+/* Random sequential addition on a grid of cells at least one diameter wide, in the whole box or,
+   when region is given (low corner then high corner, dim values each), inside that region. */
+static int place_random(agglo_system *s, const agglo_config *c, const double *region, char *err,
+                        size_t errlen) {
   size_t n = s->n;
   int d = s->dim;
   double rmax = agglo_max_radius(s), cell = 2 * rmax;
@@ -76,6 +78,10 @@ static int place_random(agglo_system *s, const agglo_config *c, char *err, size_
       agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_PLACEMENT, a, i, u);
       for (int k = 0; k < 3; k++) {
         if (k >= d) x[k] = 0;
+        else if (region) {
+          double lo = region[k] + r, hi = region[d + k] - r;
+          x[k] = lo + u[k] * (hi - lo);
+        }
         else if (s->box.periodic[k]) x[k] = s->box.lo[k] + u[k] * s->box.len[k];
         else x[k] = s->box.lo[k] + r + u[k] * (s->box.len[k] - 2 * r);
       }
@@ -120,8 +126,8 @@ static int place_random(agglo_system *s, const agglo_config *c, char *err, size_
     if (a == max_attempts) {
       free(head); free(next);
       return agglo_fail(err, errlen, "random placement failed: no room for particle %zu of %zu after %llu "
-                  "attempts; lower particles.n or particles.fraction, or enlarge box.size",
-                  i + 1, n, (unsigned long long)max_attempts);
+                  "attempts; lower particles.n or particles.fraction, or enlarge %s",
+                  i + 1, n, (unsigned long long)max_attempts, region ? "gluey.region" : "box.size");
     }
   }
   free(head); free(next);
@@ -187,8 +193,19 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     return agglo_fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
   set_radii_and_masses(s, c);
   set_box(s, c);
-  int rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)
-                                         : place_random(s, c, err, errlen);
+  /* the gluey model can confine the random placement to a region of the box */
+  const agglo_list *R = &c->gluey_region;
+  const double *region = c->model == MODEL_GLUEY && R->n ? R->v : NULL;
+  int rc = 0;
+  if (region && R->n != 2 * c->dim)
+    rc = agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
+                    R->n, 2 * c->dim);
+  for (int k = 0; region && rc == 0 && k < c->dim; k++)
+    if (!(region[c->dim + k] - region[k] >= 2 * agglo_max_radius(s)))
+      rc = agglo_fail(err, errlen, "gluey.region is narrower than a particle");
+  if (rc == 0)
+    rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)
+                                       : place_random(s, c, region, err, errlen);
   if (rc != 0) {
     agglo_system_free(s);
     return -1;
