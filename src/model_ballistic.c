@@ -555,12 +555,19 @@ static int ball_labels(const void *state, agglo_system *s, size_t *n_clusters, s
   return 0;
 }
 
-/* Restart: the links and their multipliers (clusters and momenta follow from them). */
+/* Restart: the links and their multipliers, then each cluster's mass and momentum as they were
+   summed merge by merge (re-summing m v on loading would round differently: the restart would
+   not go on bit for bit). Clusters are named by their root, the smallest index of the cluster. */
 static int ball_save(const void *state, FILE *f) {
   const ballistic *b = state;
   fprintf(f, "# ballistic links: i j lambda (storage indices)\n%zu\n", b->L.count);
   for (size_t l = 0; l < b->L.count; l++)
     fprintf(f, "%d %d %.17g\n", b->L.link[l].a, b->L.link[l].b, b->L.link[l].lambda);
+  fprintf(f, "# ballistic clusters: root mass momentum (3)\n%zu\n", b->n_clusters);
+  for (size_t i = 0; i < b->n; i++)
+    if (b->parent[i] == (int32_t)i)
+      fprintf(f, "%zu %.17g %.17g %.17g %.17g\n", i, b->M[i], b->P[3 * i], b->P[3 * i + 1],
+              b->P[3 * i + 2]);
   return ferror(f) ? -1 : 0;
 }
 
@@ -578,6 +585,22 @@ static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
       return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
     if (agglo_links_add(&b->L, i, j, lam) != 0) return agglo_fail(err, errlen, "out of memory");
     unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
+  }
+  /* the saved sums, if present (files of older versions have only the links) */
+  if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+    if (sscanf(line, "%zu", &cnt) != 1 || cnt != b->n_clusters)
+      return agglo_fail(err, errlen, "contacts file: %zu clusters expected after the links",
+                        b->n_clusters);
+    for (size_t k = 0; k < cnt; k++) {
+      size_t r;
+      double m, p[3];
+      if (!fgets(line, sizeof line, f) ||
+          sscanf(line, "%zu %lg %lg %lg %lg", &r, &m, &p[0], &p[1], &p[2]) != 5 || r >= b->n ||
+          b->parent[r] != (int32_t)r)
+        return agglo_fail(err, errlen, "contacts file: cluster line %zu is not 'root M P'", k + 1);
+      b->M[r] = m;
+      for (int q = 0; q < 3; q++) b->P[3 * r + q] = p[q];
+    }
   }
   for (size_t i = 0; i < b->n; i++) b->root[i] = find(b->parent, (int32_t)i);
   return 0;

@@ -277,6 +277,17 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
   R.last.min_gap = INFINITY;
   R.last.converged = 1;
   R.traj_next = R.stats_next = R.analysis_next = R.sys.t;
+  if (restarted && R.model->variable_step) {
+    /* the schedule of the interrupted run: multiples of the interval summed from t = 0, past the
+       restart time, as due_by_time left them (a restart then writes at the same steps) */
+    double *next[3] = {&R.traj_next, &R.stats_next, &R.analysis_next};
+    double every_t[3] = {c->trajectory_interval, c->stats_interval, c->analysis_interval};
+    for (int k = 0; k < 3; k++) {
+      *next[k] = 0;
+      if (every_t[k] > 0)
+        while (*next[k] <= R.sys.t * (1 + 1e-12)) *next[k] += every_t[k];
+    }
+  }
   /* a restart goes on after the saved step, whose outputs and snapshots were written */
   R.traj_last = R.stats_last = restarted ? R.sys.step : -1;
   while (R.snap_next < c->snapshots.n &&

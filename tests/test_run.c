@@ -228,6 +228,95 @@ static void test_restart_exact(void **st) {
   restart_case(shear_3d, "3d", "0.25", "0.5");
 }
 
+/* Ballistic time stepping (variable step): a run interrupted at one of its own steps and
+   restarted goes on bit for bit like the uninterrupted run. The interruption time is read from
+   the uninterrupted run's trajectory (Time= is written to 17 digits), so the first run ends on
+   that step exactly instead of cutting a shorter last step. Walls (2D, lattice) and periodic 3D
+   with polydisperse masses (cluster momenta are sums of unequal terms). */
+static const char *ballistic_2d =
+    "[run]\nmodel = ballistic\ndim = 2\nseed = 3\nt_end = 400\n"
+    "[particles]\nn = 400\nradius = 1\nradius_spread = 0\nplacement = lattice\nfraction = 0.2\n"
+    "[box]\nsize =\nboundary = wall\n"
+    "[ballistic]\nmethod = time_stepping\nvelocity = uniform\nstop = t_end\n"
+    "[output]\ntrajectory_interval = 40\nstats_interval = 40\nsnapshots = 0, 100, 390\n"
+    "png_width = 200\n";
+static const char *ballistic_3d =
+    "[run]\nmodel = ballistic\ndim = 3\nseed = 8\nt_end = 300\n"
+    "[particles]\nn = 300\nradius = 1\nradius_spread = 0.2\nfraction = 0.1\n"
+    "[box]\nsize =\nboundary = periodic\n"
+    "[ballistic]\nmethod = time_stepping\nvelocity = unit\nstop = t_end\n"
+    "[output]\ntrajectory_interval = 30\nstats_interval = 30\nsnapshots =\n";
+
+/* The Time= of the k-th frame of dir/trajectory.xyz (as written, 17 digits). */
+static void frame_time(const char *dir, int k, char *out, size_t len) {
+  blob b = slurp(dir, "trajectory.xyz");
+  const char *p = b.data;
+  for (int f = 0; f <= k; f++) {
+    p = strstr(p, "Time=");
+    assert_non_null(p);
+    p += 5;
+  }
+  size_t n = strcspn(p, " \n");
+  assert_true(n + 1 < len);
+  memcpy(out, p, n);
+  out[n] = 0;
+  free(b.data);
+}
+
+static void ballistic_restart_case(const char *ini, const char *tag) {
+  char dA[128], dB[128], dC[128], dD[128], t_mid[64], over_mid[96];
+  snprintf(dA, sizeof dA, OUT "/brs_%s_A", tag);
+  snprintf(dB, sizeof dB, OUT "/brs_%s_B", tag);
+  snprintf(dC, sizeof dC, OUT "/brs_%s_C", tag);
+  snprintf(dD, sizeof dD, OUT "/brs_%s_D", tag);
+  agglo_config *cc = load_config(ini, NULL);
+  run_into(cc, dC, 1, NULL);
+  /* interrupt at the 5th frame of C (a step of C, with clusters and links by then) */
+  frame_time(dC, 5, t_mid, sizeof t_mid);
+  snprintf(over_mid, sizeof over_mid, "run.t_end=%s", t_mid);
+  const char *om[] = {over_mid, NULL};
+  agglo_config *ca = load_config(ini, om);
+  run_into(ca, dA, 1, NULL);
+  run_into(ca, dD, 1, NULL);
+  char path[256], err[1024] = "", over_full[64];
+  snprintf(over_full, sizeof over_full, "run.t_end=%.17g", cc->t_end);
+  snprintf(path, sizeof path, "%s/scenario.ini", dA);
+  agglo_config *cb = agglo_config_new();
+  if (agglo_config_load(cb, path, err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_override(cb, over_full, err, sizeof err) != 0) fail_msg("%s", err);
+  run_into(cb, dB, 1, dA);
+  assert_same_file(dB, dC, "state.xyz");
+  assert_same_file(dB, dC, "contacts.txt");
+  size_t nA_traj = count_lines(dA, "trajectory.xyz"), nA_stats = count_lines(dA, "stats.csv");
+  char *tc = tail_lines(dC, "trajectory.xyz", nA_traj), *tb = tail_lines(dB, "trajectory.xyz", 0);
+  assert_true(strlen(tb) > 0);
+  assert_string_equal(tb, tc);
+  free(tc), free(tb);
+  char *sc = tail_lines(dC, "stats.csv", nA_stats), *sb = tail_lines(dB, "stats.csv", 1);
+  assert_true(strlen(sb) > 0);
+  assert_string_equal(sb, sc);
+  free(sc), free(sb);
+  /* in place: every file equals the uninterrupted run's (scenario.ini: same t_end text) */
+  run_into(cb, dD, 1, dD);
+  const char *files[] = {"state.xyz", "contacts.txt", "trajectory.xyz", "stats.csv"};
+  for (int k = 0; k < 4; k++) assert_same_file(dD, dC, files[k]);
+  for (int k = 0; k < cc->snapshots.n; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "snapshot_t%g.png", cc->snapshots.v[k]);
+    assert_true(exists(dC, name));
+    assert_same_file(dD, dC, name);
+  }
+  agglo_config_destroy(ca);
+  agglo_config_destroy(cb);
+  agglo_config_destroy(cc);
+}
+
+static void test_restart_ballistic_exact(void **st) {
+  (void)st;
+  ballistic_restart_case(ballistic_2d, "2d");
+  ballistic_restart_case(ballistic_3d, "3d");
+}
+
 /* ---------------------------------------------------------------- 9. trajectory format */
 
 /* Frames of an extended XYZ file: checks every header and line; returns the frame count and
@@ -367,6 +456,7 @@ int main(void) {
       cmocka_unit_test(test_trajectory_format),
       cmocka_unit_test(test_determinism_threads),
       cmocka_unit_test(test_restart_exact),
+      cmocka_unit_test(test_restart_ballistic_exact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
