@@ -8,7 +8,11 @@
    3. clusters = connected components of the links; each takes the mass-weighted mean of the
       pre-step velocities of its members (momentum is conserved).
    Clusters are kept in a union-find with per-root mass and momentum, so a merge costs O(1) and a
-   step O(N) plus the local relaxations. */
+   step O(N) plus the local relaxations. Once one cluster holds a large share of the particles
+   (the giant), its members are binned once in a grid that translates with it and are no longer
+   binned and scanned every step: only the other particles are, against each other and against
+   the giant's grid (giant_grid.c-like code below). The pairs found are sorted into the order of
+   the full scan, so the dynamics are the same bit for bit. */
 #include "dah.h"
 #include "model.h"
 #include "error.h"
@@ -50,10 +54,29 @@ typedef struct {
   double *ext, *shift; /* per root: extents (6) and wall shift (3) */
   agglo_dah_work *dah;
   agglo_dah_settings dset;
+  /* cluster sizes and the giant cluster (root, or -1 before it exists) */
+  int32_t *csize;
+  int32_t best_root, giant;
+  size_t best_size, giant_min;
+  double gX[3];                     /* the giant's displacement since its grid was made */
+  int32_t *ghead, *gnext, *gcell;   /* giant grid: per cell, per particle (-1: not in it) */
+  int32_t *shead, *snext, *scell;   /* grid of the other particles, rebuilt every step */
+  int32_t *small;                   /* the particles not in the giant, ascending */
+  size_t nsmall;
+  struct pair_key *keys;            /* pairs found with their position in the full scan */
+  size_t nkeys, kcap;
   double min_gap;
   double prof_work, prof_solves, prof_touched, prof_checks, prof_full; /* AGGLO_BALL_PROFILE */
-  double prof_dah_s, prof_scan_s;
+  double prof_dah_s, prof_scan_s, prof_giant_steps;
 } ballistic;
+
+/* A pair with its place in the order of the full cell-by-cell scan: cell of the lower slot,
+   rank of the other cell in that cell's stencil, then the two particles (slot order). */
+struct pair_key {
+  size_t cell;
+  int rank;
+  int32_t lo, hi;
+};
 
 static int32_t find(int32_t *parent, int32_t a) {
   while (parent[a] != a) {
@@ -69,6 +92,9 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
   if (a == c) return 0;
   if (c < a) { int32_t t = a; a = c; c = t; }
   b->parent[c] = a;
+  b->csize[a] += b->csize[c];
+  if ((size_t)b->csize[a] >= b->best_size) b->best_size = (size_t)b->csize[a], b->best_root = a;
+  if (b->giant == c) b->giant = a;
   b->M[a] += b->M[c];
   for (int k = 0; k < 3; k++) b->P[3 * (size_t)a + k] += b->P[3 * (size_t)c + k];
   b->n_clusters--;
@@ -80,13 +106,16 @@ static void ball_destroy(void *state) {
   if (!b) return;
   if (getenv("AGGLO_BALL_PROFILE"))
     fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched, "
-            "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s\n",
+            "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s; "
+            "%.0f steps with the giant's own grid\n",
             b->prof_solves, b->prof_work, b->prof_touched, b->prof_checks, b->prof_full,
-            b->prof_dah_s, b->prof_scan_s);
+            b->prof_dah_s, b->prof_scan_s, b->prof_giant_steps);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
   free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
   free(b->pi); free(b->pj); free(b->seeds); free(b->moved); free(b->ext); free(b->shift);
+  free(b->csize); free(b->ghead); free(b->gnext); free(b->gcell); free(b->shead);
+  free(b->snext); free(b->scell); free(b->small); free(b->keys);
   agglo_dah_work_free(b->dah);
   free(b);
 }
@@ -110,7 +139,8 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->ext = malloc(6 * m * sizeof *b->ext);
   b->shift = calloc(3 * m, sizeof *b->shift);
   b->dah = agglo_dah_work_new(n);
-  if (!b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
+  b->csize = malloc(m * sizeof *b->csize);
+  if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
       !b->xs || !b->rs ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
@@ -120,11 +150,19 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   for (size_t i = 0; i < n; i++) {
     b->parent[i] = (int32_t)i;
     b->root[i] = (int32_t)i;
+    b->csize[i] = 1;
     b->M[i] = s->m[i];
     for (int k = 0; k < 3; k++) b->P[3 * i + k] = s->m[i] * s->v[3 * i + k];
     rs += s->r[i];
   }
   b->n_clusters = n;
+  b->best_root = 0, b->best_size = n ? 1 : 0;
+  b->giant = -1;
+  /* the giant's own grid pays off once it holds an eighth of the particles; AGGLO_BALL_GIANT
+     sets the size (0: never; for tests and comparisons) */
+  b->giant_min = n / 8 > 2048 ? n / 8 : 2048;
+  const char *gm = getenv("AGGLO_BALL_GIANT");
+  if (gm) b->giant_min = strtoul(gm, NULL, 10) ? strtoul(gm, NULL, 10) : SIZE_MAX;
   b->r_max = agglo_max_radius(s);
   b->r_mean = n ? rs / (double)n : c->radius;
   agglo_dah_defaults(&b->dset);
@@ -179,11 +217,12 @@ static void grid_bin(ballistic *b, const agglo_system *s) {
   b->moved_since_bin = 0;
 }
 
-/* The distinct neighbour cells of position x (up to 27). */
-static int stencil(const ballistic *b, const agglo_box *box, const double *x, size_t *cells) {
+/* The distinct neighbour cells of the cell with coordinates cc (up to 27), in the order of the
+   full scan. */
+static int stencil_at(const ballistic *b, const agglo_box *box, const int *cc3, size_t *cells) {
   int ax[3][3] = {{0}}, m[3];
   for (int k = 0; k < 3; k++) {
-    int c = axis_cell(b, box, k, x[k]);
+    int c = cc3[k];
     m[k] = 0;
     for (int d = -1; d <= 1; d++) {
       int cc = c + d;
@@ -202,6 +241,25 @@ static int stencil(const ballistic *b, const agglo_box *box, const double *x, si
       for (int p = 0; p < m[0]; p++)
         cells[cnt++] = ((size_t)ax[2][a] * b->nc[1] + ax[1][q]) * b->nc[0] + ax[0][p];
   return cnt;
+}
+
+/* The distinct neighbour cells of position x (up to 27). */
+static int stencil(const ballistic *b, const agglo_box *box, const double *x, size_t *cells) {
+  int cc[3];
+  for (int k = 0; k < 3; k++) cc[k] = axis_cell(b, box, k, x[k]);
+  return stencil_at(b, box, cc, cells);
+}
+
+static inline size_t cell_of_pos(const ballistic *b, const agglo_box *box, const double *x) {
+  return ((size_t)axis_cell(b, box, 2, x[2]) * b->nc[1] + axis_cell(b, box, 1, x[1])) * b->nc[0] +
+         axis_cell(b, box, 0, x[0]);
+}
+
+/* Position x in the giant's frame (where its grid was made), periodic axes wrapped. */
+static inline void giant_frame(const ballistic *b, const agglo_box *box, const double *x,
+                               double *y) {
+  for (int k = 0; k < 3; k++) y[k] = x[k] - b->gX[k];
+  agglo_box_wrap(box, y);
 }
 
 static int push_pair(ballistic *b, int32_t i, int32_t j) {
@@ -250,7 +308,7 @@ static int scan_all(ballistic *b, const agglo_system *s) {
   }
   const agglo_box *box = &s->box;
   int periodic = box->periodic[0] || box->periodic[1] || box->periodic[2];
-  double reach_extra = b->r_max;
+  double reach_extra = b->grid_slack;
   /* interior cells: fixed offsets; cells on the faces: the general stencil */
   long off[27];
   int noff = 0;
@@ -307,28 +365,203 @@ static int scan_all(ballistic *b, const agglo_system *s) {
   return 0;
 }
 
-/* Overlapping unlinked pairs that involve a particle moved by the minimiser. */
+/* Overlapping unlinked pairs that involve a particle moved by the minimiser, per moved particle
+   in the order of its partners' indices (an order that does not depend on how the grids were
+   binned: the giant's grid and the full grid give the same pairs in the same order). */
+static int check_moved_pair(ballistic *b, const agglo_system *s, size_t i, size_t j) {
+  if (j == i) return 0;
+  double lim, d2 = pair_gap2(s, i, j, &lim);
+  if (d2 < lim * lim && !agglo_links_has(&b->L, (int32_t)i, (int32_t)j))
+    /* both ends may be moved: the link is added once (checked again on adding) */
+    return push_pair(b, (int32_t)(i < j ? i : j), (int32_t)(i < j ? j : i));
+  return 0;
+}
+
 static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved, size_t nm) {
   size_t cells[27];
   b->np = 0;
   for (size_t k = 0; k < nm; k++) {
-    size_t i = (size_t)moved[k];
+    size_t i = (size_t)moved[k], np0 = b->np;
     int nc = stencil(b, &s->box, s->x + 3 * i, cells);
+    if (b->giant < 0) {
+      for (int q = 0; q < nc; q++)
+        for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++)
+          if (check_moved_pair(b, s, i, (size_t)b->members[p]) != 0) return -1;
+    } else {
+      for (int q = 0; q < nc; q++)
+        for (int32_t j = b->shead[cells[q]]; j >= 0; j = b->snext[j])
+          if (check_moved_pair(b, s, i, (size_t)j) != 0) return -1;
+      double y[3];
+      giant_frame(b, &s->box, s->x + 3 * i, y);
+      nc = stencil(b, &s->box, y, cells);
+      for (int q = 0; q < nc; q++)
+        for (int32_t j = b->ghead[cells[q]]; j >= 0; j = b->gnext[j])
+          if (check_moved_pair(b, s, i, (size_t)j) != 0) return -1;
+    }
+    /* partners of i in ascending order (few: insertion sort) */
+    for (size_t u = np0 + 1; u < b->np; u++) {
+      int32_t a = b->pi[u], c = b->pj[u], key = a == (int32_t)i ? c : a;
+      size_t v = u;
+      for (; v > np0; v--) {
+        int32_t kv = b->pi[v - 1] == (int32_t)i ? b->pj[v - 1] : b->pi[v - 1];
+        if (kv <= key) break;
+        b->pi[v] = b->pi[v - 1], b->pj[v] = b->pj[v - 1];
+      }
+      b->pi[v] = a, b->pj[v] = c;
+    }
+  }
+  return 0;
+}
+
+/* ---- the giant cluster's grid ---- */
+
+static void glist_remove(int32_t *head, int32_t *next, int32_t c, int32_t i) {
+  int32_t *p = &head[c];
+  while (*p != i) p = &next[*p];
+  *p = next[i];
+}
+
+/* Bin the giant's members once, in its frame (gX = 0 now), and list the other particles. */
+static int giant_make(ballistic *b, const agglo_system *s) {
+  size_t n = s->n;
+  b->ghead = malloc(b->ncells * sizeof *b->ghead);
+  b->shead = malloc(b->ncells * sizeof *b->shead);
+  b->gnext = malloc(n * sizeof *b->gnext);
+  b->gcell = malloc(n * sizeof *b->gcell);
+  b->snext = malloc(n * sizeof *b->snext);
+  b->scell = malloc(n * sizeof *b->scell);
+  b->small = malloc(n * sizeof *b->small);
+  if (!b->ghead || !b->shead || !b->gnext || !b->gcell || !b->snext || !b->scell || !b->small)
+    return -1;
+  for (size_t c = 0; c < b->ncells; c++) b->ghead[c] = b->shead[c] = -1;
+  b->gX[0] = b->gX[1] = b->gX[2] = 0;
+  b->nsmall = 0;
+  for (size_t i = 0; i < n; i++) {
+    b->scell[i] = -1;
+    if (b->root[i] == b->giant) {
+      int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * i);
+      b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = (int32_t)i;
+    } else {
+      b->gcell[i] = -1;
+      b->small[b->nsmall++] = (int32_t)i;
+    }
+  }
+  return 0;
+}
+
+/* Move a giant member to the cell of its current position in the giant's frame. */
+static void giant_rebin_one(ballistic *b, const agglo_system *s, int32_t i) {
+  double y[3];
+  giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
+  int32_t c = (int32_t)cell_of_pos(b, &s->box, y);
+  if (c == b->gcell[i]) return;
+  glist_remove(b->ghead, b->gnext, b->gcell[i], i);
+  b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = i;
+}
+
+/* Rebuild the grid of the particles outside the giant; those it absorbed since the last call
+   join its grid. Members of a cell are listed in ascending index. */
+static void small_bin(ballistic *b, const agglo_system *s) {
+  size_t m = 0;
+  for (size_t k = 0; k < b->nsmall; k++) {
+    int32_t i = b->small[k];
+    if (b->scell[i] >= 0) b->shead[b->scell[i]] = -1;
+    if (find(b->parent, i) == b->giant) {
+      b->gcell[i] = -1;
+      double y[3];
+      giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
+      int32_t c = (int32_t)cell_of_pos(b, &s->box, y);
+      b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = i;
+    } else {
+      b->small[m++] = i;
+    }
+  }
+  b->nsmall = m;
+  for (size_t k = m; k > 0; k--) {
+    int32_t i = b->small[k - 1];
+    int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * (size_t)i);
+    b->scell[i] = c, b->snext[i] = b->shead[c], b->shead[c] = i;
+  }
+  b->moved_since_bin = 0;
+}
+
+static int push_key(ballistic *b, const agglo_box *box, int32_t i, size_t ci, int32_t j,
+                    size_t cj) {
+  if (b->nkeys == b->kcap) {
+    size_t cap = b->kcap ? 2 * b->kcap : 256;
+    struct pair_key *k = realloc(b->keys, cap * sizeof *k);
+    if (!k) return -1;
+    b->keys = k, b->kcap = cap;
+  }
+  /* the lower slot of the full scan: (cell, index) */
+  if (cj < ci || (cj == ci && j < i)) {
+    size_t tc = ci; ci = cj; cj = tc;
+    int32_t t = i; i = j; j = t;
+  }
+  size_t cells[27];
+  int cc[3] = {(int)(ci % (size_t)b->nc[0]), (int)(ci / (size_t)b->nc[0] % (size_t)b->nc[1]),
+               (int)(ci / ((size_t)b->nc[0] * b->nc[1]))};
+  int nc = stencil_at(b, box, cc, cells), rank = 0;
+  while (rank < nc && cells[rank] != cj) rank++;
+  b->keys[b->nkeys++] = (struct pair_key){ci, rank, i, j};
+  return 0;
+}
+
+static int key_cmp(const void *pa, const void *pb) {
+  const struct pair_key *a = pa, *c = pb;
+  if (a->cell != c->cell) return a->cell < c->cell ? -1 : 1;
+  if (a->rank != c->rank) return a->rank < c->rank ? -1 : 1;
+  if (a->lo != c->lo) return a->lo < c->lo ? -1 : 1;
+  return (a->hi > c->hi) - (a->hi < c->hi);
+}
+
+/* A pair seen by the start-of-step scan: overlapping (kept with its key) or a near miss. */
+static inline int giant_pair(ballistic *b, const agglo_system *s, int32_t i, size_t ci, int32_t j,
+                             size_t cj) {
+  double lim, d2 = pair_gap2(s, (size_t)i, (size_t)j, &lim);
+  if (d2 < lim * lim) return push_key(b, &s->box, i, ci, j, cj);
+  if (d2 < (lim + b->grid_slack) * (lim + b->grid_slack)) {
+    double g = sqrt(d2) - lim;
+    if (g < b->min_gap) b->min_gap = g;
+  }
+  return 0;
+}
+
+/* scan_all when the giant has its grid: the other particles against each other and against the
+   giant's grid, the pairs then sorted into the full scan's order. */
+static int scan_giant(ballistic *b, const agglo_system *s) {
+  size_t cells[27];
+  b->nkeys = 0;
+  for (size_t k = 0; k < b->nsmall; k++) {
+    int32_t i = b->small[k], ri = b->root[i];
+    size_t ci = (size_t)b->scell[i];
+    int nc = stencil(b, &s->box, s->x + 3 * (size_t)i, cells);
     for (int q = 0; q < nc; q++)
-      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++) {
-        size_t j = (size_t)b->members[p];
-        if (j == i) continue;
-        double lim, d2 = pair_gap2(s, i, j, &lim);
+      for (int32_t j = b->shead[cells[q]]; j >= 0; j = b->snext[j]) {
+        size_t cj = (size_t)b->scell[j];
+        if (b->root[j] == ri || cj < ci || (cj == ci && j <= i)) continue; /* once per pair */
+        if (giant_pair(b, s, i, ci, j, cj) != 0) return -1;
+      }
+    double y[3];
+    giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
+    nc = stencil(b, &s->box, y, cells);
+    for (int q = 0; q < nc; q++)
+      for (int32_t j = b->ghead[cells[q]]; j >= 0; j = b->gnext[j]) {
+        double lim, d2 = pair_gap2(s, (size_t)i, (size_t)j, &lim);
         if (d2 < lim * lim) {
-          if (!agglo_links_has(&b->L, (int32_t)i, (int32_t)j)) {
-            /* both ends may be moved: the link is added once (checked again on adding) */
-            if (push_pair(b, (int32_t)(i < j ? i : j), (int32_t)(i < j ? j : i)) != 0) return -1;
-          }
-        } else if (d2 < (lim + b->r_max) * (lim + b->r_max)) {
+          if (push_key(b, &s->box, i, ci, j, cell_of_pos(b, &s->box, s->x + 3 * (size_t)j)) != 0)
+            return -1;
+        } else if (d2 < (lim + b->grid_slack) * (lim + b->grid_slack)) {
           double g = sqrt(d2) - lim;
           if (g < b->min_gap) b->min_gap = g;
         }
       }
+  }
+  qsort(b->keys, b->nkeys, sizeof *b->keys, key_cmp);
+  b->np = 0;
+  for (size_t k = 0; k < b->nkeys; k++) {
+    int32_t i = b->keys[k].lo, j = b->keys[k].hi;
+    if (push_pair(b, i < j ? i : j, i < j ? j : i) != 0) return -1;
   }
   return 0;
 }
@@ -347,7 +580,8 @@ static int link_pairs(ballistic *b) {
 }
 
 /* Clusters that cross a wall: translate them back, flipping the normal velocity if they move
-   outward (specular reflection of the whole cluster). reflect = 0: only push back inside. */
+   outward (specular reflection of the whole cluster). reflect = 0: only push back inside. The
+   giant's grid follows its shift. */
 static void walls(ballistic *b, agglo_system *s, int reflect) {
   int any_wall = 0;
   for (int k = 0; k < s->dim; k++) any_wall |= !s->box.periodic[k];
@@ -391,6 +625,8 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
     }
   }
   if (!moved) return;
+  if (b->giant >= 0)
+    for (int k = 0; k < s->dim; k++) b->gX[k] += b->shift[3 * (size_t)b->giant + k];
   for (size_t i = 0; i < n; i++) {
     const double *sh = b->shift + 3 * (size_t)b->root[i];
     for (int k = 0; k < s->dim; k++) s->x[3 * i + k] += sh[k];
@@ -429,6 +665,8 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     if (stop_t && s->t + dt > c->t_end) dt = c->t_end - s->t;
   }
   /* 2. free flight (s->v holds each particle's cluster velocity), root cache, walls */
+  if (b->giant >= 0)
+    for (int k = 0; k < d; k++) b->gX[k] += dt * s->v[3 * (size_t)b->giant + k];
   for (size_t i = 0; i < n; i++) {
     double *x = s->x + 3 * i;
     const double *v = s->v + 3 * i;
@@ -439,8 +677,19 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
   b->min_gap = INFINITY;
   double t_scan = prof_now();
-  grid_bin(b, s);
-  if (scan_all(b, s) != 0 || link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
+  if (b->giant < 0 && b->best_size >= b->giant_min) {
+    b->giant = b->best_root;
+    if (giant_make(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
+  }
+  if (b->giant >= 0) {
+    b->prof_giant_steps++;
+    small_bin(b, s);
+    if (scan_giant(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
+  } else {
+    grid_bin(b, s);
+    if (scan_all(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
+  }
+  if (link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
   b->prof_scan_s += prof_now() - t_scan;
   double max_overlap = 0;
   int outer = 0, touched_walls = 0;
@@ -475,9 +724,15 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     b->prof_dah_s += prof_now() - t_dah;
     outer++;
     b->moved_since_bin += max_move;
-    if (b->moved_since_bin > b->grid_slack) grid_bin(b, s);
     const int32_t *moved = b->moved;
     size_t nm = b->nmoved;
+    if (b->giant >= 0)
+      for (size_t k = 0; k < nm; k++)
+        if (b->gcell[moved[k]] >= 0) giant_rebin_one(b, s, moved[k]);
+    if (b->moved_since_bin > b->grid_slack) {
+      if (b->giant >= 0) small_bin(b, s);
+      else grid_bin(b, s);
+    }
     for (size_t k = 0; k < nm && !touched_walls; k++) {
       const double *x = s->x + 3 * (size_t)moved[k];
       for (int q = 0; q < d; q++)
