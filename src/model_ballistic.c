@@ -7,17 +7,22 @@
       growing (outer iterations);
    3. clusters = connected components of the links; each takes the mass-weighted mean of the
       pre-step velocities of its members (momentum is conserved).
-   Clusters are kept in a union-find with per-root mass and momentum, so a merge costs O(1) and a
-   step O(N) plus the local relaxations. Once one cluster holds a large share of the particles
-   (the giant), its members are binned once in a grid that translates with it and are no longer
-   binned and scanned every step: only the other particles are, against each other and against
-   the giant's grid (giant_grid.c-like code below). The pairs found are sorted into the order of
-   the full scan, so the dynamics are the same bit for bit. */
+   Clusters are kept in a union-find with per-root mass and momentum, so a merge costs O(1).
+   Frames: every cluster of frame_min (16) particles or more has a frame, its displacement D
+   since the frame was set (kept below frame_slack = 2 r_max: the frame is reset when D grows
+   larger). Its members are binned once in the frame grid (cells 2 r_max + r_max/4 +
+   2 frame_slack wide) at x - D and are no longer binned and scanned every step: only the other
+   particles are (the cell grid), against each other and against the frame grid; pairs between
+   two framed clusters are looked for only among the candidate pairs listed when one of their
+   particles was (re)binned (a Verlet list: particles within r_max/4 + 2 frame_slack of contact,
+   in frame coordinates). The pairs found are sorted into the order of the full scan, so
+   the dynamics are the same bit for bit with or without frames. */
 #include "dah.h"
 #include "model.h"
 #include "error.h"
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -38,12 +43,13 @@ typedef struct {
   int32_t *root;      /* per particle: root cache of the step */
   size_t n_clusters;
   double r_max, r_mean;
-  /* cell grid for overlap detection */
+  /* cell grid for overlap detection (all particles, or only those outside framed clusters) */
   int nc[3];
   double w[3];
   size_t ncells;
   int32_t *cell_of, *members;
   size_t *first;
+  size_t nbinned;     /* slots in the cell grid */
   double *xs;         /* per slot (cell order): position (3) and radius, for the full scan */
   int32_t *rs;        /* per slot: root */
   double grid_slack;  /* how far particles may move after binning (cells are this much wider) */
@@ -54,20 +60,33 @@ typedef struct {
   double *ext, *shift; /* per root: extents (6) and wall shift (3) */
   agglo_dah_work *dah;
   agglo_dah_settings dset;
-  /* cluster sizes and the giant cluster (root, or -1 before it exists) */
-  int32_t *csize;
-  int32_t best_root, giant;
-  size_t best_size, giant_min;
-  double gX[3];                     /* the giant's displacement since its grid was made */
-  int32_t *ghead, *gnext, *gcell;   /* giant grid: per cell, per particle (-1: not in it) */
-  int32_t *shead, *snext, *scell;   /* grid of the other particles, rebuilt every step */
-  int32_t *small;                   /* the particles not in the giant, ascending */
+  const agglo_system *sys; /* the system of the current step */
+  int oom;                 /* out of memory in frame_bin */
+  /* clusters by handle (union by size, apart from the union-find's roots): handle per
+     particle, member lists, sizes, frames */
+  int32_t *cid, *mhead, *mtail, *mnext, *csize;
+  size_t frame_min;
+  double frame_slack;
+  int fnc[3];                       /* frame grid geometry */
+  double fw[3];
+  size_t nfcells;
+  uint8_t *framed;                  /* per handle */
+  double *D;                        /* per framed handle: displacement since its frame was set */
+  int32_t *flist, *fpos;            /* the framed handles */
+  size_t nframed;
+  int32_t *fhead, *fnext, *fcell;   /* frame grid: per cell, per particle (-1: not in it) */
+  int32_t *small;                   /* the particles in the cell grid or waiting to join a frame */
   size_t nsmall;
+  uint8_t *dirty;                   /* framed particles (re)binned since the candidates were listed */
+  int32_t *dlist;
+  size_t ndirty, dcap;
+  int32_t *va, *vb;                 /* candidate pairs of particles of two framed clusters */
+  size_t nv, vcap;
   struct pair_key *keys;            /* pairs found with their position in the full scan */
   size_t nkeys, kcap;
   double min_gap;
   double prof_work, prof_solves, prof_touched, prof_checks, prof_full; /* AGGLO_BALL_PROFILE */
-  double prof_dah_s, prof_scan_s, prof_giant_steps;
+  double prof_dah_s, prof_scan_s, prof_frame_steps, prof_cand, prof_reframed;
 } ballistic;
 
 /* A pair with its place in the order of the full cell-by-cell scan: cell of the lower slot,
@@ -86,18 +105,46 @@ static int32_t find(int32_t *parent, int32_t a) {
   return a;
 }
 
-/* Merge the clusters of i and j (momentum and mass add). Returns 1 if they were different. */
+static void frame_bin(ballistic *b, int32_t i);
+
+/* Merge the clusters of i and j (momentum and mass add). Returns 1 if they were different.
+   The smaller cluster (by handle) joins the larger one's frame: O(N log N) relabelling in all. */
 static int unite(ballistic *b, int32_t i, int32_t j) {
   int32_t a = find(b->parent, i), c = find(b->parent, j);
   if (a == c) return 0;
   if (c < a) { int32_t t = a; a = c; c = t; }
   b->parent[c] = a;
-  b->csize[a] += b->csize[c];
-  if ((size_t)b->csize[a] >= b->best_size) b->best_size = (size_t)b->csize[a], b->best_root = a;
-  if (b->giant == c) b->giant = a;
   b->M[a] += b->M[c];
   for (int k = 0; k < 3; k++) b->P[3 * (size_t)a + k] += b->P[3 * (size_t)c + k];
   b->n_clusters--;
+  int32_t A = b->cid[i], B = b->cid[j];
+  if (b->csize[A] < b->csize[B] || (b->csize[A] == b->csize[B] && B < A)) {
+    int32_t t = A; A = B; B = t;
+  }
+  int fa = b->framed[A], fb = b->framed[B];
+  if (!fa && fb) { /* A takes over B's frame: B's members keep their place in the frame grid */
+    b->framed[A] = 1, b->framed[B] = 0;
+    for (int k = 0; k < 3; k++) b->D[3 * (size_t)A + k] = b->D[3 * (size_t)B + k];
+    b->flist[b->fpos[B]] = A, b->fpos[A] = b->fpos[B];
+    fa = 1, fb = 0;
+  }
+  for (int32_t m = b->mhead[B]; m >= 0; m = b->mnext[m]) {
+    b->cid[m] = A;
+    if (fb && b->fcell[m] >= 0) frame_bin(b, m); /* into A's frame */
+  }
+  if (fb) { /* B's frame goes */
+    b->framed[B] = 0;
+    int32_t last = b->flist[--b->nframed];
+    b->flist[b->fpos[B]] = last, b->fpos[last] = b->fpos[B];
+  }
+  b->mnext[b->mtail[A]] = b->mhead[B], b->mtail[A] = b->mtail[B];
+  b->mhead[B] = b->mtail[B] = -1;
+  b->csize[A] += b->csize[B];
+  if (!fa && (size_t)b->csize[A] >= b->frame_min) { /* a new frame: members join it when rebinned */
+    b->framed[A] = 1;
+    for (int k = 0; k < 3; k++) b->D[3 * (size_t)A + k] = 0;
+    b->fpos[A] = (int32_t)b->nframed, b->flist[b->nframed++] = A;
+  }
   return 1;
 }
 
@@ -107,15 +154,17 @@ static void ball_destroy(void *state) {
   if (getenv("AGGLO_BALL_PROFILE"))
     fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched, "
             "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s; "
-            "%.0f steps with the giant's own grid\n",
+            "%.0f steps with frames, %.4g candidate pair checks, %.4g particles re-framed\n",
             b->prof_solves, b->prof_work, b->prof_touched, b->prof_checks, b->prof_full,
-            b->prof_dah_s, b->prof_scan_s, b->prof_giant_steps);
+            b->prof_dah_s, b->prof_scan_s, b->prof_frame_steps, b->prof_cand, b->prof_reframed);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
   free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
   free(b->pi); free(b->pj); free(b->seeds); free(b->moved); free(b->ext); free(b->shift);
-  free(b->csize); free(b->ghead); free(b->gnext); free(b->gcell); free(b->shead);
-  free(b->snext); free(b->scell); free(b->small); free(b->keys);
+  free(b->cid); free(b->mhead); free(b->mtail); free(b->mnext); free(b->csize);
+  free(b->framed); free(b->D); free(b->flist); free(b->fpos);
+  free(b->fhead); free(b->fnext); free(b->fcell); free(b->small);
+  free(b->dirty); free(b->dlist); free(b->va); free(b->vb); free(b->keys);
   agglo_dah_work_free(b->dah);
   free(b);
 }
@@ -139,9 +188,22 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->ext = malloc(6 * m * sizeof *b->ext);
   b->shift = calloc(3 * m, sizeof *b->shift);
   b->dah = agglo_dah_work_new(n);
+  b->cid = malloc(m * sizeof *b->cid);
+  b->mhead = malloc(m * sizeof *b->mhead);
+  b->mtail = malloc(m * sizeof *b->mtail);
+  b->mnext = malloc(m * sizeof *b->mnext);
   b->csize = malloc(m * sizeof *b->csize);
+  b->framed = calloc(m, sizeof *b->framed);
+  b->D = calloc(3 * m, sizeof *b->D);
+  b->flist = malloc(m * sizeof *b->flist);
+  b->fpos = malloc(m * sizeof *b->fpos);
+  b->fnext = malloc(m * sizeof *b->fnext);
+  b->fcell = malloc(m * sizeof *b->fcell);
+  b->small = malloc(m * sizeof *b->small);
+  b->dirty = calloc(m, sizeof *b->dirty);
   if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
-      !b->xs || !b->rs ||
+      !b->xs || !b->rs || !b->cid || !b->mhead || !b->mtail || !b->mnext || !b->framed || !b->D ||
+      !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -150,19 +212,24 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   for (size_t i = 0; i < n; i++) {
     b->parent[i] = (int32_t)i;
     b->root[i] = (int32_t)i;
+    b->cid[i] = b->mhead[i] = b->mtail[i] = (int32_t)i;
+    b->mnext[i] = -1;
     b->csize[i] = 1;
+    b->fcell[i] = -1;
+    b->small[i] = (int32_t)i;
     b->M[i] = s->m[i];
     for (int k = 0; k < 3; k++) b->P[3 * i + k] = s->m[i] * s->v[3 * i + k];
     rs += s->r[i];
   }
+  b->nsmall = n;
   b->n_clusters = n;
-  b->best_root = 0, b->best_size = n ? 1 : 0;
-  b->giant = -1;
-  /* the giant's own grid pays off once it holds an eighth of the particles; AGGLO_BALL_GIANT
-     sets the size (0: never; for tests and comparisons) */
-  b->giant_min = n / 8 > 2048 ? n / 8 : 2048;
-  const char *gm = getenv("AGGLO_BALL_GIANT");
-  if (gm) b->giant_min = strtoul(gm, NULL, 10) ? strtoul(gm, NULL, 10) : SIZE_MAX;
+  /* clusters of frame_min particles or more get a frame; AGGLO_BALL_FRAME (or its older name
+     AGGLO_BALL_GIANT) sets the size (0: never; for tests and comparisons), AGGLO_BALL_FSLACK
+     the frame slack in units of r_max (16 and 2: the fastest at N = 10^5, V_f = 0.2) */
+  b->frame_min = 16;
+  const char *gm = getenv("AGGLO_BALL_FRAME");
+  if (!gm) gm = getenv("AGGLO_BALL_GIANT");
+  if (gm) b->frame_min = strtoul(gm, NULL, 10) ? strtoul(gm, NULL, 10) : SIZE_MAX;
   b->r_max = agglo_max_radius(s);
   b->r_mean = n ? rs / (double)n : c->radius;
   agglo_dah_defaults(&b->dset);
@@ -171,6 +238,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->dset.length = b->r_mean;
   /* grid: cells at least 2 r_max + 2 slack wide */
   b->grid_slack = 0.25 * b->r_max;
+  b->frame_slack = 2 * b->r_max;
   double cell = 2 * b->r_max + 2 * b->grid_slack;
   b->ncells = 1;
   for (int k = 0; k < 3; k++) {
@@ -182,15 +250,29 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
     b->w[k] = s->box.len[k] / nc;
     b->ncells *= (size_t)nc;
   }
+  const char *fs = getenv("AGGLO_BALL_FSLACK");
+  if (fs) b->frame_slack = atof(fs) * b->r_max;
+  double fcell = 2 * b->r_max + b->grid_slack + 2 * b->frame_slack;
+  b->nfcells = 1;
+  for (int k = 0; k < 3; k++) {
+    int nc = k < s->dim ? (int)floor(s->box.len[k] / fcell) : 1;
+    if (nc < 1) nc = 1;
+    if (s->box.periodic[k] && nc < 3) nc = 1;
+    if (nc > 1 << 20) nc = 1 << 20;
+    b->fnc[k] = nc;
+    b->fw[k] = s->box.len[k] / nc;
+    b->nfcells *= (size_t)nc;
+  }
   b->first = calloc(b->ncells + 1, sizeof *b->first);
-  if (!b->first) {
+  b->fhead = malloc(b->nfcells * sizeof *b->fhead);
+  if (!b->first || !b->fhead) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for the cell grid (%zu cells)", b->ncells);
   }
+  for (size_t q = 0; q < b->nfcells; q++) b->fhead[q] = -1;
   *state = b;
   return 0;
 }
-
 /* ---- cell grid ---- */
 
 static inline int axis_cell(const ballistic *b, const agglo_box *box, int k, double xk) {
@@ -199,36 +281,45 @@ static inline int axis_cell(const ballistic *b, const agglo_box *box, int k, dou
   return c < 0 ? 0 : c >= b->nc[k] ? b->nc[k] - 1 : c;
 }
 
-static void grid_bin(ballistic *b, const agglo_system *s) {
+static inline size_t cell_of_pos(const ballistic *b, const agglo_box *box, const double *x) {
+  return ((size_t)axis_cell(b, box, 2, x[2]) * b->nc[1] + axis_cell(b, box, 1, x[1])) * b->nc[0] +
+         axis_cell(b, box, 0, x[0]);
+}
+
+/* Bin the particles of list (ascending; NULL: all) in the cell grid. */
+static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt) {
   memset(b->first, 0, (b->ncells + 1) * sizeof *b->first);
-  for (size_t i = 0; i < s->n; i++) {
-    const double *x = s->x + 3 * i;
-    int32_t c = (int32_t)(((size_t)axis_cell(b, &s->box, 2, x[2]) * b->nc[1] +
-                           axis_cell(b, &s->box, 1, x[1])) * b->nc[0] +
-                          axis_cell(b, &s->box, 0, x[0]));
+  if (!list) cnt = s->n;
+  for (size_t k = 0; k < cnt; k++) {
+    size_t i = list ? (size_t)list[k] : k;
+    int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * i);
     b->cell_of[i] = c;
     b->first[c + 1]++;
   }
   for (size_t c = 0; c < b->ncells; c++) b->first[c + 1] += b->first[c];
   /* stable fill: members of a cell in ascending index (deterministic) */
-  for (size_t i = 0; i < s->n; i++) b->members[b->first[b->cell_of[i]]++] = (int32_t)i;
+  for (size_t k = 0; k < cnt; k++) {
+    size_t i = list ? (size_t)list[k] : k;
+    b->members[b->first[b->cell_of[i]]++] = (int32_t)i;
+  }
   for (size_t c = b->ncells; c > 0; c--) b->first[c] = b->first[c - 1];
   b->first[0] = 0;
+  b->nbinned = cnt;
   b->moved_since_bin = 0;
 }
 
 /* The distinct neighbour cells of the cell with coordinates cc (up to 27), in the order of the
    full scan. */
-static int stencil_at(const ballistic *b, const agglo_box *box, const int *cc3, size_t *cells) {
+static int stencil_nc(const int *ncv, const agglo_box *box, const int *cc3, size_t *cells) {
   int ax[3][3] = {{0}}, m[3];
   for (int k = 0; k < 3; k++) {
     int c = cc3[k];
     m[k] = 0;
     for (int d = -1; d <= 1; d++) {
       int cc = c + d;
-      if (cc < 0 || cc >= b->nc[k]) {
+      if (cc < 0 || cc >= ncv[k]) {
         if (!box->periodic[k]) continue;
-        cc = (cc + b->nc[k]) % b->nc[k];
+        cc = (cc + ncv[k]) % ncv[k];
       }
       int dup = 0;
       for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
@@ -239,8 +330,12 @@ static int stencil_at(const ballistic *b, const agglo_box *box, const int *cc3, 
   for (int a = 0; a < m[2]; a++)
     for (int q = 0; q < m[1]; q++)
       for (int p = 0; p < m[0]; p++)
-        cells[cnt++] = ((size_t)ax[2][a] * b->nc[1] + ax[1][q]) * b->nc[0] + ax[0][p];
+        cells[cnt++] = ((size_t)ax[2][a] * ncv[1] + ax[1][q]) * ncv[0] + ax[0][p];
   return cnt;
+}
+
+static int stencil_at(const ballistic *b, const agglo_box *box, const int *cc3, size_t *cells) {
+  return stencil_nc(b->nc, box, cc3, cells);
 }
 
 /* The distinct neighbour cells of position x (up to 27). */
@@ -250,18 +345,23 @@ static int stencil(const ballistic *b, const agglo_box *box, const double *x, si
   return stencil_at(b, box, cc, cells);
 }
 
-static inline size_t cell_of_pos(const ballistic *b, const agglo_box *box, const double *x) {
-  return ((size_t)axis_cell(b, box, 2, x[2]) * b->nc[1] + axis_cell(b, box, 1, x[1])) * b->nc[0] +
-         axis_cell(b, box, 0, x[0]);
+/* The frame grid: cells at least 2 r_max + grid_slack + 2 frame_slack wide. */
+static inline int faxis_cell(const ballistic *b, const agglo_box *box, int k, double xk) {
+  if (b->fnc[k] == 1) return 0;
+  int c = (int)floor((xk - box->lo[k]) / b->fw[k]);
+  return c < 0 ? 0 : c >= b->fnc[k] ? b->fnc[k] - 1 : c;
 }
 
-/* Position x in the giant's frame (where its grid was made), periodic axes wrapped. */
-static inline void giant_frame(const ballistic *b, const agglo_box *box, const double *x,
-                               double *y) {
-  for (int k = 0; k < 3; k++) y[k] = x[k] - b->gX[k];
-  agglo_box_wrap(box, y);
+static inline size_t fcell_of_pos(const ballistic *b, const agglo_box *box, const double *x) {
+  return ((size_t)faxis_cell(b, box, 2, x[2]) * b->fnc[1] + faxis_cell(b, box, 1, x[1])) *
+             b->fnc[0] + faxis_cell(b, box, 0, x[0]);
 }
 
+static int fstencil(const ballistic *b, const agglo_box *box, const double *x, size_t *cells) {
+  int cc[3];
+  for (int k = 0; k < 3; k++) cc[k] = faxis_cell(b, box, k, x[k]);
+  return stencil_nc(b->fnc, box, cc, cells);
+}
 static int push_pair(ballistic *b, int32_t i, int32_t j) {
   if (b->np == b->pcap) {
     size_t cap = b->pcap ? 2 * b->pcap : 256;
@@ -294,12 +394,43 @@ static inline double pair_gap2(const agglo_system *s, size_t i, size_t j, double
   return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
+static int push_key(ballistic *b, const agglo_box *box, int32_t i, size_t ci, int32_t j,
+                    size_t cj) {
+  if (b->nkeys == b->kcap) {
+    size_t cap = b->kcap ? 2 * b->kcap : 256;
+    struct pair_key *k = realloc(b->keys, cap * sizeof *k);
+    if (!k) return -1;
+    b->keys = k, b->kcap = cap;
+  }
+  /* the lower slot of the full scan: (cell, index) */
+  if (cj < ci || (cj == ci && j < i)) {
+    size_t tc = ci; ci = cj; cj = tc;
+    int32_t t = i; i = j; j = t;
+  }
+  size_t cells[27];
+  int cc[3] = {(int)(ci % (size_t)b->nc[0]), (int)(ci / (size_t)b->nc[0] % (size_t)b->nc[1]),
+               (int)(ci / ((size_t)b->nc[0] * b->nc[1]))};
+  int nc = stencil_at(b, box, cc, cells), rank = 0;
+  while (rank < nc && cells[rank] != cj) rank++;
+  b->keys[b->nkeys++] = (struct pair_key){ci, rank, i, j};
+  return 0;
+}
+
+static int key_cmp(const void *pa, const void *pb) {
+  const struct pair_key *a = pa, *c = pb;
+  if (a->cell != c->cell) return a->cell < c->cell ? -1 : 1;
+  if (a->rank != c->rank) return a->rank < c->rank ? -1 : 1;
+  if (a->lo != c->lo) return a->lo < c->lo ? -1 : 1;
+  return (a->hi > c->hi) - (a->hi < c->hi);
+}
+
 /* Overlapping pairs of different clusters (after free flight: clusters are rigid). Cell by
-   cell on copies in cell order (positions, radii, roots): sequential memory access. */
-static int scan_all(ballistic *b, const agglo_system *s) {
+   cell on copies in cell order (positions, radii, roots): sequential memory access. keyed: the
+   pairs go to the keys (with frames: the cell grid holds only the particles outside them). */
+static int scan_all(ballistic *b, const agglo_system *s, int keyed) {
   size_t cells[27];
   b->np = 0;
-  size_t n = s->n;
+  size_t n = b->nbinned;
   for (size_t p = 0; p < n; p++) {
     size_t i = (size_t)b->members[p];
     for (int k = 0; k < 3; k++) b->xs[4 * p + k] = s->x[3 * i + k];
@@ -353,7 +484,9 @@ static int scan_all(ballistic *b, const agglo_system *s) {
           double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = xi[3] + xj[3];
           if (d2 < lim * lim) {
             int32_t i = b->members[p], j = b->members[u];
-            if (push_pair(b, i < j ? i : j, i < j ? j : i) != 0) return -1;
+            if (keyed ? push_key(b, box, i, c, j, c2) != 0
+                      : push_pair(b, i < j ? i : j, i < j ? j : i) != 0)
+              return -1;
           } else if (d2 < (lim + reach_extra) * (lim + reach_extra)) {
             double g = sqrt(d2) - lim;
             if (g < b->min_gap) b->min_gap = g;
@@ -365,9 +498,161 @@ static int scan_all(ballistic *b, const agglo_system *s) {
   return 0;
 }
 
+/* ---- frames ---- */
+
+static void glist_remove(int32_t *head, int32_t *next, int32_t c, int32_t i) {
+  int32_t *p = &head[c];
+  while (*p != i) p = &next[*p];
+  *p = next[i];
+}
+
+static int mark_dirty(ballistic *b, int32_t i) {
+  if (b->dirty[i]) return 0;
+  if (b->ndirty == b->dcap) {
+    size_t cap = b->dcap ? 2 * b->dcap : 1024;
+    int32_t *a = realloc(b->dlist, cap * sizeof *a);
+    if (!a) return -1;
+    b->dlist = a, b->dcap = cap;
+  }
+  b->dirty[i] = 1;
+  b->dlist[b->ndirty++] = i;
+  return 0;
+}
+
+/* Position of framed particle i in its cluster's frame, x - D, periodic axes wrapped. */
+static inline void frame_pos(const ballistic *b, const agglo_box *box, int32_t i, double *y) {
+  const double *x = b->sys->x + 3 * (size_t)i, *D = b->D + 3 * (size_t)b->cid[i];
+  for (int k = 0; k < 3; k++) y[k] = x[k] - D[k];
+  agglo_box_wrap(box, y);
+}
+
+/* (Re)bin particle i of a framed cluster in the frame grid at its current position in the frame;
+   its candidate pairs are listed again at the next step. */
+static void frame_bin(ballistic *b, int32_t i) {
+  double y[3];
+  frame_pos(b, &b->sys->box, i, y);
+  int32_t c = (int32_t)fcell_of_pos(b, &b->sys->box, y);
+  if (c != b->fcell[i]) {
+    if (b->fcell[i] >= 0) glist_remove(b->fhead, b->fnext, b->fcell[i], i);
+    b->fcell[i] = c, b->fnext[i] = b->fhead[c], b->fhead[c] = i;
+  }
+  if (mark_dirty(b, i) != 0) b->oom = 1;
+}
+
+/* Frames that moved more than frame_slack: reset (D = 0), members rebinned. */
+static void reframe(ballistic *b) {
+  double s2 = b->frame_slack * b->frame_slack;
+  for (size_t k = 0; k < b->nframed; k++) {
+    int32_t C = b->flist[k];
+    double *D = b->D + 3 * (size_t)C;
+    if (D[0] * D[0] + D[1] * D[1] + D[2] * D[2] <= s2) continue;
+    D[0] = D[1] = D[2] = 0;
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
+      if (b->fcell[m] >= 0) frame_bin(b, m), b->prof_reframed++;
+  }
+}
+
+/* Rebuild the cell grid of the particles outside frames; those of framed clusters join the
+   frame grid. */
+static void small_rebin(ballistic *b, const agglo_system *s) {
+  size_t m = 0;
+  for (size_t k = 0; k < b->nsmall; k++) {
+    int32_t i = b->small[k];
+    if (b->framed[b->cid[i]]) frame_bin(b, i);
+    else b->small[m++] = i;
+  }
+  b->nsmall = m;
+  grid_bin(b, s, b->small, m);
+}
+
+static int push_cand(ballistic *b, int32_t i, int32_t j) {
+  if (b->nv == b->vcap) {
+    size_t cap = b->vcap ? 2 * b->vcap : 1024;
+    int32_t *a = realloc(b->va, cap * sizeof *a);
+    if (a) b->va = a;
+    int32_t *c = realloc(b->vb, cap * sizeof *c);
+    if (c) b->vb = c;
+    if (!a || !c) return -1;
+    b->vcap = cap;
+  }
+  b->va[b->nv] = i, b->vb[b->nv] = j, b->nv++;
+  return 0;
+}
+
+/* A pair of the start-of-step scan: overlapping (kept with its key) or a near miss. */
+static inline int scan_pair(ballistic *b, const agglo_system *s, int32_t i, size_t ci, int32_t j) {
+  double lim, d2 = pair_gap2(s, (size_t)i, (size_t)j, &lim);
+  if (d2 < lim * lim) return push_key(b, &s->box, i, ci, j, cell_of_pos(b, &s->box, s->x + 3 * (size_t)j));
+  if (d2 < (lim + b->grid_slack) * (lim + b->grid_slack)) {
+    double g = sqrt(d2) - lim;
+    if (g < b->min_gap) b->min_gap = g;
+  }
+  return 0;
+}
+
+/* scan_all with frames: the particles of the cell grid against each other and against the frame
+   grid, then the candidate pairs of two framed clusters (listed again for the particles binned
+   since the last step), all sorted into the full scan's order. A framed particle is at most
+   frame_slack from its place in the frame grid, so the stencil of its frame position holds all
+   particles of other frames within 2 r_max + r_max/4 + 2 frame_slack (one cell). */
+static int scan_frames(ballistic *b, const agglo_system *s) {
+  size_t cells[27];
+  const agglo_box *box = &s->box;
+  b->nkeys = 0;
+  if (scan_all(b, s, 1) != 0) return -1;
+  for (size_t p = 0; p < b->nbinned; p++) {
+    int32_t i = b->members[p];
+    size_t ci = (size_t)b->cell_of[i];
+    int nc = fstencil(b, box, s->x + 3 * (size_t)i, cells);
+    for (int q = 0; q < nc; q++)
+      for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j])
+        if (scan_pair(b, s, i, ci, j) != 0) return -1;
+  }
+  if (b->ndirty) {
+    size_t m = 0;
+    for (size_t e = 0; e < b->nv; e++) {
+      int32_t i = b->va[e], j = b->vb[e];
+      if (b->dirty[i] || b->dirty[j] || b->cid[i] == b->cid[j]) continue;
+      b->va[m] = i, b->vb[m] = j, m++;
+    }
+    b->nv = m;
+    double reach = b->grid_slack + 2 * b->frame_slack;
+    for (size_t k = 0; k < b->ndirty; k++) {
+      int32_t i = b->dlist[k], ci = b->cid[i];
+      double yi[3], yj[3], d[3];
+      frame_pos(b, box, i, yi);
+      int nc = fstencil(b, box, yi, cells);
+      for (int q = 0; q < nc; q++)
+        for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j]) {
+          if (b->cid[j] == ci || (b->dirty[j] && j < i)) continue;
+          frame_pos(b, box, j, yj);
+          agglo_box_delta(box, yi, yj, d);
+          double lim = s->r[i] + s->r[j] + reach;
+          if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < lim * lim && push_cand(b, i, j) != 0)
+            return -1;
+        }
+    }
+    for (size_t k = 0; k < b->ndirty; k++) b->dirty[b->dlist[k]] = 0;
+    b->ndirty = 0;
+  }
+  b->prof_cand += (double)b->nv;
+  for (size_t e = 0; e < b->nv; e++) {
+    int32_t i = b->va[e], j = b->vb[e];
+    if (b->cid[i] == b->cid[j]) continue;
+    if (scan_pair(b, s, i, cell_of_pos(b, box, s->x + 3 * (size_t)i), j) != 0) return -1;
+  }
+  qsort(b->keys, b->nkeys, sizeof *b->keys, key_cmp);
+  b->np = 0;
+  for (size_t k = 0; k < b->nkeys; k++) {
+    int32_t i = b->keys[k].lo, j = b->keys[k].hi;
+    if (push_pair(b, i < j ? i : j, i < j ? j : i) != 0) return -1;
+  }
+  return 0;
+}
+
 /* Overlapping unlinked pairs that involve a particle moved by the minimiser, per moved particle
    in the order of its partners' indices (an order that does not depend on how the grids were
-   binned: the giant's grid and the full grid give the same pairs in the same order). */
+   binned: with or without frames, the same pairs in the same order). */
 static int check_moved_pair(ballistic *b, const agglo_system *s, size_t i, size_t j) {
   if (j == i) return 0;
   double lim, d2 = pair_gap2(s, i, j, &lim);
@@ -383,19 +668,13 @@ static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved,
   for (size_t k = 0; k < nm; k++) {
     size_t i = (size_t)moved[k], np0 = b->np;
     int nc = stencil(b, &s->box, s->x + 3 * i, cells);
-    if (b->giant < 0) {
+    for (int q = 0; q < nc; q++)
+      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++)
+        if (check_moved_pair(b, s, i, (size_t)b->members[p]) != 0) return -1;
+    if (b->nframed) {
+      nc = fstencil(b, &s->box, s->x + 3 * i, cells);
       for (int q = 0; q < nc; q++)
-        for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++)
-          if (check_moved_pair(b, s, i, (size_t)b->members[p]) != 0) return -1;
-    } else {
-      for (int q = 0; q < nc; q++)
-        for (int32_t j = b->shead[cells[q]]; j >= 0; j = b->snext[j])
-          if (check_moved_pair(b, s, i, (size_t)j) != 0) return -1;
-      double y[3];
-      giant_frame(b, &s->box, s->x + 3 * i, y);
-      nc = stencil(b, &s->box, y, cells);
-      for (int q = 0; q < nc; q++)
-        for (int32_t j = b->ghead[cells[q]]; j >= 0; j = b->gnext[j])
+        for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j])
           if (check_moved_pair(b, s, i, (size_t)j) != 0) return -1;
     }
     /* partners of i in ascending order (few: insertion sort) */
@@ -409,159 +688,6 @@ static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved,
       }
       b->pi[v] = a, b->pj[v] = c;
     }
-  }
-  return 0;
-}
-
-/* ---- the giant cluster's grid ---- */
-
-static void glist_remove(int32_t *head, int32_t *next, int32_t c, int32_t i) {
-  int32_t *p = &head[c];
-  while (*p != i) p = &next[*p];
-  *p = next[i];
-}
-
-/* Bin the giant's members once, in its frame (gX = 0 now), and list the other particles. */
-static int giant_make(ballistic *b, const agglo_system *s) {
-  size_t n = s->n;
-  b->ghead = malloc(b->ncells * sizeof *b->ghead);
-  b->shead = malloc(b->ncells * sizeof *b->shead);
-  b->gnext = malloc(n * sizeof *b->gnext);
-  b->gcell = malloc(n * sizeof *b->gcell);
-  b->snext = malloc(n * sizeof *b->snext);
-  b->scell = malloc(n * sizeof *b->scell);
-  b->small = malloc(n * sizeof *b->small);
-  if (!b->ghead || !b->shead || !b->gnext || !b->gcell || !b->snext || !b->scell || !b->small)
-    return -1;
-  for (size_t c = 0; c < b->ncells; c++) b->ghead[c] = b->shead[c] = -1;
-  b->gX[0] = b->gX[1] = b->gX[2] = 0;
-  b->nsmall = 0;
-  for (size_t i = 0; i < n; i++) {
-    b->scell[i] = -1;
-    if (b->root[i] == b->giant) {
-      int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * i);
-      b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = (int32_t)i;
-    } else {
-      b->gcell[i] = -1;
-      b->small[b->nsmall++] = (int32_t)i;
-    }
-  }
-  return 0;
-}
-
-/* Move a giant member to the cell of its current position in the giant's frame. */
-static void giant_rebin_one(ballistic *b, const agglo_system *s, int32_t i) {
-  double y[3];
-  giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
-  int32_t c = (int32_t)cell_of_pos(b, &s->box, y);
-  if (c == b->gcell[i]) return;
-  glist_remove(b->ghead, b->gnext, b->gcell[i], i);
-  b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = i;
-}
-
-/* Rebuild the grid of the particles outside the giant; those it absorbed since the last call
-   join its grid. Members of a cell are listed in ascending index. */
-static void small_bin(ballistic *b, const agglo_system *s) {
-  size_t m = 0;
-  for (size_t k = 0; k < b->nsmall; k++) {
-    int32_t i = b->small[k];
-    if (b->scell[i] >= 0) b->shead[b->scell[i]] = -1;
-    if (find(b->parent, i) == b->giant) {
-      b->gcell[i] = -1;
-      double y[3];
-      giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
-      int32_t c = (int32_t)cell_of_pos(b, &s->box, y);
-      b->gcell[i] = c, b->gnext[i] = b->ghead[c], b->ghead[c] = i;
-    } else {
-      b->small[m++] = i;
-    }
-  }
-  b->nsmall = m;
-  for (size_t k = m; k > 0; k--) {
-    int32_t i = b->small[k - 1];
-    int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * (size_t)i);
-    b->scell[i] = c, b->snext[i] = b->shead[c], b->shead[c] = i;
-  }
-  b->moved_since_bin = 0;
-}
-
-static int push_key(ballistic *b, const agglo_box *box, int32_t i, size_t ci, int32_t j,
-                    size_t cj) {
-  if (b->nkeys == b->kcap) {
-    size_t cap = b->kcap ? 2 * b->kcap : 256;
-    struct pair_key *k = realloc(b->keys, cap * sizeof *k);
-    if (!k) return -1;
-    b->keys = k, b->kcap = cap;
-  }
-  /* the lower slot of the full scan: (cell, index) */
-  if (cj < ci || (cj == ci && j < i)) {
-    size_t tc = ci; ci = cj; cj = tc;
-    int32_t t = i; i = j; j = t;
-  }
-  size_t cells[27];
-  int cc[3] = {(int)(ci % (size_t)b->nc[0]), (int)(ci / (size_t)b->nc[0] % (size_t)b->nc[1]),
-               (int)(ci / ((size_t)b->nc[0] * b->nc[1]))};
-  int nc = stencil_at(b, box, cc, cells), rank = 0;
-  while (rank < nc && cells[rank] != cj) rank++;
-  b->keys[b->nkeys++] = (struct pair_key){ci, rank, i, j};
-  return 0;
-}
-
-static int key_cmp(const void *pa, const void *pb) {
-  const struct pair_key *a = pa, *c = pb;
-  if (a->cell != c->cell) return a->cell < c->cell ? -1 : 1;
-  if (a->rank != c->rank) return a->rank < c->rank ? -1 : 1;
-  if (a->lo != c->lo) return a->lo < c->lo ? -1 : 1;
-  return (a->hi > c->hi) - (a->hi < c->hi);
-}
-
-/* A pair seen by the start-of-step scan: overlapping (kept with its key) or a near miss. */
-static inline int giant_pair(ballistic *b, const agglo_system *s, int32_t i, size_t ci, int32_t j,
-                             size_t cj) {
-  double lim, d2 = pair_gap2(s, (size_t)i, (size_t)j, &lim);
-  if (d2 < lim * lim) return push_key(b, &s->box, i, ci, j, cj);
-  if (d2 < (lim + b->grid_slack) * (lim + b->grid_slack)) {
-    double g = sqrt(d2) - lim;
-    if (g < b->min_gap) b->min_gap = g;
-  }
-  return 0;
-}
-
-/* scan_all when the giant has its grid: the other particles against each other and against the
-   giant's grid, the pairs then sorted into the full scan's order. */
-static int scan_giant(ballistic *b, const agglo_system *s) {
-  size_t cells[27];
-  b->nkeys = 0;
-  for (size_t k = 0; k < b->nsmall; k++) {
-    int32_t i = b->small[k], ri = b->root[i];
-    size_t ci = (size_t)b->scell[i];
-    int nc = stencil(b, &s->box, s->x + 3 * (size_t)i, cells);
-    for (int q = 0; q < nc; q++)
-      for (int32_t j = b->shead[cells[q]]; j >= 0; j = b->snext[j]) {
-        size_t cj = (size_t)b->scell[j];
-        if (b->root[j] == ri || cj < ci || (cj == ci && j <= i)) continue; /* once per pair */
-        if (giant_pair(b, s, i, ci, j, cj) != 0) return -1;
-      }
-    double y[3];
-    giant_frame(b, &s->box, s->x + 3 * (size_t)i, y);
-    nc = stencil(b, &s->box, y, cells);
-    for (int q = 0; q < nc; q++)
-      for (int32_t j = b->ghead[cells[q]]; j >= 0; j = b->gnext[j]) {
-        double lim, d2 = pair_gap2(s, (size_t)i, (size_t)j, &lim);
-        if (d2 < lim * lim) {
-          if (push_key(b, &s->box, i, ci, j, cell_of_pos(b, &s->box, s->x + 3 * (size_t)j)) != 0)
-            return -1;
-        } else if (d2 < (lim + b->grid_slack) * (lim + b->grid_slack)) {
-          double g = sqrt(d2) - lim;
-          if (g < b->min_gap) b->min_gap = g;
-        }
-      }
-  }
-  qsort(b->keys, b->nkeys, sizeof *b->keys, key_cmp);
-  b->np = 0;
-  for (size_t k = 0; k < b->nkeys; k++) {
-    int32_t i = b->keys[k].lo, j = b->keys[k].hi;
-    if (push_pair(b, i < j ? i : j, i < j ? j : i) != 0) return -1;
   }
   return 0;
 }
@@ -581,7 +707,7 @@ static int link_pairs(ballistic *b) {
 
 /* Clusters that cross a wall: translate them back, flipping the normal velocity if they move
    outward (specular reflection of the whole cluster). reflect = 0: only push back inside. The
-   giant's grid follows its shift. */
+   frames follow their clusters' shifts. */
 static void walls(ballistic *b, agglo_system *s, int reflect) {
   int any_wall = 0;
   for (int k = 0; k < s->dim; k++) any_wall |= !s->box.periodic[k];
@@ -625,8 +751,11 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
     }
   }
   if (!moved) return;
-  if (b->giant >= 0)
-    for (int k = 0; k < s->dim; k++) b->gX[k] += b->shift[3 * (size_t)b->giant + k];
+  for (size_t q = 0; q < b->nframed; q++) {
+    int32_t C = b->flist[q];
+    const double *sh = b->shift + 3 * (size_t)b->root[C];
+    for (int k = 0; k < s->dim; k++) b->D[3 * (size_t)C + k] += sh[k];
+  }
   for (size_t i = 0; i < n; i++) {
     const double *sh = b->shift + 3 * (size_t)b->root[i];
     for (int k = 0; k < s->dim; k++) s->x[3 * i + k] += sh[k];
@@ -665,8 +794,10 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     if (stop_t && s->t + dt > c->t_end) dt = c->t_end - s->t;
   }
   /* 2. free flight (s->v holds each particle's cluster velocity), root cache, walls */
-  if (b->giant >= 0)
-    for (int k = 0; k < d; k++) b->gX[k] += dt * s->v[3 * (size_t)b->giant + k];
+  for (size_t q = 0; q < b->nframed; q++) {
+    int32_t C = b->flist[q];
+    for (int k = 0; k < d; k++) b->D[3 * (size_t)C + k] += dt * s->v[3 * (size_t)C + k];
+  }
   for (size_t i = 0; i < n; i++) {
     double *x = s->x + 3 * i;
     const double *v = s->v + 3 * i;
@@ -677,17 +808,16 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
   b->min_gap = INFINITY;
   double t_scan = prof_now();
-  if (b->giant < 0 && b->best_size >= b->giant_min) {
-    b->giant = b->best_root;
-    if (giant_make(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
-  }
-  if (b->giant >= 0) {
-    b->prof_giant_steps++;
-    small_bin(b, s);
-    if (scan_giant(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
+  b->sys = s;
+  int fm = b->nframed > 0;
+  if (fm) {
+    b->prof_frame_steps++;
+    reframe(b);
+    small_rebin(b, s);
+    if (b->oom || scan_frames(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
   } else {
-    grid_bin(b, s);
-    if (scan_all(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
+    grid_bin(b, s, NULL, 0);
+    if (scan_all(b, s, 0) != 0) return agglo_fail(err, errlen, "out of memory");
   }
   if (link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
   b->prof_scan_s += prof_now() - t_scan;
@@ -726,12 +856,11 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     b->moved_since_bin += max_move;
     const int32_t *moved = b->moved;
     size_t nm = b->nmoved;
-    if (b->giant >= 0)
-      for (size_t k = 0; k < nm; k++)
-        if (b->gcell[moved[k]] >= 0) giant_rebin_one(b, s, moved[k]);
+    for (size_t k = 0; k < nm; k++)
+      if (b->fcell[moved[k]] >= 0) frame_bin(b, moved[k]);
     if (b->moved_since_bin > b->grid_slack) {
-      if (b->giant >= 0) small_bin(b, s);
-      else grid_bin(b, s);
+      if (fm) small_rebin(b, s);
+      else grid_bin(b, s, NULL, 0);
     }
     for (size_t k = 0; k < nm && !touched_walls; k++) {
       const double *x = s->x + 3 * (size_t)moved[k];
@@ -740,7 +869,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
                                     x[q] + s->r[moved[k]] > s->box.hi[q]))
           touched_walls = 1;
     }
-    if (scan_moved(b, s, moved, nm) != 0 || link_pairs(b) != 0)
+    if (b->oom || scan_moved(b, s, moved, nm) != 0 || link_pairs(b) != 0)
       return agglo_fail(err, errlen, "out of memory");
     if (outer >= 1000) {
       info->converged = 0;

@@ -338,8 +338,9 @@ static void ts_converges_to_ed(void **st) {
   assert_true(fabs(p_ts[1] - p_ed) < fabs(p_ts[0] - p_ed));
 }
 
-/* The giant cluster's own grid (AGGLO_BALL_GIANT = its minimum size) changes where pairs are
-   looked for, not which are found nor their order: the run is the same bit for bit. */
+/* Frames (AGGLO_BALL_GIANT, alias of AGGLO_BALL_FRAME = the minimum size of a framed cluster)
+   change where pairs are looked for, not which are found nor their order: the run is the same
+   bit for bit. */
 static double *giant_run(const agglo_config *c, const char *giant_min, size_t *n, double *t) {
   setenv("AGGLO_BALL_GIANT", giant_min, 1);
   agglo_system s;
