@@ -48,7 +48,9 @@ typedef struct {
   double w[3];
   size_t ncells;
   int32_t *cell_of, *members;
-  size_t *first;
+  int32_t *cstart, *ccount; /* per cell: first slot and count (0 for cells not in occ) */
+  int32_t *occ;              /* the occupied cells, ascending */
+  size_t nocc;
   size_t nbinned;     /* slots in the cell grid */
   double *xs;         /* per slot (cell order): position (3) and radius, for the full scan */
   int32_t *rs;        /* per slot: root */
@@ -80,6 +82,10 @@ typedef struct {
   uint8_t *dirty;                   /* framed particles (re)binned since the candidates were listed */
   int32_t *dlist;
   size_t ndirty, dcap;
+  int32_t *npend;                   /* per framed handle: members not yet in the frame grid */
+  double *fbox;                     /* per framed handle: bounding box in its frame (6) */
+  int32_t *wl, *hl;                 /* walls: particles and handles looked at */
+  uint32_t *wstamp, wstamp_now;
   int32_t *va, *vb;                 /* candidate pairs of particles of two framed clusters */
   size_t nv, vcap;
   struct pair_key *keys;            /* pairs found with their position in the full scan */
@@ -121,10 +127,12 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
   if (b->csize[A] < b->csize[B] || (b->csize[A] == b->csize[B] && B < A)) {
     int32_t t = A; A = B; B = t;
   }
-  int fa = b->framed[A], fb = b->framed[B];
+  int fa = b->framed[A], fb = b->framed[B], fb0 = fb;
   if (!fa && fb) { /* A takes over B's frame: B's members keep their place in the frame grid */
     b->framed[A] = 1, b->framed[B] = 0;
     for (int k = 0; k < 3; k++) b->D[3 * (size_t)A + k] = b->D[3 * (size_t)B + k];
+    for (int k = 0; k < 6; k++) b->fbox[6 * (size_t)A + k] = b->fbox[6 * (size_t)B + k];
+    b->npend[A] = b->csize[A];
     b->flist[b->fpos[B]] = A, b->fpos[A] = b->fpos[B];
     fa = 1, fb = 0;
   }
@@ -132,6 +140,8 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
     b->cid[m] = A;
     if (fb && b->fcell[m] >= 0) frame_bin(b, m); /* into A's frame */
   }
+  if (fa) b->npend[A] += fb0 ? b->npend[B] : b->csize[B];
+  b->npend[B] = 0;
   if (fb) { /* B's frame goes */
     b->framed[B] = 0;
     int32_t last = b->flist[--b->nframed];
@@ -142,7 +152,10 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
   b->csize[A] += b->csize[B];
   if (!fa && (size_t)b->csize[A] >= b->frame_min) { /* a new frame: members join it when rebinned */
     b->framed[A] = 1;
-    for (int k = 0; k < 3; k++) b->D[3 * (size_t)A + k] = 0;
+    b->npend[A] = b->csize[A];
+    for (int k = 0; k < 3; k++)
+      b->D[3 * (size_t)A + k] = 0, b->fbox[6 * (size_t)A + k] = INFINITY,
+      b->fbox[6 * (size_t)A + 3 + k] = -INFINITY;
     b->fpos[A] = (int32_t)b->nframed, b->flist[b->nframed++] = A;
   }
   return 1;
@@ -159,11 +172,12 @@ static void ball_destroy(void *state) {
             b->prof_dah_s, b->prof_scan_s, b->prof_frame_steps, b->prof_cand, b->prof_reframed);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
-  free(b->cell_of); free(b->members); free(b->first); free(b->xs); free(b->rs);
+  free(b->cell_of); free(b->members); free(b->cstart); free(b->ccount); free(b->occ); free(b->xs); free(b->rs);
   free(b->pi); free(b->pj); free(b->seeds); free(b->moved); free(b->ext); free(b->shift);
   free(b->cid); free(b->mhead); free(b->mtail); free(b->mnext); free(b->csize);
   free(b->framed); free(b->D); free(b->flist); free(b->fpos);
   free(b->fhead); free(b->fnext); free(b->fcell); free(b->small);
+  free(b->npend); free(b->fbox); free(b->wl); free(b->hl); free(b->wstamp);
   free(b->dirty); free(b->dlist); free(b->va); free(b->vb); free(b->keys);
   agglo_dah_work_free(b->dah);
   free(b);
@@ -201,9 +215,15 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->fcell = malloc(m * sizeof *b->fcell);
   b->small = malloc(m * sizeof *b->small);
   b->dirty = calloc(m, sizeof *b->dirty);
+  b->npend = calloc(m, sizeof *b->npend);
+  b->fbox = malloc(6 * m * sizeof *b->fbox);
+  b->wl = malloc(m * sizeof *b->wl);
+  b->hl = malloc(m * sizeof *b->hl);
+  b->wstamp = calloc(m, sizeof *b->wstamp);
   if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
       !b->xs || !b->rs || !b->cid || !b->mhead || !b->mtail || !b->mnext || !b->framed || !b->D ||
-      !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty ||
+      !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty || !b->npend ||
+      !b->fbox || !b->wl || !b->hl || !b->wstamp ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -263,9 +283,11 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
     b->fw[k] = s->box.len[k] / nc;
     b->nfcells *= (size_t)nc;
   }
-  b->first = calloc(b->ncells + 1, sizeof *b->first);
+  b->cstart = calloc(b->ncells, sizeof *b->cstart);
+  b->ccount = calloc(b->ncells, sizeof *b->ccount);
+  b->occ = malloc((n < b->ncells ? (n ? n : 1) : b->ncells) * sizeof *b->occ);
   b->fhead = malloc(b->nfcells * sizeof *b->fhead);
-  if (!b->first || !b->fhead) {
+  if (!b->cstart || !b->ccount || !b->occ || !b->fhead) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for the cell grid (%zu cells)", b->ncells);
   }
@@ -286,24 +308,37 @@ static inline size_t cell_of_pos(const ballistic *b, const agglo_box *box, const
          axis_cell(b, box, 0, x[0]);
 }
 
-/* Bin the particles of list (ascending; NULL: all) in the cell grid. */
+static int occ_cmp(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
+  return (a > c) - (a < c);
+}
+
+/* Bin the particles of list (ascending; NULL: all) in the cell grid: slots in cell order,
+   members of a cell in ascending index (deterministic). Only the occupied cells are touched. */
 static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt) {
-  memset(b->first, 0, (b->ncells + 1) * sizeof *b->first);
+  for (size_t q = 0; q < b->nocc; q++) b->ccount[b->occ[q]] = 0;
+  b->nocc = 0;
   if (!list) cnt = s->n;
   for (size_t k = 0; k < cnt; k++) {
     size_t i = list ? (size_t)list[k] : k;
     int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * i);
     b->cell_of[i] = c;
-    b->first[c + 1]++;
+    if (b->ccount[c]++ == 0) b->occ[b->nocc++] = c;
   }
-  for (size_t c = 0; c < b->ncells; c++) b->first[c + 1] += b->first[c];
-  /* stable fill: members of a cell in ascending index (deterministic) */
+  if (b->nocc > b->ncells / 16) {
+    size_t m = 0;
+    for (size_t c = 0; c < b->ncells; c++)
+      if (b->ccount[c]) b->occ[m++] = (int32_t)c;
+  } else {
+    qsort(b->occ, b->nocc, sizeof *b->occ, occ_cmp);
+  }
+  int32_t start = 0;
+  for (size_t q = 0; q < b->nocc; q++) b->cstart[b->occ[q]] = start, start += b->ccount[b->occ[q]];
   for (size_t k = 0; k < cnt; k++) {
     size_t i = list ? (size_t)list[k] : k;
-    b->members[b->first[b->cell_of[i]]++] = (int32_t)i;
+    b->members[b->cstart[b->cell_of[i]]++] = (int32_t)i;
   }
-  for (size_t c = b->ncells; c > 0; c--) b->first[c] = b->first[c - 1];
-  b->first[0] = 0;
+  for (size_t q = 0; q < b->nocc; q++) b->cstart[b->occ[q]] -= b->ccount[b->occ[q]];
   b->nbinned = cnt;
   b->moved_since_bin = 0;
 }
@@ -447,13 +482,11 @@ static int scan_all(ballistic *b, const agglo_system *s, int keyed) {
     for (int dy = (b->nc[1] > 1 ? -1 : 0); dy <= (b->nc[1] > 1 ? 1 : 0); dy++)
       for (int dx = (b->nc[0] > 1 ? -1 : 0); dx <= (b->nc[0] > 1 ? 1 : 0); dx++)
         off[noff++] = ((long)dz * b->nc[1] + dy) * b->nc[0] + dx;
-  size_t c = (size_t)-1;
-  for (int cz = 0; cz < b->nc[2]; cz++)
-  for (int cy = 0; cy < b->nc[1]; cy++)
-  for (int cx = 0; cx < b->nc[0]; cx++) {
-    c++;
-    size_t p0 = b->first[c], p1 = b->first[c + 1];
-    if (p0 == p1) continue;
+  for (size_t oq = 0; oq < b->nocc; oq++) {
+    size_t c = (size_t)b->occ[oq];
+    int cx = (int)(c % (size_t)b->nc[0]), cy = (int)(c / (size_t)b->nc[0] % (size_t)b->nc[1]),
+        cz = (int)(c / ((size_t)b->nc[0] * b->nc[1]));
+    size_t p0 = (size_t)b->cstart[c], p1 = p0 + (size_t)b->ccount[c];
     int interior = (b->nc[0] == 1 || (cx > 0 && cx < b->nc[0] - 1)) &&
                    (b->nc[1] == 1 || (cy > 0 && cy < b->nc[1] - 1)) &&
                    (b->nc[2] == 1 || (cz > 0 && cz < b->nc[2] - 1)) &&
@@ -468,7 +501,7 @@ static int scan_all(ballistic *b, const agglo_system *s, int keyed) {
     }
     for (int q = 0; q < nc; q++) {
       size_t c2 = cells[q];
-      size_t q0 = b->first[c2], q1 = b->first[c2 + 1];
+      size_t q0 = (size_t)b->cstart[c2], q1 = q0 + (size_t)b->ccount[c2];
       for (size_t p = p0; p < p1; p++) {
         const double *xi = b->xs + 4 * p;
         int32_t ri = b->rs[p];
@@ -536,6 +569,11 @@ static void frame_bin(ballistic *b, int32_t i) {
     if (b->fcell[i] >= 0) glist_remove(b->fhead, b->fnext, b->fcell[i], i);
     b->fcell[i] = c, b->fnext[i] = b->fhead[c], b->fhead[c] = i;
   }
+  double *fb = b->fbox + 6 * (size_t)b->cid[i], r = b->sys->r[i];
+  for (int k = 0; k < 3; k++) {
+    if (y[k] - r < fb[k]) fb[k] = y[k] - r;
+    if (y[k] + r > fb[3 + k]) fb[3 + k] = y[k] + r;
+  }
   if (mark_dirty(b, i) != 0) b->oom = 1;
 }
 
@@ -547,6 +585,8 @@ static void reframe(ballistic *b) {
     double *D = b->D + 3 * (size_t)C;
     if (D[0] * D[0] + D[1] * D[1] + D[2] * D[2] <= s2) continue;
     D[0] = D[1] = D[2] = 0;
+    for (int k = 0; k < 3; k++)
+      b->fbox[6 * (size_t)C + k] = INFINITY, b->fbox[6 * (size_t)C + 3 + k] = -INFINITY;
     for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
       if (b->fcell[m] >= 0) frame_bin(b, m), b->prof_reframed++;
   }
@@ -558,7 +598,7 @@ static void small_rebin(ballistic *b, const agglo_system *s) {
   size_t m = 0;
   for (size_t k = 0; k < b->nsmall; k++) {
     int32_t i = b->small[k];
-    if (b->framed[b->cid[i]]) frame_bin(b, i);
+    if (b->framed[b->cid[i]]) frame_bin(b, i), b->npend[b->cid[i]]--;
     else b->small[m++] = i;
   }
   b->nsmall = m;
@@ -669,7 +709,7 @@ static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved,
     size_t i = (size_t)moved[k], np0 = b->np;
     int nc = stencil(b, &s->box, s->x + 3 * i, cells);
     for (int q = 0; q < nc; q++)
-      for (size_t p = b->first[cells[q]]; p < b->first[cells[q] + 1]; p++)
+      for (size_t p = (size_t)b->cstart[cells[q]], pe = p + (size_t)b->ccount[cells[q]]; p < pe; p++)
         if (check_moved_pair(b, s, i, (size_t)b->members[p]) != 0) return -1;
     if (b->nframed) {
       nc = fstencil(b, &s->box, s->x + 3 * i, cells);
@@ -710,54 +750,78 @@ static int link_pairs(ballistic *b) {
    frames follow their clusters' shifts. */
 static void walls(ballistic *b, agglo_system *s, int reflect) {
   int any_wall = 0;
-  for (int k = 0; k < s->dim; k++) any_wall |= !s->box.periodic[k];
+  const agglo_box *box = &s->box;
+  for (int k = 0; k < s->dim; k++) any_wall |= !box->periodic[k];
   if (!any_wall) return;
-  size_t n = s->n;
-  for (size_t i = 0; i < n; i++)
-    if (b->parent[i] == (int32_t)i)
-      for (int k = 0; k < 3; k++) b->ext[6 * i + k] = INFINITY, b->ext[6 * i + 3 + k] = -INFINITY;
-  for (size_t i = 0; i < n; i++) {
-    int32_t r = b->root[i];
+  /* the particles outside frames, and the members of the framed clusters whose bounding box (in
+     their frame, never shrunk) may cross a wall or that have members waiting to join the frame
+     grid: the other clusters are inside the box and stay where they are */
+  int32_t *wl = b->wl, *hl = b->hl;
+  size_t nw = 0, nh = 0;
+  for (size_t q = 0; q < b->nsmall; q++)
+    if (!b->framed[b->cid[b->small[q]]]) wl[nw++] = b->small[q];
+  for (size_t q = 0; q < b->nframed; q++) {
+    int32_t C = b->flist[q];
+    int may = b->npend[C] > 0;
+    const double *fb = b->fbox + 6 * (size_t)C, *D = b->D + 3 * (size_t)C;
+    for (int k = 0; k < s->dim && !may; k++) {
+      if (box->periodic[k]) continue;
+      double tol = 1e-9 * box->len[k];
+      may = fb[k] + D[k] - tol <= box->lo[k] || fb[3 + k] + D[k] + tol >= box->hi[k];
+    }
+    if (may)
+      for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m]) wl[nw++] = m;
+  }
+  b->wstamp_now++;
+  for (size_t t = 0; t < nw; t++) {
+    int32_t C = b->cid[wl[t]];
+    if (b->wstamp[C] == b->wstamp_now) continue;
+    b->wstamp[C] = b->wstamp_now, hl[nh++] = C;
+    for (int k = 0; k < 3; k++) b->ext[6 * (size_t)C + k] = INFINITY, b->ext[6 * (size_t)C + 3 + k] = -INFINITY;
+  }
+  for (size_t t = 0; t < nw; t++) {
+    size_t i = (size_t)wl[t], C = (size_t)b->cid[i];
     const double *x = s->x + 3 * i;
     for (int k = 0; k < s->dim; k++) {
       double lo = x[k] - s->r[i], hi = x[k] + s->r[i];
-      if (lo < b->ext[6 * (size_t)r + k]) b->ext[6 * (size_t)r + k] = lo;
-      if (hi > b->ext[6 * (size_t)r + 3 + k]) b->ext[6 * (size_t)r + 3 + k] = hi;
+      if (lo < b->ext[6 * C + k]) b->ext[6 * C + k] = lo;
+      if (hi > b->ext[6 * C + 3 + k]) b->ext[6 * C + 3 + k] = hi;
     }
   }
   int moved = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (b->parent[i] != (int32_t)i) continue;
-    double *e = b->ext + 6 * i, *P = b->P + 3 * i, *sh = b->shift + 3 * i;
+  for (size_t q = 0; q < nh; q++) {
+    size_t C = (size_t)hl[q], r = (size_t)b->root[C];
+    double *e = b->ext + 6 * C, *P = b->P + 3 * r, *sh = b->shift + 3 * C;
     for (int k = 0; k < s->dim; k++) {
       sh[k] = 0;
-      if (s->box.periodic[k]) continue;
-      double under = s->box.lo[k] - e[k], over = e[3 + k] - s->box.hi[k];
+      if (box->periodic[k]) continue;
+      double under = box->lo[k] - e[k], over = e[3 + k] - box->hi[k];
       if (under > 0 && over > 0) { /* spans the box: centre it, stop it along k [choice] */
         sh[k] = 0.5 * (under - over);
         P[k] = 0;
       } else if (under > 0) {
         if (reflect && P[k] < 0) P[k] = -P[k], sh[k] = 2 * under; /* mirror the motion */
         else sh[k] = under;
-        if (e[3 + k] + sh[k] > s->box.hi[k]) sh[k] = s->box.hi[k] - e[3 + k];
+        if (e[3 + k] + sh[k] > box->hi[k]) sh[k] = box->hi[k] - e[3 + k];
         if (sh[k] < under) sh[k] = under;
       } else if (over > 0) {
         if (reflect && P[k] > 0) P[k] = -P[k], sh[k] = -2 * over;
         else sh[k] = -over;
-        if (e[k] + sh[k] < s->box.lo[k]) sh[k] = s->box.lo[k] - e[k];
+        if (e[k] + sh[k] < box->lo[k]) sh[k] = box->lo[k] - e[k];
         if (sh[k] > -over) sh[k] = -over;
       }
       if (sh[k] != 0) moved = 1;
     }
   }
   if (!moved) return;
-  for (size_t q = 0; q < b->nframed; q++) {
-    int32_t C = b->flist[q];
-    const double *sh = b->shift + 3 * (size_t)b->root[C];
-    for (int k = 0; k < s->dim; k++) b->D[3 * (size_t)C + k] += sh[k];
+  for (size_t q = 0; q < nh; q++) {
+    size_t C = (size_t)hl[q];
+    if (b->framed[C])
+      for (int k = 0; k < s->dim; k++) b->D[3 * C + k] += b->shift[3 * C + k];
   }
-  for (size_t i = 0; i < n; i++) {
-    const double *sh = b->shift + 3 * (size_t)b->root[i];
+  for (size_t t = 0; t < nw; t++) {
+    size_t i = (size_t)wl[t];
+    const double *sh = b->shift + 3 * (size_t)b->cid[i];
     for (int k = 0; k < s->dim; k++) s->x[3 * i + k] += sh[k];
   }
 }
