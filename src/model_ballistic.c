@@ -86,6 +86,9 @@ typedef struct {
   double *fbox;                     /* per framed handle: bounding box in its frame (6) */
   int32_t *wl, *hl;                 /* walls: particles and handles looked at */
   uint32_t *wstamp, wstamp_now;
+  uint8_t *chg;                     /* per handle: velocity or root changed in this step */
+  int32_t *clist;
+  size_t nchg;
   int32_t *va, *vb;                 /* candidate pairs of particles of two framed clusters */
   size_t nv, vcap;
   struct pair_key *keys;            /* pairs found with their position in the full scan */
@@ -112,6 +115,10 @@ static int32_t find(int32_t *parent, int32_t a) {
 }
 
 static void frame_bin(ballistic *b, int32_t i);
+
+static inline void mark_changed(ballistic *b, int32_t C) {
+  if (!b->chg[C]) b->chg[C] = 1, b->clist[b->nchg++] = C;
+}
 
 /* Merge the clusters of i and j (momentum and mass add). Returns 1 if they were different.
    The smaller cluster (by handle) joins the larger one's frame: O(N log N) relabelling in all. */
@@ -150,6 +157,7 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
   b->mnext[b->mtail[A]] = b->mhead[B], b->mtail[A] = b->mtail[B];
   b->mhead[B] = b->mtail[B] = -1;
   b->csize[A] += b->csize[B];
+  mark_changed(b, A);
   if (!fa && (size_t)b->csize[A] >= b->frame_min) { /* a new frame: members join it when rebinned */
     b->framed[A] = 1;
     b->npend[A] = b->csize[A];
@@ -177,7 +185,7 @@ static void ball_destroy(void *state) {
   free(b->cid); free(b->mhead); free(b->mtail); free(b->mnext); free(b->csize);
   free(b->framed); free(b->D); free(b->flist); free(b->fpos);
   free(b->fhead); free(b->fnext); free(b->fcell); free(b->small);
-  free(b->npend); free(b->fbox); free(b->wl); free(b->hl); free(b->wstamp);
+  free(b->npend); free(b->fbox); free(b->wl); free(b->hl); free(b->wstamp); free(b->chg); free(b->clist);
   free(b->dirty); free(b->dlist); free(b->va); free(b->vb); free(b->keys);
   agglo_dah_work_free(b->dah);
   free(b);
@@ -220,10 +228,12 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->wl = malloc(m * sizeof *b->wl);
   b->hl = malloc(m * sizeof *b->hl);
   b->wstamp = calloc(m, sizeof *b->wstamp);
+  b->chg = calloc(m, sizeof *b->chg);
+  b->clist = malloc(m * sizeof *b->clist);
   if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
       !b->xs || !b->rs || !b->cid || !b->mhead || !b->mtail || !b->mnext || !b->framed || !b->D ||
       !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty || !b->npend ||
-      !b->fbox || !b->wl || !b->hl || !b->wstamp ||
+      !b->fbox || !b->wl || !b->hl || !b->wstamp || !b->chg || !b->clist ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -790,12 +800,13 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
   }
   int moved = 0;
   for (size_t q = 0; q < nh; q++) {
-    size_t C = (size_t)hl[q], r = (size_t)b->root[C];
+    size_t C = (size_t)hl[q], r = (size_t)find(b->parent, (int32_t)C);
     double *e = b->ext + 6 * C, *P = b->P + 3 * r, *sh = b->shift + 3 * C;
     for (int k = 0; k < s->dim; k++) {
       sh[k] = 0;
       if (box->periodic[k]) continue;
       double under = box->lo[k] - e[k], over = e[3 + k] - box->hi[k];
+      if (under > 0 || over > 0) mark_changed(b, (int32_t)C);
       if (under > 0 && over > 0) { /* spans the box: centre it, stop it along k [choice] */
         sh[k] = 0.5 * (under - over);
         P[k] = 0;
@@ -826,6 +837,18 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
   }
 }
 
+/* Root cache and velocity of particle i from its cluster's mass and momentum; 0 if the
+   position or velocity is not finite. */
+static inline int update_velocity(ballistic *b, agglo_system *s, size_t i) {
+  int32_t r = find(b->parent, (int32_t)i);
+  b->root[i] = r;
+  double inv = 1.0 / b->M[r], *v = s->v + 3 * i;
+  for (int k = 0; k < 3; k++) v[k] = k < s->dim ? b->P[3 * (size_t)r + k] * inv : 0;
+  const double *x = s->x + 3 * i;
+  return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
+         isfinite(v[2]);
+}
+
 static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                      size_t errlen) {
   ballistic *b = state;
@@ -839,12 +862,14 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   int stop_t = c->ball_stop == BALL_STOP_T_END;
   /* 1. time step from the fastest cluster (rule (3.3)) */
   double vmax2 = 0;
-  for (size_t i = 0; i < n; i++)
+  for (size_t k = 0; k < b->nsmall + b->nframed; k++) { /* roots outside frames, framed ones */
+    size_t i = (size_t)(k < b->nsmall ? b->small[k] : find(b->parent, b->flist[k - b->nsmall]));
     if (b->parent[i] == (int32_t)i) {
       const double *P = b->P + 3 * i;
       double q = (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / (b->M[i] * b->M[i]);
       if (q > vmax2) vmax2 = q;
     }
+  }
   if ((!stop_t && b->n_clusters <= 1) || (stop_t && s->t >= c->t_end)) {
     info->finished = 1;
     return 0;
@@ -868,7 +893,8 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     for (int k = 0; k < d; k++) x[k] += dt * v[k];
   }
   walls(b, s, 1);
-  for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
+  if (s->box.periodic[0] || s->box.periodic[1] || s->box.periodic[2])
+    for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
   /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
   b->min_gap = INFINITY;
   double t_scan = prof_now();
@@ -941,21 +967,24 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     }
   }
   if (touched_walls) { /* the relaxation pushed a cluster through a wall: push it back [choice] */
-    for (size_t i = 0; i < n; i++) b->root[i] = find(b->parent, (int32_t)i);
     walls(b, s, 0);
   }
-  /* 4. cluster velocities: mass-weighted mean of the pre-step velocities */
+  /* 4. cluster velocities: mass-weighted mean of the pre-step velocities; in frames only the
+     clusters that merged or hit a wall (the others keep their velocity and root) */
   size_t bad = SIZE_MAX;
-  for (size_t i = 0; i < n; i++) {
-    int32_t r = find(b->parent, (int32_t)i);
-    b->root[i] = r;
-    double inv = 1.0 / b->M[r], *v = s->v + 3 * i;
-    for (int k = 0; k < 3; k++) v[k] = k < d ? b->P[3 * (size_t)r + k] * inv : 0;
-    const double *x = s->x + 3 * i;
-    if (bad == SIZE_MAX && !(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) &&
-                             isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2])))
-      bad = i;
+  for (size_t k = 0; k < b->nsmall; k++) {
+    size_t i = (size_t)b->small[k];
+    if (!update_velocity(b, s, i) && i < bad) bad = i;
   }
+  for (size_t q = 0; q < b->nframed; q++) {
+    int32_t C = b->flist[q];
+    const double *D = b->D + 3 * (size_t)C;
+    if (!b->chg[C] && isfinite(D[0]) && isfinite(D[1]) && isfinite(D[2])) continue;
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
+      if (!update_velocity(b, s, (size_t)m) && (size_t)m < bad) bad = (size_t)m;
+  }
+  for (size_t q = 0; q < b->nchg; q++) b->chg[b->clist[q]] = 0;
+  b->nchg = 0;
   s->step++;
   s->t += dt;
   info->outer_iterations = outer;
