@@ -95,7 +95,7 @@ typedef struct {
   size_t nkeys, kcap;
   double min_gap;
   double prof_work, prof_solves, prof_touched, prof_checks, prof_full; /* AGGLO_BALL_PROFILE */
-  double prof_dah_s, prof_scan_s, prof_frame_steps, prof_cand, prof_reframed;
+  double prof_dah_s, prof_scan_s, prof_frame_steps, prof_cand, prof_reframed, prof_wall_p, prof_vel_p, prof_small_p;
 } ballistic;
 
 /* A pair with its place in the order of the full cell-by-cell scan: cell of the lower slot,
@@ -175,9 +175,11 @@ static void ball_destroy(void *state) {
   if (getenv("AGGLO_BALL_PROFILE"))
     fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched, "
             "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s; "
-            "%.0f steps with frames, %.4g candidate pair checks, %.4g particles re-framed\n",
+            "%.0f steps with frames, %.4g candidate pair checks, %.4g particles re-framed; particle "
+            "visits: %.4g outside frames, %.4g walls, %.4g velocities\n",
             b->prof_solves, b->prof_work, b->prof_touched, b->prof_checks, b->prof_full,
-            b->prof_dah_s, b->prof_scan_s, b->prof_frame_steps, b->prof_cand, b->prof_reframed);
+            b->prof_dah_s, b->prof_scan_s, b->prof_frame_steps, b->prof_cand, b->prof_reframed, b->prof_small_p, b->prof_wall_p,
+            b->prof_vel_p);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
   free(b->cell_of); free(b->members); free(b->cstart); free(b->ccount); free(b->occ); free(b->xs); free(b->rs);
@@ -323,9 +325,11 @@ static int occ_cmp(const void *pa, const void *pb) {
   return (a > c) - (a < c);
 }
 
-/* Bin the particles of list (ascending; NULL: all) in the cell grid: slots in cell order,
-   members of a cell in ascending index (deterministic). Only the occupied cells are touched. */
-static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt) {
+/* Bin the particles of list (ascending; NULL: all) in the cell grid: members of a cell in
+   ascending index; slots in cell order if sorted, else cells in the order they were first met
+   (the keyed scan does not need the order). Only the occupied cells are touched. */
+static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt,
+                     int sorted) {
   for (size_t q = 0; q < b->nocc; q++) b->ccount[b->occ[q]] = 0;
   b->nocc = 0;
   if (!list) cnt = s->n;
@@ -335,7 +339,8 @@ static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, s
     b->cell_of[i] = c;
     if (b->ccount[c]++ == 0) b->occ[b->nocc++] = c;
   }
-  if (b->nocc > b->ncells / 16) {
+  if (!sorted) {
+  } else if (b->nocc > b->ncells / 16) {
     size_t m = 0;
     for (size_t c = 0; c < b->ncells; c++)
       if (b->ccount[c]) b->occ[m++] = (int32_t)c;
@@ -402,10 +407,38 @@ static inline size_t fcell_of_pos(const ballistic *b, const agglo_box *box, cons
              b->fnc[0] + faxis_cell(b, box, 0, x[0]);
 }
 
-static int fstencil(const ballistic *b, const agglo_box *box, const double *x, size_t *cells) {
-  int cc[3];
-  for (int k = 0; k < 3; k++) cc[k] = faxis_cell(b, box, k, x[k]);
-  return stencil_nc(b->fnc, box, cc, cells);
+/* The frame-grid cells that overlap the cube of half-side R around x (up to 27 distinct cells:
+   R is at most one cell wide), in any order. */
+static int fstencil(const ballistic *b, const agglo_box *box, const double *x, double R,
+                    size_t *cells) {
+  int ax[3][3], m[3];
+  for (int k = 0; k < 3; k++) {
+    m[k] = 0;
+    if (b->fnc[k] == 1) {
+      ax[k][m[k]++] = 0;
+      continue;
+    }
+    R += 1e-9 * b->fw[k];
+    int lo = (int)floor((x[k] - R - box->lo[k]) / b->fw[k]);
+    int hi = (int)floor((x[k] + R - box->lo[k]) / b->fw[k]);
+    if (hi - lo > 2) hi = lo + 2; /* never wider than three cells (R <= one cell) */
+    for (int c = lo; c <= hi; c++) {
+      int cc = c;
+      if (box->periodic[k]) cc = ((cc % b->fnc[k]) + b->fnc[k]) % b->fnc[k];
+      else if (cc < 0 || cc >= b->fnc[k]) {
+        cc = cc < 0 ? 0 : b->fnc[k] - 1;
+      }
+      int dup = 0;
+      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
+      if (!dup) ax[k][m[k]++] = cc;
+    }
+  }
+  int cnt = 0;
+  for (int a = 0; a < m[2]; a++)
+    for (int q = 0; q < m[1]; q++)
+      for (int p = 0; p < m[0]; p++)
+        cells[cnt++] = ((size_t)ax[2][a] * b->fnc[1] + ax[1][q]) * b->fnc[0] + ax[0][p];
+  return cnt;
 }
 static int push_pair(ballistic *b, int32_t i, int32_t j) {
   if (b->np == b->pcap) {
@@ -515,7 +548,10 @@ static int scan_all(ballistic *b, const agglo_system *s, int keyed) {
       for (size_t p = p0; p < p1; p++) {
         const double *xi = b->xs + 4 * p;
         int32_t ri = b->rs[p];
-        for (size_t u = q0 > p + 1 ? q0 : p + 1; u < q1; u++) {
+        /* each pair once: from the lower cell, or the lower slot within a cell (the slots of
+           a cell are in ascending index; the cells need not be in order) */
+        if (c2 < c) continue;
+        for (size_t u = c2 == c ? p + 1 : q0; u < q1; u++) {
           if (b->rs[u] == ri) continue;
           const double *xj = b->xs + 4 * u;
           double d[3];
@@ -612,7 +648,7 @@ static void small_rebin(ballistic *b, const agglo_system *s) {
     else b->small[m++] = i;
   }
   b->nsmall = m;
-  grid_bin(b, s, b->small, m);
+  grid_bin(b, s, b->small, m, 0);
 }
 
 static int push_cand(ballistic *b, int32_t i, int32_t j) {
@@ -653,7 +689,8 @@ static int scan_frames(ballistic *b, const agglo_system *s) {
   for (size_t p = 0; p < b->nbinned; p++) {
     int32_t i = b->members[p];
     size_t ci = (size_t)b->cell_of[i];
-    int nc = fstencil(b, box, s->x + 3 * (size_t)i, cells);
+    int nc = fstencil(b, box, s->x + 3 * (size_t)i,
+                      s->r[i] + b->r_max + b->grid_slack + b->frame_slack, cells);
     for (int q = 0; q < nc; q++)
       for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j])
         if (scan_pair(b, s, i, ci, j) != 0) return -1;
@@ -671,7 +708,7 @@ static int scan_frames(ballistic *b, const agglo_system *s) {
       int32_t i = b->dlist[k], ci = b->cid[i];
       double yi[3], yj[3], d[3];
       frame_pos(b, box, i, yi);
-      int nc = fstencil(b, box, yi, cells);
+      int nc = fstencil(b, box, yi, s->r[i] + b->r_max + reach, cells);
       for (int q = 0; q < nc; q++)
         for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j]) {
           if (b->cid[j] == ci || (b->dirty[j] && j < i)) continue;
@@ -722,7 +759,7 @@ static int scan_moved(ballistic *b, const agglo_system *s, const int32_t *moved,
       for (size_t p = (size_t)b->cstart[cells[q]], pe = p + (size_t)b->ccount[cells[q]]; p < pe; p++)
         if (check_moved_pair(b, s, i, (size_t)b->members[p]) != 0) return -1;
     if (b->nframed) {
-      nc = fstencil(b, &s->box, s->x + 3 * i, cells);
+      nc = fstencil(b, &s->box, s->x + 3 * i, s->r[i] + b->r_max + b->frame_slack, cells);
       for (int q = 0; q < nc; q++)
         for (int32_t j = b->fhead[cells[q]]; j >= 0; j = b->fnext[j])
           if (check_moved_pair(b, s, i, (size_t)j) != 0) return -1;
@@ -783,6 +820,7 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
       for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m]) wl[nw++] = m;
   }
   b->wstamp_now++;
+  b->prof_wall_p += (double)nw;
   for (size_t t = 0; t < nw; t++) {
     int32_t C = b->cid[wl[t]];
     if (b->wstamp[C] == b->wstamp_now) continue;
@@ -906,7 +944,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     small_rebin(b, s);
     if (b->oom || scan_frames(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
   } else {
-    grid_bin(b, s, NULL, 0);
+    grid_bin(b, s, NULL, 0, 1);
     if (scan_all(b, s, 0) != 0) return agglo_fail(err, errlen, "out of memory");
   }
   if (link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
@@ -950,7 +988,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       if (b->fcell[moved[k]] >= 0) frame_bin(b, moved[k]);
     if (b->moved_since_bin > b->grid_slack) {
       if (fm) small_rebin(b, s);
-      else grid_bin(b, s, NULL, 0);
+      else grid_bin(b, s, NULL, 0, 1);
     }
     for (size_t k = 0; k < nm && !touched_walls; k++) {
       const double *x = s->x + 3 * (size_t)moved[k];
@@ -972,6 +1010,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   /* 4. cluster velocities: mass-weighted mean of the pre-step velocities; in frames only the
      clusters that merged or hit a wall (the others keep their velocity and root) */
   size_t bad = SIZE_MAX;
+  b->prof_small_p += (double)b->nsmall;
   for (size_t k = 0; k < b->nsmall; k++) {
     size_t i = (size_t)b->small[k];
     if (!update_velocity(b, s, i) && i < bad) bad = i;
@@ -980,6 +1019,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     int32_t C = b->flist[q];
     const double *D = b->D + 3 * (size_t)C;
     if (!b->chg[C] && isfinite(D[0]) && isfinite(D[1]) && isfinite(D[2])) continue;
+    b->prof_vel_p += b->csize[C];
     for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
       if (!update_velocity(b, s, (size_t)m) && (size_t)m < bad) bad = (size_t)m;
   }
