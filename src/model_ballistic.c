@@ -84,7 +84,7 @@ typedef struct {
   size_t ndirty, dcap;
   int32_t *npend;                   /* per framed handle: members not yet in the frame grid */
   double *fbox;                     /* per framed handle: bounding box in its frame (6) */
-  int32_t *wl, *hl;                 /* walls: particles and handles looked at */
+  int32_t *hl;                      /* walls: the clusters beyond a wall */
   uint32_t *wstamp, wstamp_now;
   uint8_t *chg;                     /* per handle: velocity or root changed in this step */
   int32_t *clist;
@@ -187,7 +187,7 @@ static void ball_destroy(void *state) {
   free(b->cid); free(b->mhead); free(b->mtail); free(b->mnext); free(b->csize);
   free(b->framed); free(b->D); free(b->flist); free(b->fpos);
   free(b->fhead); free(b->fnext); free(b->fcell); free(b->small);
-  free(b->npend); free(b->fbox); free(b->wl); free(b->hl); free(b->wstamp); free(b->chg); free(b->clist);
+  free(b->npend); free(b->fbox); free(b->hl); free(b->wstamp); free(b->chg); free(b->clist);
   free(b->dirty); free(b->dlist); free(b->va); free(b->vb); free(b->keys);
   agglo_dah_work_free(b->dah);
   free(b);
@@ -227,7 +227,6 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->dirty = calloc(m, sizeof *b->dirty);
   b->npend = calloc(m, sizeof *b->npend);
   b->fbox = malloc(6 * m * sizeof *b->fbox);
-  b->wl = malloc(m * sizeof *b->wl);
   b->hl = malloc(m * sizeof *b->hl);
   b->wstamp = calloc(m, sizeof *b->wstamp);
   b->chg = calloc(m, sizeof *b->chg);
@@ -235,7 +234,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
       !b->xs || !b->rs || !b->cid || !b->mhead || !b->mtail || !b->mnext || !b->framed || !b->D ||
       !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty || !b->npend ||
-      !b->fbox || !b->wl || !b->hl || !b->wstamp || !b->chg || !b->clist ||
+      !b->fbox || !b->hl || !b->wstamp || !b->chg || !b->clist ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -795,18 +794,33 @@ static int link_pairs(ballistic *b) {
 /* Clusters that cross a wall: translate them back, flipping the normal velocity if they move
    outward (specular reflection of the whole cluster). reflect = 0: only push back inside. The
    frames follow their clusters' shifts. */
+/* Does particle i reach beyond a wall? */
+static inline int beyond_wall(const agglo_system *s, size_t i) {
+  const double *x = s->x + 3 * i;
+  for (int k = 0; k < s->dim; k++)
+    if (!s->box.periodic[k] && (x[k] - s->r[i] < s->box.lo[k] || x[k] + s->r[i] > s->box.hi[k]))
+      return 1;
+  return 0;
+}
+
 static void walls(ballistic *b, agglo_system *s, int reflect) {
   int any_wall = 0;
   const agglo_box *box = &s->box;
   for (int k = 0; k < s->dim; k++) any_wall |= !box->periodic[k];
   if (!any_wall) return;
-  /* the particles outside frames, and the members of the framed clusters whose bounding box (in
-     their frame, never shrunk) may cross a wall or that have members waiting to join the frame
-     grid: the other clusters are inside the box and stay where they are */
-  int32_t *wl = b->wl, *hl = b->hl;
-  size_t nw = 0, nh = 0;
-  for (size_t q = 0; q < b->nsmall; q++)
-    if (!b->framed[b->cid[b->small[q]]]) wl[nw++] = b->small[q];
+  /* the clusters with a particle beyond a wall, looked for among the particles outside frames
+     and the members of the framed clusters whose bounding box (in their frame, never shrunk)
+     may reach a wall or that have members waiting to join the frame grid; the other clusters
+     are inside the box and stay where they are */
+  int32_t *hl = b->hl;
+  size_t nh = 0;
+  b->wstamp_now++;
+  b->prof_wall_p += (double)b->nsmall;
+  for (size_t q = 0; q < b->nsmall; q++) {
+    int32_t i = b->small[q], C = b->cid[i];
+    if (!b->framed[C] && b->wstamp[C] != b->wstamp_now && beyond_wall(s, (size_t)i))
+      b->wstamp[C] = b->wstamp_now, hl[nh++] = C;
+  }
   for (size_t q = 0; q < b->nframed; q++) {
     int32_t C = b->flist[q];
     int may = b->npend[C] > 0;
@@ -816,35 +830,33 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
       double tol = 1e-9 * box->len[k];
       may = fb[k] + D[k] - tol <= box->lo[k] || fb[3 + k] + D[k] + tol >= box->hi[k];
     }
-    if (may)
-      for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m]) wl[nw++] = m;
+    if (!may) continue;
+    b->prof_wall_p += b->csize[C];
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
+      if (beyond_wall(s, (size_t)m)) {
+        b->wstamp[C] = b->wstamp_now, hl[nh++] = C;
+        break;
+      }
   }
-  b->wstamp_now++;
-  b->prof_wall_p += (double)nw;
-  for (size_t t = 0; t < nw; t++) {
-    int32_t C = b->cid[wl[t]];
-    if (b->wstamp[C] == b->wstamp_now) continue;
-    b->wstamp[C] = b->wstamp_now, hl[nh++] = C;
-    for (int k = 0; k < 3; k++) b->ext[6 * (size_t)C + k] = INFINITY, b->ext[6 * (size_t)C + 3 + k] = -INFINITY;
-  }
-  for (size_t t = 0; t < nw; t++) {
-    size_t i = (size_t)wl[t], C = (size_t)b->cid[i];
-    const double *x = s->x + 3 * i;
-    for (int k = 0; k < s->dim; k++) {
-      double lo = x[k] - s->r[i], hi = x[k] + s->r[i];
-      if (lo < b->ext[6 * C + k]) b->ext[6 * C + k] = lo;
-      if (hi > b->ext[6 * C + 3 + k]) b->ext[6 * C + 3 + k] = hi;
-    }
-  }
-  int moved = 0;
+  if (!nh) return;
   for (size_t q = 0; q < nh; q++) {
     size_t C = (size_t)hl[q], r = (size_t)find(b->parent, (int32_t)C);
     double *e = b->ext + 6 * C, *P = b->P + 3 * r, *sh = b->shift + 3 * C;
+    for (int k = 0; k < 3; k++) e[k] = INFINITY, e[3 + k] = -INFINITY;
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m]) {
+      const double *x = s->x + 3 * (size_t)m;
+      for (int k = 0; k < s->dim; k++) {
+        double lo = x[k] - s->r[m], hi = x[k] + s->r[m];
+        if (lo < e[k]) e[k] = lo;
+        if (hi > e[3 + k]) e[3 + k] = hi;
+      }
+    }
+    mark_changed(b, (int32_t)C);
+    int moved = 0;
     for (int k = 0; k < s->dim; k++) {
       sh[k] = 0;
       if (box->periodic[k]) continue;
       double under = box->lo[k] - e[k], over = e[3 + k] - box->hi[k];
-      if (under > 0 || over > 0) mark_changed(b, (int32_t)C);
       if (under > 0 && over > 0) { /* spans the box: centre it, stop it along k [choice] */
         sh[k] = 0.5 * (under - over);
         P[k] = 0;
@@ -861,17 +873,11 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
       }
       if (sh[k] != 0) moved = 1;
     }
-  }
-  if (!moved) return;
-  for (size_t q = 0; q < nh; q++) {
-    size_t C = (size_t)hl[q];
+    if (!moved) continue;
     if (b->framed[C])
-      for (int k = 0; k < s->dim; k++) b->D[3 * C + k] += b->shift[3 * C + k];
-  }
-  for (size_t t = 0; t < nw; t++) {
-    size_t i = (size_t)wl[t];
-    const double *sh = b->shift + 3 * (size_t)b->cid[i];
-    for (int k = 0; k < s->dim; k++) s->x[3 * i + k] += sh[k];
+      for (int k = 0; k < s->dim; k++) b->D[3 * C + k] += sh[k];
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
+      for (int k = 0; k < s->dim; k++) s->x[3 * (size_t)m + k] += sh[k];
   }
 }
 
@@ -1020,8 +1026,19 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     const double *D = b->D + 3 * (size_t)C;
     if (!b->chg[C] && isfinite(D[0]) && isfinite(D[1]) && isfinite(D[2])) continue;
     b->prof_vel_p += b->csize[C];
-    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m])
-      if (!update_velocity(b, s, (size_t)m) && (size_t)m < bad) bad = (size_t)m;
+    /* one root and one velocity for all members (the same values update_velocity gives) */
+    int32_t r = find(b->parent, C);
+    double inv = 1.0 / b->M[r], V[3];
+    for (int k = 0; k < 3; k++) V[k] = k < d ? b->P[3 * (size_t)r + k] * inv : 0;
+    int vok = isfinite(V[0]) && isfinite(V[1]) && isfinite(V[2]);
+    for (int32_t m = b->mhead[C]; m >= 0; m = b->mnext[m]) {
+      double *v = s->v + 3 * (size_t)m;
+      const double *x = s->x + 3 * (size_t)m;
+      b->root[m] = r;
+      v[0] = V[0], v[1] = V[1], v[2] = V[2];
+      if (!(vok && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])) && (size_t)m < bad)
+        bad = (size_t)m;
+    }
   }
   for (size_t q = 0; q < b->nchg; q++) b->chg[b->clist[q]] = 0;
   b->nchg = 0;
