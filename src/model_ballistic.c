@@ -50,6 +50,8 @@ typedef struct {
   int32_t *cell_of, *members;
   int32_t *cstart, *ccount; /* per cell: first slot and count (0 for cells not in occ) */
   int32_t *occ;              /* the occupied cells, ascending */
+  uint32_t *rk, *rk2;        /* radix sort of the sparse cell grid: keys and values */
+  int32_t *rv, *rv2;
   size_t nocc;
   size_t nbinned;     /* slots in the cell grid */
   double *xs;         /* per slot (cell order): position (3) and radius, for the full scan */
@@ -182,7 +184,7 @@ static void ball_destroy(void *state) {
             b->prof_vel_p);
   agglo_links_free(&b->L);
   free(b->parent); free(b->M); free(b->P); free(b->root);
-  free(b->cell_of); free(b->members); free(b->cstart); free(b->ccount); free(b->occ); free(b->xs); free(b->rs);
+  free(b->cell_of); free(b->members); free(b->cstart); free(b->ccount); free(b->occ); free(b->rk); free(b->rk2); free(b->rv); free(b->rv2); free(b->xs); free(b->rs);
   free(b->pi); free(b->pj); free(b->seeds); free(b->moved); free(b->ext); free(b->shift);
   free(b->cid); free(b->mhead); free(b->mtail); free(b->mnext); free(b->csize);
   free(b->framed); free(b->D); free(b->flist); free(b->fpos);
@@ -225,6 +227,10 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->fcell = malloc(m * sizeof *b->fcell);
   b->small = malloc(m * sizeof *b->small);
   b->dirty = calloc(m, sizeof *b->dirty);
+  b->rk = malloc(m * sizeof *b->rk);
+  b->rk2 = malloc(m * sizeof *b->rk2);
+  b->rv = malloc(m * sizeof *b->rv);
+  b->rv2 = malloc(m * sizeof *b->rv2);
   b->npend = calloc(m, sizeof *b->npend);
   b->fbox = malloc(6 * m * sizeof *b->fbox);
   b->hl = malloc(m * sizeof *b->hl);
@@ -233,7 +239,8 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->clist = malloc(m * sizeof *b->clist);
   if (!b->csize || !b->parent || !b->M || !b->P || !b->root || !b->cell_of || !b->members || !b->ext ||
       !b->xs || !b->rs || !b->cid || !b->mhead || !b->mtail || !b->mnext || !b->framed || !b->D ||
-      !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty || !b->npend ||
+      !b->flist || !b->fpos || !b->fnext || !b->fcell || !b->small || !b->dirty ||
+      !b->rk || !b->rk2 || !b->rv || !b->rv2 || !b->npend ||
       !b->fbox || !b->hl || !b->wstamp || !b->chg || !b->clist ||
       !b->shift || !b->dah || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
@@ -324,22 +331,18 @@ static int occ_cmp(const void *pa, const void *pb) {
   return (a > c) - (a < c);
 }
 
-/* Bin the particles of list (ascending; NULL: all) in the cell grid: members of a cell in
-   ascending index; slots in cell order if sorted, else cells in the order they were first met
-   (the keyed scan does not need the order). Only the occupied cells are touched. */
-static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt,
-                     int sorted) {
+/* Bin all particles in the cell grid (counting sort over the cells): slots in cell order,
+   members of a cell in ascending index (deterministic). */
+static void grid_bin(ballistic *b, const agglo_system *s) {
   for (size_t q = 0; q < b->nocc; q++) b->ccount[b->occ[q]] = 0;
   b->nocc = 0;
-  if (!list) cnt = s->n;
-  for (size_t k = 0; k < cnt; k++) {
-    size_t i = list ? (size_t)list[k] : k;
+  size_t cnt = s->n;
+  for (size_t i = 0; i < cnt; i++) {
     int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * i);
     b->cell_of[i] = c;
     if (b->ccount[c]++ == 0) b->occ[b->nocc++] = c;
   }
-  if (!sorted) {
-  } else if (b->nocc > b->ncells / 16) {
+  if (b->nocc > b->ncells / 16) {
     size_t m = 0;
     for (size_t c = 0; c < b->ncells; c++)
       if (b->ccount[c]) b->occ[m++] = (int32_t)c;
@@ -348,11 +351,47 @@ static void grid_bin(ballistic *b, const agglo_system *s, const int32_t *list, s
   }
   int32_t start = 0;
   for (size_t q = 0; q < b->nocc; q++) b->cstart[b->occ[q]] = start, start += b->ccount[b->occ[q]];
-  for (size_t k = 0; k < cnt; k++) {
-    size_t i = list ? (size_t)list[k] : k;
-    b->members[b->cstart[b->cell_of[i]]++] = (int32_t)i;
-  }
+  for (size_t i = 0; i < cnt; i++) b->members[b->cstart[b->cell_of[i]]++] = (int32_t)i;
   for (size_t q = 0; q < b->nocc; q++) b->cstart[b->occ[q]] -= b->ccount[b->occ[q]];
+  b->nbinned = cnt;
+  b->moved_since_bin = 0;
+}
+
+/* The same for the few particles of list (ascending), by a radix sort of (cell, index): memory
+   is then touched in cell order, not at random. */
+static void grid_bin_list(ballistic *b, const agglo_system *s, const int32_t *list, size_t cnt) {
+  for (size_t q = 0; q < b->nocc; q++) b->ccount[b->occ[q]] = 0;
+  uint32_t *ka = b->rk, *kb = b->rk2;
+  int32_t *va = b->rv, *vb = b->rv2;
+  for (size_t k = 0; k < cnt; k++) {
+    int32_t i = list[k];
+    int32_t c = (int32_t)cell_of_pos(b, &s->box, s->x + 3 * (size_t)i);
+    b->cell_of[i] = c;
+    ka[k] = (uint32_t)c, va[k] = i;
+  }
+  size_t hist[2048];
+  for (int shift = 0; shift < 32 && (b->ncells - 1) >> shift; shift += 11) {
+    memset(hist, 0, sizeof hist);
+    for (size_t k = 0; k < cnt; k++) hist[(ka[k] >> shift) & 2047]++;
+    size_t sum = 0;
+    for (int d = 0; d < 2048; d++) {
+      size_t h = hist[d];
+      hist[d] = sum, sum += h;
+    }
+    for (size_t k = 0; k < cnt; k++) {
+      size_t p = hist[(ka[k] >> shift) & 2047]++;
+      kb[p] = ka[k], vb[p] = va[k];
+    }
+    uint32_t *tk = ka; ka = kb; kb = tk;
+    int32_t *tv = va; va = vb; vb = tv;
+  }
+  b->nocc = 0;
+  for (size_t k = 0; k < cnt; k++) {
+    int32_t c = (int32_t)ka[k];
+    if (k == 0 || ka[k - 1] != ka[k]) b->occ[b->nocc++] = c, b->cstart[c] = (int32_t)k;
+    b->ccount[c]++;
+    b->members[k] = va[k];
+  }
   b->nbinned = cnt;
   b->moved_since_bin = 0;
 }
@@ -647,7 +686,7 @@ static void small_rebin(ballistic *b, const agglo_system *s) {
     else b->small[m++] = i;
   }
   b->nsmall = m;
-  grid_bin(b, s, b->small, m, 0);
+  grid_bin_list(b, s, b->small, m);
 }
 
 static int push_cand(ballistic *b, int32_t i, int32_t j) {
@@ -950,7 +989,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     small_rebin(b, s);
     if (b->oom || scan_frames(b, s) != 0) return agglo_fail(err, errlen, "out of memory");
   } else {
-    grid_bin(b, s, NULL, 0, 1);
+    grid_bin(b, s);
     if (scan_all(b, s, 0) != 0) return agglo_fail(err, errlen, "out of memory");
   }
   if (link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
@@ -994,7 +1033,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       if (b->fcell[moved[k]] >= 0) frame_bin(b, moved[k]);
     if (b->moved_since_bin > b->grid_slack) {
       if (fm) small_rebin(b, s);
-      else grid_bin(b, s, NULL, 0, 1);
+      else grid_bin(b, s);
     }
     for (size_t k = 0; k < nm && !touched_walls; k++) {
       const double *x = s->x + 3 * (size_t)moved[k];
