@@ -341,8 +341,10 @@ static void ts_converges_to_ed(void **st) {
 /* Frames (AGGLO_BALL_GIANT, alias of AGGLO_BALL_FRAME = the minimum size of a framed cluster)
    change where pairs are looked for, not which are found nor their order: the run is the same
    bit for bit. */
-static double *giant_run(const agglo_config *c, const char *giant_min, size_t *n, double *t) {
+static double *giant_run(const agglo_config *c, const char *giant_min, const char *slack,
+                         size_t *n, double *t) {
   setenv("AGGLO_BALL_GIANT", giant_min, 1);
+  if (slack) setenv("AGGLO_BALL_FSLACK", slack, 1);
   agglo_system s;
   char err[256];
   assert_int_equal(agglo_setup(&s, c, err, sizeof err), 0);
@@ -353,6 +355,7 @@ static double *giant_run(const agglo_config *c, const char *giant_min, size_t *n
   agglo_step_info info = {0};
   while (!info.finished) assert_int_equal(m->step(state, &s, &info, err, sizeof err), 0);
   unsetenv("AGGLO_BALL_GIANT");
+  unsetenv("AGGLO_BALL_FSLACK");
   double *x = malloc(6 * s.n * sizeof *x);
   memcpy(x, s.x, 3 * s.n * sizeof *x);
   memcpy(x + 3 * s.n, s.v, 3 * s.n * sizeof *x);
@@ -373,12 +376,18 @@ static void ts_giant_grid_identical(void **st) {
       c.dim = 3, c.n = 500, c.fraction = 0.1, c.radius_spread = 0.2, c.placement = PLACE_RANDOM;
       c.boundary.v[0] = 1;
     }
-    size_t n0, n1;
-    double t0, t1;
-    double *a = giant_run(&c, "0", &n0, &t0), *b = giant_run(&c, "30", &n1, &t1);
+    size_t n0, n1, n2;
+    double t0, t1, t2;
+    /* no frames; frames from 30 particles (default slack); frames from 3 particles with a
+       small slack (frames reset often, many framed-framed candidates) */
+    double *a = giant_run(&c, "0", NULL, &n0, &t0), *b = giant_run(&c, "30", NULL, &n1, &t1);
+    double *e = giant_run(&c, "3", "0.2", &n2, &t2);
     assert_int_equal(n0, n1);
-    assert_true(t0 == t1);
+    assert_int_equal(n0, n2);
+    assert_true(t0 == t1 && t0 == t2);
     assert_memory_equal(a, b, 6 * n0 * sizeof *a);
+    assert_memory_equal(a, e, 6 * n0 * sizeof *a);
+    free(e);
     print_message("%s: one cluster at t = %.6g, positions and velocities identical\n",
                   variant ? "3D periodic" : "2D walls", t0);
     free(a), free(b);
