@@ -289,7 +289,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
     b->ncells *= (size_t)nc;
   }
   const char *fs = getenv("AGGLO_BALL_FSLACK");
-  if (fs) b->frame_slack = atof(fs) * b->r_max;
+  if (fs && atof(fs) > 0) b->frame_slack = atof(fs) * b->r_max;
   double fcell = 2 * b->r_max + b->grid_slack + 2 * b->frame_slack;
   b->nfcells = 1;
   for (int k = 0; k < 3; k++) {
