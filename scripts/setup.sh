@@ -2,7 +2,7 @@
 # Install the Debian packages agglo needs, build it, and run the built-in default scenario.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libcmocka-dev gnuplot-nox"
+packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libsuitesparse-dev libcmocka-dev gnuplot-nox"
 missing=$(for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
   sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"

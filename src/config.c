@@ -80,15 +80,22 @@ static const key keys[] = {
    "noise amplitude of dv = -v/tau dt + sigma dW; 0 = deterministic"},
   {"gravity", "g", T_LIST, OFF(gravity), "0", -BIG, BIG, 0, 0,
    "constant acceleration (one value per axis, or one value for all)"},
-  {"solver", "method", T_ENUM, OFF(solver), "mprgp", 0, 0, 0, "apgd|uzawa|mprgp",
+  {"solver", "method", T_ENUM, OFF(solver), "mprgp", 0, 0, 0,
+   "apgd|uzawa|mprgp|active_set",
    "velocity projection, solved per connected component of the contacts: mprgp = conjugate "
    "gradients on the active contacts with proportioning and projection steps (Dostal's MPRGP); "
    "apgd = accelerated projected gradient with per-contact scaling and restart; uzawa = the "
-   "paper's Uzawa iteration with the safe scalar rho"},
+   "paper's Uzawa iteration with the safe scalar rho; active_set = primal-dual active set with "
+   "sparse LDL^T solves (CHOLMOD) on components of 64 rows or more, MPRGP below and as fallback "
+   "(for glued networks; iterations then count active-set steps)"},
   {"solver", "tol", T_DOUBLE, OFF(solver_tol), "1e-3", 0, 1, 1, 0,
    "stop when every contact is closed and complementary to within tol * r"},
   {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,
    "iteration cap of one projection"},
+  {"solver", "compliance", T_DOUBLE, OFF(compliance), "0", 0, 1, 0, 0,
+   "each contact gives way by compliance times the displacement its impulse causes (0 = rigid, "
+   "the papers'); a small value (1e-4) keeps a jammed step (no velocities meet every contact, "
+   "e.g. a glued clump caught between a moving and a fixed obstacle) finite"},
   {"solver", "rho_factor", T_DOUBLE, OFF(rho_factor), "1", 0, 2, 1, 0,
    "step relative to the safe Gershgorin step (must stay below 2)"},
   {"solver", "on_failure", T_ENUM, OFF(on_failure), "warn", 0, 0, 0, "warn|stop",
@@ -198,10 +205,12 @@ static const key keys[] = {
   {"gluey", "radius_weighting", T_ENUM, OFF(gluey_radius_weighting), "off", 0, 0, 0, "off|on",
    "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
    "off: gamma -= h lambda"},
-  {"gluey", "glued_rows", T_ENUM, OFF(gluey_glued_rows), "equality", 0, 0, 0, "equality|bounded",
+  {"gluey", "glued_rows", T_ENUM, OFF(gluey_glued_rows), "equality", 0, 0, 0,
+   "equality|bounded|keep",
    "constraint of a glued contact: equality = D + h G.v = 0 (the paper's); bounded = "
-   "0 <= D + h G.v <= max(D, 0), cannot open, may close (always feasible for a rigidly moving "
-   "glued cluster; see docs/gluey.md)"},
+   "0 <= D + h G.v <= max(D, 0), cannot open, may close; keep = D + h G.v = max(D, 0), keeps its "
+   "gap, closes an overlap (bounded and keep are always feasible for a rigidly moving glued "
+   "cluster; see docs/gluey.md)"},
   {"gluey", "force_times", T_LIST, OFF(gluey_force_times), "", 0, BIG, 0, 0,
    "times (ascending) at which the external force per unit mass changes to the next value of "
    "gluey.force (zero before the first); added to gravity.g"},
@@ -411,6 +420,7 @@ typedef struct {
   FILE *f;
   const char *text; /* or a string */
   int line, too_long;
+  int indented; /* the last line read starts with a blank: a continuation of a value */
   agglo_config *cfg;
   const char *name;
   char *err;
@@ -436,6 +446,7 @@ static char *read_line(char *str, int num, void *stream) {
   }
   if (!got) return NULL;
   r->line++;
+  r->indented = (got[0] == ' ' || got[0] == '\t') && got[strspn(got, " \t\r\n")] != 0;
   size_t l = strlen(got);
   if (l == (size_t)num - 1 && got[l - 1] != '\n' && !r->too_long) r->too_long = r->line;
   return got;
@@ -459,6 +470,21 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     return 0;
   }
   size_t idx = (size_t)(k - keys);
+  if (r->seen[idx] && r->indented && k->type == T_LIST) {
+    /* a list continued on an indented line: append */
+    agglo_list more, *l = (agglo_list *)((char *)r->cfg + k->offset);
+    agglo_config tmp;
+    if (set_value(&tmp, k, value, where, r->err, r->errlen) != 0) return !(r->failed = 1);
+    more = *(agglo_list *)((char *)&tmp + k->offset);
+    if (l->n + more.n > AGGLO_LIST_MAX) {
+      r->failed = 1;
+      agglo_fail(r->err, r->errlen, "%s: %s.%s has more than %d values", where, section, name,
+                 AGGLO_LIST_MAX);
+      return 0;
+    }
+    for (int i = 0; i < more.n; i++) l->v[l->n++] = more.v[i];
+    return 1;
+  }
   if (r->seen[idx]) {
     r->failed = 1;
     agglo_fail(r->err, r->errlen, "%s: key %s.%s is given twice (keys must not be indented: an indented "
@@ -523,6 +549,14 @@ int agglo_config_override(agglo_config *c, const char *assignment, char *err, si
   return set_value(c, k, eq + 1, where, err, errlen);
 }
 
+/* The shortest decimal that reads back to the same double. */
+static void shortest(char *buf, size_t n, double x) {
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buf, n, "%.*g", digits, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
 int agglo_config_write(const agglo_config *c, FILE *f) {
   const char *section = "";
   char buf[64];
@@ -532,7 +566,7 @@ int agglo_config_write(const agglo_config *c, FILE *f) {
     const void *src = (const char *)c + K->offset;
     fprintf(f, "%s = ", K->name);
     switch (K->type) {
-    case T_DOUBLE: fprintf(f, "%.17g", *(const double *)src); break;
+    case T_DOUBLE: shortest(buf, sizeof buf, *(const double *)src), fputs(buf, f); break;
     case T_INT:
       if (!strcmp(K->name, "dim")) fprintf(f, "%d", *(const int *)src);
       else fprintf(f, "%lld", (long long)*(const int64_t *)src);
@@ -540,7 +574,11 @@ int agglo_config_write(const agglo_config *c, FILE *f) {
     case T_ENUM: fprintf(f, "%s", choice_name(K->choices, *(const int *)src, buf, sizeof buf)); break;
     case T_LIST: {
       const agglo_list *l = src;
-      for (int i = 0; i < l->n; i++) fprintf(f, "%s%.17g", i ? ", " : "", l->v[i]);
+      /* eight values a line, the rest on indented continuation lines (lines stay short) */
+      for (int i = 0; i < l->n; i++) {
+        shortest(buf, sizeof buf, l->v[i]);
+        fprintf(f, "%s%s", i == 0 ? "" : i % 8 ? ", " : ",\n    ", buf);
+      }
       break;
     }
     case T_ENUMLIST: {

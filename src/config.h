@@ -56,7 +56,7 @@ typedef struct agglo_config {
   agglo_list gravity;
   /* [solver] */
   int solver;
-  double solver_tol, rho_factor;
+  double solver_tol, rho_factor, compliance;
   int64_t max_iter;
   int on_failure;
   /* [ballistic] */

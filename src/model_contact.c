@@ -42,11 +42,11 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->r_mean = s->n ? rsum / (double)s->n : c->radius;
   m->att_reach = c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0;
   m->contact_margin = 0.5 * m->r_mean;
-  m->solver.method = c->solver == 1 ? AGGLO_SOLVER_UZAWA
-                     : c->solver == 2 ? AGGLO_SOLVER_MPRGP : AGGLO_SOLVER_APGD;
+  m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
   m->solver.rho_factor = c->rho_factor;
+  m->solver.compliance = c->compliance;
   m->flow.type = c->flow;
   m->flow.rate = c->flow_rate;
   m->flow.omega = c->flow_omega;

@@ -19,6 +19,7 @@
 #include "rng.h"
 #include "error.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,11 +157,11 @@ static int gluey_init(void **state, const agglo_system *s, const agglo_config *c
   m->r_mean = s->n ? rs / (double)s->n : c->radius;
   m->margin = 0.5 * m->r_mean;
   m->gmin = c->gluey_gamma_min;
-  m->solver.method = c->solver == 1 ? AGGLO_SOLVER_UZAWA
-                     : c->solver == 2 ? AGGLO_SOLVER_MPRGP : AGGLO_SOLVER_APGD;
+  m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
   m->solver.rho_factor = c->rho_factor;
+  m->solver.compliance = c->compliance;
   m->vstar = calloc(3 * (s->n ? s->n : 1), sizeof *m->vstar);
   m->mark = calloc(s->n ? s->n : 1, 1);
   if (!m->vstar || !m->mark) {
@@ -191,7 +192,8 @@ static inline double row_weight(const gluey *m, double ri, double inv_rj) {
 
 /* One contact: an inequality row (gamma = 0); a glued contact is one equality row (the paper's
    D + h G.v = 0), or with gluey.glued_rows = bounded two inequality rows 0 <= D + h G.v <= max(D, 0)
-   (the second with the normal reversed), whose net impulse is the glued multiplier. */
+   (the second with the normal reversed), whose net impulse is the glued multiplier, or with
+   gluey.glued_rows = keep one equality row D + h G.v = max(D, 0) (stored as its gap min(D, 0)). */
 static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double lam,
                    double gam, double w) {
   agglo_constraints *c = &m->con;
@@ -200,7 +202,7 @@ static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, 
   size_t k = c->n++;
   c->i[k] = i, c->j[k] = j;
   memcpy(c->e + 3 * k, e, 3 * sizeof *e);
-  c->gap[k] = g;
+  c->gap[k] = gam < 0 && m->cfg.gluey_glued_rows == 2 ? fmin(g, 0) : g;
   c->lambda[k] = two ? fmax(lam, 0) : lam;
   c->gamma[k] = gam;
   c->equality[k] = gam < 0 && !two;
@@ -344,7 +346,9 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
       st.converged &= st1.converged;
       st.max_violation = st1.max_violation;
     }
-    if (++rounds >= 20) break;
+    /* a failed solve (e.g. a jam: no velocities meet every row) can leave huge velocities:
+       widening the list for them would only list every pair; report the failure instead */
+    if (++rounds >= 20 || !st1.converged) break;
     double vout = vmax_of(s->v, n);
     if (2 * h * vout >= m->nb.cutoff) { /* a pair beyond the list could close */
       if (agglo_neighbors_build(&m->nb, s, 2.5 * h * vout, skin) != 0)
@@ -358,6 +362,18 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
     if (!m->vtry) return agglo_fail(err, errlen, "out of memory");
     memcpy(m->vtry, s->v, 3 * n * sizeof *m->vtry);
     vtry = m->vtry;
+  }
+  /* a failed solve whose velocities are far beyond anything the forces give is a jam (no
+     velocities meet every row): going on would move particles by huge steps */
+  if (!st.converged) {
+    double vin = vmax_of(m->vstar, n), vout = vmax_of(s->v, n);
+    if (!(vout <= 100 * vin + 10 * m->r_mean / h))
+      return agglo_fail(err, errlen,
+                        "step %lld: the projection failed with speeds up to %.3g (before it: %.3g): "
+                        "a jam, no velocities meet every contact (e.g. a glued clump caught "
+                        "between obstacles); set solver.compliance (e.g. 1e-4) to let contacts "
+                        "give way slightly",
+                        (long long)s->step + 1, vout, vin);
   }
   /* 4. adhesion memory, then the move */
   agglo_constraints *con = &m->con;

@@ -19,11 +19,12 @@
    - Uzawa: plain projected gradient with the safe scalar rho (the paper's algorithm).
    Iterations are counted in products by A, the unit of cost of all three. */
 #include "projection.h"
+#include "active_set.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_EQ = 1, F_FIXED = 2 }; /* equality (free sign); both bodies immovable (no unknown) */
+enum { F_EQ = AGGLO_ROW_EQ, F_FIXED = AGGLO_ROW_FIXED }; /* equality; both bodies immovable */
 
 typedef struct agglo_proj_ws {
   size_t cap_m, cap_n, cap_p, cap_c;
@@ -33,6 +34,7 @@ typedef struct agglo_proj_ws {
   double *e;         /* dim per constraint: e_k / sqrt(w_k), walls negated (G_k v = e.(v_b - v_a)) */
   double *sw, *q;    /* sqrt(A_kk); gradient at y = 0 */
   double *einf, *mov; /* +inf on equalities, else 0; 0 when both bodies are immovable, else 1 */
+  double eps;         /* compliance: the scaled dual matrix is A + eps I */
   double *y, *g, *p, *ap, *t;
   uint8_t *flag;
   /* per particle in a constraint, in component order */
@@ -162,7 +164,8 @@ static inline __attribute__((always_inline)) void apply_A(const proj_ws *w, cons
                                                            const double *x, double *out, int add_q,
                                                            int D) {
   spread(w, r, x, D);
-  for (size_t k = r->c0; k < r->c1; k++) out[k] = gather1(w, k, D) + (add_q ? w->q[k] : 0.0);
+  for (size_t k = r->c0; k < r->c1; k++)
+    out[k] = gather1(w, k, D) + w->eps * x[k] * w->mov[k] + (add_q ? w->q[k] : 0.0);
 }
 
 /* MPRGP state of one pass over the constraints: the KKT residual (length), |beta|^2 (chopped
@@ -241,7 +244,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       *conv = -h * w->sw[k] * w->q[k] <= tol;
       return 0;
     }
-    y[k] = EINF(k) > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0);
+    y[k] = (EINF(k) > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0)) / (1 + w->eps);
     return 1;
   }
   /* Gershgorin bound of the scaled A: |A_kl| <= im_p / (sw_k sw_l) for a shared particle p */
@@ -260,6 +263,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     L *= MOV(k) / w->sw[k];
     norm = L > norm ? L : norm;
   }
+  norm += w->eps;
   double abar = norm > 0 ? 1.9 / norm : 1.0, ia = 1.0 / abar;
   int it = 0;
   if (any) {
@@ -292,7 +296,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       it++;
       double pap = 0, gp = 0, af = INFINITY;
       for (size_t k = c0; k < c1; k++) {
-        double apk = gather1(w, k, D), pk = p[k];
+        double pk = p[k], apk = gather1(w, k, D) + w->eps * pk * MOV(k);
         ap[k] = apk;
         pap += pk * apk;
         gp += g[k] * pk;
@@ -300,7 +304,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         af = s < af ? s : af;
       }
       double acg = pap > 0 ? gp / pap : INFINITY;
-      if (acg <= af) {
+      if (acg <= af && acg < INFINITY) { /* acg infinite: p.Ap = 0, a flat direction */
         classify_out o = {0, 0, 0, 0};
         for (size_t k = c0; k < c1; k++) {
           y[k] -= acg * p[k];
@@ -379,6 +383,7 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
   for (size_t k = r->c0; k < r->c1; k++) {
     double L = w->ps[w->a[k]] * w->im[w->a[k]];
     if (w->b[k] >= 0) L += w->ps[w->b[k]] * w->im[w->b[k]];
+    L += w->eps * w->sw[k] * w->sw[k];
     double s = (L > 0 && !(w->flag[k] & F_FIXED)) ? rho / L : 0.0;
     step[k] = s;
     if (s > 0 && s < min_inv) min_inv = s;
@@ -435,15 +440,38 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
   return it;
 }
 
+/* Active set: components below this size go to MPRGP (a few products are cheaper than an
+   analysis and a factorisation); past this many steps MPRGP finishes from the best point. */
+enum { active_set_min_rows = 64, active_set_max_steps = 30 };
+
 static inline __attribute__((always_inline)) int solve_component(
     proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
     const double *vstar, const size_t *porder, double *v, int *conv, int D) {
-  int it;
-  if (set->method == AGGLO_SOLVER_MPRGP) {
+  int it = 0;
+  *conv = 0;
+  if (set->method == AGGLO_SOLVER_ACTIVE_SET && r->c1 - r->c0 >= active_set_min_rows) {
+    agglo_dual_view dv = {r->c1 - r->c0, r->p1 - r->p0, D, w->a + r->c0, w->b + r->c0,
+                          w->e + (size_t)D * r->c0, w->im + r->p0, w->q + r->c0,
+                          w->sw + r->c0, w->flag + r->c0, w->eps, w->y + r->c0};
+    /* a and b are positions in the whole layout: shift them to the component */
+    for (size_t k = r->c0; k < r->c1; k++) {
+      w->a[k] -= (int32_t)r->p0;
+      if (w->b[k] >= 0) w->b[k] -= (int32_t)r->p0;
+    }
+    it = agglo_active_set_solve(&dv, h, set->tol, active_set_max_steps, conv);
+    for (size_t k = r->c0; k < r->c1; k++) {
+      w->a[k] += (int32_t)r->p0;
+      if (w->b[k] >= 0) w->b[k] += (int32_t)r->p0;
+    }
+    if (it < 0) it = 0, *conv = 0;
+  }
+  if (set->method == AGGLO_SOLVER_ACTIVE_SET && *conv) {
+    /* solved */
+  } else if (set->method == AGGLO_SOLVER_MPRGP || set->method == AGGLO_SOLVER_ACTIVE_SET) {
     int plain = 1;
     for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
-    it = plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1)
-               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0);
+    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1)
+                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0);
   } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
                         set->method == AGGLO_SOLVER_APGD, conv, D);
@@ -506,6 +534,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   }
   proj_ws *w = c->ws;
   if (ws_reserve(w, m, 0, n, 0) != 0) return -1;
+  w->eps = set->compliance;
   /* connected components of the constraint graph (union-find), numbered in order of their
      first constraint: the layout depends on the constraint list only */
   int32_t *parent = w->parent, *pos = w->pos, *croot = w->croot, *rt = w->rt;

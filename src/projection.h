@@ -9,7 +9,8 @@
 typedef enum {
   AGGLO_SOLVER_APGD = 0,  /* accelerated projected gradient, per-contact steps, restart */
   AGGLO_SOLVER_UZAWA = 1, /* the paper's Uzawa: projected gradient with the safe scalar rho */
-  AGGLO_SOLVER_MPRGP = 2  /* conjugate gradients on the active face with proportioning */
+  AGGLO_SOLVER_MPRGP = 2, /* conjugate gradients on the active face with proportioning */
+  AGGLO_SOLVER_ACTIVE_SET = 3 /* primal-dual active set, sparse LDL^T solves (active_set.c) */
 } agglo_solver_method;
 
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
   double tol;      /* stop when every constraint is met and complementary within tol (length) */
   int max_iter;
   double rho_factor; /* step = rho_factor / (Gershgorin bound); 1 is safe, < 2 required */
+  double compliance; /* every row gives way by this times the displacement its impulse causes:
+                        the dual matrix becomes A + compliance I (0: rigid) */
 } agglo_solver_settings;
 
 typedef struct {

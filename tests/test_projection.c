@@ -19,8 +19,9 @@
 #include "system.h"
 
 static const agglo_solver_method methods[] = {AGGLO_SOLVER_MPRGP, AGGLO_SOLVER_APGD,
-                                              AGGLO_SOLVER_UZAWA};
-static const char *method_name[] = {"apgd", "uzawa", "mprgp"};
+                                              AGGLO_SOLVER_UZAWA, AGGLO_SOLVER_ACTIVE_SET};
+enum { nmethods = sizeof methods / sizeof *methods };
+static const char *method_name[] = {"apgd", "uzawa", "mprgp", "active_set"};
 
 /* A box [0, L]^dim, walls or periodic, n particles of radius r and mass 1 at rest. */
 static void make_system(agglo_system *s, int dim, size_t n, double L, int periodic, double r) {
@@ -167,7 +168,7 @@ static void test_triangle_and_chain(void **state) {
    contact, opens freely. */
 static void test_equality(void **state) {
   (void)state;
-  for (int q = 0; q < 3; q++) {
+  for (int q = 0; q < nmethods; q++) {
     agglo_system s;
     make_system(&s, 2, 4, 4.0, AGGLO_PERIODIC, 0.1);
     /* chain 0-1-2 with gaps 0.02, particle 3 beside 2 with gap 0.01 */
@@ -284,7 +285,7 @@ static void make_lattice(dense_case *d, int nx, int ny, uint64_t seed) {
   contacts(&d->s, &d->c, 0.5 * r);
 }
 
-/* The three methods give the same velocities (the projection is unique, the multipliers need
+/* The four methods give the same velocities (the projection is unique, the multipliers need
    not be when contacts are redundant) at a tight tolerance, and each meets it. */
 static void methods_agree(dense_case *dc);
 static void test_methods_agree(void **state) {
@@ -299,9 +300,9 @@ static void test_methods_agree(void **state) {
 static void methods_agree(dense_case *dc) {
   dense_case d = *dc;
   size_t n3 = 3 * d.s.n;
-  double *v[3];
+  double *v[nmethods];
   int active = 0;
-  for (int q = 0; q < 3; q++) {
+  for (int q = 0; q < nmethods; q++) {
     v[q] = malloc(n3 * sizeof *v[q]);
     agglo_solver_stats st;
     double tol = 1e-12 * 0.01;
@@ -316,12 +317,68 @@ static void methods_agree(dense_case *dc) {
                   method_name[methods[q]], st.iterations, d.c.n, active, st.components);
   }
   assert_true(active > 100);
-  for (int q = 1; q < 3; q++)
+  for (int q = 1; q < nmethods; q++)
     for (size_t k = 0; k < n3; k++) {
       double dv = fabs(v[q][k] - v[0][k]);
       if (dv > 1e-8) fail_msg("%s and mprgp differ by %g at %zu", method_name[methods[q]], dv, k);
     }
-  for (int q = 0; q < 3; q++) free(v[q]);
+  for (int q = 0; q < nmethods; q++) free(v[q]);
+  free_dense(&d);
+}
+
+/* Glued networks (gluey model): every contact of a squeezed triangular patch an equality, as
+   in a glued heap. The rows are redundant (three per disc on two degrees of freedom) but
+   consistent; MPRGP and the active set give the same velocities, and the active set needs a
+   handful of factorisations where MPRGP needs hundreds of products. */
+static void test_glued_patch(void **state) {
+  (void)state;
+  dense_case d;
+  make_lattice(&d, 15, 14, 5);
+  for (size_t k = 0; k < d.c.n; k++) d.c.equality[k] = 1;
+  size_t n3 = 3 * d.s.n;
+  double *v0 = malloc(n3 * sizeof *v0), *v1 = malloc(n3 * sizeof *v1), tol = 1e-14;
+  agglo_solver_stats a, b;
+  solve(&d.s, &d.c, d.h, d.vstar, v0, AGGLO_SOLVER_MPRGP, tol, &a);
+  solve(&d.s, &d.c, d.h, d.vstar, v1, AGGLO_SOLVER_ACTIVE_SET, tol, &b);
+  print_message("glued patch, %zu rows: mprgp %d products, active set %d steps\n", d.c.n,
+                a.iterations, b.iterations);
+  assert_true(a.converged && b.converged);
+  assert_true(b.iterations <= 3);
+  assert_true(b.max_violation <= tol * 1.0001);
+  for (size_t k = 0; k < n3; k++) assert_true(fabs(v0[k] - v1[k]) < 1e-9);
+  free(v0), free(v1);
+  free_dense(&d);
+}
+
+/* Compliance c: a closed row gives way by c times the displacement its impulse causes,
+   D + h G.v = -c h lambda (1/m_i + 1/m_j), exactly; MPRGP and the active set agree. */
+static void test_compliance(void **state) {
+  (void)state;
+  dense_case d;
+  make_dense(&d, 200, 0.5, 0.3, 0.8, 3);
+  size_t n3 = 3 * d.s.n;
+  double *v[2], c = 1e-3, tol = 1e-14;
+  agglo_solver_method ms[2] = {AGGLO_SOLVER_MPRGP, AGGLO_SOLVER_ACTIVE_SET};
+  int pushing = 0;
+  for (int q = 0; q < 2; q++) {
+    v[q] = malloc(n3 * sizeof *v[q]);
+    agglo_solver_settings set = settings(ms[q], tol);
+    set.compliance = c;
+    agglo_solver_stats st;
+    for (size_t k = 0; k < d.c.n; k++) d.c.lambda[k] = 0;
+    assert_int_equal(agglo_project(&d.s, &d.c, d.h, d.vstar, v[q], &set, &st), 0);
+    assert_true(st.converged);
+    for (size_t k = 0; k < d.c.n; k++) {
+      if (!(d.c.lambda[k] > 0)) continue;
+      pushing++;
+      double w = d.s.inv_m[d.c.i[k]] + (d.c.j[k] >= 0 ? d.s.inv_m[d.c.j[k]] : 0);
+      double give = c * d.h * d.c.lambda[k] * w;
+      assert_true(fabs(agglo_constraint_gap_after(&d.c, k, d.h, v[q]) + give) < 2 * tol);
+    }
+  }
+  assert_true(pushing > 200);
+  for (size_t k = 0; k < n3; k++) assert_true(fabs(v[0][k] - v[1][k]) < 1e-9);
+  free(v[0]), free(v[1]);
   free_dense(&d);
 }
 
@@ -453,6 +510,8 @@ int main(void) {
       cmocka_unit_test(test_triangle_and_chain),
       cmocka_unit_test(test_equality),
       cmocka_unit_test(test_methods_agree),
+      cmocka_unit_test(test_glued_patch),
+      cmocka_unit_test(test_compliance),
       cmocka_unit_test(test_reports),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_partial_and_warm),
