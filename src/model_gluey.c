@@ -193,16 +193,18 @@ static inline double row_weight(const gluey *m, double ri, double inv_rj) {
 /* One contact: an inequality row (gamma = 0); a glued contact is one equality row (the paper's
    D + h G.v = 0), or with gluey.glued_rows = bounded two inequality rows 0 <= D + h G.v <= max(D, 0)
    (the second with the normal reversed), whose net impulse is the glued multiplier, or with
-   gluey.glued_rows = keep one equality row D + h G.v = max(D, 0) (stored as its gap min(D, 0)). */
-static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double lam,
-                   double gam, double w) {
+   gluey.glued_rows = keep one equality row D + h G.v = max(D0, 0), D0 the gap at the start of the
+   step (with a moving obstacle where it was then: the particle follows it), stored as the gap
+   D - max(D0, 0). */
+static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double g0,
+                   double lam, double gam, double w) {
   agglo_constraints *c = &m->con;
   int two = gam < 0 && m->cfg.gluey_glued_rows == 1;
   if (rows_reserve(m, c->n + 2) != 0) return -1;
   size_t k = c->n++;
   c->i[k] = i, c->j[k] = j;
   memcpy(c->e + 3 * k, e, 3 * sizeof *e);
-  c->gap[k] = gam < 0 && m->cfg.gluey_glued_rows == 2 ? fmin(g, 0) : g;
+  c->gap[k] = gam < 0 && m->cfg.gluey_glued_rows == 2 ? g - fmax(g0, 0) : g;
   c->lambda[k] = two ? fmax(lam, 0) : lam;
   c->gamma[k] = gam;
   c->equality[k] = gam < 0 && !two;
@@ -252,7 +254,9 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
         continue;
       }
       if (!in) continue;
-      if (add_row(m, (int32_t)i, j, e, g, p >= 0 ? m->plambda[p] : 0, gam,
+      double g0 = g, e0[3];
+      if (gam < 0 && m->cfg.gluey_glued_rows == 2) g0 = agglo_obstacle_gap(o, t_next - h, xi, ri, e0);
+      if (add_row(m, (int32_t)i, j, e, g, g0, p >= 0 ? m->plambda[p] : 0, gam,
                   row_weight(m, ri, agglo_obstacle_inv_radius(o))) != 0)
         return -1;
     }
@@ -281,7 +285,7 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
         continue;
       }
       if (!in) continue;
-      if (add_row(m, (int32_t)i, j, e, g, p >= 0 ? m->plambda[p] : 0, gam,
+      if (add_row(m, (int32_t)i, j, e, g, g, p >= 0 ? m->plambda[p] : 0, gam,
                   row_weight(m, ri, 1.0 / s->r[j])) != 0)
         return -1;
     }

@@ -222,10 +222,24 @@ static void restart_case(const char *ini, const char *tag, const char *t_half, c
   agglo_config_destroy(cc);
 }
 
+/* Gluey particles falling through a funnel onto spheres: obstacle lists longer than a line of
+   scenario.ini (written on continuation lines), glued rows, the active-set solver. */
+static const char *gluey_funnel =
+    "[run]\nmodel = gluey\ndim = 2\nseed = 2\nt_end = 0.3\ndt = 0.001\n"
+    "[particles]\nn = 120\nradius = 0.02\nradius_spread = 0.25\nmass_rule = uniform\nmass = 2\n"
+    "[box]\nsize = 1, 1.5\nboundary = wall\n[gravity]\ng = 0, -10\n"
+    "[gluey]\ngamma_min = -10\nregion = 0.05, 0.85, 0.95, 1.45\nglued_rows = keep\n"
+    "[solver]\nmethod = active_set\ntol = 1e-4\ncompliance = 1e-4\n"
+    "[obstacles]\nsegments = 0, 0.8, 0.45, 0.6, 1, 0.8, 0.55, 0.6\n"
+    "spheres = 0.3, 0.3, 0.08, 0.5, 0.25, 0.08,\n  0.7, 0.3, 0.08\n"
+    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots = 0.15, 0.3\n"
+    "png_width = 200\n";
+
 static void test_restart_exact(void **st) {
   (void)st;
   restart_case(brownian_2d, "2d", "1", "2");
   restart_case(shear_3d, "3d", "0.25", "0.5");
+  restart_case(gluey_funnel, "gluey", "0.15", "0.3");
 }
 
 /* Ballistic time stepping (variable step): a run interrupted at one of its own steps and
