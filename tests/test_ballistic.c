@@ -338,12 +338,11 @@ static void ts_converges_to_ed(void **st) {
   assert_true(fabs(p_ts[1] - p_ed) < fabs(p_ts[0] - p_ed));
 }
 
-/* Frames (AGGLO_BALL_GIANT, alias of AGGLO_BALL_FRAME = the minimum size of a framed cluster)
-   change where pairs are looked for, not which are found nor their order: the run is the same
-   bit for bit. */
-static double *giant_run(const agglo_config *c, const char *giant_min, const char *slack,
-                         size_t *n, double *t) {
-  setenv("AGGLO_BALL_GIANT", giant_min, 1);
+/* Frames (AGGLO_BALL_FRAME = the minimum size of a framed cluster) change where pairs are
+   looked for, not which are found nor their order: the run is the same bit for bit. */
+static double *frames_run(const agglo_config *c, const char *frame_min, const char *slack,
+                          size_t *n, double *t) {
+  setenv("AGGLO_BALL_FRAME", frame_min, 1);
   if (slack) setenv("AGGLO_BALL_FSLACK", slack, 1);
   agglo_system s;
   char err[256];
@@ -354,7 +353,7 @@ static double *giant_run(const agglo_config *c, const char *giant_min, const cha
   assert_int_equal(m->init(&state, &s, c, err, sizeof err), 0);
   agglo_step_info info = {0};
   while (!info.finished) assert_int_equal(m->step(state, &s, &info, err, sizeof err), 0);
-  unsetenv("AGGLO_BALL_GIANT");
+  unsetenv("AGGLO_BALL_FRAME");
   unsetenv("AGGLO_BALL_FSLACK");
   double *x = malloc(6 * s.n * sizeof *x);
   memcpy(x, s.x, 3 * s.n * sizeof *x);
@@ -365,7 +364,7 @@ static double *giant_run(const agglo_config *c, const char *giant_min, const cha
   return x;
 }
 
-static void ts_giant_grid_identical(void **st) {
+static void ts_frames_identical(void **st) {
   (void)st;
   agglo_config c;
   for (int variant = 0; variant < 2; variant++) {
@@ -380,8 +379,8 @@ static void ts_giant_grid_identical(void **st) {
     double t0, t1, t2;
     /* no frames; frames from 30 particles (default slack); frames from 3 particles with a
        small slack (frames reset often, many framed-framed candidates) */
-    double *a = giant_run(&c, "0", NULL, &n0, &t0), *b = giant_run(&c, "30", NULL, &n1, &t1);
-    double *e = giant_run(&c, "3", "0.2", &n2, &t2);
+    double *a = frames_run(&c, "0", NULL, &n0, &t0), *b = frames_run(&c, "30", NULL, &n1, &t1);
+    double *e = frames_run(&c, "3", "0.2", &n2, &t2);
     assert_int_equal(n0, n1);
     assert_int_equal(n0, n2);
     assert_true(t0 == t1 && t0 == t2);
@@ -405,7 +404,7 @@ int main(void) {
       cmocka_unit_test(ts_invariants_3d_walls),
       cmocka_unit_test(ts_links_never_lost),
       cmocka_unit_test(ts_converges_to_ed),
-      cmocka_unit_test(ts_giant_grid_identical),
+      cmocka_unit_test(ts_frames_identical),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
