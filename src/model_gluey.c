@@ -369,9 +369,15 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   }
   /* a failed solve whose velocities are far beyond anything the forces give is a jam (no
      velocities meet every row): going on would move particles by huge steps */
-  if (!st.converged) {
+  {
     double vin = vmax_of(m->vstar, n), vout = vmax_of(s->v, n);
-    if (!(vout <= 100 * vin + 10 * m->r_mean / h))
+    /* checked before the memory is updated, so that the saved gamma stay those of a good step */
+    int finite = 1;
+    for (size_t i = 0; i < 3 * n; i++) finite &= isfinite(s->v[i]) != 0;
+    if (!finite)
+      return agglo_fail(err, errlen, "step %lld: the projection gave non-finite velocities",
+                        (long long)s->step + 1);
+    if (!st.converged && !(vout <= 100 * vin + 10 * m->r_mean / h))
       return agglo_fail(err, errlen,
                         "step %lld: the projection failed with speeds up to %.3g (before it: %.3g): "
                         "a jam, no velocities meet every contact (e.g. a glued clump caught "

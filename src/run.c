@@ -329,6 +329,14 @@ int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, si
     double t_good = R.sys.t;
     int64_t step_good = R.sys.step;
     if (R.model->step(R.state, &R.sys, &R.last, err, errlen) != 0) {
+      /* a failed step may have written velocities: keep the state it started from */
+      memcpy(R.sys.x, R.x_good, n3 * sizeof(double));
+      memcpy(R.sys.v, R.v_good, n3 * sizeof(double));
+      R.sys.t = t_good, R.sys.step = step_good;
+      size_t l = strlen(err);
+      if (l + 1 < errlen)
+        snprintf(err + l, errlen - l, ". The last good state (step %lld) is saved",
+                 (long long)step_good);
       rc = -1;
       break;
     }

@@ -29,3 +29,14 @@ add_test(NAME guard_gravity_step_refused
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_g --quiet -s gravity.g=1e6)
 set_tests_properties(guard_gravity_step_refused PROPERTIES
   PASS_REGULAR_EXPRESSION "run.dt = 0.02 is too large for gravity.g")
+# A jam (gluey: no velocities meet every contact) stops the run, names solver.compliance and keeps
+# the last good state (velocities 0 here, not the failed solve's); a compliance lets it run.
+add_test(NAME guard_jam_message
+  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam --quiet)
+set_tests_properties(guard_jam_message PROPERTIES
+  PASS_REGULAR_EXPRESSION "step 1: the projection failed .* a jam.*solver\\.compliance.*last good state \\(step 0\\) is saved")
+add_test(NAME guard_jam_state
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam2 --quiet 2>/dev/null; test $? -eq 1 && tail -1 guard_jam2/state.xyz | grep -q '^P 0.5 0.5 0 0 0 0 '"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+add_test(NAME guard_jam_compliance_runs
+  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam3 --quiet -s solver.compliance=1e-4)
