@@ -265,18 +265,23 @@ static int fstencil(const agglo_frames *f, const agglo_box *box, const double *x
         cells[cnt++] = ((size_t)ax[2][a] * f->fnc[1] + ax[1][q]) * f->fnc[0] + ax[0][p];
   return cnt;
 }
-static int push_pair(agglo_frames *f, int32_t i, int32_t j) {
-  if (f->np == f->pcap) {
-    size_t cap = f->pcap ? 2 * f->pcap : 256;
-    int32_t *a = realloc(f->pi, cap * sizeof *a);
-    if (a) f->pi = a;
-    int32_t *c = realloc(f->pj, cap * sizeof *c);
-    if (c) f->pj = c;
-    if (!a || !c) return -1;
-    f->pcap = cap;
+/* Appends (i, j) to the pair list (a, b) of n entries, growing it from first by doubling. */
+static int pair_push(int32_t **a, int32_t **b, size_t *n, size_t *cap, size_t first, int32_t i,
+                     int32_t j) {
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : first;
+    int32_t *na = realloc(*a, c * sizeof *na);
+    if (na) *a = na;
+    int32_t *nb = realloc(*b, c * sizeof *nb);
+    if (nb) *b = nb;
+    if (!na || !nb) return -1;
+    *cap = c;
   }
-  f->pi[f->np] = i, f->pj[f->np] = j, f->np++;
+  (*a)[*n] = i, (*b)[*n] = j, (*n)++;
   return 0;
+}
+static int push_pair(agglo_frames *f, int32_t i, int32_t j) {
+  return pair_push(&f->pi, &f->pj, &f->np, &f->pcap, 256, i, j);
 }
 
 static inline double pair_gap2(const agglo_system *s, size_t i, size_t j, double *lim) {
@@ -466,17 +471,7 @@ static void small_rebin(agglo_frames *f, const agglo_system *s) {
 }
 
 static int push_cand(agglo_frames *f, int32_t i, int32_t j) {
-  if (f->nv == f->vcap) {
-    size_t cap = f->vcap ? 2 * f->vcap : 1024;
-    int32_t *a = realloc(f->va, cap * sizeof *a);
-    if (a) f->va = a;
-    int32_t *c = realloc(f->vb, cap * sizeof *c);
-    if (c) f->vb = c;
-    if (!a || !c) return -1;
-    f->vcap = cap;
-  }
-  f->va[f->nv] = i, f->vb[f->nv] = j, f->nv++;
-  return 0;
+  return pair_push(&f->va, &f->vb, &f->nv, &f->vcap, 1024, i, j);
 }
 
 /* A pair of the start-of-step scan: overlapping (kept with its key) or a near miss. */

@@ -173,6 +173,32 @@ static size_t count_lines(const char *dir, const char *name) {
   return n;
 }
 
+/* B, restarted from A's directory, ends as C (the uninterrupted run), and its trajectory and
+   stats are C's after the restart point. */
+static void assert_continues(const char *dA, const char *dB, const char *dC) {
+  assert_same_file(dB, dC, "state.xyz");
+  assert_same_file(dB, dC, "contacts.txt");
+  size_t nA_traj = count_lines(dA, "trajectory.xyz"), nA_stats = count_lines(dA, "stats.csv");
+  char *tc = tail_lines(dC, "trajectory.xyz", nA_traj), *tb = tail_lines(dB, "trajectory.xyz", 0);
+  assert_true(strlen(tb) > 0);
+  assert_string_equal(tb, tc);
+  free(tc), free(tb);
+  char *sc = tail_lines(dC, "stats.csv", nA_stats), *sb = tail_lines(dB, "stats.csv", 1);
+  assert_true(strlen(sb) > 0);
+  assert_string_equal(sb, sc);
+  free(sc), free(sb);
+}
+
+/* Every snapshot of the scenario cc in dD equals C's. */
+static void assert_snapshots_same(const agglo_config *cc, const char *dD, const char *dC) {
+  for (int k = 0; k < cc->snapshots.n; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "snapshot_t%g.png", cc->snapshots.v[k]);
+    assert_true(exists(dC, name));
+    assert_same_file(dD, dC, name);
+  }
+}
+
 static void restart_case(const char *ini, const char *tag, const char *t_half, const char *t_full) {
   char dA[128], dB[128], dC[128], dD[128], over_half[64], over_full[64];
   snprintf(dA, sizeof dA, OUT "/rs_%s_A", tag);
@@ -194,29 +220,13 @@ static void restart_case(const char *ini, const char *tag, const char *t_half, c
   if (agglo_config_load(cb, path, err, sizeof err) != 0) fail_msg("%s", err);
   if (agglo_config_override(cb, over_full, err, sizeof err) != 0) fail_msg("%s", err);
   run_into(cb, dB, 1, dA);
-  assert_same_file(dB, dC, "state.xyz");
-  assert_same_file(dB, dC, "contacts.txt");
-  /* B's trajectory and stats are C's after the restart point */
-  size_t nA_traj = count_lines(dA, "trajectory.xyz"), nA_stats = count_lines(dA, "stats.csv");
-  char *tc = tail_lines(dC, "trajectory.xyz", nA_traj), *tb = tail_lines(dB, "trajectory.xyz", 0);
-  assert_true(strlen(tb) > 0);
-  assert_string_equal(tb, tc);
-  free(tc), free(tb);
-  char *sc = tail_lines(dC, "stats.csv", nA_stats), *sb = tail_lines(dB, "stats.csv", 1);
-  assert_true(strlen(sb) > 0);
-  assert_string_equal(sb, sc);
-  free(sc), free(sb);
+  assert_continues(dA, dB, dC);
   /* D: restart in place (the same directory): every output equals the uninterrupted run's */
   run_into(cb, dD, 1, dD);
   const char *files[] = {"state.xyz", "contacts.txt", "trajectory.xyz", "stats.csv", "scenario.ini"};
   for (int k = 0; k < 5; k++) assert_same_file(dD, dC, files[k]);
   /* and so do the snapshots, including one at the restart time */
-  for (int k = 0; k < cc->snapshots.n; k++) {
-    char name[64];
-    snprintf(name, sizeof name, "snapshot_t%g.png", cc->snapshots.v[k]);
-    assert_true(exists(dC, name));
-    assert_same_file(dD, dC, name);
-  }
+  assert_snapshots_same(cc, dD, dC);
   agglo_config_destroy(ca);
   agglo_config_destroy(cb);
   agglo_config_destroy(cc);
@@ -299,27 +309,12 @@ static void ballistic_restart_case(const char *ini, const char *tag) {
   if (agglo_config_load(cb, path, err, sizeof err) != 0) fail_msg("%s", err);
   if (agglo_config_override(cb, over_full, err, sizeof err) != 0) fail_msg("%s", err);
   run_into(cb, dB, 1, dA);
-  assert_same_file(dB, dC, "state.xyz");
-  assert_same_file(dB, dC, "contacts.txt");
-  size_t nA_traj = count_lines(dA, "trajectory.xyz"), nA_stats = count_lines(dA, "stats.csv");
-  char *tc = tail_lines(dC, "trajectory.xyz", nA_traj), *tb = tail_lines(dB, "trajectory.xyz", 0);
-  assert_true(strlen(tb) > 0);
-  assert_string_equal(tb, tc);
-  free(tc), free(tb);
-  char *sc = tail_lines(dC, "stats.csv", nA_stats), *sb = tail_lines(dB, "stats.csv", 1);
-  assert_true(strlen(sb) > 0);
-  assert_string_equal(sb, sc);
-  free(sc), free(sb);
+  assert_continues(dA, dB, dC);
   /* in place: every file equals the uninterrupted run's (scenario.ini: same t_end text) */
   run_into(cb, dD, 1, dD);
   const char *files[] = {"state.xyz", "contacts.txt", "trajectory.xyz", "stats.csv"};
   for (int k = 0; k < 4; k++) assert_same_file(dD, dC, files[k]);
-  for (int k = 0; k < cc->snapshots.n; k++) {
-    char name[64];
-    snprintf(name, sizeof name, "snapshot_t%g.png", cc->snapshots.v[k]);
-    assert_true(exists(dC, name));
-    assert_same_file(dD, dC, name);
-  }
+  assert_snapshots_same(cc, dD, dC);
   agglo_config_destroy(ca);
   agglo_config_destroy(cb);
   agglo_config_destroy(cc);
