@@ -47,8 +47,8 @@ static cholmod_sparse *assemble(const agglo_dual_view *v, cholmod_common *cc) {
     return NULL;
   }
   for (size_t k = 0; k < m; k++) {
-    start[v->a[k] + 1]++;
-    if (v->b[k] >= 0) start[v->b[k] + 1]++;
+    start[v->a[k] - v->p0 + 1]++;
+    if (v->b[k] >= 0) start[v->b[k] - v->p0 + 1]++;
   }
   size_t nnz = 0;
   for (size_t p = 0; p < np; p++) {
@@ -57,8 +57,8 @@ static cholmod_sparse *assemble(const agglo_dual_view *v, cholmod_common *cc) {
     start[p + 1] += start[p];
   }
   for (size_t k = 0; k < m; k++) {
-    inc[start[v->a[k]]++] = (int32_t)(2 * k);
-    if (v->b[k] >= 0) inc[start[v->b[k]]++] = (int32_t)(2 * k + 1);
+    inc[start[v->a[k] - v->p0]++] = (int32_t)(2 * k);
+    if (v->b[k] >= 0) inc[start[v->b[k] - v->p0]++] = (int32_t)(2 * k + 1);
   }
   for (size_t p = np; p > 0; p--) start[p] = start[p - 1];
   start[0] = 0;
@@ -118,16 +118,15 @@ int agglo_active_set_solve(const agglo_dual_view *v, double h, double tol, int m
   cholmod_dense *B = cholmod_zeros(m, 1, CHOLMOD_REAL, &cc), *X = NULL, *R = NULL;
   uint8_t *act = malloc(m + 1);
   double *g = malloc((m + 1) * sizeof *g), *y0 = malloc((m + 1) * sizeof *y0);
+  if (y0) memcpy(y0, y, m * sizeof *y);
   if (!A || !B || !act || !g || !y0 || !(K = cholmod_copy_sparse(A, &cc)) ||
       !(L = cholmod_analyze(A, &cc))) {
     status = -1;
     goto done;
   }
   double *b = B->x;
-  memcpy(y0, y, m * sizeof *y);
-  double cy = v->compliance; /* fixed rows have y = 0: the term vanishes there */
   /* the warm start's set */
-  apply(A, cy, y, v->q, g);
+  apply(A, v->compliance, y, v->q, g);
   for (size_t k = 0; k < m; k++) {
     uint8_t f = v->flag[k];
     act[k] = !(f & AGGLO_ROW_FIXED) &&
@@ -154,7 +153,8 @@ int agglo_active_set_solve(const agglo_dual_view *v, double h, double tol, int m
       status = -1;
       goto done;
     }
-    /* refinement against the unshifted matrix (consistent singular systems converge) */
+    /* refinement against K + compliance I, without the tiny shift (consistent singular
+       systems converge) */
     double *x = X->x;
     for (int it = 0; it < 3; it++) {
       apply(K, v->compliance, x, NULL, g);
@@ -174,7 +174,7 @@ int agglo_active_set_solve(const agglo_dual_view *v, double h, double tol, int m
     int finite = 1;
     for (size_t k = 0; k < m; k++) y[k] = act[k] ? x[k] : 0.0, finite &= isfinite(y[k]);
     if (!finite) break;
-    apply(A, cy, y, v->q, g);
+    apply(A, v->compliance, y, v->q, g);
     int changed = 0;
     for (size_t k = 0; k < m; k++) {
       uint8_t f = v->flag[k];

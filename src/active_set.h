@@ -10,10 +10,10 @@ enum { AGGLO_ROW_EQ = 1, AGGLO_ROW_FIXED = 2 }; /* free-sign row; both bodies im
 
 /* The scaled dual of one component, min 1/2 y.(A + compliance I) y + q.y with y_k >= 0 unless the row is an
    equality, A = S^-1 G M^-1 G^T S^-1 (S = diag sw). Row k acts on particles a[k] and b[k]
-   (b[k] < 0: a wall) of the component, numbered 0 .. np-1; G_k u = e_k.(u_b - u_a), or -e_k.u_a
-   for a wall, with e already divided by sw_k. */
+   (b[k] < 0: a wall) of the component, numbered p0 .. p0+np-1; G_k u = e_k.(u_b - u_a), or
+   -e_k.u_a for a wall, with e already divided by sw_k; im is indexed from 0 (particle p0). */
 typedef struct {
-  size_t m, np;
+  size_t m, np, p0;
   int dim;                  /* components of e per row (2 or 3) */
   const int32_t *a, *b;
   const double *e, *im, *q, *sw;

@@ -450,19 +450,10 @@ static inline __attribute__((always_inline)) int solve_component(
   int it = 0;
   *conv = 0;
   if (set->method == AGGLO_SOLVER_ACTIVE_SET && r->c1 - r->c0 >= active_set_min_rows) {
-    agglo_dual_view dv = {r->c1 - r->c0, r->p1 - r->p0, D, w->a + r->c0, w->b + r->c0,
+    agglo_dual_view dv = {r->c1 - r->c0, r->p1 - r->p0, r->p0, D, w->a + r->c0, w->b + r->c0,
                           w->e + (size_t)D * r->c0, w->im + r->p0, w->q + r->c0,
                           w->sw + r->c0, w->flag + r->c0, w->eps, w->y + r->c0};
-    /* a and b are positions in the whole layout: shift them to the component */
-    for (size_t k = r->c0; k < r->c1; k++) {
-      w->a[k] -= (int32_t)r->p0;
-      if (w->b[k] >= 0) w->b[k] -= (int32_t)r->p0;
-    }
     it = agglo_active_set_solve(&dv, h, set->tol, active_set_max_steps, conv);
-    for (size_t k = r->c0; k < r->c1; k++) {
-      w->a[k] += (int32_t)r->p0;
-      if (w->b[k] >= 0) w->b[k] += (int32_t)r->p0;
-    }
     if (it < 0) it = 0, *conv = 0;
   }
   if (set->method == AGGLO_SOLVER_ACTIVE_SET && *conv) {
