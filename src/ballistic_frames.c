@@ -185,6 +185,23 @@ static void grid_bin_list(agglo_frames *f, const agglo_system *s, const int32_t 
   f->moved_since_bin = 0;
 }
 
+/* Adds cell coordinate c to the axis list a (m entries) unless it is there already. */
+static inline void axis_add(int *a, int *m, int c) {
+  int dup = 0;
+  for (int q = 0; q < *m; q++) dup |= a[q] == c;
+  if (!dup) a[(*m)++] = c;
+}
+
+/* The cells of the product of the three axis lists, x fastest (grid of nc cells per axis). */
+static inline int axis_product(int ax[3][3], const int m[3], const int *nc, size_t *cells) {
+  int cnt = 0;
+  for (int a = 0; a < m[2]; a++)
+    for (int q = 0; q < m[1]; q++)
+      for (int p = 0; p < m[0]; p++)
+        cells[cnt++] = ((size_t)ax[2][a] * nc[1] + ax[1][q]) * nc[0] + ax[0][p];
+  return cnt;
+}
+
 /* The distinct neighbour cells of the cell with coordinates cc3 (up to 27), in the order of the
    full scan. */
 static int stencil_at(const agglo_frames *f, const agglo_box *box, const int *cc3,
@@ -200,17 +217,10 @@ static int stencil_at(const agglo_frames *f, const agglo_box *box, const int *cc
         if (!box->periodic[k]) continue;
         cc = (cc + ncv[k]) % ncv[k];
       }
-      int dup = 0;
-      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
-      if (!dup) ax[k][m[k]++] = cc;
+      axis_add(ax[k], &m[k], cc);
     }
   }
-  int cnt = 0;
-  for (int a = 0; a < m[2]; a++)
-    for (int q = 0; q < m[1]; q++)
-      for (int p = 0; p < m[0]; p++)
-        cells[cnt++] = ((size_t)ax[2][a] * ncv[1] + ax[1][q]) * ncv[0] + ax[0][p];
-  return cnt;
+  return axis_product(ax, m, ncv, cells);
 }
 
 /* The distinct neighbour cells of position x (up to 27). */
@@ -253,17 +263,10 @@ static int fstencil(const agglo_frames *f, const agglo_box *box, const double *x
       else if (cc < 0 || cc >= f->fnc[k]) {
         cc = cc < 0 ? 0 : f->fnc[k] - 1;
       }
-      int dup = 0;
-      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
-      if (!dup) ax[k][m[k]++] = cc;
+      axis_add(ax[k], &m[k], cc);
     }
   }
-  int cnt = 0;
-  for (int a = 0; a < m[2]; a++)
-    for (int q = 0; q < m[1]; q++)
-      for (int p = 0; p < m[0]; p++)
-        cells[cnt++] = ((size_t)ax[2][a] * f->fnc[1] + ax[1][q]) * f->fnc[0] + ax[0][p];
-  return cnt;
+  return axis_product(ax, m, f->fnc, cells);
 }
 /* Appends (i, j) to the pair list (a, b) of n entries, growing it from first by doubling. */
 static int pair_push(int32_t **a, int32_t **b, size_t *n, size_t *cap, size_t first, int32_t i,

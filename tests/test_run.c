@@ -173,6 +173,16 @@ static size_t count_lines(const char *dir, const char *name) {
   return n;
 }
 
+/* The scenario a restart from dir reads (its scenario.ini), with one override. */
+static agglo_config *restart_config(const char *dir, const char *override) {
+  char path[256], err[1024] = "";
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  agglo_config *c = agglo_config_new();
+  if (agglo_config_load(c, path, err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_override(c, override, err, sizeof err) != 0) fail_msg("%s", err);
+  return c;
+}
+
 /* B, restarted from A's directory, ends as C (the uninterrupted run), and its trajectory and
    stats are C's after the restart point. */
 static void assert_continues(const char *dA, const char *dB, const char *dC) {
@@ -214,11 +224,7 @@ static void restart_case(const char *ini, const char *tag, const char *t_half, c
   run_into(cc, dC, 1, NULL);
   run_into(ca, dD, 1, NULL);
   /* B: restart from A's directory with A's scenario.ini and a later end */
-  char path[256], err[1024] = "";
-  snprintf(path, sizeof path, "%s/scenario.ini", dA);
-  agglo_config *cb = agglo_config_new();
-  if (agglo_config_load(cb, path, err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_override(cb, over_full, err, sizeof err) != 0) fail_msg("%s", err);
+  agglo_config *cb = restart_config(dA, over_full);
   run_into(cb, dB, 1, dA);
   assert_continues(dA, dB, dC);
   /* D: restart in place (the same directory): every output equals the uninterrupted run's */
@@ -302,12 +308,9 @@ static void ballistic_restart_case(const char *ini, const char *tag) {
   agglo_config *ca = load_config(ini, om);
   run_into(ca, dA, 1, NULL);
   run_into(ca, dD, 1, NULL);
-  char path[256], err[1024] = "", over_full[64];
+  char over_full[64];
   snprintf(over_full, sizeof over_full, "run.t_end=%.17g", cc->t_end);
-  snprintf(path, sizeof path, "%s/scenario.ini", dA);
-  agglo_config *cb = agglo_config_new();
-  if (agglo_config_load(cb, path, err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_override(cb, over_full, err, sizeof err) != 0) fail_msg("%s", err);
+  agglo_config *cb = restart_config(dA, over_full);
   run_into(cb, dB, 1, dA);
   assert_continues(dA, dB, dC);
   /* in place: every file equals the uninterrupted run's (scenario.ini: same t_end text) */
