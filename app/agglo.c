@@ -1,15 +1,12 @@
 /* agglo command line: parses arguments and hands over to the library. No physics here. */
 #include "agglo/agglo.h"
-#include "analyze.h"
-#include "ballistic_compare.h"
-#include "config.h"
-#include "agglomerates.h"
-#include "model_dpd.h"
-#include "xyz_read.h"
+#include "agglo/analysis.h"
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f) {
@@ -43,13 +40,106 @@ static void run_usage(FILE *f) {
           "outputs in DIR: trajectory.xyz (extended XYZ), stats.csv, snapshot_t*.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
-  agglo_config_describe(f, 0);
+  agglo_config_print_keys(f, 0);
+}
+
+/* ---- agglo run: a client of the library's stepping API --------------------------------- */
+
+static volatile sig_atomic_t stop_signal = 0;
+static void on_signal(int sig) { stop_signal = sig; }
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+  double t0, last_draw, t_end;
+  int progress, drew;
+} run_view;
+
+static void draw_progress(agglo_sim *sim, run_view *v, int end) {
+  agglo_sim_report r;
+  agglo_sim_get_report(sim, &r);
+  double frac = v->t_end > 0 ? r.time / v->t_end : 1;
+  if (frac > 1) frac = 1;
+  double el = now() - v->t0, eta = frac > 0 ? el * (1 - frac) / frac : 0;
+  char bar[31];
+  int filled = (int)(30 * frac);
+  for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
+  bar[30] = 0;
+  fprintf(stderr, "\r[%s] %3.0f%%  t = %-9.4g step %-8lld clusters %-7zu elapsed %02d:%02d  ETA %02d:%02d ",
+          bar, 100 * frac, r.time, (long long)r.step, r.n_clusters, (int)el / 60, (int)el % 60,
+          (int)eta / 60, (int)eta % 60);
+  if (end) fputc('\n', stderr);
+  v->drew = 1;
+}
+
+/* Every step: a signal stops the run (the library then writes the last outputs and the state);
+   the progress bar is redrawn every 0.2 s after the first second. */
+static int on_step(agglo_sim *sim, void *user) {
+  run_view *v = user;
+  if (stop_signal) return 1;
+  if (v->progress) {
+    double t = now();
+    if (t - v->last_draw > 0.2 && t - v->t0 > 1.0) {
+      draw_progress(sim, v, 0);
+      v->last_draw = t;
+    }
+  }
+  return 0;
+}
+
+static void on_warning(const char *msg, void *user) {
+  const run_view *v = user;
+  fprintf(stderr, "%sagglo: warning: %s\n", v->drew ? "\n" : "", msg);
+}
+
+static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, int quiet) {
+  run_view v = {.t0 = now(), .progress = !quiet && isatty(2)};
+  v.last_draw = v.t0;
+  agglo_sim_report r;
+  agglo_sim_get_report(sim, &r);
+  char buf[64];
+  if (agglo_config_get(cfg, "run.t_end", buf, sizeof buf) == AGGLO_OK) v.t_end = atof(buf);
+  if (!quiet && r.end_step < 0)
+    fprintf(stderr, "agglo: %s model, %zu particles in %dD, variable step, output in %s/\n",
+            agglo_sim_model(sim), agglo_sim_count(sim), agglo_sim_dim(sim), out);
+  else if (!quiet)
+    fprintf(stderr, "agglo: %s model, %zu particles in %dD, %lld steps of %g, output in %s/\n",
+            agglo_sim_model(sim), agglo_sim_count(sim), agglo_sim_dim(sim),
+            (long long)(r.end_step - r.step), agglo_sim_dt(sim), out);
+  if (!quiet) agglo_sim_set_log(sim, on_warning, &v);
+  agglo_sim_set_callback(sim, 1, on_step, &v);
+  stop_signal = 0;
+  void (*old_int)(int) = signal(SIGINT, on_signal);
+  void (*old_term)(int) = signal(SIGTERM, on_signal);
+  agglo_status st = agglo_sim_run(sim);
+  signal(SIGINT, old_int);
+  signal(SIGTERM, old_term);
+  if (st == AGGLO_OK) st = agglo_sim_close_outputs(sim);
+  if (v.drew) draw_progress(sim, &v, 1);
+  agglo_sim_get_report(sim, &r);
+  if (st == AGGLO_STOPPED) {
+    fprintf(stderr, "agglo: stopped by signal %d at step %lld (t = %g); state saved\n",
+            (int)stop_signal, (long long)r.step, r.time);
+    return 128 + (int)stop_signal; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */
+  }
+  if (st != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
+    return 1;
+  }
+  if (!quiet)
+    fprintf(stderr, "agglo: done in %.1f s: t = %g, %zu clusters (largest %zu). Results in %s/: "
+            "trajectory.xyz, stats.csv, snapshot_*.png, state.xyz\n", now() - v.t0, r.time,
+            r.n_clusters, r.max_cluster_size, out);
+  return 0;
 }
 
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0;
-  char err[2048];
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   int nover = 0;
   char seedbuf[64];
@@ -97,6 +187,7 @@ static int cmd_run(int argc, char **argv) {
   agglo_config *cfg = agglo_config_new();
   int rc = 0;
   char restart_ini[4096];
+  agglo_sim *sim = NULL;
   if (restart) {
     if (file) {
       fprintf(stderr, "agglo run: --restart takes its scenario from %s/scenario.ini; give no "
@@ -107,21 +198,19 @@ static int cmd_run(int argc, char **argv) {
     snprintf(restart_ini, sizeof restart_ini, "%s/scenario.ini", restart);
     file = restart_ini;
   }
-  if (file ? agglo_config_load(cfg, file, err, sizeof err)
-           : agglo_config_load_string(cfg, agglo_default_scenario, "(built-in default)", err,
-                                      sizeof err)) {
-    fprintf(stderr, "agglo: %s\n", err);
+  if ((file ? agglo_config_load(cfg, file) : agglo_config_load_default(cfg)) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
     rc = 2;
     goto out;
   }
   for (int i = 0; i < nover; i++)
-    if (agglo_config_override(cfg, overrides[i], err, sizeof err) != 0) {
-      fprintf(stderr, "agglo: %s\n", err);
+    if (agglo_config_assign(cfg, overrides[i]) != AGGLO_OK) {
+      fprintf(stderr, "agglo: %s\n", agglo_last_error());
       rc = 2;
       goto out;
     }
-  if (agglo_config_check(cfg, err, sizeof err) != 0) {
-    fprintf(stderr, "agglo: %s: %s\n", file ? file : "(built-in default)", err);
+  if (agglo_config_check(cfg) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s: %s\n", file ? file : "(built-in default)", agglo_last_error());
     rc = 2;
     goto out;
   }
@@ -129,15 +218,19 @@ static int cmd_run(int argc, char **argv) {
     printf("%s: valid scenario\n", file ? file : "(built-in default)");
     goto out;
   }
-  if (cfg->model == MODEL_DPD && !quiet) agglo_dpd_describe(cfg, stderr);
-  agglo_run_options opt = {.out_dir = out, .restart_dir = restart, .threads = threads,
-                           .progress = !quiet && isatty(2), .verbose = !quiet};
-  int r = agglo_run(cfg, &opt, err, sizeof err);
-  if (r != 0) {
-    fprintf(stderr, "agglo: %s\n", err);
-    rc = r > 0 ? 128 + r : 1; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */
+  if (!quiet) agglo_config_print_summary(cfg, stderr);
+  agglo_set_threads(threads);
+  agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
+                            : agglo_sim_create(cfg, &sim);
+  if (st == AGGLO_OK) st = agglo_sim_attach_outputs(sim, out, AGGLO_OUTPUT_ALL);
+  if (st != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
+    rc = 1;
+    goto out;
   }
+  rc = run_to_end(sim, cfg, out, quiet);
 out:
+  agglo_sim_destroy(sim);
   agglo_config_destroy(cfg);
   free(overrides);
   return rc;
@@ -213,9 +306,8 @@ static int cmd_analyze(int argc, char **argv) {
     analyze_usage(stderr);
     return 2;
   }
-  char err[2048];
-  if (agglo_analyze(&o, err, sizeof err) != 0) {
-    fprintf(stderr, "agglo: %s\n", err);
+  if (agglo_analyze_trajectory(&o, stdout) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }
   return 0;
@@ -234,19 +326,10 @@ static void compare_usage(FILE *f) {
           "No other files are written.\n");
 }
 
-static void mean_sd(const double *v, int n, double *mean, double *sd) {
-  double s = 0, q = 0;
-  for (int i = 0; i < n; i++) s += v[i];
-  *mean = n ? s / n : NAN;
-  for (int i = 0; i < n; i++) q += (v[i] - *mean) * (v[i] - *mean);
-  *sd = n > 1 ? sqrt(q / (n - 1)) : 0;
-}
-
 static int cmd_compare(int argc, char **argv) {
   const char *file = NULL, *csv = NULL;
   long seeds = 10, first = 1;
   int only = -1;
-  char err[2048];
   const char **over = calloc((size_t)argc + 1, sizeof *over);
   int nover = 0, rc = 0;
   for (int i = 0; i < argc; i++) {
@@ -286,21 +369,20 @@ static int cmd_compare(int argc, char **argv) {
     return 2;
   }
   agglo_config *cfg = agglo_config_new();
-  agglo_ball_result *res = calloc(2 * (size_t)seeds, sizeof *res);
-  double *v = calloc(2 * (size_t)seeds, sizeof *v);
   FILE *out = NULL;
-  if (file ? agglo_config_load(cfg, file, err, sizeof err) : 0) {
-    fprintf(stderr, "agglo: %s\n", err);
+  if (file && agglo_config_load(cfg, file) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
     rc = 2;
     goto done;
   }
   for (int i = 0; i < nover; i++)
-    if (agglo_config_override(cfg, over[i], err, sizeof err) != 0) {
-      fprintf(stderr, "agglo: %s\n", err);
+    if (agglo_config_assign(cfg, over[i]) != AGGLO_OK) {
+      fprintf(stderr, "agglo: %s\n", agglo_last_error());
       rc = 2;
       goto done;
     }
-  if (cfg->model != MODEL_BALLISTIC) {
+  char model[32];
+  if (agglo_config_get(cfg, "run.model", model, sizeof model) != AGGLO_OK || strcmp(model, "ballistic")) {
     fprintf(stderr, "agglo compare: run.model must be ballistic\n");
     rc = 2;
     goto done;
@@ -310,74 +392,12 @@ static int cmd_compare(int argc, char **argv) {
     rc = 1;
     goto done;
   }
-  if (out) {
-    fprintf(out, "method,seed,t_final,cpu,steps,iterations,n_clusters,nc,df,ar,max_overlap");
-    for (int k = 0; k < AGGLO_BALL_NPR; k++) fprintf(out, ",P%g", agglo_ball_pr_radii[k]);
-    fputc('\n', out);
-  }
-  const char *mname[2] = {"time_stepping", "event_driven"};
-  for (int m = 0; m < 2; m++)
-    for (long k = 0; k < seeds; k++) {
-      if (only >= 0 && m != only) continue;
-      agglo_config c = *cfg;
-      c.ball_method = m == 0 ? BALL_TIME_STEPPING : BALL_EVENT_DRIVEN;
-      c.seed = first + k;
-      agglo_ball_result *r = &res[m * seeds + k];
-      if (agglo_ballistic_simulate(&c, r, err, sizeof err) != 0) {
-        fprintf(stderr, "agglo compare: %s seed %ld: %s\n", mname[m], first + k, err);
-        rc = 1;
-        goto done;
-      }
-      fprintf(stderr, "%s seed %ld: t = %.6g, CPU %.3g s, N_c %.4f, D_f %.4f, A_r %.3g\n",
-              mname[m], first + k, r->t_final, r->cpu, r->nc, r->df, r->ar);
-      if (out) {
-        fprintf(out, "%s,%ld,%.10g,%.6g,%.0f,%.0f,%.0f,%.6g,%.6g,%.6g,%.4g", mname[m], first + k,
-                r->t_final, r->cpu, r->steps, r->iterations, r->n_clusters, r->nc, r->df, r->ar,
-                r->max_overlap);
-        for (int q = 0; q < AGGLO_BALL_NPR; q++) fprintf(out, ",%.6g", r->pr[q]);
-        fputc('\n', out);
-        fflush(out);
-      }
-    }
-  printf("ballistic, N = %lld, %dD, %ld seeds from %ld: mean (standard deviation)\n",
-         (long long)cfg->n, cfg->dim, seeds, first);
-  printf("%-22s %-24s %-24s %s\n", "indicator", "time stepping", "event driven", "TS/ED - 1");
-  for (int q = 0; q < 8 + AGGLO_BALL_NPR; q++) {
-    char name[64];
-    for (int m = 0; m < 2; m++)
-      for (long k = 0; k < seeds; k++) {
-        const agglo_ball_result *r = &res[m * seeds + k];
-        double x = q == 0 ? r->nc : q == 1 ? r->df : q == 2 ? r->ar : q == 3 ? r->t_final
-                 : q == 4 ? r->cpu : q == 5 ? r->steps : q == 6 ? r->iterations
-                 : q == 7 ? r->max_overlap : r->pr[q - 8];
-        v[m * seeds + k] = x;
-      }
-    if (q == 0) snprintf(name, sizeof name, "N_c");
-    else if (q == 1) snprintf(name, sizeof name, "D_f (box counting)");
-    else if (q == 2) snprintf(name, sizeof name, "A_r");
-    else if (q == 3) snprintf(name, sizeof name, "time to one cluster");
-    else if (q == 4) snprintf(name, sizeof name, "CPU time (s)");
-    else if (q == 5) snprintf(name, sizeof name, "steps / windows");
-    else if (q == 6) snprintf(name, sizeof name, "iterations / events");
-    else if (q == 7) snprintf(name, sizeof name, "max overlap / r");
-    else snprintf(name, sizeof name, "P(%gr)", agglo_ball_pr_radii[q - 8]);
-    double m0, s0, m1, s1;
-    mean_sd(v, (int)seeds, &m0, &s0);
-    mean_sd(v + seeds, (int)seeds, &m1, &s1);
-    char a[64], b[64];
-    snprintf(a, sizeof a, "%.5g (%.3g)", m0, s0);
-    snprintf(b, sizeof b, "%.5g (%.3g)", m1, s1);
-    if (only >= 0) {
-      if (only == 0) snprintf(b, sizeof b, "-");
-      else snprintf(a, sizeof a, "-");
-      printf("%-22s %-24s %-24s\n", name, a, b);
-    } else if (q >= 5 && q <= 7) printf("%-22s %-24s %-24s\n", name, a, b);
-    else printf("%-22s %-24s %-24s %+.2f%%\n", name, a, b, 100 * (m0 / m1 - 1));
+  if (agglo_ballistic_compare(cfg, first, seeds, only, stdout, out, stderr) != AGGLO_OK) {
+    fprintf(stderr, "agglo compare: %s\n", agglo_last_error());
+    rc = 1;
   }
 done:
   if (out) fclose(out);
-  free(res);
-  free(v);
   agglo_config_destroy(cfg);
   free(over);
   return rc;
@@ -438,41 +458,18 @@ static int cmd_agglomerates(int argc, char **argv) {
     agglomerates_usage(stderr);
     return 2;
   }
-  char err[2048];
-  agglo_xyz_reader rd;
-  agglo_system s;
-  memset(&s, 0, sizeof s);
-  if (agglo_xyz_open(&rd, path, 0, err, sizeof err) != 0) {
-    fprintf(stderr, "agglo: %s\n", err);
+  agglo_agglomerates_options o = {.path = path, .frame = (int)frame, .gap = gap, .tol = tol,
+                                  .bins = (int)bins, .row = row};
+  if (agglo_agglomerates_report(&o, stdout) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }
-  int got = 0, r = 0;
-  while ((frame == 0 || got < frame) && (r = agglo_xyz_next(&rd, &s, err, sizeof err)) == 1) got++;
-  agglo_xyz_close(&rd);
-  if (r < 0 || got == 0 || (frame && got < frame)) {
-    fprintf(stderr, "agglo: %s\n", r < 0 ? err : "frame not found");
-    agglo_system_free(&s);
-    return 1;
-  }
-  agglo_agglomerates a;
-  if (agglo_agglomerates_measure(&s, gap, tol, &a) != 0) {
-    fprintf(stderr, "agglo: out of memory\n");
-    agglo_system_free(&s);
-    return 1;
-  }
-  if (row) agglo_agglomerates_row(stdout, &a);
-  else {
-    printf("%s, frame %d (t = %g, %zu particles)\n", path, got, s.t, s.n);
-    agglo_agglomerates_print(stdout, &a, (int)bins);
-  }
-  agglo_agglomerates_free(&a);
-  agglo_system_free(&s);
   return 0;
 }
 
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) {
-    agglo_config_describe(stdout, 1);
+    agglo_config_print_keys(stdout, 1);
     return 0;
   }
   printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n"

@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   agglo_config c;
   agglo_config_defaults(&c);
   char err[1024];
-  for (char *p = text; p < text + size; p += strlen(p) + 1) agglo_config_override(&c, p, err, sizeof err);
-  agglo_config_check(&c, err, sizeof err);
+  for (char *p = text; p < text + size; p += strlen(p) + 1) agglo_config_read_assignment(&c, p, err, sizeof err);
+  agglo_config_validate(&c, err, sizeof err);
   free(text);
   return 0;
 }

@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   agglo_config c;
   agglo_config_defaults(&c);
   char err[1024];
-  if (agglo_config_load_string(&c, text, "fuzz.ini", err, sizeof err) == 0)
-    agglo_config_check(&c, err, sizeof err);
+  if (agglo_config_read_string(&c, text, "fuzz.ini", err, sizeof err) == 0)
+    agglo_config_validate(&c, err, sizeof err);
   free(text);
   return 0;
 }

@@ -1,6 +1,8 @@
 #include "agglomerates.h"
 #include "analysis.h"
 #include "clusters.h"
+#include "error.h"
+#include "xyz_read.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,4 +127,34 @@ void agglo_agglomerates_print(FILE *f, const agglo_agglomerates *a, int nbins) {
     fputc('\n', f);
   }
   free(h);
+}
+
+agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out) {
+  if (!o || !o->path || !out)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_agglomerates_report: NULL options, path or stream");
+  char *err = agglo_error_buffer();
+  agglo_xyz_reader rd;
+  agglo_system s;
+  memset(&s, 0, sizeof s);
+  if (agglo_xyz_open(&rd, o->path, 0, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
+  int got = 0, r = 0;
+  while ((o->frame == 0 || got < o->frame) && (r = agglo_xyz_next(&rd, &s, err, AGGLO_ERROR_LEN)) == 1) got++;
+  agglo_xyz_close(&rd);
+  agglo_status st = AGGLO_OK;
+  agglo_agglomerates a;
+  if (r < 0) st = AGGLO_ERROR_INPUT;
+  else if (got == 0 || (o->frame && got < o->frame))
+    st = agglo_error(AGGLO_ERROR_INPUT, "%s: frame %d not found (%d frames)", o->path, o->frame, got);
+  else if (agglo_agglomerates_measure(&s, o->gap, o->tol, &a) != 0)
+    st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  else {
+    if (o->row) agglo_agglomerates_row(out, &a);
+    else {
+      fprintf(out, "%s, frame %d (t = %g, %zu particles)\n", o->path, got, s.t, s.n);
+      agglo_agglomerates_print(out, &a, o->bins > 0 ? o->bins : 8);
+    }
+    agglo_agglomerates_free(&a);
+  }
+  agglo_system_free(&s);
+  return st;
 }

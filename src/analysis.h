@@ -2,6 +2,7 @@
    dimensions, contacts per sphere, cumulative pair distribution, ellipsoid classes. */
 #ifndef AGGLO_ANALYSIS_H
 #define AGGLO_ANALYSIS_H
+#include "agglo/analysis.h" /* AGGLO_SPHERE ... */
 #include "system.h"
 
 typedef struct {
@@ -50,7 +51,6 @@ int agglo_pair_distribution(const agglo_system *s, const double *r, size_t nr, s
 
 /* Ellipsoid classification of agglomerates (Mokkapati): semi-axes from the eigenvalues of the
    inertia tensor of member centres (+1 each, in diameters); class by relative tolerance tol. */
-enum { AGGLO_SPHERE = 0, AGGLO_PROLATE, AGGLO_OBLATE, AGGLO_SCALENE };
 int agglo_ellipsoid_class(const double semi[3], double tol);
 
 #endif

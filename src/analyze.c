@@ -1,4 +1,5 @@
-#include "analyze.h"
+/* `agglo analyze`: indicators of the frames of a trajectory, CSV/JSON reports and plots. */
+#include "agglo/analysis.h"
 #include "frame_summary.h"
 #include "xyz_read.h"
 #include "error.h"
@@ -122,7 +123,7 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
   return 0;
 }
 
-int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
+static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t errlen) {
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -185,20 +186,20 @@ int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
   write_clusters(cf, info, nc);
   fclose(cf);
   if (o->json) {
-    agglo_frame_summary_json(stdout, &chosen);
+    agglo_frame_summary_json(out, &chosen);
   } else if (!o->quiet) {
     int f = o->frame ? o->frame : frames;
-    printf("%s: frame %d of %d, t = %g, %zu particles (%dD)\n", o->path, f, frames, chosen.time,
+    fprintf(out, "%s: frame %d of %d, t = %g, %zu particles (%dD)\n", o->path, f, frames, chosen.time,
            chosen.n_particles, keep.dim);
-    printf("  contact distance (gap)     %g\n", chosen.contact_gap);
-    printf("  clusters                   %zu (mean size %.4g, weight average %.4g, largest %zu)\n",
+    fprintf(out, "  contact distance (gap)     %g\n", chosen.contact_gap);
+    fprintf(out, "  clusters                   %zu (mean size %.4g, weight average %.4g, largest %zu)\n",
            chosen.n_clusters, chosen.mean_cluster_size, chosen.weight_avg_cluster_size,
            chosen.max_cluster_size);
-    printf("  fractal dimension, box     %.4g (largest cluster, eps in [3r, L/2])\n", chosen.fractal_dimension_box);
-    printf("  fractal dimension, mass    %.4g (R_g ~ s^(1/D) over the clusters)\n", chosen.fractal_dimension_mass);
-    printf("  contacts per sphere N_c    %.4g\n", chosen.contacts_per_sphere);
-    printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", chosen.rg_largest, chosen.aspect_ratio);
-    printf("written: %s/analysis.csv, %s/clusters.csv%s\n", o->out_dir, o->out_dir,
+    fprintf(out, "  fractal dimension, box     %.4g (largest cluster, eps in [3r, L/2])\n", chosen.fractal_dimension_box);
+    fprintf(out, "  fractal dimension, mass    %.4g (R_g ~ s^(1/D) over the clusters)\n", chosen.fractal_dimension_mass);
+    fprintf(out, "  contacts per sphere N_c    %.4g\n", chosen.contacts_per_sphere);
+    fprintf(out, "  largest cluster            R_g %.4g, aspect ratio %.4g\n", chosen.rg_largest, chosen.aspect_ratio);
+    fprintf(out, "written: %s/analysis.csv, %s/clusters.csv%s\n", o->out_dir, o->out_dir,
            o->plots ? " and plots (*.png)" : "");
   }
   if (o->plots) {
@@ -217,4 +218,10 @@ out:
   agglo_system_free(&s);
   agglo_system_free(&keep);
   return rc;
+}
+
+agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, FILE *out) {
+  if (!o || !o->path || !o->out_dir || !out)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_analyze_trajectory: NULL options, path, out_dir or stream");
+  return analyze(o, out, agglo_error_buffer(), AGGLO_ERROR_LEN) == 0 ? AGGLO_OK : AGGLO_ERROR_INPUT;
 }

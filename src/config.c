@@ -510,7 +510,7 @@ static int parse(reader *r) {
   return 0;
 }
 
-int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen) {
+int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t errlen) {
   reader r = {0};
   r.f = fopen(path, "r");
   if (!r.f) return agglo_fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
@@ -520,14 +520,16 @@ int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errle
   return rc;
 }
 
-int agglo_config_load_string(agglo_config *c, const char *text, const char *name, char *err,
+int agglo_config_read_string(agglo_config *c, const char *text, const char *name, char *err,
                              size_t errlen) {
   reader r = {0};
   r.text = text, r.cfg = c, r.name = name, r.err = err, r.errlen = errlen;
   return parse(&r);
 }
 
-int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen) {
+static const key *lookup(const char *dotted, const char *where, char *err, size_t errlen);
+
+int agglo_config_read_assignment(agglo_config *c, const char *assignment, char *err, size_t errlen) {
   char buf[512], where[600];
   snprintf(where, sizeof where, "-s %s", assignment);
   if (strlen(assignment) >= sizeof buf) return agglo_fail(err, errlen, "%s: too long", where);
@@ -537,16 +539,8 @@ int agglo_config_override(agglo_config *c, const char *assignment, char *err, si
   if (!eq || !dot || dot > eq)
     return agglo_fail(err, errlen, "%s: expected section.key=value, e.g. -s run.dt=0.01", where);
   *eq = 0;
-  *dot = 0;
-  char *section = trim(buf), *name = trim(dot + 1);
-  const key *k = find_key(section, name);
-  if (!k) {
-    if (!known_section(section))
-      return agglo_fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
-    return agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
-                name, section);
-  }
-  return set_value(c, k, eq + 1, where, err, errlen);
+  const key *k = lookup(buf, where, err, errlen);
+  return k ? set_value(c, k, eq + 1, where, err, errlen) : -1;
 }
 
 /* The shortest decimal that reads back to the same double. */
@@ -557,43 +551,84 @@ static void shortest(char *buf, size_t n, double x) {
   }
 }
 
+/* The value of one key as it would be written in a scenario file. */
+static void write_value(const agglo_config *c, const key *K, FILE *f) {
+  char buf[64];
+  const void *src = (const char *)c + K->offset;
+  switch (K->type) {
+  case T_DOUBLE: shortest(buf, sizeof buf, *(const double *)src), fputs(buf, f); break;
+  case T_INT:
+    if (!strcmp(K->name, "dim")) fprintf(f, "%d", *(const int *)src);
+    else fprintf(f, "%lld", (long long)*(const int64_t *)src);
+    break;
+  case T_ENUM: fprintf(f, "%s", choice_name(K->choices, *(const int *)src, buf, sizeof buf)); break;
+  case T_LIST: {
+    const agglo_list *l = src;
+    /* eight values a line, the rest on indented continuation lines (lines stay short) */
+    for (int i = 0; i < l->n; i++) {
+      shortest(buf, sizeof buf, l->v[i]);
+      fprintf(f, "%s%s", i == 0 ? "" : i % 8 ? ", " : ",\n    ", buf);
+    }
+    break;
+  }
+  case T_ENUMLIST: {
+    const agglo_enum_list *l = src;
+    for (int i = 0; i < l->n; i++)
+      fprintf(f, "%s%s", i ? " " : "", choice_name(K->choices, l->v[i], buf, sizeof buf));
+    break;
+  }
+  }
+}
+
 int agglo_config_write(const agglo_config *c, FILE *f) {
   const char *section = "";
-  char buf[64];
   for (size_t k = 0; k < NKEYS; k++) {
     const key *K = &keys[k];
     if (strcmp(section, K->section)) fprintf(f, "%s[%s]\n", k ? "\n" : "", section = K->section);
-    const void *src = (const char *)c + K->offset;
     fprintf(f, "%s = ", K->name);
-    switch (K->type) {
-    case T_DOUBLE: shortest(buf, sizeof buf, *(const double *)src), fputs(buf, f); break;
-    case T_INT:
-      if (!strcmp(K->name, "dim")) fprintf(f, "%d", *(const int *)src);
-      else fprintf(f, "%lld", (long long)*(const int64_t *)src);
-      break;
-    case T_ENUM: fprintf(f, "%s", choice_name(K->choices, *(const int *)src, buf, sizeof buf)); break;
-    case T_LIST: {
-      const agglo_list *l = src;
-      /* eight values a line, the rest on indented continuation lines (lines stay short) */
-      for (int i = 0; i < l->n; i++) {
-        shortest(buf, sizeof buf, l->v[i]);
-        fprintf(f, "%s%s", i == 0 ? "" : i % 8 ? ", " : ",\n    ", buf);
-      }
-      break;
-    }
-    case T_ENUMLIST: {
-      const agglo_enum_list *l = src;
-      for (int i = 0; i < l->n; i++)
-        fprintf(f, "%s%s", i ? " " : "", choice_name(K->choices, l->v[i], buf, sizeof buf));
-      break;
-    }
-    }
+    write_value(c, K, f);
     fputc('\n', f);
   }
   return ferror(f) ? -1 : 0;
 }
 
-void agglo_config_describe(FILE *f, int markdown) {
+/* "section.key" split into a known key, or -1 with a message. */
+static const key *lookup(const char *dotted, const char *where, char *err, size_t errlen) {
+  char buf[256];
+  const char *dot = strchr(dotted, '.');
+  if (!dot || strlen(dotted) >= sizeof buf) {
+    agglo_fail(err, errlen, "%s: expected a key as section.key, e.g. run.dt", where);
+    return NULL;
+  }
+  snprintf(buf, sizeof buf, "%s", dotted);
+  buf[dot - dotted] = 0;
+  char *section = trim(buf), *name = trim(buf + (dot - dotted) + 1);
+  const key *k = find_key(section, name);
+  if (!k && !known_section(section))
+    agglo_fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
+  else if (!k)
+    agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
+               name, section);
+  return k;
+}
+
+int agglo_config_set_value(agglo_config *c, const char *dotted, const char *value, char *err,
+                           size_t errlen) {
+  char where[300];
+  snprintf(where, sizeof where, "%.250s", dotted);
+  const key *k = lookup(dotted, where, err, errlen);
+  return k ? set_value(c, k, value, where, err, errlen) : -1;
+}
+
+int agglo_config_get_value(const agglo_config *c, const char *dotted, FILE *f, char *err,
+                           size_t errlen) {
+  const key *k = lookup(dotted, dotted, err, errlen);
+  if (!k) return -1;
+  write_value(c, k, f);
+  return 0;
+}
+
+void agglo_config_print_keys(FILE *f, int markdown) {
   const char *section = "";
   char allowed[160];
   if (markdown) fprintf(f, "| key | default | allowed | meaning |\n| --- | --- | --- | --- |\n");
@@ -613,7 +648,7 @@ void agglo_config_describe(FILE *f, int markdown) {
 
 /* ---- checks across keys ---- */
 
-int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
+int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   int d = c->dim;
   const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
   const char *names[] = {"box.size", "flow.velocity", "gravity.g"};
@@ -734,10 +769,3 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
   return 0;
 }
 
-agglo_config *agglo_config_new(void) {
-  agglo_config *c = malloc(sizeof *c);
-  if (c) agglo_config_defaults(c);
-  return c;
-}
-
-void agglo_config_destroy(agglo_config *c) { free(c); }

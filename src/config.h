@@ -89,18 +89,23 @@ typedef struct { char where[512]; } agglo_origin;
 
 void agglo_config_defaults(agglo_config *c);
 /* Read an INI file over the current settings. Returns 0, or -1 with "file:line: ..." in err. */
-int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen);
+int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t errlen);
 /* Apply "section.key=value". Returns 0, or -1 with a message in err. */
-int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen);
+int agglo_config_read_assignment(agglo_config *c, const char *assignment, char *err, size_t errlen);
 /* Checks that involve several keys (box vs packing fraction, time step vs radius, ...). */
-int agglo_config_check(const agglo_config *c, char *err, size_t errlen);
+int agglo_config_validate(const agglo_config *c, char *err, size_t errlen);
 /* Write every key with its current value as a scenario file (reloadable). */
 int agglo_config_write(const agglo_config *c, FILE *f);
 /* Describe every key: markdown = 1 gives the table of docs/config.md, 0 the --help text. */
-void agglo_config_describe(FILE *f, int markdown);
+void agglo_config_print_keys(FILE *f, int markdown);
 /* The built-in default scenario, as INI text. */
 extern const char *agglo_default_scenario;
-int agglo_config_load_string(agglo_config *c, const char *text, const char *name, char *err,
+int agglo_config_read_string(agglo_config *c, const char *text, const char *name, char *err,
                              size_t errlen);
+/* One key by name ("section.key"): set from text, or its value written to f. */
+int agglo_config_set_value(agglo_config *c, const char *dotted, const char *value, char *err,
+                           size_t errlen);
+int agglo_config_get_value(const agglo_config *c, const char *dotted, FILE *f, char *err,
+                           size_t errlen);
 
 #endif

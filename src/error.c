@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static _Thread_local char last_error[AGGLO_ERROR_LEN];
+
 int agglo_fail(char *err, size_t errlen, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -9,3 +11,15 @@ int agglo_fail(char *err, size_t errlen, const char *fmt, ...) {
   va_end(ap);
   return -1;
 }
+
+agglo_status agglo_error(agglo_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+char *agglo_error_buffer(void) { return last_error; }
+
+const char *agglo_last_error(void) { return last_error; }

@@ -3,7 +3,7 @@
 #ifndef AGGLO_MODEL_H
 #define AGGLO_MODEL_H
 #include "config.h"
-#include "output_png.h"
+#include "shapes.h"
 #include "system.h"
 #include <stdio.h>
 
@@ -39,10 +39,10 @@ typedef struct {
   int (*labels)(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
   /* optional: links to draw on snapshots (e.g. glued pairs, darker = stronger), valid until the
      next step */
-  int (*links)(void *state, agglo_png_links *out);
+  int (*links)(void *state, agglo_link_lines *out);
   /* optional: obstacles to draw on snapshots at the system's time (walls as segments clipped to
      the box, spheres as discs), valid until the next call */
-  int (*obstacles)(void *state, const agglo_system *s, agglo_png_obstacles *out);
+  int (*obstacles)(void *state, const agglo_system *s, agglo_obstacle_shapes *out);
   /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
   const char *stats_columns;
   void (*stats_values)(const void *state, FILE *f);
@@ -53,15 +53,8 @@ extern const agglo_model agglo_model_ballistic;    /* time stepping (model_balli
 extern const agglo_model agglo_model_ballistic_ed; /* event driven (model_ballistic_ed.c) */
 extern const agglo_model agglo_model_dpd;          /* DPD-VV (model_dpd.c) */
 extern const agglo_model agglo_model_gluey;        /* gluey particles (model_gluey.c) */
-const agglo_model *agglo_model_for(int model_id);
-
-/* The model of a scenario: run.model, and for ballistic, ballistic.method. */
-static inline const agglo_model *agglo_model_select(const agglo_config *c) {
-  if (c->model == MODEL_BALLISTIC)
-    return c->ball_method == BALL_EVENT_DRIVEN ? &agglo_model_ballistic_ed : &agglo_model_ballistic;
-  if (c->model == MODEL_DPD) return &agglo_model_dpd;
-  if (c->model == MODEL_GLUEY) return &agglo_model_gluey;
-  return agglo_model_for(c->model);
-}
+/* The registry (models.c): the model of a scenario, from run.model and, for ballistic,
+   ballistic.method. */
+const agglo_model *agglo_model_select(const agglo_config *c);
 
 #endif

@@ -366,10 +366,3 @@ const agglo_model agglo_model_contact = {
     .load = contact_load,
     .destroy = contact_destroy,
 };
-
-const agglo_model *agglo_model_for(int model_id) {
-  switch (model_id) {
-  case MODEL_CONTACT: return &agglo_model_contact;
-  default: return NULL;
-  }
-}

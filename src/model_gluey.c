@@ -491,7 +491,7 @@ static void gluey_stats_values(const void *state, FILE *f) {
           s->gamma_most_negative, s->gamma_mean, s->gamma_median, s->attached_fraction);
 }
 
-static int gluey_links(void *state, agglo_png_links *out) {
+static int gluey_links(void *state, agglo_link_lines *out) {
   gluey *m = state;
   size_t cnt = 0;
   for (size_t k = 0; k < m->pn; k++) cnt += m->pj[k] >= 0 && m->pgamma[k] < 0;
@@ -538,7 +538,7 @@ static int clip_line(const agglo_box *b, const double p[2], const double u[2], d
 /* Obstacles where they are at s->t: a plane as its line clipped to the box (a plane of the
    rotating box as its face, of length the side), a segment as itself, a sphere as a disc. The
    system box walls are drawn by the picture itself. */
-static int gluey_obstacles(void *state, const agglo_system *s, agglo_png_obstacles *out) {
+static int gluey_obstacles(void *state, const agglo_system *s, agglo_obstacle_shapes *out) {
   gluey *m = state;
   const agglo_obstacles *ob = &m->ob;
   free(m->oseg); free(m->odisc);

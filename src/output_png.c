@@ -249,7 +249,7 @@ static void draw_particles(cairo_t *cr, const view *v, const agglo_system *s, co
 }
 
 /* A link is drawn only when the minimum image is the direct segment, never across a wrap. */
-static void draw_links(cairo_t *cr, const view *v, const agglo_system *s, const agglo_png_links *l) {
+static void draw_links(cairo_t *cr, const view *v, const agglo_system *s, const agglo_link_lines *l) {
   cairo_set_line_width(cr, fmin(3.0, fmax(0.5, 0.25 * agglo_min_radius(s) * v->scale)));
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   for (size_t k = 0; k < l->n; k++) {
@@ -270,7 +270,7 @@ static void draw_links(cairo_t *cr, const view *v, const agglo_system *s, const 
 
 /* Obstacles: grey discs with a darker rim, dark grey wall lines; they are not clipped to a wall box
    (a plane or segment is given already clipped). */
-static void draw_obstacles(cairo_t *cr, const view *v, const agglo_png_obstacles *o) {
+static void draw_obstacles(cairo_t *cr, const view *v, const agglo_obstacle_shapes *o) {
   painter p = {cr, {-1, -1, -1}, 0};
   const double grey[3] = {0.62, 0.62, 0.62};
   for (size_t k = 0; k < o->ndisc; k++) {
@@ -325,13 +325,13 @@ static void draw_caption(cairo_t *cr, const view *v, const agglo_system *s, int 
 /* ---- entry point ---- */
 
 static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const clusters *c,
-                     const depth_key *order, const agglo_png_links *links, const agglo_png_obstacles *obs) {
+                     const depth_key *order, const agglo_link_lines *links, const agglo_obstacle_shapes *obs) {
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
   fill_background(cr);
   cairo_save(cr);
   clip_to_box(cr, v);
   if (obs && ((obs->nseg && obs->seg) || (obs->ndisc && obs->disc))) {
-    agglo_png_obstacles o = *obs;
+    agglo_obstacle_shapes o = *obs;
     if (!o.seg) o.nseg = 0;
     if (!o.disc) o.ndisc = 0;
     draw_obstacles(cr, v, &o);
@@ -344,7 +344,7 @@ static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const cl
 }
 
 static int render(const char *path, const agglo_system *s, const view *v, const clusters *c,
-                  const depth_key *order, const agglo_png_links *links, const agglo_png_obstacles *obs,
+                  const depth_key *order, const agglo_link_lines *links, const agglo_obstacle_shapes *obs,
                   char *err, size_t errlen) {
   cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->w, v->h);
   cairo_t *cr = cairo_create(surf);
@@ -369,8 +369,8 @@ static int check_args(const char *path, const agglo_system *s, int width_px, cha
   return 0;
 }
 
-int agglo_png_write(const char *path, const agglo_system *s, int width_px, const agglo_png_links *links,
-                    const agglo_png_obstacles *obstacles, char *err, size_t errlen) {
+int agglo_png_write(const char *path, const agglo_system *s, int width_px, const agglo_link_lines *links,
+                    const agglo_obstacle_shapes *obstacles, char *err, size_t errlen) {
   if (check_args(path, s, width_px, err, errlen)) return -1;
   view v;
   if (make_view(&v, &s->box, width_px))

@@ -1,15 +1,9 @@
 /* Particles as arrays of 3-vectors (2D keeps z = 0) and the box they live in. */
 #ifndef AGGLO_SYSTEM_H
 #define AGGLO_SYSTEM_H
+#include "agglo/agglo.h" /* agglo_box */
 #include <stddef.h>
 #include <stdint.h>
-
-enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };
-
-typedef struct {
-  double lo[3], hi[3], len[3];
-  int periodic[3]; /* per axis: AGGLO_WALL or AGGLO_PERIODIC */
-} agglo_box;
 
 typedef struct {
   int dim;          /* 2 or 3 */

@@ -9,17 +9,17 @@ static inline agglo_config *load_config(const char *ini, const char *const *over
   agglo_config *c = agglo_config_new();
   char err[1024] = "";
   assert_non_null(c);
-  if (ini && agglo_config_load_string(c, ini, "test.ini", err, sizeof err) != 0) fail_msg("%s", err);
+  if (ini && agglo_config_read_string(c, ini, "test.ini", err, sizeof err) != 0) fail_msg("%s", err);
   for (int i = 0; over && over[i]; i++)
-    if (agglo_config_override(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
+    if (agglo_config_read_assignment(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
   return c;
 }
 
-/* The same, also checked across keys (agglo_config_check). */
+/* The same, also checked across keys (agglo_config_validate). */
 static inline agglo_config *make_config(const char *ini, const char *const *over) {
   agglo_config *c = load_config(ini, over);
   char err[1024] = "";
-  if (agglo_config_check(c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
   return c;
 }
 

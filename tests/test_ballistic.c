@@ -179,7 +179,7 @@ static void conservation_run(int method, int dim, int periodic, size_t n) {
   c.seed = 3;
   agglo_system s;
   char err[256];
-  assert_int_equal(agglo_config_check(&c, err, sizeof err), 0);
+  assert_int_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
   const agglo_model *m = agglo_model_select(&c);
   void *state;

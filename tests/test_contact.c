@@ -145,8 +145,8 @@ static void run_overlap_case(const overlap_case *oc) {
   char err[1024] = "";
   c->size.n = 0;
   for (int i = 0; over[i]; i++)
-    if (agglo_config_override(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_check(c, err, sizeof err) != 0) fail_msg("%s: check: %s", oc->name, err);
+    if (agglo_config_read_assignment(c, over[i], err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("%s: check: %s", oc->name, err);
   clock_t t0 = clock();
   sim m;
   sim_start(&m, c);

@@ -40,7 +40,7 @@ typedef struct {
 static void start(sim *S, const agglo_config *c) {
   char err[512];
   memset(S, 0, sizeof *S);
-  if (agglo_config_check(c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
   if (agglo_setup(&S->s, c, err, sizeof err) != 0) fail_msg("setup: %s", err);
   if (agglo_model_dpd.init(&S->state, &S->s, c, err, sizeof err) != 0) fail_msg("init: %s", err);
 }

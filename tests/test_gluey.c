@@ -324,13 +324,13 @@ static void test_config_gamma_min(void **st) {
   agglo_config *c = agglo_config_new();
   char err[512];
   assert_true(isinf(c->gluey_gamma_min) && c->gluey_gamma_min < 0);
-  assert_int_equal(agglo_config_override(c, "gluey.gamma_min=-1", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-1", err, sizeof err), 0);
   assert_true(c->gluey_gamma_min == -1);
-  assert_int_equal(agglo_config_override(c, "gluey.gamma_min=-inf", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-inf", err, sizeof err), 0);
   assert_true(isinf(c->gluey_gamma_min));
-  assert_int_not_equal(agglo_config_override(c, "gluey.gamma_min=1", err, sizeof err), 0);
-  assert_int_not_equal(agglo_config_override(c, "gluey.gamma_min=inf", err, sizeof err), 0);
-  assert_int_not_equal(agglo_config_override(c, "run.dt=-inf", err, sizeof err), 0);
+  assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=1", err, sizeof err), 0);
+  assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=inf", err, sizeof err), 0);
+  assert_int_not_equal(agglo_config_read_assignment(c, "run.dt=-inf", err, sizeof err), 0);
   agglo_config_destroy(c);
 }
 

@@ -89,7 +89,7 @@ static image load(const char *path) {
   return im;
 }
 
-static image render(const char *path, const agglo_system *s, const agglo_png_links *links) {
+static image render(const char *path, const agglo_system *s, const agglo_link_lines *links) {
   char err[256] = "";
   int rc = agglo_png_write(path, s, WIDTH, links, NULL, err, sizeof err);
   if (rc) print_error("%s\n", err);
@@ -164,7 +164,7 @@ static void test_links(void **state) {
   place(&s, 3, 9.2, 7.0, 0, 0.5);
   int32_t i[] = {0, 2}, j[] = {1, 3};
   double strength[] = {1.0, 1.0};
-  agglo_png_links links = {i, j, strength, 2};
+  agglo_link_lines links = {i, j, strength, 2};
   image im = render("test_output_png_links.png", &s, &links);
   assert_int_not_equal(at(&im, 5.0, 3.0), WHITE);
   assert_int_equal(at(&im, 5.0, 7.0), WHITE);
@@ -179,7 +179,7 @@ static void test_obstacles(void **state) {
   make_system(&s, 2, 1, 0);
   place(&s, 0, 8.0, 8.0, 0, 0.5);
   double seg[] = {1.0, 2.0, 9.0, 2.0}, disc[] = {5.0, 6.0, 1.0};
-  agglo_png_obstacles ob = {seg, 1, disc, 1};
+  agglo_obstacle_shapes ob = {seg, 1, disc, 1};
   char err[256] = "";
   assert_int_equal(agglo_png_write("test_output_png_obstacles.png", &s, WIDTH, NULL, &ob, err, sizeof err), 0);
   image im = load("test_output_png_obstacles.png");

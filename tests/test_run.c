@@ -1,4 +1,4 @@
-/* Whole runs through agglo_run: determinism across thread counts, exact restarts, and the
+/* Whole runs through the stepping API: determinism across thread counts, exact restarts, and the
    format and schedule of trajectory.xyz and stats.csv. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,10 +29,14 @@ static void clean(const char *dir) {
 /* Run into dir (removed first unless it is the restart directory). */
 static void run_into(const agglo_config *c, const char *dir, int threads, const char *restart) {
   if (!restart || strcmp(restart, dir)) clean(dir);
-  agglo_run_options opt = {.out_dir = dir, .restart_dir = restart, .threads = threads};
-  char err[2048] = "";
-  int rc = agglo_run(c, &opt, err, sizeof err);
-  if (rc != 0) fail_msg("agglo_run into %s: rc %d: %s", dir, rc, err);
+  agglo_sim *sim = NULL;
+  agglo_set_threads(threads);
+  agglo_status rc = restart ? agglo_sim_create_from_restart(c, restart, &sim) : agglo_sim_create(c, &sim);
+  if (rc == AGGLO_OK) rc = agglo_sim_attach_outputs(sim, dir, AGGLO_OUTPUT_ALL);
+  if (rc == AGGLO_OK) rc = agglo_sim_run(sim);
+  if (rc == AGGLO_OK) rc = agglo_sim_close_outputs(sim);
+  agglo_sim_destroy(sim);
+  if (rc != AGGLO_OK) fail_msg("run into %s: status %d: %s", dir, rc, agglo_last_error());
 }
 
 typedef struct { char *data; size_t len; } blob;
@@ -178,8 +182,8 @@ static agglo_config *restart_config(const char *dir, const char *override) {
   char path[256], err[1024] = "";
   snprintf(path, sizeof path, "%s/scenario.ini", dir);
   agglo_config *c = agglo_config_new();
-  if (agglo_config_load(c, path, err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_override(c, override, err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_read_file(c, path, err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_read_assignment(c, override, err, sizeof err) != 0) fail_msg("%s", err);
   return c;
 }
 

@@ -35,11 +35,11 @@ static int setup(agglo_config *c, double L, int argc, char **argv, agglo_system 
   c->boundary.n = 1, c->boundary.v[0] = 1;
   c->seed = 12345;
   for (int i = 0; i < argc; i++)
-    if (agglo_config_override(c, argv[i], err, sizeof err) != 0) {
+    if (agglo_config_read_assignment(c, argv[i], err, sizeof err) != 0) {
       fprintf(stderr, "%s\n", err);
       return -1;
     }
-  if (agglo_config_check(c, err, sizeof err) != 0 || agglo_setup(s, c, err, sizeof err) != 0 ||
+  if (agglo_config_validate(c, err, sizeof err) != 0 || agglo_setup(s, c, err, sizeof err) != 0 ||
       agglo_model_dpd.init(state, s, c, err, sizeof err) != 0) {
     fprintf(stderr, "%s\n", err);
     return -1;

@@ -1,37 +1,181 @@
-/* agglo: direct simulation of particle aggregation. The public API: settings and a run. */
+/* agglo: direct simulation of particle aggregation. The public C API.
+
+   A simulation is an opaque handle made from settings (a scenario), stepped by verbs, read through
+   views of its arrays, and written by output writers you attach or leave out:
+
+       agglo_config *c = agglo_config_new();
+       agglo_config_load(c, "examples/maury_brownian_500.ini");
+       agglo_config_set(c, "run.seed", "7");
+       agglo_sim *sim;
+       if (agglo_sim_create(c, &sim) != AGGLO_OK) puts(agglo_last_error());
+       agglo_sim_attach_outputs(sim, "out", AGGLO_OUTPUT_ALL);
+       agglo_sim_run_until(sim, 1.0);
+       const double *x = agglo_sim_positions(sim);   (n x 3, z = 0 in 2D)
+       agglo_sim_destroy(sim);
+       agglo_config_destroy(c);
+
+   Every function that can fail returns an agglo_status; on failure agglo_last_error() gives a
+   message a user can act on (the file and line, the key and its allowed range). The library never
+   prints and never exits. Functions returning a pointer or a value give NULL (or 0) on misuse and
+   set the message too. Documentation: docs/api.md. */
 #ifndef AGGLO_AGGLO_H
 #define AGGLO_AGGLO_H
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
-/* Scenario settings (opaque). Every function returning int gives 0 on success or -1 with a
-   message a user can act on in err. The library never prints and never exits. */
+/* ---- status and errors ------------------------------------------------------------------- */
+
+typedef enum {
+  AGGLO_OK = 0,
+  AGGLO_STOPPED = 1,        /* a callback asked to stop; the state is consistent (not an error) */
+  AGGLO_ERROR_INPUT = -1,   /* bad file, key, value or argument */
+  AGGLO_ERROR_USAGE = -2,   /* a NULL handle, a finished or failed simulation, a call out of order */
+  AGGLO_ERROR_RUN = -3,     /* the dynamics failed (non-finite values, solver); the last good
+                               state is kept in the handle (and written if the state writer is on) */
+  AGGLO_ERROR_IO = -4,      /* an output could not be written */
+  AGGLO_ERROR_MEMORY = -5
+} agglo_status;
+
+/* The message of the last failed call in this thread ("" if none). */
+const char *agglo_last_error(void);
+const char *agglo_version(void);
+/* OpenMP threads of the hot loops (0: OpenMP's default). Results never depend on it. */
+agglo_status agglo_set_threads(int threads);
+
+/* ---- settings ---------------------------------------------------------------------------- */
+
+/* A scenario: every key of `agglo run --help` (docs/config.md) with its default. Opaque. */
 typedef struct agglo_config agglo_config;
 
-agglo_config *agglo_config_new(void); /* all defaults */
+agglo_config *agglo_config_new(void); /* all defaults; NULL if out of memory */
+agglo_config *agglo_config_copy(const agglo_config *c);
 void agglo_config_destroy(agglo_config *c);
-int agglo_config_load(agglo_config *c, const char *path, char *err, size_t errlen);
-int agglo_config_override(agglo_config *c, const char *assignment, char *err, size_t errlen);
-int agglo_config_check(const agglo_config *c, char *err, size_t errlen);
+/* Read an INI scenario over the current settings (errors name file:line and key). */
+agglo_status agglo_config_load(agglo_config *c, const char *path);
+/* The same from text; name is used in messages. */
+agglo_status agglo_config_load_string(agglo_config *c, const char *text, const char *name);
+/* The built-in default scenario (Maury's Brownian aggregation, 2D, N = 2000). */
+agglo_status agglo_config_load_default(agglo_config *c);
+/* Set one key by name, "section.key", as the value would be written in a scenario file. */
+agglo_status agglo_config_set(agglo_config *c, const char *key, const char *value);
+/* "section.key=value", as `agglo run -s` takes it. */
+agglo_status agglo_config_assign(agglo_config *c, const char *assignment);
+/* The current value of a key as text (reloadable by agglo_config_set). */
+agglo_status agglo_config_get(const agglo_config *c, const char *key, char *buf, size_t len);
+/* Checks across keys (box against packing fraction, time step against radius, ...). */
+agglo_status agglo_config_check(const agglo_config *c);
+/* Every key with its value, as a reloadable scenario file. */
+agglo_status agglo_config_save(const agglo_config *c, const char *path);
+/* Every key with its default, allowed values and meaning: markdown = 1 gives docs/config.md's
+   table, 0 the text of `agglo run --help`. */
+void agglo_config_print_keys(FILE *f, int markdown);
+/* A short account of the settings a model derives (e.g. DPD units and reduced parameters). */
+void agglo_config_print_summary(const agglo_config *c, FILE *f);
+
+/* ---- the box ----------------------------------------------------------------------------- */
+
+enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };
 
 typedef struct {
-  const char *out_dir;     /* where outputs go (created) */
-  const char *restart_dir; /* continue the run saved there (NULL: start afresh) */
-  int threads;             /* 0: OpenMP's default */
-  int progress;            /* 1: progress bar on stderr */
-  int verbose;             /* 1: a summary line at the start and end on stderr */
-} agglo_run_options;
+  double lo[3], hi[3], len[3]; /* len = hi - lo; 2D boxes have lo[2] = hi[2] = len[2] = 0 */
+  int periodic[3];             /* per axis: AGGLO_WALL or AGGLO_PERIODIC */
+} agglo_box;
 
-/* Run a scenario to its end time. Returns 0; the signal number if stopped by SIGINT or SIGTERM
-   (state saved);
-   -1 on error (the last good state is saved where possible). */
-int agglo_run(const agglo_config *c, const agglo_run_options *opt, char *err, size_t errlen);
+/* ---- a simulation ------------------------------------------------------------------------ */
 
-const char *agglo_version(void);
+typedef struct agglo_sim agglo_sim;
 
+/* Set up the particles of a scenario (any model); the settings are copied. */
+agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out);
+/* Continue the run saved in dir (state.xyz, contacts.txt) bit for bit; c is normally
+   dir/scenario.ini with any changed keys (e.g. run.t_end). Writers attached later append. */
+agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *dir, agglo_sim **out);
+void agglo_sim_destroy(agglo_sim *sim);
+
+/* Stepping. The outputs of a run do not depend on how it is cut into calls. */
+agglo_status agglo_sim_step(agglo_sim *sim, int64_t n);        /* n steps (or events/windows) */
+agglo_status agglo_sim_run_until(agglo_sim *sim, double t);    /* to the first step at t or after */
+agglo_status agglo_sim_run(agglo_sim *sim);                    /* to run.t_end, or until finished */
+/* 1 when the model has nothing left to do (e.g. one ballistic cluster left). */
+int agglo_sim_finished(const agglo_sim *sim);
+
+/* Called after every `every`-th step (after the outputs of that step); return non-zero to stop
+   the run, which then returns AGGLO_STOPPED. fn = NULL removes it. */
+typedef int (*agglo_callback)(agglo_sim *sim, void *user);
+agglo_status agglo_sim_set_callback(agglo_sim *sim, int64_t every, agglo_callback fn, void *user);
+/* Warnings of a run (a solver at its iteration cap, an overlap above tolerance): the first five
+   are passed to fn; all are counted. fn = NULL drops them. */
+typedef void (*agglo_log_fn)(const char *message, void *user);
+agglo_status agglo_sim_set_log(agglo_sim *sim, agglo_log_fn fn, void *user);
+
+/* The state, without copying: views valid until the handle is destroyed. Positions and velocities
+   are n x 3 (row-major, z = 0 in 2D); clusters are labelled on demand (the smallest id of each
+   cluster). Write through the setters below, never through these pointers. */
+size_t agglo_sim_count(const agglo_sim *sim);
+int agglo_sim_dim(const agglo_sim *sim);
+const char *agglo_sim_model(const agglo_sim *sim);
+double agglo_sim_time(const agglo_sim *sim);
+int64_t agglo_sim_step_count(const agglo_sim *sim);
+double agglo_sim_dt(const agglo_sim *sim);
+agglo_status agglo_sim_box(const agglo_sim *sim, agglo_box *box);
+const double *agglo_sim_positions(const agglo_sim *sim);
+const double *agglo_sim_velocities(const agglo_sim *sim);
+const double *agglo_sim_radii(const agglo_sim *sim);
+const double *agglo_sim_masses(const agglo_sim *sim);
+const int64_t *agglo_sim_ids(const agglo_sim *sim);
+const int32_t *agglo_sim_clusters(agglo_sim *sim);
+size_t agglo_sim_cluster_count(agglo_sim *sim);
+/* The gap below which two particles of this model count as touching (clusters). */
+double agglo_sim_contact_gap(const agglo_sim *sim);
+
+/* What the last step reported, and the clusters of the last output (no relabelling). */
+typedef struct {
+  double time;
+  int64_t step;
+  int64_t end_step;        /* the step of run.t_end; -1 when the model chooses its own steps */
+  int iterations;          /* solver iterations of the last step */
+  int converged;           /* 0 if the solver stopped at its cap */
+  double max_violation;    /* largest overlap the solver left (length) */
+  double min_gap;          /* smallest gap after the step (inf when no pair is within reach) */
+  size_t n_contacts;       /* constraints of the step */
+  size_t n_clusters, max_cluster_size; /* at the last output or agglo_sim_clusters call */
+  int64_t warnings;        /* warnings so far */
+} agglo_sim_report;
+agglo_status agglo_sim_get_report(const agglo_sim *sim, agglo_sim_report *report);
+
+/* A user's own start: before the first step only, n must equal the count; values are checked
+   (finite, positive radii and masses, inside walled boxes, no overlap beyond the model's
+   tolerance) and nothing changes if a check fails. Arrays are in storage order (as the views;
+   agglo_sim_ids gives each particle's id); stride is 3, or 2 for 2D arrays of (x, y). Radii
+   set the masses by particles.mass_rule, as at set-up; agglo_sim_set_masses then overrides. */
+agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, int stride);
+agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n, int stride);
+agglo_status agglo_sim_set_radii(agglo_sim *sim, const double *r, size_t n);
+agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n);
+
+/* Outputs: writers attached to a directory (created), writing on the scenario's schedule
+   (output.* keys) from the next step on, the step before the first included. */
+enum {
+  AGGLO_OUTPUT_TRAJECTORY = 1, /* trajectory.xyz: extended XYZ frames */
+  AGGLO_OUTPUT_STATS = 2,      /* stats.csv: one row per output time */
+  AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_t*.png at output.snapshots times */
+  AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt when the run ends, fails or stops */
+  AGGLO_OUTPUT_ALL = 15
+};
+/* Also writes dir/scenario.ini (the resolved settings). which = 0 detaches every writer. */
+agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which);
+/* Write the restart point (state.xyz, contacts.txt, scenario.ini) into dir now. */
+agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
+/* Flush and close the attached writers (writing the state if that writer is on). */
+agglo_status agglo_sim_close_outputs(agglo_sim *sim);
+
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,89 @@
+/* agglo's analysis toolkit over plain arrays (docs/analysis.md gives every formula). Positions are
+   n x 3 row-major (z = 0 in 2D); box = NULL means open space (no periodic images). Errors as in
+   agglo.h: an agglo_status and agglo_last_error(). */
+#ifndef AGGLO_ANALYSIS_PUBLIC_H
+#define AGGLO_ANALYSIS_PUBLIC_H
+#include "agglo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#pragma GCC visibility push(default)
+
+/* Cluster labels: particles i, j touch when |x_i - x_j| - r_i - r_j < contact_gap; labels[i] is
+   the smallest index of i's cluster. *n_clusters (if not NULL) receives the count. */
+agglo_status agglo_analysis_cluster_labels(const double *x, const double *r, size_t n, int dim,
+                                           const agglo_box *box, double contact_gap,
+                                           int32_t *labels, size_t *n_clusters);
+
+/* Sizes of the clusters of a labelling, largest first, into sizes (room for n). */
+agglo_status agglo_analysis_cluster_sizes(const int32_t *labels, size_t n, size_t *sizes,
+                                          size_t *n_clusters);
+
+/* Gyration tensor (3 x 3, row-major) about the centre of mass of n points (already unwrapped),
+   weights m (NULL: equal), and the radius of gyration (sqrt of its trace). */
+agglo_status agglo_analysis_gyration(const double *x, const double *m, size_t n, double tensor[9],
+                                     double *rg);
+
+/* Box-counting dimension of n points (SPEC §3): occupied cells of 2^k grids, fitted over cell
+   sides in [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and
+   *npoints its length. */
+agglo_status agglo_analysis_box_counting(const double *x, size_t n, int dim, double eps_min,
+                                         double *dimension, double *eps, double *counts,
+                                         int *npoints);
+
+/* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size. */
+agglo_status agglo_analysis_mass_radius(const size_t *sizes, const double *rg, size_t n_clusters,
+                                        size_t min_size, double *dimension);
+
+/* Relative contacts per sphere N_c: (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, i = j included,
+   k = 6 in 2D and 12 in 3D. */
+agglo_status agglo_analysis_contacts_per_sphere(const double *x, size_t n, int dim,
+                                                const agglo_box *box, double dist, double *nc);
+
+/* Cumulative pair distribution P(r_k) = (1/N) sum_{i, j != i} 1{|x_i - x_j| <= r_k}. */
+agglo_status agglo_analysis_pair_distribution(const double *x, size_t n, int dim,
+                                              const agglo_box *box, const double *radii_r,
+                                              size_t n_r, double *p);
+
+/* The ellipsoid with the second moments of n member spheres (centres x, already unwrapped, radii
+   r): semi-axes (descending) and their directions (columns of axes, may be NULL). */
+agglo_status agglo_analysis_ellipsoid(const double *x, const double *r, size_t n, double semi[3],
+                                      double axes[9]);
+/* Its class with relative tolerance tol on axis equality. */
+enum { AGGLO_SPHERE = 0, AGGLO_PROLATE = 1, AGGLO_OBLATE = 2, AGGLO_SCALENE = 3 };
+int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
+
+/* Reports of files (the CLI's `agglo analyze` and `agglo agglomerates`), printed on out. */
+typedef struct {
+  const char *path;    /* extended XYZ trajectory */
+  const char *out_dir; /* analysis.csv, clusters.csv, plots */
+  int frame;           /* frame to report in detail (1-based; 0 = the last) */
+  int all;             /* indicators of every frame (else only the chosen one) */
+  double contact_gap;  /* > 0: touching below this gap; else the file's ContactGap or 0.1 r */
+  double radius;       /* radius when the file has none */
+  int json, plots, quiet;
+} agglo_analyze_options;
+agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, FILE *out);
+
+typedef struct {
+  const char *path; /* extended XYZ trajectory */
+  int frame;        /* 1-based; 0 = the last */
+  double gap;       /* surface gap below which particles are bound */
+  double tol;       /* relative tolerance of the ellipsoid classes */
+  int bins;         /* histogram bins of the volumes */
+  int row;          /* one line instead of the report */
+} agglo_agglomerates_options;
+agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out);
+
+/* Ballistic time stepping against event driven over seeds (`agglo compare`): the report on out,
+   one CSV row per run on csv (may be NULL), progress lines on log (may be NULL).
+   only: -1 both methods, 0 time stepping, 1 event driven. */
+agglo_status agglo_ballistic_compare(const agglo_config *c, long first_seed, long seeds, int only,
+                                     FILE *out, FILE *csv, FILE *log);
+
+#pragma GCC visibility pop
+#ifdef __cplusplus
+}
+#endif
+#endif

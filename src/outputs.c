@@ -1,0 +1,235 @@
+/* The writers of a run: trajectory (extended XYZ), stats.csv, PNG snapshots, the restart point
+   (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
+#include "error.h"
+#include "frame_summary.h"
+#include "output_png.h"
+#include "output_xyz.h"
+#include "simulation.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int make_dir(const char *path) {
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
+      *p = '/';
+    }
+  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+    return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
+  return 0;
+}
+
+static FILE *open_out(const char *dir, const char *name, const char *mode) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, mode);
+  if (!f) agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", path, strerror(errno));
+  return f;
+}
+
+static int write_scenario(const agglo_sim *sim, const char *dir) {
+  FILE *f = open_out(dir, "scenario.ini", "w");
+  if (!f) return -1;
+  fprintf(f, "# resolved scenario of this run (agglo %s); `agglo run` reads it back\n", AGGLO_VERSION);
+  int rc = agglo_config_write(&sim->cfg, f);
+  if (fclose(f) != 0 || rc != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s/scenario.ini: write failed (disk full?)", dir);
+  return 0;
+}
+
+static int64_t every(double interval, double dt) {
+  if (interval <= 0) return 0;
+  int64_t k = llround(interval / dt);
+  return k < 1 ? 1 : k;
+}
+
+static void stats_header(FILE *f, const agglo_model *m) {
+  fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
+             "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
+             "weight_avg_cluster_size,fractal_dimension_box,fractal_dimension_mass,"
+             "contacts_per_sphere,aspect_ratio,rg_largest,outer_iterations");
+  fprintf(f, "%s\n", m->stats_columns ? m->stats_columns : "");
+}
+
+int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
+  agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  if (make_dir(dir) != 0 || write_scenario(sim, dir) != 0) return -1;
+  o->dir = strdup(dir);
+  if (!o->dir) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  o->which = which;
+  /* a restarted run appends to the trajectory and stats it continues */
+  const char *mode = sim->restarted ? "a" : "w";
+  if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) return -1;
+  if ((which & AGGLO_OUTPUT_STATS) && !(o->stats = open_out(dir, "stats.csv", mode))) return -1;
+  if (o->stats && ftell(o->stats) == 0) stats_header(o->stats, sim->model);
+  const agglo_system *s = &sim->sys;
+  /* continuing (a restart, or writers attached after some steps): the outputs of the current
+     step belong to the earlier part of the run */
+  int cont = sim->restarted || s->step > 0;
+  o->traj_every = every(c->trajectory_interval, c->dt);
+  o->stats_every = every(c->stats_interval, c->dt);
+  o->analysis_every = every(c->analysis_interval, c->dt);
+  o->traj_next = o->stats_next = o->analysis_next = s->t;
+  if (cont && sim->model->variable_step) {
+    /* the schedule of an uninterrupted run: multiples of the interval summed from t = 0, past
+       the current time, as the time-based schedule leaves them */
+    double *next[3] = {&o->traj_next, &o->stats_next, &o->analysis_next};
+    double every_t[3] = {c->trajectory_interval, c->stats_interval, c->analysis_interval};
+    for (int k = 0; k < 3; k++) {
+      *next[k] = 0;
+      if (every_t[k] > 0)
+        while (*next[k] <= s->t * (1 + 1e-12)) *next[k] += every_t[k];
+    }
+  }
+  o->traj_last = o->stats_last = cont ? s->step : -1;
+  o->state_step = -1;
+  o->snap_next = 0;
+  while (o->snap_next < c->snapshots.n &&
+         (sim->model->variable_step
+              ? (cont ? c->snapshots.v[o->snap_next] <= s->t : c->snapshots.v[o->snap_next] < s->t)
+              : llround(c->snapshots.v[o->snap_next] / c->dt) < s->step + cont))
+    o->snap_next++;
+  if (!(which & AGGLO_OUTPUT_SNAPSHOTS)) o->snap_next = c->snapshots.n;
+  o->initial_pending = !cont;
+  return 0;
+}
+
+/* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
+static void analysis_columns(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  agglo_outputs *o = &sim->out;
+  agglo_frame_summary a;
+  int due = sim->model->variable_step ? o->analysis_due
+                                      : o->analysis_every && s->step % o->analysis_every == 0;
+  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &a, NULL, NULL) != 0) {
+    fprintf(o->stats, ",,,,,,");
+    return;
+  }
+  fprintf(o->stats, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
+          a.fractal_dimension_box, a.fractal_dimension_mass, a.contacts_per_sphere, a.aspect_ratio,
+          a.rg_largest);
+  sim->labelled_step = -1; /* the summary relabels with its own contact notion */
+}
+
+static void stats_row(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  FILE *f = sim->out.stats;
+  double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
+  fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
+          sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
+          agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
+          sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
+  analysis_columns(sim);
+  fprintf(f, ",%d", sim->last.outer_iterations);
+  if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
+  fputc('\n', f);
+  fflush(f);
+  sim->iter_sum = sim->iter_steps = 0;
+}
+
+static int snapshot(agglo_sim *sim) {
+  char path[4096], err[1024];
+  snprintf(path, sizeof path, "%s/snapshot_t%g.png", sim->out.dir, sim->cfg.snapshots.v[sim->out.snap_next]);
+  agglo_link_lines links = {0};
+  int have = sim->model->links && sim->model->links(sim->state, &links) == 0;
+  agglo_obstacle_shapes obs = {0};
+  int have_obs = sim->model->obstacles && sim->model->obstacles(sim->state, &sim->sys, &obs) == 0;
+  if (agglo_png_write(path, &sim->sys, (int)sim->cfg.png_width, have ? &links : NULL,
+                      have_obs ? &obs : NULL, err, sizeof err) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s", err);
+  return 0;
+}
+
+/* Variable step: is a time-based output due at t? Advances *next past t. */
+static int due_by_time(double t, double interval, double *next) {
+  if (interval <= 0 || t < *next * (1 - 1e-12)) return 0;
+  while (*next <= t * (1 + 1e-12)) *next += interval;
+  return 1;
+}
+
+static int snap_due(const agglo_sim *sim) {
+  const agglo_config *c = &sim->cfg;
+  if (sim->out.snap_next >= c->snapshots.n) return 0;
+  if (sim->model->variable_step) return sim->sys.t >= c->snapshots.v[sim->out.snap_next] * (1 - 1e-12);
+  return sim->sys.step >= llround(c->snapshots.v[sim->out.snap_next] / c->dt);
+}
+
+int agglo_outputs_write(agglo_sim *sim, int final) {
+  agglo_outputs *o = &sim->out;
+  const agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
+  if (!o->dir) return 0;
+  o->initial_pending = 0;
+  int want_traj, want_stats;
+  if (sim->model->variable_step) {
+    want_traj = due_by_time(s->t, c->trajectory_interval, &o->traj_next) || final || s->step == 0;
+    want_stats = due_by_time(s->t, c->stats_interval, &o->stats_next) || final ||
+                 c->stats_interval <= 0;
+    o->analysis_due = due_by_time(s->t, c->analysis_interval, &o->analysis_next) ||
+                      (final && c->analysis_interval > 0);
+  } else {
+    want_traj = final || (o->traj_every && s->step % o->traj_every == 0) || s->step == 0;
+    want_stats = final || s->step % (o->stats_every ? o->stats_every : 1) == 0;
+  }
+  want_traj = o->traj && want_traj && s->step != o->traj_last;
+  want_stats = o->stats && want_stats && s->step != o->stats_last;
+  int want_snap = snap_due(sim);
+  if (!(want_traj || want_stats || want_snap)) return 0;
+  if (agglo_sim_label(sim) != 0) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory labelling clusters");
+  if (want_traj) {
+    if (agglo_xyz_write_frame(o->traj, s) != 0 || fflush(o->traj) != 0)
+      return agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed (disk full?)", o->dir);
+    o->traj_last = s->step;
+  }
+  if (want_stats) {
+    stats_row(sim);
+    o->stats_last = s->step;
+  }
+  while (want_snap) {
+    if (snapshot(sim) != 0) return -1;
+    o->snap_next++;
+    want_snap = snap_due(sim);
+  }
+  return 0;
+}
+
+int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
+  char path[4096], tmp[4200], err[1024];
+  if (make_dir(dir) != 0) return -1;
+  if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
+  snprintf(path, sizeof path, "%s/state.xyz", dir);
+  if (agglo_xyz_write_state(path, &sim->sys, err, sizeof err) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s", err);
+  snprintf(path, sizeof path, "%s/contacts.txt", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
+  int rc = sim->model->save ? sim->model->save(sim->state, f) : 0;
+  if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
+  if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
+  return 0;
+}
+
+int agglo_outputs_close(agglo_sim *sim) {
+  agglo_outputs *o = &sim->out;
+  int rc = 0;
+  if (o->dir && o->initial_pending) rc = agglo_outputs_write(sim, 0);
+  if (o->dir && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
+    rc = agglo_outputs_save_state(sim, o->dir);
+  if (o->traj && fclose(o->traj) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed", o->dir);
+  if (o->stats && fclose(o->stats) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed", o->dir);
+  free(o->dir);
+  memset(o, 0, sizeof *o);
+  return rc;
+}
