@@ -1,9 +1,8 @@
-/* Time each indicator of `agglo analyze` on one frame: bench_analysis FILE.xyz */
-#include "analysis.h"
-#include "clusters.h"
-#include "xyz_read.h"
+/* Time each function of the public analysis toolkit on one frame: bench_analysis FILE.xyz */
+#include "agglo/analysis.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void) {
@@ -12,48 +11,68 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int cmp_label(const void *a, const void *b, void *labels) {
+  const int32_t *l = labels;
+  int32_t x = l[*(const size_t *)a], y = l[*(const size_t *)b];
+  return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: bench_analysis FILE.xyz\n");
     return 2;
   }
-  char err[1024];
-  agglo_xyz_reader rd;
-  agglo_system s = {0};
+  agglo_trajectory *tr;
+  int got = 0;
   double t = now();
-  if (agglo_xyz_open(&rd, argv[1], 0, err, sizeof err) || agglo_xyz_next(&rd, &s, err, sizeof err) != 1) {
-    fprintf(stderr, "%s\n", err);
+  if (agglo_trajectory_open(argv[1], 0, &tr) != AGGLO_OK || agglo_trajectory_next(tr, &got) != AGGLO_OK || !got) {
+    fprintf(stderr, "%s\n", got ? agglo_last_error() : "no frame");
     return 1;
   }
-  printf("read frame (%zu particles)      %.3f s\n", s.n, now() - t);
+  size_t n = agglo_trajectory_count(tr), nc;
+  int dim = agglo_trajectory_dim(tr);
+  const double *x = agglo_trajectory_positions(tr), *rad = agglo_trajectory_radii(tr);
+  agglo_box box;
+  agglo_trajectory_box(tr, &box);
+  printf("read frame (%zu particles)      %.3f s\n", n, now() - t);
   double r = 0;
-  for (size_t i = 0; i < s.n; i++) r += s.r[i];
-  r /= (double)s.n;
-  agglo_cluster_stats cs;
+  for (size_t i = 0; i < n; i++) r += rad[i];
+  r /= (double)n;
+  int32_t *labels = malloc(n * sizeof *labels);
+  size_t *sizes = malloc(n * sizeof *sizes), *order = malloc(n * sizeof *order);
+  double *rg = malloc(n * sizeof *rg), *pts = malloc(3 * n * sizeof *pts);
   t = now();
-  agglo_clusters_label(&s, NULL, 0.1 * r, &cs);
-  printf("cluster labels (union-find)     %.3f s  (%zu clusters)\n", now() - t, cs.n_clusters);
-  agglo_cluster_info *c;
-  size_t nc;
+  agglo_analysis_cluster_labels(x, rad, n, dim, &box, 0.1 * r, labels, &nc);
+  printf("cluster labels (union-find)     %.3f s  (%zu clusters)\n", now() - t, nc);
+  /* R_g of every cluster: members gathered by label (clusters that wrap are not unfolded here) */
   t = now();
-  agglo_cluster_infos(&s, 0.1 * r, &c, &nc);
-  printf("per-cluster geometry (R_g, G)   %.3f s\n", now() - t);
+  for (size_t i = 0; i < n; i++) order[i] = i;
+  qsort_r(order, n, sizeof *order, cmp_label, labels);
+  size_t m = 0;
+  for (size_t a = 0, b; a < n; a = b) {
+    for (b = a; b < n && labels[order[b]] == labels[order[a]]; b++)
+      memcpy(pts + 3 * (b - a), x + 3 * order[b], 3 * sizeof *pts);
+    double g[9];
+    agglo_analysis_gyration(pts, NULL, b - a, g, &rg[m]);
+    sizes[m++] = b - a;
+  }
+  printf("per-cluster R_g and tensor      %.3f s\n", now() - t);
+  double d;
   t = now();
-  double dm = agglo_mass_radius_dimension(c, nc, 2);
-  printf("mass-radius dimension           %.3f s  (D = %.3f)\n", now() - t, dm);
+  agglo_analysis_mass_radius(sizes, rg, m, 2, &d);
+  printf("mass-radius dimension           %.3f s  (D = %.3f)\n", now() - t, d);
   t = now();
-  double db = agglo_box_counting(s.x, s.n, s.dim, 3 * r, NULL, NULL, NULL);
-  printf("box counting (all centres)      %.3f s  (D = %.3f)\n", now() - t, db);
+  agglo_analysis_box_counting(x, n, dim, 3 * r, &d, NULL, NULL, NULL);
+  printf("box counting (all centres)      %.3f s  (D = %.3f)\n", now() - t, d);
   t = now();
-  double nc_ = agglo_contacts_per_sphere(&s, 2.1 * r);
-  printf("contacts per sphere             %.3f s  (N_c = %.4f)\n", now() - t, nc_);
+  agglo_analysis_contacts_per_sphere(x, n, dim, &box, 2.1 * r, &d);
+  printf("contacts per sphere             %.3f s  (N_c = %.4f)\n", now() - t, d);
   double radii[40], p[40];
   for (int k = 0; k < 40; k++) radii[k] = 2 * r * (1 + 9.0 * k / 39);
   t = now();
-  agglo_pair_distribution(&s, radii, 40, 20000, p);
-  printf("P(r), 2r..20r, 20000 references %.3f s\n", now() - t);
-  free(c);
-  agglo_system_free(&s);
-  agglo_xyz_close(&rd);
+  agglo_analysis_pair_distribution(x, n, dim, &box, radii, 40, p);
+  printf("P(r), 2r..20r, all references   %.3f s\n", now() - t);
+  free(labels), free(sizes), free(order), free(rg), free(pts);
+  agglo_trajectory_close(tr);
   return 0;
 }

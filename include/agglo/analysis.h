@@ -54,6 +54,30 @@ agglo_status agglo_analysis_ellipsoid(const double *x, const double *r, size_t n
 enum { AGGLO_SPHERE = 0, AGGLO_PROLATE = 1, AGGLO_OBLATE = 2, AGGLO_SCALENE = 3 };
 int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
 
+/* Kinetic temperature k_B T = sum m |v - v_cm|^2 / (dim (n - 1)) (the centre-of-mass motion
+   removed), as the DPD model reports it. */
+agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
+                                        double *kT);
+
+/* Reading trajectories (extended XYZ: agglo's, or any with positions, and radii or a default):
+   one frame at a time, its arrays viewed as for a simulation (valid until the next frame). */
+typedef struct agglo_trajectory agglo_trajectory;
+/* default_radius: the radius of every particle when a frame has none (<= 0: an error then). */
+agglo_status agglo_trajectory_open(const char *path, double default_radius, agglo_trajectory **out);
+/* Read the next frame: AGGLO_OK with *got = 1, or *got = 0 at the end of the file. */
+agglo_status agglo_trajectory_next(agglo_trajectory *tr, int *got);
+size_t agglo_trajectory_count(const agglo_trajectory *tr);
+int agglo_trajectory_dim(const agglo_trajectory *tr);
+double agglo_trajectory_time(const agglo_trajectory *tr);
+int64_t agglo_trajectory_step(const agglo_trajectory *tr);
+agglo_status agglo_trajectory_box(const agglo_trajectory *tr, agglo_box *box);
+const double *agglo_trajectory_positions(const agglo_trajectory *tr);
+const double *agglo_trajectory_velocities(const agglo_trajectory *tr);
+const double *agglo_trajectory_radii(const agglo_trajectory *tr);
+const int64_t *agglo_trajectory_ids(const agglo_trajectory *tr);
+const int32_t *agglo_trajectory_clusters(const agglo_trajectory *tr);
+void agglo_trajectory_close(agglo_trajectory *tr);
+
 /* Reports of files (the CLI's `agglo analyze` and `agglo agglomerates`), printed on out. */
 typedef struct {
   const char *path;    /* extended XYZ trajectory */

@@ -1,0 +1,137 @@
+"""Loads libagglo with cffi in ABI mode; the declarations are read from the public headers.
+
+The library is, in order: $AGGLO_LIBRARY; the path recorded at build or install time
+(_paths.py, written by python/CMakeLists.txt); build/libagglo.so of the source tree; the system's
+libagglo.so.0. The headers: $AGGLO_INCLUDE_DIR, then _paths.py, then include/ of the source tree.
+"""
+import ctypes.util
+import os
+import re
+
+import cffi
+
+from .errors import error_for
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_SOURCE_TREE = os.path.normpath(os.path.join(_HERE, "..", ".."))
+HEADERS = ("agglo.h", "analysis.h")
+
+try:
+    from . import _paths
+except ImportError:  # running from the source tree without a build
+    _paths = None
+
+
+def _first_existing(paths):
+    for p in paths:
+        if p and os.path.exists(p):
+            return p
+    return None
+
+
+def library_path():
+    """The shared library to load (see the module's docstring)."""
+    env = os.environ.get("AGGLO_LIBRARY")
+    if env:
+        return env
+    found = _first_existing([
+        getattr(_paths, "LIBRARY", None),
+        os.path.join(_SOURCE_TREE, "build", "libagglo.so"),
+    ])
+    return found or ctypes.util.find_library("agglo")
+
+
+def include_dir():
+    """The directory holding agglo/agglo.h and agglo/analysis.h."""
+    for d in (os.environ.get("AGGLO_INCLUDE_DIR"), getattr(_paths, "INCLUDE_DIR", None),
+              os.path.join(_SOURCE_TREE, "include")):
+        if d and os.path.exists(os.path.join(d, "agglo", "agglo.h")):
+            return d
+    raise ImportError("agglo: the public headers (agglo/agglo.h) were not found; set "
+                      "AGGLO_INCLUDE_DIR to the directory holding agglo/")
+
+
+def cdef_from_header(text):
+    """The declarations of a header: every preprocessor line (with its continuation lines) and
+    every `#ifdef __cplusplus ... #endif` block dropped."""
+    out, depth, skipping, continued = [], 0, False, False
+    for line in text.splitlines():
+        s = line.strip()
+        if continued:  # continuation of a preprocessor line
+            continued = s.endswith("\\")
+            continue
+        if s.startswith("#"):
+            continued = s.endswith("\\")
+            word = re.match(r"#\s*(\w*)", s).group(1)
+            if skipping:
+                if word in ("if", "ifdef", "ifndef"):
+                    depth += 1
+                elif word == "endif":
+                    depth -= 1
+                    skipping = depth > 0
+            elif word == "ifdef" and s.split()[-1] == "__cplusplus":
+                skipping, depth = True, 1
+            continue
+        if not skipping:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _build():
+    path = library_path()
+    if not path:
+        raise ImportError("agglo: libagglo.so not found; build the CMake target agglo_shared, "
+                          "install agglo, or set AGGLO_LIBRARY to the library's path")
+    inc = include_dir()
+    ffi = cffi.FFI()
+    for h in HEADERS:
+        with open(os.path.join(inc, "agglo", h), encoding="utf-8") as f:
+            ffi.cdef(cdef_from_header(f.read()))
+    # C library calls used to hand FILE * arguments to the library
+    ffi.cdef("FILE *fopen(const char *path, const char *mode); int fclose(FILE *f);")
+    try:
+        lib = ffi.dlopen(path)
+    except OSError as e:
+        raise ImportError(f"agglo: cannot load {path}: {e} (set AGGLO_LIBRARY to the library's "
+                          "path)") from e
+    return ffi, lib, ffi.dlopen(None), path, inc
+
+
+ffi, lib, libc, LIBRARY, INCLUDE_DIR = _build()
+
+
+def last_error():
+    """The library's message of the last failed call in this thread."""
+    return ffi.string(lib.agglo_last_error()).decode("utf-8", "replace")
+
+
+def check(status, what=None):
+    """Raise the exception of a failed agglo_status; return the status otherwise (OK, STOPPED)."""
+    if status < 0:
+        msg = last_error() or (what or "agglo") + f": failed with status {status}"
+        raise error_for(status, msg)
+    return status
+
+
+def encode(text):
+    """str or os.PathLike -> bytes for a const char * argument."""
+    return os.fsencode(text) if not isinstance(text, bytes) else text
+
+
+def with_file(fn):
+    """Run fn(FILE *) on a temporary file and return what it wrote, as text."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix="agglo_", suffix=".txt")
+    os.close(fd)
+    try:
+        f = libc.fopen(encode(tmp), b"w")
+        if f == ffi.NULL:
+            raise OSError(f"{tmp}: cannot open for writing")
+        try:
+            fn(f)
+        finally:
+            libc.fclose(f)
+        with open(tmp, encoding="utf-8", errors="replace") as g:
+            return g.read()
+    finally:
+        os.unlink(tmp)

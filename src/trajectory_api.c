@@ -1,0 +1,69 @@
+/* Public reading of trajectories, frame by frame (include/agglo/analysis.h), over xyz_read.c. */
+#include "agglo/analysis.h"
+#include "error.h"
+#include "xyz_read.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct agglo_trajectory {
+  agglo_xyz_reader rd;
+  agglo_system s;
+  char *path;
+};
+
+agglo_status agglo_trajectory_open(const char *path, double default_radius, agglo_trajectory **out) {
+  if (!out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_open: out is NULL");
+  *out = NULL;
+  if (!path) return agglo_error(AGGLO_ERROR_INPUT, "agglo_trajectory_open: the path is NULL");
+  agglo_trajectory *tr = calloc(1, sizeof *tr);
+  if (!tr || !(tr->path = strdup(path))) {
+    free(tr);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  if (agglo_xyz_open(&tr->rd, tr->path, default_radius, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) {
+    free(tr->path);
+    free(tr);
+    return AGGLO_ERROR_INPUT;
+  }
+  *out = tr;
+  return AGGLO_OK;
+}
+
+agglo_status agglo_trajectory_next(agglo_trajectory *tr, int *got) {
+  if (!tr || !got) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_next: NULL handle or got");
+  int r = agglo_xyz_next(&tr->rd, &tr->s, agglo_error_buffer(), AGGLO_ERROR_LEN);
+  *got = r == 1;
+  return r < 0 ? AGGLO_ERROR_INPUT : AGGLO_OK;
+}
+
+#define GET(type, name, expr, none)                                                      \
+  type agglo_trajectory_##name(const agglo_trajectory *tr) {                             \
+    if (!tr) {                                                                           \
+      agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_" #name ": the handle is NULL");  \
+      return none;                                                                       \
+    }                                                                                    \
+    return expr;                                                                         \
+  }
+GET(size_t, count, tr->s.n, 0)
+GET(int, dim, tr->s.dim, 0)
+GET(double, time, tr->s.t, 0)
+GET(int64_t, step, tr->s.step, 0)
+GET(const double *, positions, tr->s.x, NULL)
+GET(const double *, velocities, tr->s.v, NULL)
+GET(const double *, radii, tr->s.r, NULL)
+GET(const int64_t *, ids, tr->s.id, NULL)
+GET(const int32_t *, clusters, tr->s.cluster, NULL)
+
+agglo_status agglo_trajectory_box(const agglo_trajectory *tr, agglo_box *box) {
+  if (!tr || !box) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_box: NULL handle or box");
+  *box = tr->s.box;
+  return AGGLO_OK;
+}
+
+void agglo_trajectory_close(agglo_trajectory *tr) {
+  if (!tr) return;
+  agglo_xyz_close(&tr->rd);
+  agglo_system_free(&tr->s);
+  free(tr->path);
+  free(tr);
+}

@@ -1,0 +1,21 @@
+# `cmake --install` into a scratch prefix, then examples/c/brownian.c built against it twice: with
+# pkg-config (agglo.pc) and with find_package(agglo); both programs run from the installed
+# libagglo.so.0 and must print the cluster counts.
+set(PREFIX ${CMAKE_BINARY_DIR}/test_prefix)
+add_test(NAME install_prefix
+  COMMAND ${CMAKE_COMMAND} --install ${CMAKE_BINARY_DIR} --prefix ${PREFIX})
+set_tests_properties(install_prefix PROPERTIES FIXTURES_SETUP installed TIMEOUT 60)
+add_test(NAME install_pkg_config COMMAND sh -c
+  "export PKG_CONFIG_PATH=${PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig && \
+   cc ${PROJECT_SOURCE_DIR}/examples/c/brownian.c -o brownian_pc $(pkg-config --cflags --libs agglo) && \
+   LD_LIBRARY_PATH=${PREFIX}/${CMAKE_INSTALL_LIBDIR} ./brownian_pc && \
+   readelf -d ./brownian_pc | grep -q 'libagglo.so.0'")
+set_tests_properties(install_pkg_config PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "t =  2.00  clusters [0-9]+")
+add_test(NAME install_find_package COMMAND sh -c
+  "rm -rf find_package_build && \
+   ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR}/examples/c -B find_package_build -DCMAKE_PREFIX_PATH=${PREFIX} >/dev/null && \
+   ${CMAKE_COMMAND} --build find_package_build >/dev/null && \
+   LD_LIBRARY_PATH=${PREFIX}/${CMAKE_INSTALL_LIBDIR} find_package_build/brownian")
+set_tests_properties(install_find_package PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "t =  2.00  clusters [0-9]+")
