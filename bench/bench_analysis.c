@@ -1,4 +1,5 @@
 /* Time each function of the public analysis toolkit on one frame: bench_analysis FILE.xyz */
+#define _GNU_SOURCE /* qsort_r */
 #include "agglo/analysis.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Install the Debian packages agglo needs, build it, and run the built-in default scenario.
+# Install the Debian packages agglo needs, build it, install it (the CLI, libagglo, the headers,
+# agglo.pc, the CMake package and the Python package; prefix AGGLO_PREFIX, default /usr/local),
+# and run the built-in default scenario.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libsuitesparse-dev libcmocka-dev gnuplot-nox"
+packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libsuitesparse-dev
+  libcmocka-dev gnuplot-nox python3 python3-cffi python3-numpy python3-pytest python3-matplotlib"
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 missing=$(for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+prefix=${AGGLO_PREFIX:-/usr/local}
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
 cmake --build build -j"$(nproc)"
+$sudo cmake --install build > /dev/null
+$sudo ldconfig 2>/dev/null || true
+echo "Installed under $prefix: agglo, libagglo.so, include/agglo, agglo.pc, the Python package agglo."
 if [ "${AGGLO_SKIP_DEFAULT_RUN:-0}" != 1 ]; then
   build/agglo run -o out
   echo "Default scenario done: see out/ (snapshot_t*.png, stats.csv, trajectory.xyz)."

@@ -2,17 +2,7 @@
    the internal indicators (analysis.c, clusters.c) run on a shallow agglo_system whose pointers
    are the caller's arrays. docs/analysis.md ("Library functions") gives every formula. */
 #include "agglo/analysis.h"
-/* src/analysis.h still declares the ellipsoid classes (same names, same values) for the
-   agglomerate report: keep its copy out of the way of the public enum. */
-#define AGGLO_SPHERE AGGLO_INTERNAL_SPHERE_
-#define AGGLO_PROLATE AGGLO_INTERNAL_PROLATE_
-#define AGGLO_OBLATE AGGLO_INTERNAL_OBLATE_
-#define AGGLO_SCALENE AGGLO_INTERNAL_SCALENE_
 #include "analysis.h"
-#undef AGGLO_SPHERE
-#undef AGGLO_PROLATE
-#undef AGGLO_OBLATE
-#undef AGGLO_SCALENE
 #include "cells.h"
 #include "clusters.h"
 #include "error.h"
@@ -467,4 +457,29 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol) {
   if (s23 && !s12) return AGGLO_PROLATE;
   if (s12 && !s23) return AGGLO_OBLATE;
   return AGGLO_SCALENE;
+}
+
+agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
+                                        double *kT) {
+  const char *fn = __func__;
+  agglo_status st = check_dim(fn, dim);
+  if (st == AGGLO_OK) st = check_ptr(fn, v, "v");
+  if (st == AGGLO_OK) st = check_ptr(fn, m, "m");
+  if (st == AGGLO_OK) st = check_ptr(fn, kT, "kT");
+  if (st == AGGLO_OK && n < 2) st = bad(fn, "n = %zu (at least 2 particles)", n);
+  if (st != AGGLO_OK) return st;
+  double mt = 0, p[3] = {0, 0, 0}, e = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!(m[i] > 0) || !isfinite(m[i])) return bad(fn, "m[%zu] = %g (must be positive)", i, m[i]);
+    mt += m[i];
+    for (int k = 0; k < 3; k++) p[k] += m[i] * v[3 * i + k];
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < dim; k++) {
+      double w = v[3 * i + k] - p[k] / mt;
+      e += m[i] * w * w;
+    }
+  *kT = e / (dim * ((double)n - 1));
+  if (!isfinite(*kT)) return bad(fn, "non-finite velocities");
+  return AGGLO_OK;
 }

@@ -19,6 +19,7 @@
    written back (scenario units, original order) after every step. */
 #include "model.h"
 #include "model_dpd.h"
+#include "agglo/analysis.h"
 #include "pair_forces.h"
 #include "rng.h"
 #include "error.h"
@@ -84,16 +85,9 @@ void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
 }
 
 double agglo_dpd_temperature(const agglo_system *s) {
-  double mt = 0, p[3] = {0, 0, 0}, e = 0;
-  for (size_t i = 0; i < s->n; i++)
-    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
-  for (size_t i = 0; i < s->n; i++) mt += s->m[i];
-  for (size_t i = 0; i < s->n; i++)
-    for (int k = 0; k < s->dim; k++) {
-      double w = s->v[3 * i + k] - p[k] / mt;
-      e += s->m[i] * w * w;
-    }
-  return s->n > 1 ? e / (s->dim * ((double)s->n - 1)) : 0;
+  double kT = 0; /* 0 for fewer than two particles */
+  agglo_analysis_temperature(s->v, s->m, s->n, s->dim, &kT);
+  return kT;
 }
 
 /* The pair parameters of species pair (si, sj) in reduced units. */

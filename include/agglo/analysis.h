@@ -50,7 +50,9 @@ agglo_status agglo_analysis_pair_distribution(const double *x, size_t n, int dim
    r): semi-axes (descending) and their directions (columns of axes, may be NULL). */
 agglo_status agglo_analysis_ellipsoid(const double *x, const double *r, size_t n, double semi[3],
                                       double axes[9]);
-/* Its class with relative tolerance tol on axis equality. */
+/* Its class with relative tolerance tol on axis equality ("a ~ b" when a <= (1 + tol) b): sphere
+   a1 ~ a3; prolate a2 ~ a3 and not a1 ~ a2; oblate a1 ~ a2 and not a2 ~ a3; else scalene.
+   -1 (and the message) on bad input. */
 enum { AGGLO_SPHERE = 0, AGGLO_PROLATE = 1, AGGLO_OBLATE = 2, AGGLO_SCALENE = 3 };
 int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
 

@@ -1,0 +1,270 @@
+"""agglo's analysis toolkit over numpy arrays (docs/analysis.md gives every formula).
+
+Positions are (n, 2) or (n, 3) arrays of real numbers (2D arrays get z = 0); the dimension is
+their number of columns unless dim is given. box is None (open space), a Simulation's box, or
+any object with lo, hi and periodic per axis."""
+import collections
+
+import numpy as np
+
+from ._ffi import check, encode, ffi, lib, last_error
+from .errors import InputError
+from .simulation import Box, _box_from_c, _real_array
+
+__all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_radius_dimension",
+           "contacts_per_sphere", "pair_distribution", "ellipsoid", "ellipsoid_class",
+           "temperature", "Trajectory", "Frame", "Gyration", "BoxCounting", "Ellipsoid"]
+
+Gyration = collections.namedtuple("Gyration", "tensor rg")
+BoxCounting = collections.namedtuple("BoxCounting", "dimension eps counts")
+Ellipsoid = collections.namedtuple("Ellipsoid", "semi axes")
+ELLIPSOID_CLASSES = {lib.AGGLO_SPHERE: "sphere", lib.AGGLO_PROLATE: "prolate",
+                     lib.AGGLO_OBLATE: "oblate", lib.AGGLO_SCALENE: "scalene"}
+
+
+def _ptr(a, ctype="double[]"):
+    return ffi.from_buffer(ctype, a)
+
+
+def _positions(x, dim=None, name="positions"):
+    """(n x 3 C-contiguous float64 array, dim) from (n, 2) or (n, 3) positions."""
+    a = _real_array(name, x)
+    if a.ndim != 2 or a.shape[1] not in (2, 3):
+        raise InputError(f"{name}: shape {a.shape}; expected (n, 2) or (n, 3)")
+    if dim is None:
+        dim = a.shape[1]
+    if dim not in (2, 3):
+        raise InputError(f"dim = {dim!r} (allowed: 2 or 3)")
+    if a.shape[1] == 3:
+        return np.ascontiguousarray(a, dtype=np.float64), dim
+    p = np.zeros((a.shape[0], 3))
+    p[:, :2] = a
+    return p, dim
+
+
+def _values(name, v, n):
+    a = _real_array(name, v)
+    if a.shape != (n,):
+        raise InputError(f"{name}: shape {a.shape}; expected ({n},)")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _box(box, dim):
+    """An agglo_box * from None, a Box or any object with lo, hi, periodic."""
+    if box is None:
+        return ffi.NULL
+    if isinstance(box, dict):
+        box = Box(box["lo"], box["hi"], box.get("periodic", False))
+    try:
+        lo, hi, periodic = box.lo, box.hi, box.periodic
+    except AttributeError:
+        raise InputError(f"box: expected None or an object with lo, hi and periodic, not "
+                         f"{type(box).__name__}") from None
+    lo = np.atleast_1d(np.asarray(lo, dtype=np.float64))
+    hi = np.atleast_1d(np.asarray(hi, dtype=np.float64))
+    per = np.atleast_1d(np.asarray(periodic, dtype=bool))
+    if lo.size == 1:
+        lo = np.repeat(lo, dim)
+    if hi.size == 1:
+        hi = np.repeat(hi, dim)
+    if per.size == 1:
+        per = np.repeat(per, dim)
+    for nm, arr in (("lo", lo), ("hi", hi), ("periodic", per)):
+        if arr.shape != (dim,):
+            raise InputError(f"box.{nm}: {arr.size} values for dim = {dim}")
+    b = ffi.new("agglo_box *")
+    for k in range(dim):
+        b.lo[k], b.hi[k] = lo[k], hi[k]
+        b.len[k] = hi[k] - lo[k]
+        b.periodic[k] = lib.AGGLO_PERIODIC if per[k] else lib.AGGLO_WALL
+    return b
+
+
+def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None):
+    """Cluster labels (int32): particles i, j touch when |x_i - x_j| - r_i - r_j < contact_gap
+    (default: 0.1 times the mean radius); labels[i] is the smallest index of i's cluster."""
+    x, dim = _positions(positions, dim)
+    n = x.shape[0]
+    r = _values("radii", radii, n)
+    if contact_gap is None:
+        contact_gap = 0.1 * float(r.mean()) if n else 0.0
+    labels = np.empty(n, dtype=np.int32)
+    count = ffi.new("size_t *")
+    b = _box(box, dim)
+    check(lib.agglo_analysis_cluster_labels(_ptr(x), _ptr(r), n, dim, b, float(contact_gap),
+                                            _ptr(labels, "int32_t[]"), count))
+    return labels
+
+
+def cluster_sizes(labels):
+    """Sizes of the clusters of a labelling, largest first (int64 array)."""
+    lab = _real_array("labels", labels)
+    if lab.ndim != 1 or lab.dtype.kind not in "iu":
+        raise InputError(f"labels: expected a 1-D integer array, got shape {lab.shape} dtype "
+                         f"{lab.dtype}")
+    if lab.size and (lab.min() < np.iinfo(np.int32).min or lab.max() > np.iinfo(np.int32).max):
+        raise InputError("labels: values outside the int32 range")
+    lab = np.ascontiguousarray(lab, dtype=np.int32)
+    n = lab.size
+    sizes = np.zeros(max(n, 1), dtype=np.uintp)
+    count = ffi.new("size_t *")
+    check(lib.agglo_analysis_cluster_sizes(_ptr(lab, "int32_t[]"), n, _ptr(sizes, "size_t[]"),
+                                           count))
+    return sizes[:count[0]].astype(np.int64)
+
+
+def gyration(positions, masses=None):
+    """Gyration tensor (dim x dim) about the centre of mass of points already unwrapped, with
+    optional weights, and the radius of gyration R_g (sqrt of its trace)."""
+    x, dim = _positions(positions)
+    n = x.shape[0]
+    m = ffi.NULL if masses is None else _ptr(_values("masses", masses, n))
+    t = np.zeros(9)
+    rg = ffi.new("double *")
+    check(lib.agglo_analysis_gyration(_ptr(x), m, n, _ptr(t), rg))
+    return Gyration(t.reshape(3, 3)[:dim, :dim].copy(), rg[0])
+
+
+def box_counting(positions, eps_min=0.0, dim=None):
+    """Box-counting dimension of points: occupied cells of 2^k grids fitted over cell sides in
+    [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts); dimension is nan with fewer
+    than two scales."""
+    x, dim = _positions(positions, dim)
+    eps, counts = np.zeros(64), np.zeros(64)
+    d, npts = ffi.new("double *"), ffi.new("int *")
+    check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d, _ptr(eps),
+                                          _ptr(counts), npts))
+    k = npts[0]
+    return BoxCounting(d[0], eps[:k].copy(), counts[:k].copy())
+
+
+def mass_radius_dimension(sizes, rg, min_size=2):
+    """Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters of size >= min_size
+    (nan with fewer than 3 such clusters or sizes within a factor 3)."""
+    s = _real_array("sizes", sizes)
+    if s.ndim != 1 or (s.size and s.min() < 0):
+        raise InputError(f"sizes: expected a 1-D array of counts >= 0, got shape {s.shape}")
+    s = np.ascontiguousarray(s, dtype=np.uintp)
+    g = _values("rg", rg, s.size)
+    d = ffi.new("double *")
+    check(lib.agglo_analysis_mass_radius(_ptr(s, "size_t[]"), _ptr(g), s.size, int(min_size), d))
+    return d[0]
+
+
+def contacts_per_sphere(positions, dist, box=None, dim=None):
+    """Relative contacts per sphere N_c = (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, i = j
+    included, k = 6 in 2D and 12 in 3D."""
+    x, dim = _positions(positions, dim)
+    nc = ffi.new("double *")
+    check(lib.agglo_analysis_contacts_per_sphere(_ptr(x), x.shape[0], dim, _box(box, dim),
+                                                 float(dist), nc))
+    return nc[0]
+
+
+def pair_distribution(positions, r, box=None, dim=None):
+    """Cumulative pair distribution P(r_k) = (1/N) sum_{i, j != i} 1{|x_i - x_j| <= r_k} at the
+    distances r (array or scalar)."""
+    x, dim = _positions(positions, dim)
+    rr = _real_array("r", r)
+    scalar = rr.ndim == 0
+    rr = np.ascontiguousarray(np.atleast_1d(rr), dtype=np.float64)
+    if rr.ndim != 1:
+        raise InputError(f"r: shape {rr.shape}; expected a 1-D array of distances")
+    p = np.zeros(max(rr.size, 1))
+    check(lib.agglo_analysis_pair_distribution(_ptr(x), x.shape[0], dim, _box(box, dim),
+                                               _ptr(rr), rr.size, _ptr(p)))
+    return p[0] if scalar else p[:rr.size]
+
+
+def ellipsoid(positions, radii):
+    """The ellipsoid with the second moments of the member spheres (centres unwrapped):
+    Ellipsoid(semi, axes), semi-axes descending and their directions as the columns of axes."""
+    x, _ = _positions(positions)
+    r = _values("radii", radii, x.shape[0])
+    semi, axes = np.zeros(3), np.zeros(9)
+    check(lib.agglo_analysis_ellipsoid(_ptr(x), _ptr(r), x.shape[0], _ptr(semi), _ptr(axes)))
+    return Ellipsoid(semi, axes.reshape(3, 3))
+
+
+def ellipsoid_class(semi, tol=0.05):
+    """"sphere", "prolate", "oblate" or "scalene" for semi-axes (or an Ellipsoid), with
+    relative tolerance tol on axis equality."""
+    if isinstance(semi, Ellipsoid):
+        semi = semi.semi
+    a = _values("semi", semi, 3)
+    c = lib.agglo_analysis_ellipsoid_class(_ptr(a), float(tol))
+    if c < 0:
+        raise InputError(last_error())
+    return ELLIPSOID_CLASSES[c]
+
+
+def temperature(velocities, masses, dim=None):
+    """Kinetic temperature k_B T = sum m |v - v_cm|^2 / (dim (n - 1)), as the DPD model
+    reports it."""
+    v, dim = _positions(velocities, dim, name="velocities")
+    m = _values("masses", masses, v.shape[0])
+    kt = ffi.new("double *")
+    check(lib.agglo_analysis_temperature(_ptr(v), _ptr(m), v.shape[0], dim, kt))
+    return kt[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# trajectories
+
+Frame = collections.namedtuple("Frame", "time step dim box positions velocities radii ids "
+                                        "clusters")
+
+
+def _copy(ptr, shape, dtype):
+    if ptr == ffi.NULL:
+        return None
+    n = int(np.prod(shape))
+    a = np.frombuffer(ffi.buffer(ptr, n * np.dtype(dtype).itemsize), dtype=dtype).copy()
+    return a.reshape(shape)
+
+
+class Trajectory:
+    """An extended XYZ trajectory read frame by frame: ``for frame in Trajectory(path)``
+    yields Frame(time, step, dim, box, positions, velocities, radii, ids, clusters) with copied
+    arrays (None where the file has no such column)."""
+
+    def __init__(self, path, default_radius=0.0):
+        out = ffi.new("agglo_trajectory **")
+        check(lib.agglo_trajectory_open(encode(path), float(default_radius), out))
+        self._tr = ffi.gc(out[0], lib.agglo_trajectory_close)
+        self.path = path
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._tr is None:
+            raise StopIteration
+        got = ffi.new("int *")
+        check(lib.agglo_trajectory_next(self._tr, got))
+        if not got[0]:
+            self.close()
+            raise StopIteration
+        tr = self._tr
+        n, dim = int(lib.agglo_trajectory_count(tr)), int(lib.agglo_trajectory_dim(tr))
+        b = ffi.new("agglo_box *")
+        check(lib.agglo_trajectory_box(tr, b))
+        x = _copy(lib.agglo_trajectory_positions(tr), (n, 3), np.float64)
+        v = _copy(lib.agglo_trajectory_velocities(tr), (n, 3), np.float64)
+        return Frame(float(lib.agglo_trajectory_time(tr)), int(lib.agglo_trajectory_step(tr)),
+                     dim, _box_from_c(b, dim), None if x is None else x[:, :dim],
+                     None if v is None else v[:, :dim],
+                     _copy(lib.agglo_trajectory_radii(tr), (n,), np.float64),
+                     _copy(lib.agglo_trajectory_ids(tr), (n,), np.int64),
+                     _copy(lib.agglo_trajectory_clusters(tr), (n,), np.int32))
+
+    def close(self):
+        if self._tr is not None:
+            tr, self._tr = self._tr, None
+            ffi.release(tr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,664 @@
+"""Settings (Config) and a steppable simulation (Simulation) over libagglo's public API."""
+import collections
+import collections.abc
+import numbers
+import os
+import re
+import threading
+import warnings
+import weakref
+
+import numpy as np
+
+from ._ffi import check, encode, ffi, lib, with_file
+from .errors import AggloWarning, InputError, UnknownKeyError, UsageError
+
+__all__ = ["Config", "Simulation", "Box", "config_keys", "KeyInfo", "OUTPUTS"]
+
+# ---------------------------------------------------------------------------------------------
+# settings
+
+KeyInfo = collections.namedtuple("KeyInfo", "key default allowed meaning")
+_KEYS = None
+
+
+def config_keys():
+    """Every scenario key as KeyInfo(key, default, allowed, meaning), in the order of
+    `agglo run --help` (docs/config.md's table)."""
+    global _KEYS
+    if _KEYS is None:
+        text = with_file(lambda f: lib.agglo_config_print_keys(f, 1))
+        row = re.compile(r"^\| `([^`]+)` \| (`[^`]*`|\(none\)) \| (.*?) \| (.*) \|$")
+        keys = []
+        for line in text.splitlines():
+            m = row.match(line)
+            if m:
+                default = m.group(2)
+                default = "" if default == "(none)" else default.strip("`")
+                keys.append(KeyInfo(m.group(1), default, m.group(3), m.group(4)))
+        _KEYS = keys
+    return list(_KEYS)
+
+
+def _key_set():
+    if _KEYS is None:
+        config_keys()
+    return {k.key for k in _KEYS}
+
+
+def format_value(value):
+    """A Python value as scenario text: str as is, bool as on/off, numbers at full precision,
+    sequences joined by ", ", None as empty."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "on" if value else "off"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, (bytes, os.PathLike)):
+        return os.fsdecode(value)
+    if isinstance(value, collections.abc.Iterable):
+        return ", ".join(format_value(v) for v in np.ravel(np.asarray(value, dtype=object)))
+    raise InputError(f"cannot write {value!r} ({type(value).__name__}) as a scenario value")
+
+
+_MISSING = object()
+
+
+class Config(collections.abc.Mapping):
+    """A scenario: every key of `agglo run --help` with its value, read as a dict of strings.
+
+    ``Config()`` has every key's default, ``Config.default()`` the built-in default scenario,
+    ``Config.from_file(path)`` an INI scenario. ``cfg["run.dt"] = 0.01`` sets a key (numbers,
+    lists, on/off booleans or text); ``cfg["run.dt"]`` gives its text ("0.01")."""
+
+    def __init__(self, values=None, **kw):
+        c = lib.agglo_config_new()
+        if c == ffi.NULL:
+            check(lib.AGGLO_ERROR_MEMORY)
+        self._c = ffi.gc(c, lib.agglo_config_destroy)
+        self.update(values or {}, **kw)
+
+    @classmethod
+    def default(cls):
+        """The built-in default scenario (Maury's Brownian aggregation, 2D, N = 2000)."""
+        c = cls()
+        check(lib.agglo_config_load_default(c._c))
+        return c
+
+    @classmethod
+    def from_file(cls, path, overrides=None):
+        """An INI scenario file over the defaults, then the overrides (a dict key -> value)."""
+        c = cls()
+        c.load(path)
+        c.update(overrides or {})
+        return c
+
+    @classmethod
+    def from_string(cls, text, name="(string)"):
+        """An INI scenario given as text (name appears in messages)."""
+        c = cls()
+        c.load_string(text, name)
+        return c
+
+    @classmethod
+    def _of(cls, obj):
+        """A Config from a Config (copied), a dict (over the defaults) or a path."""
+        if isinstance(obj, Config):
+            return obj.copy()
+        if isinstance(obj, (str, bytes, os.PathLike)):
+            return cls.from_file(obj)
+        if isinstance(obj, collections.abc.Mapping):
+            return cls(obj)
+        raise InputError(f"settings: expected a Config, a dict or a scenario path, not "
+                         f"{type(obj).__name__}")
+
+    def load(self, path):
+        """Read an INI scenario over the current settings (errors name file:line and key)."""
+        check(lib.agglo_config_load(self._c, encode(path)))
+        return self
+
+    def load_string(self, text, name="(string)"):
+        """Read INI text over the current settings."""
+        check(lib.agglo_config_load_string(self._c, text.encode(), encode(name)))
+        return self
+
+    def set(self, key, value):
+        """Set one key ("section.key") to a value; errors name the key and its allowed range."""
+        check(lib.agglo_config_set(self._c, key.encode(), format_value(value).encode()))
+
+    def get(self, key, default=_MISSING):
+        """The value of a key as text; an unknown key raises (or gives default if given)."""
+        size = 4096
+        while True:
+            buf = ffi.new("char[]", size)
+            st = lib.agglo_config_get(self._c, key.encode(), buf, size)
+            if st == lib.AGGLO_OK:
+                return ffi.string(buf).decode()
+            if key in _key_set() and size < (1 << 24):  # only a short buffer can fail here
+                size *= 16
+                continue
+            if default is not _MISSING:
+                return default
+            try:
+                check(st)
+            except InputError as e:
+                raise UnknownKeyError(e.message) from None
+
+    def __getitem__(self, key):
+        return self.get(key)
+
+    def __setitem__(self, key, value):
+        self.set(key, value)
+
+    def __contains__(self, key):
+        return key in _key_set()
+
+    def __iter__(self):
+        return iter(k.key for k in config_keys())
+
+    def __len__(self):
+        return len(config_keys())
+
+    def update(self, values=(), **kw):
+        """Set several keys: a dict {"run.dt": 0.01, ...} or "section.key=value" strings."""
+        if isinstance(values, collections.abc.Mapping):
+            values = values.items()
+        for item in values:
+            if isinstance(item, str):
+                check(lib.agglo_config_assign(self._c, item.encode()))
+            else:
+                self.set(*item)
+        for k, v in kw.items():  # run__dt=0.01 -> run.dt
+            self.set(k.replace("__", "."), v)
+
+    def check(self):
+        """The checks across keys that a simulation makes at creation (InputError if any fails)."""
+        check(lib.agglo_config_check(self._c))
+        return self
+
+    def save(self, path):
+        """Write every key as a reloadable scenario file."""
+        check(lib.agglo_config_save(self._c, encode(path)))
+
+    def copy(self):
+        c = lib.agglo_config_copy(self._c)
+        if c == ffi.NULL:
+            check(lib.AGGLO_ERROR_MEMORY)
+        new = Config.__new__(Config)
+        new._c = ffi.gc(c, lib.agglo_config_destroy)
+        return new
+
+    __copy__ = copy
+
+    def to_dict(self):
+        """{key: text} of every key."""
+        return {k: self.get(k) for k in self}
+
+    def summary(self):
+        """What the model derives from the settings (e.g. DPD units), as text."""
+        return with_file(lambda f: lib.agglo_config_print_summary(self._c, f))
+
+    def to_ini(self):
+        """The scenario as INI text (what save writes)."""
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "scenario.ini")
+            self.save(p)
+            with open(p, encoding="utf-8") as f:
+                return f.read()
+
+    def __repr__(self):
+        g = self.get
+        return (f"<agglo.Config model={g('run.model')} dim={g('run.dim')} "
+                f"n={g('particles.n')} t_end={g('run.t_end')}>")
+
+
+# ---------------------------------------------------------------------------------------------
+# the box
+
+class Box(collections.namedtuple("Box", "lo hi periodic")):
+    """A simulation box: lo and hi corners (arrays of length dim) and periodic flags per axis."""
+
+    __slots__ = ()
+
+    @property
+    def length(self):
+        return self.hi - self.lo
+
+    @property
+    def dim(self):
+        return len(self.lo)
+
+
+def _box_from_c(b, dim):
+    lo = np.array([b.lo[k] for k in range(dim)])
+    hi = np.array([b.hi[k] for k in range(dim)])
+    return Box(lo, hi, tuple(bool(b.periodic[k]) for k in range(dim)))
+
+
+# ---------------------------------------------------------------------------------------------
+# views
+
+class _View:
+    """Exposes C memory to numpy (read only) and keeps the Simulation owning it alive: the
+    arrays made from it have it as their base."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, owner, address, shape, typestr):
+        self.owner = owner
+        self.__array_interface__ = {"data": (address, True), "shape": shape,
+                                    "typestr": typestr, "version": 3}
+
+
+_F8, _I8, _I4 = np.dtype(np.float64).str, np.dtype(np.int64).str, np.dtype(np.int32).str
+
+OUTPUTS = {
+    "trajectory": lib.AGGLO_OUTPUT_TRAJECTORY,
+    "stats": lib.AGGLO_OUTPUT_STATS,
+    "snapshots": lib.AGGLO_OUTPUT_SNAPSHOTS,
+    "state": lib.AGGLO_OUTPUT_STATE,
+}
+
+# Without a user callback, the run calls back into Python every this many steps so that Ctrl-C
+# (KeyboardInterrupt) can stop it.
+INTERRUPT_EVERY = 16
+
+
+def _real_array(name, value):
+    """value as a numpy array of a real number type (InputError otherwise)."""
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise InputError(f"{name}: not an array of numbers ({e})") from None
+    if a.dtype.kind not in "fiu":
+        raise InputError(f"{name}: dtype {a.dtype} is not a real number type (float64 expected)")
+    return a
+
+
+def _destroy(handle, keep):
+    # the C side must not call back into Python objects that are being torn down
+    lib.agglo_sim_set_callback(handle, 1, ffi.NULL, ffi.NULL)
+    lib.agglo_sim_set_log(handle, ffi.NULL, ffi.NULL)
+    lib.agglo_sim_destroy(handle)
+
+
+class Simulation:
+    """A simulation: made from settings, stepped, its state read as numpy views.
+
+    Make one with Simulation.from_file, from_config, default or from_restart. The arrays
+    (positions, velocities, radii, masses, ids, clusters) are read-only views of the library's
+    memory, updated in place as the simulation steps (copy them to keep a frame)."""
+
+    def __init__(self, config=None, *, seed=None, overrides=None):
+        """Simulation(config) with config a Config, a dict of keys over the defaults, a scenario
+        path, or None for the built-in default scenario; seed sets run.seed, overrides is a
+        dict of keys applied last."""
+        cfg = Config.default() if config is None else Config._of(config)
+        self._setup(cfg, seed, overrides, None)
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def from_file(cls, path, seed=None, overrides=None):
+        """From an INI scenario file (examples/*.ini), with run.seed = seed and overrides."""
+        return cls(Config.from_file(path), seed=seed, overrides=overrides)
+
+    @classmethod
+    def from_config(cls, config, seed=None, overrides=None):
+        """From a Config or a dict {"section.key": value} over the key defaults."""
+        return cls(Config._of(config), seed=seed, overrides=overrides)
+
+    @classmethod
+    def default(cls, seed=None, overrides=None):
+        """The built-in default scenario (Maury's Brownian aggregation, 2D, N = 2000)."""
+        return cls(None, seed=seed, overrides=overrides)
+
+    @classmethod
+    def from_restart(cls, directory, overrides=None, config=None):
+        """Continue the run saved in directory (state.xyz, contacts.txt) bit for bit. The
+        settings are directory/scenario.ini (or config), then the overrides (e.g. run.t_end)."""
+        if config is None:
+            cfg = Config.from_file(os.path.join(os.fspath(directory), "scenario.ini"))
+        else:
+            cfg = Config._of(config)
+        self = cls.__new__(cls)
+        self._setup(cfg, None, overrides, directory)
+        return self
+
+    def _setup(self, cfg, seed, overrides, restart_dir):
+        self._handle = None
+        if seed is not None:
+            cfg.set("run.seed", seed)
+        cfg.update(overrides or {})
+        out = ffi.new("agglo_sim **")
+        if restart_dir is None:
+            check(lib.agglo_sim_create(cfg._c, out))
+        else:
+            check(lib.agglo_sim_create_from_restart(cfg._c, encode(restart_dir), out))
+        h = out[0]
+        self._handle = h
+        self._config = cfg
+        self._n = int(lib.agglo_sim_count(h))
+        self._dim = int(lib.agglo_sim_dim(h))
+        self._model = ffi.string(lib.agglo_sim_model(h)).decode()
+        self._busy = threading.Lock()
+        self._run_thread = None
+        self._pending = []  # exceptions raised by callbacks during the current call
+        self._user_fn, self._every = None, 1
+        ref = weakref.ref(self)
+
+        def on_step(handle, user):
+            sim = ref()
+            return 1 if sim is None else sim._on_step()
+
+        def on_log(message, user):
+            sim = ref()
+            if sim is not None:
+                sim._on_log(ffi.string(message).decode("utf-8", "replace"))
+
+        self._c_step = ffi.callback("agglo_callback", on_step, error=1)
+        self._c_log = ffi.callback("agglo_log_fn", on_log)
+        # the C callbacks must live as long as the handle: the finalizer holds them
+        self._finalizer = weakref.finalize(self, _destroy, h, (self._c_step, self._c_log))
+        check(lib.agglo_sim_set_log(h, self._c_log, ffi.NULL))
+        check(lib.agglo_sim_set_callback(h, INTERRUPT_EVERY, self._c_step, ffi.NULL))
+
+    # -- callbacks ------------------------------------------------------------------------
+
+    def _on_step(self):
+        try:
+            fn = self._user_fn
+            return 1 if fn is not None and fn(self) else 0
+        except BaseException as e:  # KeyboardInterrupt included: stop, re-raise from run/step
+            self._pending.append(e)
+            return 1
+
+    def _on_log(self, message):
+        try:
+            warnings.warn(message, AggloWarning, stacklevel=4)
+        except BaseException as e:  # warnings turned into errors
+            self._pending.append(e)
+
+    def set_callback(self, fn, every=1):
+        """Call fn(sim) after every `every`-th step; a true return value stops the run (run and
+        step then return "stopped"); an exception stops it and is re-raised. fn = None removes
+        it. Inside fn, read the state (and save_state) but do not step."""
+        if fn is not None and not callable(fn):
+            raise InputError(f"set_callback: {fn!r} is not callable")
+        if isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1:
+            raise InputError(f"set_callback: every = {every!r} (allowed: an integer >= 1)")
+        with self._exclusive("set_callback"):
+            c_every = int(every) if fn is not None else INTERRUPT_EVERY
+            check(lib.agglo_sim_set_callback(self._handle, c_every, self._c_step, ffi.NULL))
+            self._user_fn, self._every = fn, int(every)
+
+    # -- stepping -------------------------------------------------------------------------
+
+    class _Guard:
+        def __init__(self, sim, what):
+            self.sim, self.what = sim, what
+
+        def __enter__(self):
+            if not self.sim._busy.acquire(blocking=False):
+                where = ("from inside a callback" if self.sim._run_thread == threading.get_ident()
+                         else "while it runs in another thread")
+                raise UsageError(f"Simulation.{self.what}: not allowed {where} (a callback stops "
+                                 "the run by returning True)")
+            self.sim._run_thread = threading.get_ident()
+
+        def __exit__(self, *exc):
+            self.sim._run_thread = None
+            self.sim._busy.release()
+
+    def _exclusive(self, what):
+        return Simulation._Guard(self, what)
+
+    def _drive(self, what, fn, *args):
+        with self._exclusive(what):
+            self._pending = []
+            st = fn(self._handle, *args)
+            pending, self._pending = self._pending, []
+        if pending:
+            raise pending[0]
+        check(st)
+        if st == lib.AGGLO_STOPPED:
+            return "stopped"
+        return "finished" if self.finished else "done"
+
+    def step(self, n=1):
+        """Advance n steps (or events/windows of the model). Returns "done", "stopped" (by the
+        callback) or "finished" (the model has nothing left to do)."""
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise InputError(f"step: n = {n!r} (allowed: an integer >= 0)")
+        return self._drive("step", lib.agglo_sim_step, int(n))
+
+    def run(self, t_end=None, callback=None, every=1):
+        """Run to time t_end (the first step at or after it), or with t_end = None to run.t_end
+        or until the model is finished. callback(sim), if given, is called every `every` steps
+        for this run only (see set_callback). Returns "done", "stopped" or "finished"."""
+        if callback is not None:
+            old = (self._user_fn, self._every)
+            self.set_callback(callback, every)
+            try:
+                return self.run(t_end)
+            finally:
+                self.set_callback(*old)
+        if t_end is None:
+            return self._drive("run", lib.agglo_sim_run)
+        return self._drive("run", lib.agglo_sim_run_until, float(t_end))
+
+    @property
+    def finished(self):
+        """True when the model has nothing left to do (e.g. one ballistic cluster left)."""
+        return bool(lib.agglo_sim_finished(self._handle))
+
+    # -- the state ------------------------------------------------------------------------
+
+    @property
+    def n(self):
+        """Number of particles."""
+        return self._n
+
+    @property
+    def dim(self):
+        """Space dimension, 2 or 3."""
+        return self._dim
+
+    @property
+    def model(self):
+        """The model: contact, gluey, ballistic or dpd."""
+        return self._model
+
+    @property
+    def time(self):
+        return float(lib.agglo_sim_time(self._handle))
+
+    @property
+    def step_count(self):
+        """Steps done (counting those before a restart)."""
+        return int(lib.agglo_sim_step_count(self._handle))
+
+    @property
+    def dt(self):
+        """run.dt (the ballistic model chooses its own steps)."""
+        return float(lib.agglo_sim_dt(self._handle))
+
+    @property
+    def box(self):
+        """Box(lo, hi, periodic); box.length = hi - lo."""
+        b = ffi.new("agglo_box *")
+        check(lib.agglo_sim_box(self._handle, b))
+        return _box_from_c(b, self._dim)
+
+    @property
+    def config(self):
+        """A copy of the settings the simulation was made with."""
+        return self._config.copy()
+
+    def _view(self, ptr, shape, typestr):
+        if self._n == 0:
+            a = np.empty(shape, dtype=typestr)
+            a.flags.writeable = False
+            return a
+        if ptr == ffi.NULL:
+            check(lib.AGGLO_ERROR_USAGE)
+        return np.asarray(_View(self, int(ffi.cast("uintptr_t", ptr)), shape, typestr))
+
+    def _vectors(self, ptr):
+        a = self._view(ptr, (self._n, 3), _F8)
+        return a[:, :self._dim] if self._dim < 3 else a
+
+    @property
+    def positions(self):
+        """Positions, a read-only (n, dim) view of the library's n x 3 array (storage order:
+        see ids). Setting it (before the first step) takes (n, dim) or (n, 3)."""
+        return self._vectors(lib.agglo_sim_positions(self._handle))
+
+    @property
+    def velocities(self):
+        """Velocities, a read-only (n, dim) view; settable as positions."""
+        return self._vectors(lib.agglo_sim_velocities(self._handle))
+
+    @property
+    def radii(self):
+        """Radii, a read-only (n,) view; setting them (before the first step) also sets the
+        masses by particles.mass_rule."""
+        return self._view(lib.agglo_sim_radii(self._handle), (self._n,), _F8)
+
+    @property
+    def masses(self):
+        """Masses, a read-only (n,) view; settable before the first step."""
+        return self._view(lib.agglo_sim_masses(self._handle), (self._n,), _F8)
+
+    @property
+    def ids(self):
+        """Each particle's id (int64), in storage order."""
+        return self._view(lib.agglo_sim_ids(self._handle), (self._n,), _I8)
+
+    @property
+    def clusters(self):
+        """Cluster labels (int32, the smallest id of each cluster), labelled now: a view that
+        is current until the next step (read sim.clusters again after stepping)."""
+        ptr = self._labelled(lib.agglo_sim_clusters)
+        return self._view(ptr, (self._n,), _I4)
+
+    @property
+    def cluster_count(self):
+        """Number of clusters now."""
+        return int(self._labelled(lib.agglo_sim_cluster_count))
+
+    def _labelled(self, fn):
+        # labelling writes into the handle: not while another thread steps it
+        if self._run_thread == threading.get_ident():  # inside a callback of this thread
+            return fn(self._handle)
+        with self._exclusive("clusters"):
+            return fn(self._handle)
+
+    @property
+    def contact_gap(self):
+        """The gap below which two particles of this model count as touching."""
+        return float(lib.agglo_sim_contact_gap(self._handle))
+
+    @property
+    def report(self):
+        """What the last step reported (solver iterations, min_gap, ...) as a dict."""
+        r = ffi.new("agglo_sim_report *")
+        check(lib.agglo_sim_get_report(self._handle, r))
+        out = {}
+        for name, _ in ffi.typeof("agglo_sim_report").fields:
+            v = getattr(r, name)
+            out[name] = v if isinstance(v, float) else int(v)
+        return out
+
+    # -- writing the start ------------------------------------------------------------------
+
+    def _set_vectors(self, name, fn, value):
+        a = _real_array(name, value)
+        n, d = self._n, self._dim
+        if a.ndim != 2 or a.shape[0] != n or a.shape[1] not in (d, 3):
+            want = f"({n}, {d})" + (f" or ({n}, 3)" if d == 2 else "")
+            raise InputError(f"{name}: shape {a.shape}; expected {want}")
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        with self._exclusive(f"{name} ="):
+            check(fn(self._handle, ffi.from_buffer("double[]", a), n, a.shape[1]))
+
+    def _set_scalars(self, name, fn, value):
+        a = _real_array(name, value)
+        if a.shape != (self._n,):
+            raise InputError(f"{name}: shape {a.shape}; expected ({self._n},)")
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        with self._exclusive(f"{name} ="):
+            check(fn(self._handle, ffi.from_buffer("double[]", a), self._n))
+
+    @positions.setter
+    def positions(self, value):
+        self._set_vectors("positions", lib.agglo_sim_set_positions, value)
+
+    @velocities.setter
+    def velocities(self, value):
+        self._set_vectors("velocities", lib.agglo_sim_set_velocities, value)
+
+    @radii.setter
+    def radii(self, value):
+        self._set_scalars("radii", lib.agglo_sim_set_radii, value)
+
+    @masses.setter
+    def masses(self, value):
+        self._set_scalars("masses", lib.agglo_sim_set_masses, value)
+
+    # -- outputs --------------------------------------------------------------------------
+
+    def attach_outputs(self, directory, which="all"):
+        """Write outputs into directory (created) on the scenario's schedule from the next step:
+        which is "all" or names among trajectory, stats, snapshots, state (or an int of
+        AGGLO_OUTPUT_* flags). Also writes directory/scenario.ini."""
+        if isinstance(which, str):
+            which = tuple(OUTPUTS) if which == "all" else (which,)
+        if isinstance(which, numbers.Integral):
+            flags = int(which)
+        else:
+            flags = 0
+            for w in which:
+                if w not in OUTPUTS:
+                    raise InputError(f"attach_outputs: unknown output {w!r} (allowed: "
+                                     f"{', '.join(OUTPUTS)} or 'all')")
+                flags |= OUTPUTS[w]
+        with self._exclusive("attach_outputs"):
+            check(lib.agglo_sim_attach_outputs(self._handle, encode(directory), flags))
+        return directory
+
+    def save_state(self, directory):
+        """Write the restart point (state.xyz, contacts.txt, scenario.ini) into directory now."""
+        if self._run_thread == threading.get_ident():
+            check(lib.agglo_sim_save_state(self._handle, encode(directory)))
+        else:
+            with self._exclusive("save_state"):
+                check(lib.agglo_sim_save_state(self._handle, encode(directory)))
+        return directory
+
+    def close_outputs(self):
+        """Flush and close the attached writers (writing the state if that writer is on)."""
+        with self._exclusive("close_outputs"):
+            check(lib.agglo_sim_close_outputs(self._handle))
+
+    def close(self):
+        """Close the outputs and drop the callback. The memory goes with the last reference to
+        the simulation or to one of its arrays."""
+        self.close_outputs()
+        self.set_callback(None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return (f"<agglo.Simulation model={self._model} dim={self._dim} n={self._n} "
+                f"t={self.time:g} step={self.step_count}{' finished' if self.finished else ''}>")
