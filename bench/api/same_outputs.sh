@@ -14,6 +14,7 @@ for ini in examples/*.ini; do
     ballistic_large_ts) over=(-s particles.n=20000) ;;
     ballistic_*) over=() ;;
     dpd_groot_warren) over=(-s run.t_end=2) ;;
+    dpd_vdw_si) over=(-s run.t_end=3.5e-9) ;;  # SI units: 200 steps
     gluey_sedimentation) over=(-s run.t_end=0.05) ;;
   esac
   for which in ref new; do
