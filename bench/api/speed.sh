@@ -12,18 +12,17 @@ cases=("default|run"
 printf "%-18s %10s %10s %8s\n" case "ref (s)" "new (s)" new/ref
 for c in "${cases[@]}"; do
   name=${c%%|*} args=${c#*|}
-  best_ref=1e9 best_new=1e9
+  times=""
   for r in $(seq "$reps"); do
-    for which in ref new; do
-      exe=$ref; [ $which = new ] && exe=$new
+    for exe in "$ref" "$new"; do
       rm -rf "$out/o"
       t0=$(date +%s.%N)
       $exe $args --quiet -o "$out/o" > /dev/null 2>&1
-      t=$(echo "$(date +%s.%N) - $t0" | bc)
-      if [ $which = ref ]; then best_ref=$(echo "if ($t < $best_ref) $t else $best_ref" | bc)
-      else best_new=$(echo "if ($t < $best_new) $t else $best_new" | bc); fi
+      times="$times $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')"
     done
   done
-  printf "%-18s %10.2f %10.2f %8.3f\n" "$name" "$best_ref" "$best_new" "$(echo "$best_new / $best_ref" | bc -l)"
+  echo "$times" | awk -v name="$name" '{ r = 1e9; n = 1e9
+    for (i = 1; i <= NF; i += 2) { if ($i < r) r = $i; if ($(i + 1) < n) n = $(i + 1) }
+    printf "%-18s %10.2f %10.2f %8.3f\n", name, r, n, n / r }'
 done
 rm -rf "$out"
