@@ -346,7 +346,8 @@ class Simulation:
         self._config = cfg
         self._n = int(lib.agglo_sim_count(h))
         self._dim = int(lib.agglo_sim_dim(h))
-        self._model = ffi.string(lib.agglo_sim_model(h)).decode()
+        self._model = cfg["run.model"]
+        self._model_name = ffi.string(lib.agglo_sim_model(h)).decode()
         self._busy = threading.Lock()
         self._run_thread = None
         self._pending = []  # exceptions raised by callbacks during the current call
@@ -362,8 +363,16 @@ class Simulation:
             if sim is not None:
                 sim._on_log(ffi.string(message).decode("utf-8", "replace"))
 
-        self._c_step = ffi.callback("agglo_callback", on_step, error=1)
-        self._c_log = ffi.callback("agglo_log_fn", on_log)
+        def on_error(exc_type, exc_value, tb):
+            # an exception outside the handlers' own try (a KeyboardInterrupt delivered on
+            # entry): keep it for run/step to raise, and stop the run
+            sim = ref()
+            if sim is not None and exc_value is not None:
+                sim._pending.append(exc_value.with_traceback(tb))
+            return None
+
+        self._c_step = ffi.callback("agglo_callback", on_step, error=1, onerror=on_error)
+        self._c_log = ffi.callback("agglo_log_fn", on_log, onerror=on_error)
         # the C callbacks must live as long as the handle: the finalizer holds them
         self._finalizer = weakref.finalize(self, _destroy, h, (self._c_step, self._c_log))
         check(lib.agglo_sim_set_log(h, self._c_log, ffi.NULL))
@@ -474,6 +483,11 @@ class Simulation:
     def model(self):
         """The model: contact, gluey, ballistic or dpd."""
         return self._model
+
+    @property
+    def model_name(self):
+        """The model as the library names it, e.g. "ballistic (time stepping)"."""
+        return self._model_name
 
     @property
     def time(self):
