@@ -118,7 +118,10 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   agglo_status st = agglo_sim_run(sim);
   signal(SIGINT, old_int);
   signal(SIGTERM, old_term);
-  if (st == AGGLO_OK) st = agglo_sim_close_outputs(sim);
+  if (st == AGGLO_OK || st == AGGLO_STOPPED) { /* the run ends: its last outputs and state */
+    agglo_status c = agglo_sim_close_outputs(sim);
+    if (c != AGGLO_OK) st = c;
+  }
   if (v.drew) draw_progress(sim, &v, 1);
   agglo_sim_get_report(sim, &r);
   if (st == AGGLO_STOPPED) {

@@ -340,8 +340,11 @@ static int parse_number(const char *text, double *out) {
 /* Set one key from its text. where names the origin for messages. */
 static int set_value(agglo_config *c, const key *k, const char *value, const char *where, char *err,
                      size_t errlen) {
-  char allowed[160], buf[512];
+  char allowed[160], buf[4096]; /* 64 list values at full precision fit */
   range_text(k, allowed, sizeof allowed);
+  if (strlen(value) >= sizeof buf)
+    return agglo_fail(err, errlen, "%s: %s.%s: the value is too long (%zu characters, at most %zu)",
+                      where, k->section, k->name, strlen(value), sizeof buf - 1);
   snprintf(buf, sizeof buf, "%s", value);
   char *v = trim(buf);
   void *dst = (char *)c + k->offset;
@@ -530,8 +533,8 @@ int agglo_config_read_string(agglo_config *c, const char *text, const char *name
 static const key *lookup(const char *dotted, const char *where, char *err, size_t errlen);
 
 int agglo_config_read_assignment(agglo_config *c, const char *assignment, char *err, size_t errlen) {
-  char buf[512], where[600];
-  snprintf(where, sizeof where, "-s %s", assignment);
+  char buf[4200], where[600];
+  snprintf(where, sizeof where, "-s %.580s", assignment);
   if (strlen(assignment) >= sizeof buf) return agglo_fail(err, errlen, "%s: too long", where);
   strcpy(buf, assignment);
   char *eq = strchr(buf, '=');

@@ -222,7 +222,8 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
 int agglo_outputs_close(agglo_sim *sim) {
   agglo_outputs *o = &sim->out;
   int rc = 0;
-  if (o->dir && o->initial_pending) rc = agglo_outputs_write(sim, 0);
+  /* the run ends here: the outputs of the current step (those of the start if none was taken) */
+  if (o->dir) rc = agglo_outputs_write(sim, !o->initial_pending);
   if (o->dir && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
     rc = agglo_outputs_save_state(sim, o->dir);
   if (o->traj && fclose(o->traj) != 0 && rc == 0)

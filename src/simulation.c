@@ -157,18 +157,29 @@ static void rollback(agglo_sim *sim, double t, int64_t step) {
   sim->labelled_step = -1;
 }
 
-/* The run ends here (stopped or failed): the outputs of the last good step and the state. */
-static void wrap_up(agglo_sim *sim) {
+/* The state writer's restart point, keeping the thread's message. */
+static void save_state_quietly(agglo_sim *sim) {
   char keep[AGGLO_ERROR_LEN];
   memcpy(keep, agglo_error_buffer(), sizeof keep);
-  if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
   if (sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE)) agglo_outputs_save_state(sim, sim->out.dir);
   memcpy(agglo_error_buffer(), keep, sizeof keep);
 }
 
-static agglo_status fail_run(agglo_sim *sim) {
+/* A failed step: back to the state it started from; the run ends there (the outputs of that
+   step and the restart point are written). */
+static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
+  rollback(sim, t_good, step_good);
   sim->failed = 1;
-  wrap_up(sim);
+  char *err = agglo_error_buffer();
+  size_t l = strlen(err);
+  if (l + 1 < AGGLO_ERROR_LEN)
+    snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
+             (long long)step_good, sim->out.which & AGGLO_OUTPUT_STATE ? "saved" : "kept");
+  char keep[AGGLO_ERROR_LEN];
+  memcpy(keep, err, sizeof keep);
+  if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
+  memcpy(err, keep, sizeof keep);
+  save_state_quietly(sim);
   return AGGLO_ERROR_RUN;
 }
 
@@ -187,33 +198,24 @@ static agglo_status step_once(agglo_sim *sim) {
   double t_good = s->t;
   int64_t step_good = s->step;
   sim->labelled_step = -1;
-  if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0) {
-    /* a failed step may have written velocities: keep the state it started from */
-    rollback(sim, t_good, step_good);
-    size_t l = strlen(err);
-    if (l + 1 < AGGLO_ERROR_LEN)
-      snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is saved",
-               (long long)step_good);
-    return fail_run(sim);
-  }
+  /* a failed step may have written velocities: keep the state it started from */
+  if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0)
+    return fail_run(sim, t_good, step_good);
   sim->iter_sum += sim->last.iterations;
   sim->iter_steps++;
   if (sim->last.bad_particle != SIZE_MAX) {
     size_t i = sim->last.bad_particle;
     agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
-                "the time step (run.dt = %g) is probably too large for the forces. The last good "
-                "state (step %lld) is saved", (long long)s->step, (long long)s->id[i], c->dt,
-                (long long)step_good);
-    rollback(sim, t_good, step_good);
-    return fail_run(sim);
+                "the time step (run.dt = %g) is probably too large for the forces",
+                (long long)s->step, (long long)s->id[i], c->dt);
+    return fail_run(sim, t_good, step_good);
   }
   if (!sim->last.converged) {
     if (c->on_failure == 1) {
       agglo_error(AGGLO_ERROR_RUN, "step %lld: the projection did not converge in %lld iterations "
                   "(largest overlap left %.3g); raise solver.max_iter or solver.tol, or lower "
-                  "run.dt. State saved", (long long)s->step, (long long)c->max_iter,
-                  sim->last.max_violation);
-      return fail_run(sim);
+                  "run.dt", (long long)s->step, (long long)c->max_iter, sim->last.max_violation);
+      return fail_run(sim, t_good, step_good);
     }
     warn(sim, "step %lld: projection stopped at the iteration cap (largest overlap left %.3g)",
          (long long)s->step, sim->last.max_violation);
@@ -222,11 +224,9 @@ static agglo_status step_once(agglo_sim *sim) {
     if (c->on_failure == 1) {
       agglo_error(AGGLO_ERROR_RUN, "step %lld: an overlap of %.3g remains (more than ten times "
                   "the solver tolerance, %.3g): the solver stopped early or a contact was missed; "
-                  "lower run.dt or solver.tol, or raise solver.max_iter. The last good state "
-                  "(step %lld) is saved", (long long)s->step, -sim->last.min_gap,
-                  sim->last.overlap_limit / 10, (long long)step_good);
-      rollback(sim, t_good, step_good);
-      return fail_run(sim);
+                  "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,
+                  -sim->last.min_gap, sim->last.overlap_limit / 10);
+      return fail_run(sim, t_good, step_good);
     }
     warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
          (long long)s->step, -sim->last.min_gap);
@@ -235,14 +235,15 @@ static agglo_status step_once(agglo_sim *sim) {
   int final = s->step == sim->last_step || sim->finished;
   if (agglo_outputs_write(sim, final) != 0) {
     sim->failed = 1;
-    wrap_up(sim);
+    save_state_quietly(sim);
     return AGGLO_ERROR_IO;
   }
   if (final && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
       agglo_outputs_save_state(sim, sim->out.dir) != 0)
     return AGGLO_ERROR_IO;
+  /* a stop writes the restart point but no output off the schedule: the run may go on */
   if (sim->callback && s->step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user)) {
-    wrap_up(sim);
+    save_state_quietly(sim);
     return agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)",
                        (long long)s->step, s->t);
   }

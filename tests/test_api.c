@@ -151,11 +151,27 @@ static void test_callback_stops(void **st) {
   char *state = slurp("api_stop", "state.xyz", &len);
   assert_non_null(strstr(state, "Step=12 "));
   free(state);
-  /* the run goes on after a stop when asked */
+  /* the run goes on after a stop when asked, and ends as if never stopped */
   ok(agglo_sim_set_callback(sim, 1, NULL, NULL));
   ok(agglo_sim_run(sim));
   assert_int_equal(agglo_sim_step_count(sim), 30);
   agglo_sim_destroy(sim);
+  agglo_sim *whole;
+  ok(agglo_sim_create(c, &whole));
+  ok(agglo_sim_attach_outputs(whole, "api_nostop", AGGLO_OUTPUT_ALL));
+  ok(agglo_sim_run(whole));
+  agglo_sim_destroy(whole);
+  ok(agglo_sim_create(c, &sim));
+  ok(agglo_sim_attach_outputs(sim, "api_stop2", AGGLO_OUTPUT_ALL));
+  s.stop_at = 9; /* off the trajectory's schedule (every 5 steps) */
+  ok(agglo_sim_set_callback(sim, 1, stop_cb, &s));
+  assert_int_equal(agglo_sim_run(sim), AGGLO_STOPPED);
+  s.stop_at = 1000;
+  ok(agglo_sim_run(sim));
+  agglo_sim_destroy(sim);
+  same_file("api_nostop", "api_stop2", "trajectory.xyz");
+  same_file("api_nostop", "api_stop2", "stats.csv");
+  same_file("api_nostop", "api_stop2", "state.xyz");
   agglo_config_destroy(c);
 }
 

@@ -106,7 +106,9 @@ agglo_status agglo_sim_run(agglo_sim *sim);                    /* to run.t_end, 
 int agglo_sim_finished(const agglo_sim *sim);
 
 /* Called after every `every`-th step (after the outputs of that step); return non-zero to stop
-   the run, which then returns AGGLO_STOPPED. fn = NULL removes it. */
+   the run, which then returns AGGLO_STOPPED after writing the restart point (if the state writer
+   is attached) but nothing off the output schedule: a further call goes on as if never stopped.
+   fn = NULL removes it. */
 typedef int (*agglo_callback)(agglo_sim *sim, void *user);
 agglo_status agglo_sim_set_callback(agglo_sim *sim, int64_t every, agglo_callback fn, void *user);
 /* Warnings of a run (a solver at its iteration cap, an overlap above tolerance): the first five
@@ -119,7 +121,7 @@ agglo_status agglo_sim_set_log(agglo_sim *sim, agglo_log_fn fn, void *user);
    cluster). Write through the setters below, never through these pointers. */
 size_t agglo_sim_count(const agglo_sim *sim);
 int agglo_sim_dim(const agglo_sim *sim);
-const char *agglo_sim_model(const agglo_sim *sim);
+const char *agglo_sim_model(const agglo_sim *sim); /* e.g. "contact", "ballistic (event driven)" */
 double agglo_sim_time(const agglo_sim *sim);
 int64_t agglo_sim_step_count(const agglo_sim *sim);
 double agglo_sim_dt(const agglo_sim *sim);
@@ -165,14 +167,16 @@ enum {
   AGGLO_OUTPUT_TRAJECTORY = 1, /* trajectory.xyz: extended XYZ frames */
   AGGLO_OUTPUT_STATS = 2,      /* stats.csv: one row per output time */
   AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_t*.png at output.snapshots times */
-  AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt when the run ends, fails or stops */
+  AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt at run.t_end, on a stop or failure,
+                                  and when the writers are closed */
   AGGLO_OUTPUT_ALL = 15
 };
 /* Also writes dir/scenario.ini (the resolved settings). which = 0 detaches every writer. */
 agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which);
 /* Write the restart point (state.xyz, contacts.txt, scenario.ini) into dir now. */
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
-/* Flush and close the attached writers (writing the state if that writer is on). */
+/* The run ends here: write the outputs of the current step if not yet written, the restart
+   point (with the state writer), and close the writers. agglo_sim_destroy does it too. */
 agglo_status agglo_sim_close_outputs(agglo_sim *sim);
 
 #pragma GCC visibility pop

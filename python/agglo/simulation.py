@@ -4,6 +4,7 @@ import collections.abc
 import numbers
 import os
 import re
+import sys
 import threading
 import warnings
 import weakref
@@ -281,6 +282,16 @@ def _real_array(name, value):
     return a
 
 
+def _user_stacklevel():
+    """The stacklevel of warnings.warn, called from the caller of this function, that names
+    the first frame outside the agglo package (the user's call to run or step)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == here:
+        f, level = f.f_back, level + 1
+    return level
+
+
 def _destroy(handle, keep):
     # the C side must not call back into Python objects that are being torn down
     lib.agglo_sim_set_callback(handle, 1, ffi.NULL, ffi.NULL)
@@ -390,7 +401,7 @@ class Simulation:
 
     def _on_log(self, message):
         try:
-            warnings.warn(message, AggloWarning, stacklevel=4)
+            warnings.warn(message, AggloWarning, stacklevel=_user_stacklevel())
         except BaseException as e:  # warnings turned into errors
             self._pending.append(e)
 
@@ -433,9 +444,17 @@ class Simulation:
             self._pending = []
             st = fn(self._handle, *args)
             pending, self._pending = self._pending, []
+        # a callback's exception (or Ctrl-C) first, then the library's error, then a warning
+        # turned into an error
+        for e in pending:
+            if not isinstance(e, Warning):
+                raise e
+        try:
+            check(st)
+        except Exception as e:
+            raise e from (pending[0] if pending else None)
         if pending:
             raise pending[0]
-        check(st)
         if st == lib.AGGLO_STOPPED:
             return "stopped"
         return "finished" if self.finished else "done"

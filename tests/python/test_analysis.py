@@ -1,0 +1,153 @@
+"""agglo.analysis over numpy arrays: known shapes, argument checks, and a simulation's arrays."""
+import numpy as np
+import pytest
+
+import agglo
+from agglo import analysis as an
+
+
+def test_two_touching_spheres_are_one_cluster():
+    x = np.array([[0.0, 0.0], [2.0, 0.0], [5.0, 0.0]])
+    r = np.ones(3)
+    labels = an.cluster_labels(x, r, contact_gap=0.01)
+    assert labels.dtype == np.int32 and list(labels) == [0, 0, 2]
+    assert list(an.cluster_sizes(labels)) == [2, 1]
+    # 3D, and the exact-contact case: touching means a gap below contact_gap
+    x3 = np.array([[0.0, 0, 0], [0, 0, 2.0]])
+    assert list(an.cluster_labels(x3, [1, 1], contact_gap=1e-9)) == [0, 0]
+    assert list(an.cluster_labels(x3, [1, 1], contact_gap=0)) == [0, 1]
+
+
+def test_periodic_images_join_clusters():
+    x = np.array([[0.5, 5.0], [9.6, 5.0]])  # 0.9 apart through the x boundary
+    box = agglo.Box(np.array([0.0, 0.0]), np.array([10.0, 10.0]), (True, False))
+    assert list(an.cluster_labels(x, [0.45, 0.45], 0.01, box=box)) == [0, 0]
+    assert list(an.cluster_labels(x, [0.45, 0.45], 0.01)) == [0, 1]
+    d = {"lo": [0, 0], "hi": [10, 10], "periodic": [True, True]}
+    assert an.contacts_per_sphere(x, 1.0, box=d) == pytest.approx(4 / 12)
+    assert an.contacts_per_sphere(x, 1.0) == pytest.approx(2 / 12)
+
+
+def test_cluster_sizes():
+    assert list(an.cluster_sizes([5, 5, 2, 3, 3, 3])) == [3, 2, 1]
+    assert list(an.cluster_sizes(np.array([], dtype=np.int32))) == []
+    with pytest.raises(agglo.InputError, match="integer"):
+        an.cluster_sizes([0.5, 1.0])
+
+
+def test_gyration_of_a_ring():
+    R, k = 2.5, 360
+    phi = 2 * np.pi * np.arange(k) / k
+    ring = np.column_stack([R * np.cos(phi) + 3, R * np.sin(phi) - 1])
+    g = an.gyration(ring)
+    assert g.rg == pytest.approx(R, rel=1e-12)
+    assert g.tensor.shape == (2, 2)
+    assert np.allclose(g.tensor, np.diag([R * R / 2] * 2), atol=1e-12)
+    ring3 = np.column_stack([ring, np.zeros(k)])
+    assert an.gyration(ring3).tensor.shape == (3, 3)
+    w = np.ones(k)
+    w[0] = 1e6  # weights pull the centre to one point
+    assert an.gyration(ring, w).rg < 0.1 * R
+
+
+def test_box_counting_of_a_filled_square_is_two():
+    side = 128
+    g = (np.arange(side) + 0.5) / side
+    x, y = np.meshgrid(g, g)
+    pts = np.column_stack([x.ravel(), y.ravel()])
+    bc = an.box_counting(pts, eps_min=2.0 / side)
+    assert bc.dimension == pytest.approx(2.0, abs=0.05)
+    assert len(bc.eps) == len(bc.counts) >= 3 and np.all(np.diff(bc.eps) < 0)
+    line = np.column_stack([g, np.zeros(side)])
+    d_line = an.box_counting(line, eps_min=2.0 / side, dim=2).dimension
+    assert d_line == pytest.approx(1.0, abs=0.05)
+
+
+def test_mass_radius_dimension_recovers_the_slope():
+    sizes = np.array([4, 8, 16, 32, 64, 128, 256])
+    rg = 0.3 * sizes ** (1 / 1.7)
+    assert an.mass_radius_dimension(sizes, rg) == pytest.approx(1.7, rel=1e-9)
+    assert np.isnan(an.mass_radius_dimension([2, 3], [1.0, 1.2]))
+
+
+def test_pair_distribution_and_contacts():
+    x = np.array([[0.0, 0.0], [2.0, 0.0]])
+    assert list(an.pair_distribution(x, [1.0, 2.0, 3.0])) == [0.0, 1.0, 1.0]
+    assert an.pair_distribution(x, 2.5) == 1.0
+    assert an.contacts_per_sphere(x, 2.1) == pytest.approx(4 / 12)
+    x3 = np.array([[0.0, 0, 0], [2.0, 0, 0]])
+    assert an.contacts_per_sphere(x3, 2.1) == pytest.approx(4 / 24)
+
+
+def test_ellipsoid_classes():
+    line = np.column_stack([2.0 * np.arange(10), np.zeros(10), np.zeros(10)])
+    e = an.ellipsoid(line, np.ones(10))
+    assert e.semi[0] > 3 * e.semi[1] and e.semi[1] == pytest.approx(e.semi[2])
+    assert abs(e.axes[0, 0]) == pytest.approx(1.0)  # the long axis along x
+    assert an.ellipsoid_class(e) == "prolate"
+    assert an.ellipsoid_class(e.semi) == "prolate"
+    g = np.arange(6) * 2.0
+    plate = np.array([[a, b, 0.0] for a in g for b in g])
+    assert an.ellipsoid_class(an.ellipsoid(plate, np.ones(36))) == "oblate"
+    cube = np.array([[a, b, c] for a in g[:4] for b in g[:4] for c in g[:4]])
+    assert an.ellipsoid_class(an.ellipsoid(cube, np.ones(64))) == "sphere"
+    assert an.ellipsoid_class([3, 2, 1]) == "scalene"
+    with pytest.raises(agglo.InputError, match="tol"):
+        an.ellipsoid_class([3, 2, 1], tol=-1)
+    line2 = line[:, :2]  # 2D centres get z = 0
+    assert np.allclose(an.ellipsoid(line2, np.ones(10)).semi, e.semi)
+
+
+def test_temperature():
+    v = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    assert an.temperature(v, [1.0, 1.0]) == pytest.approx(2.0 / (2 * 1))
+    v = v + 5.0  # the centre-of-mass motion is removed
+    assert an.temperature(v, [1.0, 1.0]) == pytest.approx(1.0)
+
+
+def test_argument_checks():
+    x = np.zeros((3, 2))
+    with pytest.raises(agglo.InputError, match=r"positions: shape \(3, 4\)"):
+        an.gyration(np.zeros((3, 4)))
+    with pytest.raises(agglo.InputError, match=r"positions: shape \(6,\)"):
+        an.gyration(np.zeros(6))
+    with pytest.raises(agglo.InputError, match="dtype <U1 is not a real number type"):
+        an.gyration(np.full((3, 2), "a"))
+    with pytest.raises(agglo.InputError, match=r"radii: shape \(2,\); expected \(3,\)"):
+        an.cluster_labels(x, [1.0, 1.0])
+    with pytest.raises(agglo.InputError, match="is not finite"):  # the library's check
+        an.gyration(np.array([[0.0, np.nan]]))
+    with pytest.raises(agglo.InputError, match="n = 0"):
+        an.gyration(np.zeros((0, 3)))
+    with pytest.raises(agglo.InputError, match="z coordinate"):
+        an.box_counting(np.array([[0.0, 0, 1], [1, 1, 0]]), dim=2)
+    with pytest.raises(agglo.InputError, match="box.lo"):
+        an.contacts_per_sphere(x, 1.0, box={"lo": [0, 0, 0], "hi": [1, 1]})
+    with pytest.raises(ValueError):  # InputError is a ValueError
+        an.contacts_per_sphere(x, -1.0)
+
+
+def test_layouts_give_the_same_result():
+    rng = np.random.default_rng(1)
+    x = rng.random((50, 3))
+    f = np.asfortranarray(x)
+    strided = np.zeros((50, 6))
+    strided[:, ::2] = x
+    ints = (x * 100).astype(np.int64)
+    for a in (f, strided[:, ::2]):
+        assert an.gyration(a).rg == an.gyration(x).rg
+    assert an.gyration(ints).rg == pytest.approx(an.gyration(ints.astype(float)).rg)
+    assert an.box_counting(x.astype(np.float32)).dimension == pytest.approx(
+        an.box_counting(x.astype(np.float32).astype(np.float64)).dimension)
+
+
+def test_on_a_simulation(small_contact):
+    sim = small_contact()
+    sim.run()
+    labels = an.cluster_labels(sim.positions, sim.radii, sim.contact_gap, box=sim.box)
+    assert len(np.unique(labels)) == sim.cluster_count
+    # the same partition as the simulation's own labels
+    pairs = set(zip(labels.tolist(), sim.clusters.tolist()))
+    assert len(pairs) == sim.cluster_count
+    sizes = an.cluster_sizes(labels)
+    assert sizes.sum() == sim.n and sizes[0] == sim.report["max_cluster_size"]
