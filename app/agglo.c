@@ -1,6 +1,7 @@
 /* agglo command line: parses arguments and hands over to the library. No physics here. */
 #include "agglo/agglo.h"
 #include "agglo/analysis.h"
+#include "ensemble_cli.h"
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@ static void usage(FILE *f) {
           "  agglo run [SCENARIO.ini] [options]   run a scenario (none: the built-in default)\n"
           "  agglo analyze FILE.xyz [options]     cluster statistics, fractal dimensions, plots\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
+          "  agglo ensemble [SCENARIO.ini] [opts] seeds x varied keys (--jobs J, or under mpirun)\n"
+          "  agglo plot DIR [opts]                ensemble means with error bands (gnuplot)\n"
           "  agglo compare [SCENARIO.ini] [opts]  ballistic: time stepping vs event driven over seeds\n"
           "  agglo agglomerates FILE.xyz [opts]   DPD agglomerate report: ellipsoids by shape class\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
@@ -316,96 +319,6 @@ static int cmd_analyze(int argc, char **argv) {
   return 0;
 }
 
-static void compare_usage(FILE *f) {
-  fprintf(f,
-          "usage: agglo compare [SCENARIO.ini] [-s section.key=value]... [--seeds N]\n"
-          "                     [--first-seed S] [--csv FILE] [--only ts|ed]\n\n"
-          "Runs a ballistic scenario (run.model = ballistic) for seeds S .. S+N-1 (default 1..10)\n"
-          "with ballistic.method = time_stepping and = event_driven, and prints the indicators of\n"
-          "the final cluster side by side (mean and standard deviation over the seeds): relative\n"
-          "contacts per sphere N_c, box-counting dimension D_f and its relative difference,\n"
-          "aspect ratio A_r, P(r), time to one cluster, CPU time. --csv writes one row per run;\n"
-          "--only runs one method (e.g. for timings at large N).\n"
-          "No other files are written.\n");
-}
-
-static int cmd_compare(int argc, char **argv) {
-  const char *file = NULL, *csv = NULL;
-  long seeds = 10, first = 1;
-  int only = -1;
-  const char **over = calloc((size_t)argc + 1, sizeof *over);
-  int nover = 0, rc = 0;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      compare_usage(stdout);
-      free(over);
-      return 0;
-    } else if (!strcmp(a, "-s") && more) {
-      over[nover++] = argv[++i];
-    } else if (!strcmp(a, "--seeds") && more) {
-      seeds = strtol(argv[++i], NULL, 10);
-    } else if (!strcmp(a, "--first-seed") && more) {
-      first = strtol(argv[++i], NULL, 10);
-    } else if (!strcmp(a, "--only") && more) {
-      i++;
-      only = !strcmp(argv[i], "ts") ? 0 : !strcmp(argv[i], "ed") ? 1 : -2;
-      if (only == -2) {
-        fprintf(stderr, "agglo compare: --only takes ts or ed\n");
-        free(over);
-        return 2;
-      }
-    } else if (!strcmp(a, "--csv") && more) {
-      csv = argv[++i];
-    } else if (a[0] == '-' || file) {
-      fprintf(stderr, "agglo compare: unexpected argument '%s' (see agglo compare --help)\n", a);
-      free(over);
-      return 2;
-    } else {
-      file = a;
-    }
-  }
-  if (seeds < 1 || seeds > 100000 || first < 0) {
-    fprintf(stderr, "agglo compare: --seeds must be 1 to 100000 and --first-seed >= 0\n");
-    free(over);
-    return 2;
-  }
-  agglo_config *cfg = agglo_config_new();
-  FILE *out = NULL;
-  if (file && agglo_config_load(cfg, file) != AGGLO_OK) {
-    fprintf(stderr, "agglo: %s\n", agglo_last_error());
-    rc = 2;
-    goto done;
-  }
-  for (int i = 0; i < nover; i++)
-    if (agglo_config_assign(cfg, over[i]) != AGGLO_OK) {
-      fprintf(stderr, "agglo: %s\n", agglo_last_error());
-      rc = 2;
-      goto done;
-    }
-  char model[32];
-  if (agglo_config_get(cfg, "run.model", model, sizeof model) != AGGLO_OK || strcmp(model, "ballistic")) {
-    fprintf(stderr, "agglo compare: run.model must be ballistic\n");
-    rc = 2;
-    goto done;
-  }
-  if (csv && !(out = fopen(csv, "w"))) {
-    fprintf(stderr, "agglo compare: %s: cannot write\n", csv);
-    rc = 1;
-    goto done;
-  }
-  if (agglo_ballistic_compare(cfg, first, seeds, only, stdout, out, stderr) != AGGLO_OK) {
-    fprintf(stderr, "agglo compare: %s\n", agglo_last_error());
-    rc = 1;
-  }
-done:
-  if (out) fclose(out);
-  agglo_config_destroy(cfg);
-  free(over);
-  return rc;
-}
-
 static void agglomerates_usage(FILE *f) {
   fprintf(f,
           "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n\n"
@@ -525,7 +438,9 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   if (!strcmp(cmd, "agglomerates")) return cmd_agglomerates(argc - 2, argv + 2);
-  if (!strcmp(cmd, "compare")) return cmd_compare(argc - 2, argv + 2);
+  if (!strcmp(cmd, "compare")) return agglo_cli_compare(argc - 2, argv + 2);
+  if (!strcmp(cmd, "ensemble")) return agglo_cli_ensemble(argc - 2, argv + 2);
+  if (!strcmp(cmd, "plot")) return agglo_cli_plot(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);
   return 2;

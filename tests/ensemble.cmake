@@ -1,0 +1,36 @@
+# `agglo ensemble`: the same members whatever the schedule (sequential, --jobs 2, mpirun -np 1, 2,
+# 3), --resume after a kill or a crash, failures reported while the others finish, refusals.
+# tests/ensemble/check.sh runs each case; tiny members (120 particles, t_end 0.6): < 10 s in all.
+set(ENS_CHECK sh ${CMAKE_CURRENT_SOURCE_DIR}/ensemble/check.sh)
+set(ENS_SCENARIO ${PROJECT_SOURCE_DIR}/examples/maury_brownian_500.ini)
+set(ENS_DIR ${CMAKE_CURRENT_BINARY_DIR}/ensemble)
+file(MAKE_DIRECTORY ${ENS_DIR})
+set(ens_cases jobs resume_crashed resume_killed failures refusals)
+# Open MPI under the sanitizers reports its own allocations: the MPI cases run in the plain build.
+if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
+  list(APPEND ens_cases np1 np2 np3)
+endif()
+add_test(NAME ensemble_reference
+  COMMAND ${ENS_CHECK} reference $<TARGET_FILE:agglo_cli> ${ENS_SCENARIO}
+  WORKING_DIRECTORY ${ENS_DIR})
+set_tests_properties(ensemble_reference PROPERTIES FIXTURES_SETUP ensemble_ref TIMEOUT 120)
+foreach(case ${ens_cases})
+  add_test(NAME ensemble_${case}
+    COMMAND ${ENS_CHECK} ${case} $<TARGET_FILE:agglo_cli> ${ENS_SCENARIO} ${MPIEXEC_EXECUTABLE}
+    WORKING_DIRECTORY ${ENS_DIR})
+  set_tests_properties(ensemble_${case} PROPERTIES FIXTURES_REQUIRED ensemble_ref TIMEOUT 120
+    FAIL_REGULAR_EXPRESSION "FAIL:")
+endforeach()
+
+# agglo compare is an ensemble over ballistic.method with the report of before
+add_test(NAME ensemble_compare_report
+  COMMAND sh -c "rm -rf cmp && $<TARGET_FILE:agglo_cli> compare ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=60 --seeds 3 -o cmp --quiet --csv cmp.csv && test $(wc -l < cmp.csv) -eq 7 && test $(grep -c ',ok,' cmp/members.csv) -eq 6"
+  WORKING_DIRECTORY ${ENS_DIR})
+set_tests_properties(ensemble_compare_report PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "ballistic, N = 60, 2D, 3 seeds from 1.*N_c +[0-9.]+ \\([0-9.e-]+\\) +[0-9.]+ \\([0-9.e-]+\\) +[-+][0-9.]+%.*P\\(20r\\)")
+
+# agglo plot: the means with bands against time, and against a varied key
+add_test(NAME ensemble_plot
+  COMMAND sh -c "rm -rf ens_plot && cp -r ens_ref ens_plot && $<TARGET_FILE:agglo_cli> plot ens_plot -y n_clusters && $<TARGET_FILE:agglo_cli> plot ens_plot --x particles.fraction -y max_cluster_size && test -s ens_plot/plot_n_clusters.png && test -s ens_plot/plot_max_cluster_size_particles.fraction.png"
+  WORKING_DIRECTORY ${ENS_DIR})
+set_tests_properties(ensemble_plot PROPERTIES FIXTURES_REQUIRED ensemble_ref TIMEOUT 60)

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Ensemble tests (tests/ensemble.cmake). usage: check.sh MODE AGGLO SCENARIO [MPIEXEC]
+#   reference         the sequential ensemble into ens_ref/ (the fixture of the others)
+#   jobs | np1 | np2 | np3   the same ensemble with --jobs 2 or mpirun -np K: identical files
+#   resume_killed     an ensemble killed (SIGKILL) mid-way, then --resume: identical to ens_ref
+#   resume_crashed    a member's marker removed and its outputs cut short, --resume: identical
+#   failures          a bad value and a guard that trips: reported, the others finish, status 1
+#   refusals          an existing directory without --resume, a changed grid with --resume
+set -u
+mode=$1 agglo=$2 scenario=$3 mpiexec=${4:-mpirun}
+args="$scenario -s box.size= -s particles.n=120 -s run.t_end=0.6 -s output.trajectory_interval=0.2 --seeds 1-3 --vary particles.fraction=0.1,0.15 --quiet"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# same DIR1 DIR2: every file equal, except the CPU and wall seconds (markers, members.csv)
+same() {
+  diff -r -x done -x members.csv "$1" "$2" > /dev/null || { diff -r -x done -x members.csv "$1" "$2" | head -20; fail "$1 and $2 differ"; }
+  sed -E 's/,[^,]*,[^,]*$//' "$1/members.csv" > "$1.m" && sed -E 's/,[^,]*,[^,]*$//' "$2/members.csv" > "$2.m"
+  cmp "$1.m" "$2.m" || fail "$1/members.csv and $2/members.csv differ"
+  for f in $(cd "$1" && find . -name done); do
+    grep -v -E '^(cpu_s|wall_s)=' "$1/$f" > "$1.d"; grep -v -E '^(cpu_s|wall_s)=' "$2/$f" > "$2.d"
+    cmp -s "$1.d" "$2.d" || fail "$f differs"
+  done
+  n=$(find "$1" -name done | wc -l)
+  echo "same: $1 $2 ($n members, ensemble.csv $(wc -l < "$1/ensemble.csv") lines)"
+}
+
+case $mode in
+reference)
+  rm -rf ens_ref
+  "$agglo" ensemble $args -o ens_ref || fail "the reference ensemble failed"
+  test "$(find ens_ref -name done | wc -l)" -eq 6 || fail "6 members expected" ;;
+jobs)
+  rm -rf ens_jobs; "$agglo" ensemble $args -o ens_jobs --jobs 2 || fail "--jobs 2 failed"
+  same ens_ref ens_jobs ;;
+np1|np2|np3)
+  k=${mode#np}; rm -rf ens_$mode
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpiexec" --oversubscribe -np "$k" "$agglo" ensemble $args -o ens_$mode || fail "mpirun -np $k failed"
+  same ens_ref ens_$mode ;;
+resume_killed)
+  rm -rf ens_killed
+  "$agglo" ensemble $args -s run.t_end=3 -o ens_killed_long &
+  pid=$!; sleep 0.4; kill -9 $pid; wait $pid 2>/dev/null
+  "$agglo" ensemble $args -s run.t_end=3 -o ens_killed_long --resume || fail "--resume failed"
+  rm -rf ens_long; "$agglo" ensemble $args -s run.t_end=3 -o ens_long || fail "the uninterrupted run failed"
+  same ens_long ens_killed_long ;;
+resume_crashed)
+  rm -rf ens_crash; cp -r ens_ref ens_crash
+  m="ens_crash/particles.fraction=0.15/seed=2"
+  rm "$m/done" ens_crash/ensemble.csv ens_crash/members.csv
+  head -c 300 "$m/stats.csv" > "$m/x" && mv "$m/x" "$m/stats.csv"
+  head -c 100 "$m/trajectory.xyz" > "$m/x" && mv "$m/x" "$m/trajectory.xyz"
+  "$agglo" ensemble $args -o ens_crash --resume || fail "--resume failed"
+  same ens_ref ens_crash ;;
+failures)
+  rm -rf ens_fail
+  "$agglo" ensemble $scenario -s particles.n=100 -s run.t_end=0.2 -s solver.max_iter=2 -s solver.tol=1e-9 \
+    -s solver.method=uzawa --seeds 1-2 --vary solver.on_failure=warn,stop,bogus -o ens_fail --quiet 2> ens_fail.err
+  rc=$?; cat ens_fail.err
+  test $rc -eq 1 || fail "exit status $rc, expected 1"
+  grep -q "^solver.on_failure=bogus/seed=1,bogus,1,failed,.*'bogus' is not allowed" ens_fail/members.csv || fail "bad value not reported"
+  grep -q "^solver.on_failure=stop/seed=1,stop,1,failed,.*did not converge in 2 iterations" ens_fail/members.csv || fail "guard not reported"
+  test "$(grep -c ',ok,' ens_fail/members.csv)" -eq 3 || fail "the other members did not finish"
+  grep -q "^stop,0.2,1,1," ens_fail/ensemble.csv || fail "the summary of the point with one good member is missing"
+  grep -q "3 of 6 members failed" ens_fail.err || fail "no count of failures" ;;
+refusals)
+  rm -rf ens_refuse; cp -r ens_ref ens_refuse
+  "$agglo" ensemble $args -o ens_refuse 2> refusal.err; rc=$?
+  test $rc -eq 2 && grep -q "holds an ensemble already: --resume continues it" refusal.err || fail "existing directory not refused"
+  "$agglo" ensemble $args --vary run.dt=0.01,0.02 -o ens_refuse --resume 2> refusal.err; rc=$?
+  test $rc -eq 2 && grep -q "this ensemble was made with other seeds, varied keys or outputs" refusal.err || fail "changed grid not refused"
+  "$agglo" ensemble $args --vary particles.bogus=1,2 -o ens_bogus 2> refusal.err; rc=$?
+  test $rc -eq 2 && grep -q "unknown key 'bogus'" refusal.err && test ! -e ens_bogus || fail "unknown key not refused"
+  "$agglo" ensemble $args --seeds 3-1 -o ens_bogus 2> refusal.err; rc=$?
+  test $rc -eq 2 && grep -q "expected seeds >= 0 and ranges" refusal.err || fail "bad seeds not refused"
+  echo "refusals ok" ;;
+*) fail "unknown mode $mode" ;;
+esac
