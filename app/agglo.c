@@ -15,7 +15,10 @@ static void usage(FILE *f) {
           "agglo %s: direct simulation of particle aggregation\n\n"
           "usage:\n"
           "  agglo run [SCENARIO.ini] [options]   run a scenario (none: the built-in default)\n"
-          "  agglo analyze FILE.xyz [options]     cluster statistics, fractal dimensions, plots\n"
+          "  agglo analyze FILE [options]         cluster statistics, fractal dimensions, plots\n"
+          "                                       (FILE: trajectory.xyz or trajectory.h5md)\n"
+          "  agglo convert IN OUT [--radius R]    trajectory between extended XYZ and H5MD (by the\n"
+          "                                       extension of OUT: .h5md or .h5, else XYZ)\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo ensemble [SCENARIO.ini] [opts] seeds x varied keys (--jobs J, or under mpirun)\n"
           "  agglo plot DIR [opts]                ensemble means with error bands (gnuplot)\n"
@@ -40,7 +43,8 @@ static void run_usage(FILE *f) {
           "                      contacts.txt); -s may change e.g. run.t_end\n"
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
-          "outputs in DIR: trajectory.xyz (extended XYZ), stats.csv, snapshot_t*.png,\n"
+          "outputs in DIR: trajectory.xyz (extended XYZ; output.format = h5md: trajectory.h5md\n"
+          "and trajectory.xdmf for ParaView), stats.csv, snapshot_t*.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
   agglo_config_print_keys(f, 0);
@@ -246,7 +250,8 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R]\n\n"
-          "  FILE.xyz              extended XYZ trajectory (agglo's, or any with pos and radius)\n"
+          "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
+          "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
           "  --all                 indicators of every frame in analysis.csv\n"
           "  --contact-distance X  particles touch when their gap is below X (default 0.1 r)\n"
@@ -383,6 +388,39 @@ static int cmd_agglomerates(int argc, char **argv) {
   return 0;
 }
 
+static int cmd_convert(int argc, char **argv) {
+  const char *in = NULL, *out = NULL;
+  double radius = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      printf("usage: agglo convert IN OUT [--radius R]\n\nCopies every frame of IN (extended XYZ or "
+             "H5MD) into OUT: H5MD (with OUT's .xdmf\nbeside it) when OUT ends in .h5md or .h5, "
+             "else extended XYZ. --radius: the radius of\nevery particle when IN has none. "
+             "docs/formats.md\n");
+      return 0;
+    } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
+      if (parse_double(argv[i], argv[i + 1], &radius)) return 2;
+      i++;
+    } else if (argv[i][0] != '-' && !in) {
+      in = argv[i];
+    } else if (argv[i][0] != '-' && !out) {
+      out = argv[i];
+    } else {
+      fprintf(stderr, "agglo convert: unexpected argument '%s' (see agglo convert --help)\n", argv[i]);
+      return 2;
+    }
+  }
+  if (!in || !out) {
+    fprintf(stderr, "usage: agglo convert IN OUT [--radius R]\n");
+    return 2;
+  }
+  if (agglo_trajectory_convert(in, out, radius) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
+    return 1;
+  }
+  return 0;
+}
+
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) {
     agglo_config_print_keys(stdout, 1);
@@ -438,6 +476,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   if (!strcmp(cmd, "agglomerates")) return cmd_agglomerates(argc - 2, argv + 2);
+  if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
   if (!strcmp(cmd, "compare")) return agglo_cli_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "ensemble")) return agglo_cli_ensemble(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return agglo_cli_plot(argc - 2, argv + 2);

@@ -26,6 +26,7 @@ enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
 enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
+enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
 
 typedef struct agglo_config {
   /* [run] */
@@ -82,6 +83,8 @@ typedef struct agglo_config {
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;
   int64_t png_width;
+  int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
+  int64_t h5md_deflate; /* output.compression */
 } agglo_config;
 
 /* Where a setting came from, for messages: "file.ini:12" or "-s". */

@@ -1,5 +1,6 @@
 #include "output_xyz.h"
 #include "error.h"
+#include "xyz_read.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,12 +17,16 @@ static void header(FILE *f, const agglo_system *s, const char *props) {
           b->periodic[2] ? 'T' : 'F');
 }
 
+/* Column names as ASE and OVITO read them: velocities (OVITO's Velocity; ASE >= 3.23), momenta
+   (ASE 3.22 derives get_velocities() from momenta / masses), masses (both), radius, id, cluster.
+   Species X is ASE's placeholder element (no chemistry implied). */
 int agglo_xyz_write_frame(FILE *f, const agglo_system *s) {
-  header(f, s, "species:S:1:pos:R:3:radius:R:1:velo:R:3:cluster:I:1:id:I:1");
+  header(f, s, "species:S:1:pos:R:3:velocities:R:3:momenta:R:3:masses:R:1:radius:R:1:cluster:I:1:id:I:1");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
-    fprintf(f, "P %.9g %.9g %.9g %.9g %.7g %.7g %.7g %d %lld\n", x[0], x[1], x[2], s->r[i], v[0],
-            v[1], v[2], s->cluster[i], (long long)s->id[i]);
+    double m = s->m[i];
+    fprintf(f, "X %.9g %.9g %.9g %.7g %.7g %.7g %.7g %.7g %.7g %.7g %.9g %d %lld\n", x[0], x[1], x[2],
+            v[0], v[1], v[2], m * v[0], m * v[1], m * v[2], m, s->r[i], s->cluster[i], (long long)s->id[i]);
   }
   return ferror(f) ? -1 : 0;
 }
@@ -31,10 +36,10 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-  header(f, s, "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:id:I:1:cluster:I:1");
+  header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
-    fprintf(f, "P %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],
+    fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],
             v[0], v[1], v[2], s->r[i], s->m[i], (long long)s->id[i], s->cluster[i]);
   }
   int bad = ferror(f);
@@ -43,71 +48,30 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   return 0;
 }
 
-static int read_quoted(const char *line, const char *key, double *out, int count) {
-  const char *p = strstr(line, key);
-  if (!p) return -1;
-  p += strlen(key);
-  char *end;
-  for (int k = 0; k < count; k++) {
-    out[k] = strtod(p, &end);
-    if (end == p) return -1;
-    p = end;
-  }
-  return 0;
-}
-
+/* The state through the trajectory reader: columns found by Properties= (any order); every one
+   a restart needs must be there, with positive radii and masses. */
 int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-  char line[1024];
-  size_t n;
-  double lat[9], org[3], t;
-  long long step;
-  int dim;
-  char pbc[3];
-  int rc = -1;
-  if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &n) != 1) {
-    agglo_fail(err, errlen, "%s:1: expected the number of particles", path);
-    goto out;
+  agglo_xyz_reader rd;
+  if (agglo_xyz_open(&rd, path, 0, err, errlen) != 0) return -1;
+  agglo_system t = {0};
+  int got = agglo_xyz_next(&rd, &t, err, errlen), rc = -1;
+  const char *missing = !rd.has_velocity ? "velocities (or velo)" : !rd.has_mass ? "masses (or mass)"
+                        : !rd.has_id     ? "id"
+                        : !rd.has_cluster ? "cluster"
+                        : !rd.has_box     ? "the box (Lattice=)"
+                                          : NULL;
+  if (got == 0) agglo_fail(err, errlen, "%s: empty: no state to restart from", path);
+  else if (got == 1 && missing)
+    agglo_fail(err, errlen, "%s: frame 1: no %s column in Properties=: not a restart state", path, missing);
+  else if (got == 1) {
+    rc = 0;
+    for (size_t i = 0; i < t.n && rc == 0; i++)
+      if (!(t.m[i] > 0) || !isfinite(t.m[i]))
+        rc = agglo_fail(err, errlen, "%s: frame 1: particle %zu (id %lld): mass %g (allowed: positive "
+                        "and finite)", path, i, (long long)t.id[i], t.m[i]);
   }
-  if (!fgets(line, sizeof line, f) || read_quoted(line, "Lattice=\"", lat, 9) ||
-      read_quoted(line, "Origin=\"", org, 3) || read_quoted(line, "Time=", &t, 1) ||
-      !strstr(line, "Step=") || sscanf(strstr(line, "Step="), "Step=%lld", &step) != 1 ||
-      !strstr(line, "dim=") || sscanf(strstr(line, "dim="), "dim=%d", &dim) != 1 ||
-      !strstr(line, "pbc=\"") ||
-      sscanf(strstr(line, "pbc=\""), "pbc=\"%c %c %c", &pbc[0], &pbc[1], &pbc[2]) != 3) {
-    agglo_fail(err, errlen, "%s:2: not an agglo state header (Lattice, Origin, Time, Step, dim, pbc)", path);
-    goto out;
-  }
-  if (agglo_system_alloc(s, dim, n) != 0) {
-    agglo_fail(err, errlen, "%s: out of memory for %zu particles", path, n);
-    goto out;
-  }
-  for (int k = 0; k < 3; k++) {
-    s->box.lo[k] = org[k];
-    s->box.len[k] = lat[4 * k];
-    s->box.hi[k] = org[k] + lat[4 * k];
-    s->box.periodic[k] = pbc[k] == 'T';
-  }
-  s->t = t;
-  s->step = step;
-  for (size_t i = 0; i < n; i++) {
-    double *x = s->x + 3 * i, *v = s->v + 3 * i;
-    long long id;
-    int cl;
-    if (!fgets(line, sizeof line, f) ||
-        sscanf(line, "%*s %lg %lg %lg %lg %lg %lg %lg %lg %lld %d", &x[0], &x[1], &x[2], &v[0], &v[1],
-               &v[2], &s->r[i], &s->m[i], &id, &cl) != 10) {
-      agglo_fail(err, errlen, "%s:%zu: expected 'P x y z vx vy vz radius mass id cluster'", path, i + 3);
-      agglo_system_free(s);
-      goto out;
-    }
-    s->id[i] = id;
-    s->cluster[i] = cl;
-    s->inv_m[i] = s->m[i] > 0 && isfinite(s->m[i]) ? 1.0 / s->m[i] : 0;
-  }
-  rc = 0;
-out:
-  fclose(f);
+  agglo_xyz_close(&rd);
+  if (rc == 0) *s = t;
+  else agglo_system_free(&t);
   return rc;
 }

@@ -2,6 +2,7 @@
    (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
 #include "error.h"
 #include "frame_summary.h"
+#include "output_h5md.h"
 #include "output_png.h"
 #include "output_xyz.h"
 #include "simulation.h"
@@ -50,6 +51,7 @@ static int64_t every(double interval, double dt) {
   return k < 1 ? 1 : k;
 }
 
+/* The columns of stats.csv (also the observables of an H5MD trajectory). */
 static void stats_header(FILE *f, const agglo_model *m) {
   fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
              "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
@@ -67,7 +69,19 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   o->which = which;
   /* a restarted run appends to the trajectory and stats it continues */
   const char *mode = sim->restarted ? "a" : "w";
-  if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) return -1;
+  if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
+    char path[4096], *names = NULL;
+    size_t len = 0;
+    FILE *m = (which & AGGLO_OUTPUT_STATS) ? open_memstream(&names, &len) : NULL;
+    if (m) stats_header(m, sim->model), fclose(m);
+    if (names && len) names[len - 1] = 0; /* the newline */
+    snprintf(path, sizeof path, "%s/trajectory.h5md", dir);
+    o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, (int)c->h5md_deflate, names, agglo_error_buffer(), AGGLO_ERROR_LEN);
+    free(names);
+    if (!o->h5) return -1;
+  } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
+    return -1;
+  }
   if ((which & AGGLO_OUTPUT_STATS) && !(o->stats = open_out(dir, "stats.csv", mode))) return -1;
   if (o->stats && ftell(o->stats) == 0) stats_header(o->stats, sim->model);
   const agglo_system *s = &sim->sys;
@@ -103,36 +117,47 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
 }
 
 /* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
-static void analysis_columns(agglo_sim *sim) {
+static void analysis_columns(agglo_sim *sim, FILE *f) {
   agglo_system *s = &sim->sys;
   agglo_outputs *o = &sim->out;
   agglo_frame_summary a;
   int due = sim->model->variable_step ? o->analysis_due
                                       : o->analysis_every && s->step % o->analysis_every == 0;
   if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &a, NULL, NULL) != 0) {
-    fprintf(o->stats, ",,,,,,");
+    fprintf(f, ",,,,,,");
     return;
   }
-  fprintf(o->stats, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
+  fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
           a.fractal_dimension_box, a.fractal_dimension_mass, a.contacts_per_sphere, a.aspect_ratio,
           a.rg_largest);
   sim->labelled_step = -1; /* the summary relabels with its own contact notion */
 }
 
-static void stats_row(agglo_sim *sim) {
+static int stats_row(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
-  FILE *f = sim->out.stats;
+  char *row = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&row, &len); /* the row goes to stats.csv and the H5MD observables */
+  if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
   fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
           sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
           agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
-  analysis_columns(sim);
+  analysis_columns(sim, f);
   fprintf(f, ",%d", sim->last.outer_iterations);
   if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
   fputc('\n', f);
-  fflush(f);
+  fclose(f);
   sim->iter_sum = sim->iter_steps = 0;
+  int rc = 0;
+  if (fputs(row, sim->out.stats) == EOF || fflush(sim->out.stats) != 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed (disk full?)", sim->out.dir);
+  else if (sim->out.h5 &&
+           agglo_h5md_observables(sim->out.h5, s->step, s->t, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    rc = -1;
+  free(row);
+  return rc;
 }
 
 static int snapshot(agglo_sim *sim) {
@@ -179,18 +204,21 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
     want_traj = final || (o->traj_every && s->step % o->traj_every == 0) || s->step == 0;
     want_stats = final || s->step % (o->stats_every ? o->stats_every : 1) == 0;
   }
-  want_traj = o->traj && want_traj && s->step != o->traj_last;
+  want_traj = (o->traj || o->h5) && want_traj && s->step != o->traj_last;
   want_stats = o->stats && want_stats && s->step != o->stats_last;
   int want_snap = snap_due(sim);
   if (!(want_traj || want_stats || want_snap)) return 0;
   if (agglo_sim_label(sim) != 0) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory labelling clusters");
-  if (want_traj) {
+  if (want_traj && o->h5) {
+    if (agglo_h5md_frame(o->h5, s, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_IO;
+    o->traj_last = s->step;
+  } else if (want_traj) {
     if (agglo_xyz_write_frame(o->traj, s) != 0 || fflush(o->traj) != 0)
       return agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed (disk full?)", o->dir);
     o->traj_last = s->step;
   }
   if (want_stats) {
-    stats_row(sim);
+    if (stats_row(sim) != 0) return -1;
     o->stats_last = s->step;
   }
   while (want_snap) {
@@ -228,6 +256,8 @@ int agglo_outputs_close(agglo_sim *sim) {
     rc = agglo_outputs_save_state(sim, o->dir);
   if (o->traj && fclose(o->traj) != 0 && rc == 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed", o->dir);
+  if (o->h5 && agglo_h5md_close(o->h5) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.h5md: write failed", o->dir);
   if (o->stats && fclose(o->stats) != 0 && rc == 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed", o->dir);
   free(o->dir);

@@ -12,6 +12,7 @@ typedef struct {
   char *dir;
   unsigned which;  /* AGGLO_OUTPUT_* */
   FILE *traj, *stats;
+  struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
   int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
   int64_t state_step;            /* step of the last state written (-1: none) */

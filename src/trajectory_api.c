@@ -1,7 +1,11 @@
-/* Public reading of trajectories, frame by frame (include/agglo/analysis.h), over xyz_read.c. */
+/* Public reading of trajectories, frame by frame (include/agglo/analysis.h), over xyz_read.c
+   (extended XYZ or H5MD), and their conversion. */
 #include "agglo/analysis.h"
 #include "error.h"
+#include "output_h5md.h"
+#include "output_xyz.h"
 #include "xyz_read.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,4 +70,38 @@ void agglo_trajectory_close(agglo_trajectory *tr) {
   agglo_system_free(&tr->s);
   free(tr->path);
   free(tr);
+}
+
+static int ends_with(const char *s, const char *tail) {
+  size_t l = strlen(s), t = strlen(tail);
+  return l >= t && !strcmp(s + l - t, tail);
+}
+
+agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius) {
+  if (!in || !out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_convert: NULL path");
+  if (!strcmp(in, out)) return agglo_error(AGGLO_ERROR_INPUT, "%s: input and output are the same file", in);
+  char *err = agglo_error_buffer();
+  agglo_xyz_reader rd;
+  if (agglo_xyz_open(&rd, in, default_radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
+  int h5 = ends_with(out, ".h5md") || ends_with(out, ".h5");
+  agglo_h5md *w = NULL;
+  FILE *f = NULL;
+  agglo_system s = {0};
+  agglo_status st = AGGLO_OK;
+  int got, frames = 0;
+  if (!h5 && !(f = fopen(out, "w"))) st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", out, strerror(errno));
+  while (st == AGGLO_OK && (got = agglo_xyz_next(&rd, &s, err, AGGLO_ERROR_LEN)) == 1) {
+    frames++;
+    if (h5 && !w && !(w = agglo_h5md_open(out, &s, 0, 0, NULL, err, AGGLO_ERROR_LEN))) st = AGGLO_ERROR_IO;
+    else if (h5 && agglo_h5md_frame(w, &s, err, AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_IO;
+    else if (!h5 && agglo_xyz_write_frame(f, &s) != 0)
+      st = agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", out);
+  }
+  if (st == AGGLO_OK && got < 0) st = AGGLO_ERROR_INPUT;
+  if (st == AGGLO_OK && frames == 0) st = agglo_error(AGGLO_ERROR_INPUT, "%s: no frame to convert", in);
+  if (w && agglo_h5md_close(w) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  if (f && fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  agglo_system_free(&s);
+  agglo_xyz_close(&rd);
+  return st;
 }

@@ -1,5 +1,6 @@
 #include "xyz_read.h"
 #include "error.h"
+#include "h5md_read.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,6 +10,12 @@
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,
                    size_t errlen) {
   memset(r, 0, sizeof *r);
+  r->path = path;
+  r->default_radius = default_radius;
+  if (agglo_is_hdf5(path)) {
+    r->h5 = agglo_h5md_read_open(path, err, errlen);
+    return r->h5 ? 0 : -1;
+  }
   r->f = fopen(path, "r");
   if (!r->f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
   r->path = path;
@@ -19,6 +26,8 @@ int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius,
 void agglo_xyz_close(agglo_xyz_reader *r) {
   if (r->f) fclose(r->f);
   r->f = NULL;
+  agglo_h5md_read_close(r->h5);
+  r->h5 = NULL;
 }
 
 /* A line of any length; returns NULL at end of file. */
@@ -52,11 +61,12 @@ static int comment_value(const char *line, const char *key, char *out, size_t n)
   return -1;
 }
 
-typedef struct { int pos, radius, ncols; } columns;
+typedef struct { int pos, radius, velo, mass, id, cluster, ncols; } columns;
 
-/* Properties=name:type:count:... -> column offsets of pos and radius. */
+/* Properties=name:type:count:... -> column offsets of the columns agglo reads (OVITO's and ASE's
+   names: velo/vel/velocities, mass/masses). */
 static int parse_properties(const char *props, columns *c) {
-  c->pos = c->radius = -1;
+  c->pos = c->radius = c->velo = c->mass = c->id = c->cluster = -1;
   c->ncols = 0;
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", props);
@@ -70,9 +80,18 @@ static int parse_properties(const char *props, columns *c) {
       if (k != 3) return -1;
       c->pos = c->ncols;
     }
-    if (!strcmp(name, "radius") || !strcmp(name, "radii")) {
+    int *one = !strcmp(name, "radius") || !strcmp(name, "radii") ? &c->radius
+               : !strcmp(name, "mass") || !strcmp(name, "masses")   ? &c->mass
+               : !strcmp(name, "id")                                ? &c->id
+               : !strcmp(name, "cluster")                           ? &c->cluster
+                                                                    : NULL;
+    if (one) {
       if (k != 1) return -1;
-      c->radius = c->ncols;
+      *one = c->ncols;
+    }
+    if (!strcmp(name, "velo") || !strcmp(name, "vel") || !strcmp(name, "velocities")) {
+      if (k != 3) return -1;
+      c->velo = c->ncols;
     }
     c->ncols += k;
   }
@@ -80,6 +99,15 @@ static int parse_properties(const char *props, columns *c) {
 }
 
 int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errlen) {
+  if (r->h5) {
+    if ((size_t)r->frame >= agglo_h5md_read_frames(r->h5)) return 0;
+    if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, err, errlen) != 0) return -1;
+    agglo_h5md_has h = agglo_h5md_read_has(r->h5);
+    r->has_velocity = h.velocity, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
+    r->has_box = h.box;
+    r->frame++;
+    return 1;
+  }
   char *buf = NULL;
   size_t cap = 0;
   int rc = -1;
@@ -136,7 +164,9 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   char pbc[3] = {'F', 'F', 'F'};
   if (comment_value(line, "pbc", val, sizeof val) == 0) sscanf(val, " %c %c %c", &pbc[0], &pbc[1], &pbc[2]);
   double t = 0;
+  long long step = 0;
   if (comment_value(line, "Time", val, sizeof val) == 0) t = atof(val);
+  if (comment_value(line, "Step", val, sizeof val) == 0) step = atoll(val);
   int dim = 3;
   if (comment_value(line, "dim", val, sizeof val) == 0) dim = atoi(val) == 2 ? 2 : 3;
   agglo_system_free(s);
@@ -145,6 +175,9 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     goto out;
   }
   s->t = t;
+  s->step = step;
+  r->has_velocity = col.velo >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
+  r->has_cluster = col.cluster >= 0, r->has_box = have_lattice;
   double *vals = malloc(((size_t)col.ncols + 1) * sizeof *vals);
   if (!vals) goto out;
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -172,7 +205,8 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       vals[k] = strtod(p, &q);
       int numeric = q != p && *q == 0;
       *e = save;
-      int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius;
+      int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius || k == col.mass ||
+                   k == col.id || k == col.cluster || (col.velo >= 0 && k >= col.velo && k < col.velo + 3);
       if (needed && (!numeric || !isfinite(vals[k]))) {
         agglo_fail(err, errlen, "%s:%ld: frame %d: column %d is not a finite number", r->path, r->line,
              frame, k + 1);
@@ -194,8 +228,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       goto out;
     }
     double rr = s->r[i];
-    s->m[i] = rr * rr * rr;
-    s->inv_m[i] = 1 / s->m[i];
+    s->m[i] = col.mass >= 0 ? vals[col.mass] : rr * rr * rr;
+    s->inv_m[i] = s->m[i] > 0 ? 1 / s->m[i] : 0;
+    if (col.velo >= 0)
+      for (int k = 0; k < 3; k++) s->v[3 * (size_t)i + k] = vals[col.velo + k];
+    if (col.id >= 0) s->id[i] = (int64_t)vals[col.id];
+    s->cluster[i] = col.cluster >= 0 ? (int32_t)vals[col.cluster] : (int32_t)s->id[i];
   }
   free(vals);
   for (int k = 0; k < 3; k++) {

@@ -1,4 +1,6 @@
-/* Reading extended XYZ trajectories (ours or any with positions, and radii or a default). */
+/* Reading trajectories frame by frame: extended XYZ (ours or any with positions, and radii or a
+   default; columns found by Properties=, in any order) or H5MD (recognised by the HDF5 signature,
+   read by h5md_read.c). */
 #ifndef AGGLO_XYZ_READ_H
 #define AGGLO_XYZ_READ_H
 #include "system.h"
@@ -10,6 +12,9 @@ typedef struct {
   long line;          /* lines read so far */
   int frame;          /* frames read so far */
   double default_radius; /* used when a frame has no radius column (<= 0: then it is an error) */
+  struct agglo_h5md_reader *h5; /* an H5MD file instead */
+  /* the columns the last frame had (velocities, masses, ids, clusters; else defaults) */
+  int has_velocity, has_mass, has_id, has_cluster, has_box;
 } agglo_xyz_reader;
 
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,

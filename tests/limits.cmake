@@ -36,7 +36,7 @@ add_test(NAME guard_jam_message
 set_tests_properties(guard_jam_message PROPERTIES
   PASS_REGULAR_EXPRESSION "step 1: the projection failed .* a jam.*solver\\.compliance.*last good state \\(step 0\\) is saved")
 add_test(NAME guard_jam_state
-  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam2 --quiet 2>/dev/null; test $? -eq 1 && tail -1 guard_jam2/state.xyz | grep -q '^P 0.5 0.5 0 0 0 0 '"
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam2 --quiet 2>/dev/null; test $? -eq 1 && tail -1 guard_jam2/state.xyz | grep -q '^X 0.5 0.5 0 0 0 0 '"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME guard_jam_compliance_runs
   COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam3 --quiet -s solver.compliance=1e-4)

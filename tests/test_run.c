@@ -350,7 +350,7 @@ static size_t parse_trajectory(const char *dir, size_t n_expect, double *times, 
     assert_int_equal(n, n_expect);
     assert_true(k + 1 < nl);
     const char *h = lines[k + 1];
-    /* Properties: name:type:count triples; pos:R:3, radius:R:1, velo:R:3, cluster:I:1 required */
+    /* Properties: name:type:count triples; pos:R:3, radius:R:1, velocities:R:3, cluster:I:1 required */
     const char *p = strstr(h, "Properties=");
     assert_non_null(p);
     char props[512];
@@ -366,7 +366,7 @@ static size_t parse_trajectory(const char *dir, size_t n_expect, double *times, 
       cols += c;
       if (!strcmp(name, "pos")) have_pos = !strcmp(type, "R") && c == 3;
       if (!strcmp(name, "radius")) have_radius = !strcmp(type, "R") && c == 1;
-      if (!strcmp(name, "velo")) have_velo = !strcmp(type, "R") && c == 3;
+      if (!strcmp(name, "velocities")) have_velo = !strcmp(type, "R") && c == 3;
       if (!strcmp(name, "cluster")) have_cluster = !strcmp(type, "I") && c == 1;
       if (!strcmp(name, "species")) have_species = !strcmp(type, "S") && c == 1;
     }

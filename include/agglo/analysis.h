@@ -63,6 +63,8 @@ agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t
 
 /* Reading trajectories (extended XYZ: agglo's, or any with positions, and radii or a default):
    one frame at a time, its arrays viewed as for a simulation (valid until the next frame). */
+/* Trajectories, frame by frame: extended XYZ (columns by Properties=) or H5MD (told apart by the
+   HDF5 signature; docs/formats.md). */
 typedef struct agglo_trajectory agglo_trajectory;
 /* default_radius: the radius of every particle when a frame has none (<= 0: an error then). */
 agglo_status agglo_trajectory_open(const char *path, double default_radius, agglo_trajectory **out);
@@ -79,6 +81,9 @@ const double *agglo_trajectory_radii(const agglo_trajectory *tr);
 const int64_t *agglo_trajectory_ids(const agglo_trajectory *tr);
 const int32_t *agglo_trajectory_clusters(const agglo_trajectory *tr);
 void agglo_trajectory_close(agglo_trajectory *tr);
+/* Copy every frame of a trajectory (extended XYZ or H5MD, as agglo_trajectory_open reads) into
+   out: H5MD when out ends in .h5md or .h5 (with its .xdmf beside it), else extended XYZ. */
+agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius);
 
 /* Reports of files (the CLI's `agglo analyze` and `agglo agglomerates`), printed on out. */
 typedef struct {

@@ -1,0 +1,15 @@
+# Data formats read by the real readers (tests/h5md/, docs/formats.md): h5py, MDAnalysis and ASE
+# from Debian (scripts/setup.sh installs them), run with Debian's /usr/bin/python3.
+set(H5MD_PYTHON /usr/bin/python3)
+execute_process(COMMAND ${H5MD_PYTHON} -c "import pytest, numpy, h5py, MDAnalysis, ase"
+  RESULT_VARIABLE H5MD_READERS_MISSING OUTPUT_QUIET ERROR_QUIET)
+if(H5MD_READERS_MISSING)
+  message(STATUS "tests/h5md skipped: /usr/bin/python3 lacks pytest, h5py, MDAnalysis or ASE "
+                 "(scripts/setup.sh installs python3-h5py python3-mdanalysis python3-ase)")
+else()
+  add_test(NAME h5md_readers
+    COMMAND ${H5MD_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/h5md
+            --basetemp=${CMAKE_CURRENT_BINARY_DIR}/h5md_tmp)
+  set_tests_properties(h5md_readers PROPERTIES TIMEOUT 300
+    ENVIRONMENT "AGGLO=$<TARGET_FILE:agglo_cli>;HDF5_USE_FILE_LOCKING=FALSE")
+endif()

@@ -1,0 +1,244 @@
+"""The outputs of `agglo run` opened by the real readers (Debian's h5py, MDAnalysis, ASE; ParaView's
+XDMF checked with h5py and an XML parser): positions, velocities, radii, masses, ids, clusters,
+box, periodicity and time, in 2D and 3D, against the run's own full-precision state.xyz."""
+import os
+import signal
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import AGGLO, read_state, run
+
+F32 = dict(rtol=2e-7, atol=1e-7)  # single-precision positions and velocities
+
+
+def test_h5py_layout_and_values(runs):
+    dim, h5dir, _ = runs
+    state, header, info = read_state(h5dir / "state.xyz")
+    with h5py.File(h5dir / "trajectory.h5md", "r") as f:
+        assert list(f["h5md"].attrs["version"]) == [1, 1]
+        assert f["h5md/creator"].attrs["name"] == b"agglo"
+        assert "name" in f["h5md/author"].attrs
+        assert f["parameters"].attrs["dimension"] == dim
+        p = f["particles/all"]
+        pos, vel = p["position/value"], p["velocity/value"]
+        assert pos.chunks[0] == 1 and pos.compression is None  # output.compression = 0
+        assert p["cluster/value"].compression == "gzip" and p["cluster/value"].shuffle
+        t = p["position/time"][:]
+        assert np.allclose(t, [0, 0.1, 0.2, 0.3])
+        assert list(p["position/step"][:]) == [0, 5, 10, 15]
+        n = len(state["id"])
+        assert pos.shape == (4, n, 3) and vel.shape == (4, n, 3)
+        np.testing.assert_allclose(pos[-1], state["pos"], **F32)
+        np.testing.assert_allclose(vel[-1], state["velocities"], **F32)
+        assert np.array_equal(p["radius"][:], state["radius"])
+        assert np.array_equal(p["mass"][:], state["masses"])
+        assert np.array_equal(p["id"][:], state["id"].astype(np.int64))
+        assert np.array_equal(p["cluster/value"][-1], state["cluster"].astype(np.int32))
+        box = p["box"]
+        assert box.attrs["dimension"] == 3
+        bnd = [b.decode() for b in box.attrs["boundary"]]
+        expect = ["periodic", "none", "none"] if dim == 2 else ["periodic"] * 3
+        assert bnd == expect
+        lat = [float(x) for x in info["Lattice"].split()]
+        np.testing.assert_allclose(box["edges/value"][-1], np.array(lat).reshape(3, 3))
+        if dim == 2:
+            assert np.all(pos[:, :, 2] == 0)
+        obs = f["observables"]
+        assert obs["n_clusters/value"].shape == obs["n_clusters/time"].shape
+        stats = np.genfromtxt(h5dir / "stats.csv", delimiter=",", names=True)
+        np.testing.assert_allclose(obs["n_clusters/value"][:], stats["n_clusters"])
+        np.testing.assert_allclose(obs["kinetic_energy/time"][:], stats["time"])
+
+
+def test_mdanalysis(runs):
+    mda = pytest.importorskip("MDAnalysis")
+    dim, h5dir, _ = runs
+    state, _, info = read_state(h5dir / "state.xyz")
+    n = len(state["id"])
+    u = mda.Universe.empty(n, trajectory=False)
+    # agglo's units are the scenario's own: no unit attributes, so no conversion
+    u.load_new(str(h5dir / "trajectory.h5md"), format="H5MD", convert_units=False)
+    assert len(u.trajectory) == 4
+    ts = u.trajectory[-1]
+    assert ts.time == pytest.approx(0.3)
+    assert ts.data["step"] == 15
+    np.testing.assert_allclose(ts.positions, state["pos"], **F32)
+    np.testing.assert_allclose(ts.velocities, state["velocities"], **F32)
+    lat = [float(x) for x in info["Lattice"].split()]
+    np.testing.assert_allclose(ts.dimensions[:3], [lat[0], lat[4], lat[8]], rtol=1e-6)
+    assert "n_clusters" in ts.data
+    # radii, masses, ids, clusters: MDAnalysis reads no per-particle data from H5MD; h5py gives
+    # them for its topology attributes
+    with h5py.File(h5dir / "trajectory.h5md", "r") as f:
+        u.add_TopologyAttr("masses", f["particles/all/mass"][:])
+        u.add_TopologyAttr("radii", f["particles/all/radius"][:])
+        u.add_TopologyAttr("ids", f["particles/all/id"][:])
+    assert np.array_equal(u.atoms.masses, state["masses"])
+
+
+def test_ase_extended_xyz(runs):
+    ase_io = pytest.importorskip("ase.io")
+    dim, _, xyzdir = runs
+    state, header, info = read_state(xyzdir / "state.xyz")
+    frames = ase_io.read(str(xyzdir / "trajectory.xyz"), index=":")
+    assert len(frames) == 4
+    a = frames[-1]
+    assert a.info["Time"] == pytest.approx(0.3) and a.info["Step"] == 15 and a.info["dim"] == dim
+    np.testing.assert_allclose(a.positions, state["pos"], rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(a.get_masses(), state["masses"], rtol=1e-6)
+    np.testing.assert_allclose(a.get_velocities(), state["velocities"], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(a.arrays["velocities"], state["velocities"], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(a.arrays["radius"], state["radius"], rtol=1e-8)
+    assert np.array_equal(a.arrays["id"], state["id"].astype(int))
+    assert np.array_equal(a.arrays["cluster"], state["cluster"].astype(int))
+    assert list(a.pbc) == [c == "T" for c in info["pbc"].split()]
+    lat = [float(x) for x in info["Lattice"].split()]
+    np.testing.assert_allclose(a.cell[:], np.array(lat).reshape(3, 3))
+    assert set(a.get_chemical_symbols()) == {"X"}
+
+
+def test_mdanalysis_extended_xyz_positions(runs):
+    mda = pytest.importorskip("MDAnalysis")
+    _, _, xyzdir = runs
+    state, _, _ = read_state(xyzdir / "state.xyz")
+    u = mda.Universe(str(xyzdir / "trajectory.xyz"), format="XYZ")
+    u.trajectory[-1]
+    np.testing.assert_allclose(u.atoms.positions, state["pos"], rtol=1e-6, atol=1e-6)
+
+
+def test_xdmf_matches_h5md(runs):
+    _, h5dir, _ = runs
+    root = ET.parse(h5dir / "trajectory.xdmf").getroot()
+    coll = root.find("Domain/Grid")
+    assert coll.get("GridType") == "Collection" and coll.get("CollectionType") == "Temporal"
+    grids = coll.findall("Grid")
+    with h5py.File(h5dir / "trajectory.h5md", "r") as f:
+        times = f["particles/all/position/time"][:]
+        n = f["particles/all/position/value"].shape[1]
+        assert len(grids) == len(times)
+        for k, g in enumerate(grids):
+            assert float(g.find("Time").get("Value")) == times[k]
+            assert int(g.find("Topology").get("NumberOfElements")) == n
+            names = {a.get("Name") for a in g.findall("Attribute")}
+            assert {"radius", "cluster", "velocity", "mass", "id"} <= names
+            for item in g.iter("DataItem"):
+                if item.get("Format") != "HDF":
+                    continue
+                fname, path = item.text.strip().split(":")
+                assert fname == "trajectory.h5md"
+                shape = tuple(int(x) for x in item.get("Dimensions").split())
+                assert f[path].shape == shape, (path, f[path].shape, shape)
+            # the hyperslab selects frame k
+            slab = g.find("Geometry/DataItem/DataItem").text.split()
+            assert int(slab[0]) == k
+
+
+def test_analyze_and_convert(runs, tmp_path):
+    dim, h5dir, xyzdir = runs
+    out = subprocess.run([AGGLO, "analyze", str(h5dir / "trajectory.h5md"), "-o", str(tmp_path / "a"),
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    assert '"n_clusters"' in out
+    # xyz -> h5md -> xyz keeps every frame, and the columns agglo reads
+    subprocess.run([AGGLO, "convert", str(xyzdir / "trajectory.xyz"), str(tmp_path / "c.h5md")], check=True)
+    subprocess.run([AGGLO, "convert", str(tmp_path / "c.h5md"), str(tmp_path / "c.xyz")], check=True)
+    assert (tmp_path / "c.xdmf").exists()
+    with h5py.File(tmp_path / "c.h5md", "r") as f:
+        assert f["particles/all/position/value"].shape[0] == 4
+        state, _, _ = read_state(xyzdir / "state.xyz")
+        np.testing.assert_allclose(f["particles/all/position/value"][-1], state["pos"], **F32)
+    a = open(xyzdir / "trajectory.xyz").read().split("\n")
+    b = open(tmp_path / "c.xyz").read().split("\n")
+    assert len(a) == len(b) and a[1].split("Properties=")[1] == b[1].split("Properties=")[1]
+
+
+def test_sigkill_keeps_complete_frames(tmp_path):
+    """A run killed with SIGKILL leaves every frame it flushed readable, by h5py and agglo analyze."""
+    out = tmp_path / "killed"
+    cmd = [AGGLO, "run", "-o", str(out), "--quiet", "-s", "output.format=h5md", "-s", "output.snapshots=",
+           "-s", "particles.n=3000", "-s", "run.t_end=1000", "-s", "output.trajectory_interval=0.02"]
+    p = subprocess.Popen(cmd)
+    path = out / "trajectory.h5md"
+    frames, deadline = 0, time.time() + 60
+    while frames < 5 and time.time() < deadline:
+        time.sleep(0.2)
+        try:
+            with h5py.File(path, "r") as f:
+                frames = f["particles/all/position/value"].shape[0]
+        except (OSError, KeyError):
+            pass
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    assert frames >= 5, "the run did not write 5 frames in 60 s"
+    with h5py.File(path, "r") as f:
+        pos = f["particles/all/position"]
+        k = min(pos["value"].shape[0], pos["time"].shape[0], f["particles/all/cluster/value"].shape[0])
+        assert k >= frames
+        assert np.all(np.isfinite(pos["value"][k - 1]))
+        assert np.allclose(pos["time"][:k], 0.02 * np.arange(k))
+    rep = subprocess.run([AGGLO, "analyze", str(path), "-o", str(tmp_path / "an"), "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    assert '"n_clusters"' in rep
+
+
+def _reorder_state(src, dst, order):
+    """state.xyz with its columns permuted (Properties= says where each is)."""
+    lines = open(src).read().splitlines()
+    n = int(lines[0])
+    head = lines[1]
+    props = head.split("Properties=")[1].split()[0].split(":")
+    cols, k = [], 0
+    for name, typ, count in zip(props[0::3], props[1::3], props[2::3]):
+        cols.append((name, typ, int(count), k))
+        k += int(count)
+    cols = [cols[i] for i in order]
+    newprops = ":".join(f"{c[0]}:{c[1]}:{c[2]}" for c in cols)
+    out = [lines[0], head.replace("Properties=" + ":".join(props), "Properties=" + newprops)]
+    for line in lines[2:2 + n]:
+        f = line.split()
+        out.append(" ".join(" ".join(f[c[3]:c[3] + c[2]]) for c in cols))
+    open(dst, "w").write("\n".join(out) + "\n")
+
+
+def test_restart_reads_columns_by_properties(tmp_path):
+    """A state.xyz with reordered columns restarts to the same result; one without masses is refused."""
+    a = run(tmp_path / "a", 2, "xyz")
+    subprocess.run([AGGLO, "run", "--restart", str(a), "-o", str(tmp_path / "a2"), "--quiet",
+                    "-s", "run.t_end=0.4"], check=True)
+    b = tmp_path / "b"
+    b.mkdir()
+    for name in ("scenario.ini", "contacts.txt"):
+        (b / name).write_bytes((a / name).read_bytes())
+    _reorder_state(a / "state.xyz", b / "state.xyz", [6, 4, 3, 0, 2, 5, 1])
+    subprocess.run([AGGLO, "run", "--restart", str(b), "-o", str(tmp_path / "b2"), "--quiet",
+                    "-s", "run.t_end=0.4"], check=True)
+    assert (tmp_path / "a2/state.xyz").read_bytes() == (tmp_path / "b2/state.xyz").read_bytes()
+    _reorder_state(a / "state.xyz", b / "state.xyz", [0, 1, 2, 3, 5, 6])  # no masses
+    r = subprocess.run([AGGLO, "run", "--restart", str(b), "-o", str(tmp_path / "b3"), "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "no masses (or mass) column" in r.stderr, r.stderr
+
+
+def test_restart_appends_to_h5md(tmp_path):
+    """A restart continues the H5MD file; frames written after the restart point (a run killed
+    after it) are replaced, not repeated."""
+    a = run(tmp_path / "a", 2, "h5md", "-s", "output.compression=1")
+    saved = {name: (a / name).read_bytes() for name in ("state.xyz", "contacts.txt")}
+    subprocess.run([AGGLO, "run", "--restart", str(a), "-o", str(a), "--quiet", "-s", "run.t_end=0.5"],
+                   check=True)
+    for name, data in saved.items():  # back to the restart point at t = 0.3
+        (a / name).write_bytes(data)
+    subprocess.run([AGGLO, "run", "--restart", str(a), "-o", str(a), "--quiet", "-s", "run.t_end=0.5"],
+                   check=True)
+    with h5py.File(a / "trajectory.h5md", "r") as f:
+        assert f["particles/all/position/value"].compression == "gzip"
+        t = f["particles/all/position/time"][:]
+        np.testing.assert_allclose(t, [0, 0.1, 0.2, 0.3, 0.4, 0.5])
+        assert f["particles/all/velocity/value"].shape[0] == 6
+        obs = f["observables/n_clusters"]
+        assert obs["time"].shape == obs["value"].shape and obs["time"][-1] == pytest.approx(0.5)
+    assert len(ET.parse(a / "trajectory.xdmf").getroot().findall("Domain/Grid/Grid")) == 6
