@@ -2,6 +2,7 @@
 #include "agglo/agglo.h"
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -149,50 +150,76 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
 
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
-  int quiet = 0, threads = 0, check_only = 0;
+  int quiet = 0, threads = 0, check_only = 0, resume = 0;
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
-  int nover = 0;
-  char seedbuf[64];
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      run_usage(stdout);
-      free(overrides);
-      return 0;
-    } else if (!strcmp(a, "-s") && more) {
-      overrides[nover++] = argv[++i];
-    } else if (!strcmp(a, "-o") && more) {
-      out = argv[++i];
-    } else if (!strcmp(a, "--seed") && more) {
-      snprintf(seedbuf, sizeof seedbuf, "run.seed=%s", argv[++i]);
-      overrides[nover++] = seedbuf;
-    } else if (!strcmp(a, "--threads") && more) {
+  char **owned = calloc((size_t)argc + 1, sizeof *owned); /* --seed N as run.seed=N */
+  int nover = 0, nowned = 0, bad = 0;
+  enum { OPT_SEED = 256, OPT_THREADS, OPT_RESTART, OPT_RESUME, OPT_CHECK };
+  static const struct option opts[] = {
+      {"help", no_argument, 0, 'h'},          {"quiet", no_argument, 0, 'q'},
+      {"seed", required_argument, 0, OPT_SEED}, {"threads", required_argument, 0, OPT_THREADS},
+      {"restart", required_argument, 0, OPT_RESTART}, {"resume", required_argument, 0, OPT_RESUME},
+      {"check", no_argument, 0, OPT_CHECK},   {0, 0, 0, 0}};
+  optind = 0; /* a fresh scan of argv[1 ..); argv[0] is the command's name */
+  opterr = 0;
+  for (int o; !bad && (o = getopt_long(argc, argv, ":hqs:o:", opts, NULL)) != -1;) {
+    switch (o) {
+    case 'h': run_usage(stdout); free(overrides); free(owned); return 0;
+    case 'q': quiet = 1; break;
+    case 's': overrides[nover++] = optarg; break;
+    case 'o': out = optarg; break;
+    case OPT_SEED:
+      owned[nowned] = malloc(strlen(optarg) + 16);
+      sprintf(owned[nowned], "run.seed=%s", optarg);
+      overrides[nover++] = owned[nowned++];
+      break;
+    case OPT_THREADS: {
       char *end;
-      long t = strtol(argv[++i], &end, 10);
+      long t = strtol(optarg, &end, 10);
       if (*end || t < 1 || t > 1024) {
-        fprintf(stderr, "agglo run: --threads %s: expected an integer from 1 to 1024\n", argv[i]);
-        free(overrides);
-        return 2;
+        fprintf(stderr, "agglo run: --threads %s: expected an integer from 1 to 1024\n", optarg);
+        bad = 1;
       }
       threads = (int)t;
-    } else if (!strcmp(a, "--restart") && more) {
-      restart = argv[++i];
-    } else if (!strcmp(a, "--check")) {
-      check_only = 1;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-') {
-      fprintf(stderr, "agglo run: unknown or incomplete option '%s' (see agglo run --help)\n", a);
-      free(overrides);
-      return 2;
-    } else if (!file) {
-      file = a;
-    } else {
-      fprintf(stderr, "agglo run: more than one scenario file ('%s' and '%s')\n", file, a);
-      free(overrides);
-      return 2;
+      break;
     }
+    case OPT_RESTART: restart = optarg; break;
+    case OPT_RESUME: restart = out = optarg, resume = 1; break;
+    case OPT_CHECK: check_only = 1; break;
+    case ':':
+      fprintf(stderr, "agglo run: option '%s' needs a value (see agglo run --help)\n", argv[optind - 1]);
+      bad = 1;
+      break;
+    default:
+      fprintf(stderr, "agglo run: unknown option '%s' (see agglo run --help)\n", argv[optind - 1]);
+      bad = 1;
+    }
+  }
+  for (int i = optind; !bad && i < argc; i++) {
+    if (!file) file = argv[i];
+    else {
+      fprintf(stderr, "agglo run: more than one scenario file ('%s' and '%s')\n", file, argv[i]);
+      bad = 1;
+    }
+  }
+  if (!bad && resume) { /* before the first restart point there is nothing to continue: start over */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/state.xyz", restart);
+    if (access(path, F_OK) != 0) {
+      snprintf(path, sizeof path, "%s/state.xyz.new", restart);
+      if (access(path, F_OK) != 0) restart = NULL;
+    }
+    if (!restart && !file) {
+      static char ini[4096];
+      snprintf(ini, sizeof ini, "%s/scenario.ini", out);
+      file = ini;
+    }
+  }
+  if (bad) {
+    for (int i = 0; i < nowned; i++) free(owned[i]);
+    free(owned);
+    free(overrides);
+    return 2;
   }
   agglo_config *cfg = agglo_config_new();
   int rc = 0;
@@ -242,6 +269,8 @@ static int cmd_run(int argc, char **argv) {
 out:
   agglo_sim_destroy(sim);
   agglo_config_destroy(cfg);
+  for (int i = 0; i < nowned; i++) free(owned[i]);
+  free(owned);
   free(overrides);
   return rc;
 }
@@ -472,7 +501,7 @@ int main(int argc, char **argv) {
     printf("agglo %s\n", agglo_version());
     return 0;
   }
-  if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+  if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "analyze")) return cmd_analyze(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   if (!strcmp(cmd, "agglomerates")) return cmd_agglomerates(argc - 2, argv + 2);

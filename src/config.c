@@ -253,6 +253,12 @@ static const key keys[] = {
    "trajectory format: xyz = trajectory.xyz, extended XYZ text (OVITO, ASE, any text tool); h5md = "
    "trajectory.h5md, H5MD/HDF5, about 1/5 of the size and 20 times faster to write, with "
    "trajectory.xdmf for ParaView (MDAnalysis, h5py); docs/formats.md"},
+  {"output", "checkpoint_minutes", T_DOUBLE, OFF(checkpoint_minutes), "10", 0, BIG, 0, 0,
+   "wall-clock minutes between restart points (state.xyz + contacts.txt, written atomically at the "
+   "next stats.csv row) so that a killed run resumes (`agglo run --resume DIR`); 0 = none"},
+  {"output", "checkpoint_interval", T_DOUBLE, OFF(checkpoint_interval), "0", 0, BIG, 0, 0,
+   "simulated time between restart points (at the next stats.csv row), besides "
+   "output.checkpoint_minutes; 0 = none"},
   {"output", "compression", T_INT, OFF(h5md_deflate), "0", 0, 9, 0, 0,
    "H5MD: deflate level of positions and velocities (0 = stored raw; cluster labels are always "
    "compressed). Level 1 saves about 10% on them and takes 15 times longer to write"},

@@ -84,6 +84,7 @@ typedef struct agglo_config {
   agglo_list snapshots;
   int64_t png_width;
   int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
+  double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */
   int64_t h5md_deflate; /* output.compression */
 } agglo_config;
 

@@ -1,6 +1,7 @@
 /* The writers of a run: trajectory (extended XYZ), stats.csv, PNG snapshots, the restart point
    (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
 #include "error.h"
+#include "checkpoint.h"
 #include "frame_summary.h"
 #include "output_h5md.h"
 #include "output_png.h"
@@ -11,6 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int make_dir(const char *path) {
   char buf[4096];
@@ -35,13 +43,17 @@ static FILE *open_out(const char *dir, const char *name, const char *mode) {
   return f;
 }
 
+/* scenario.ini, whole or not at all (a resumed run reads it back) */
 static int write_scenario(const agglo_sim *sim, const char *dir) {
-  FILE *f = open_out(dir, "scenario.ini", "w");
-  if (!f) return -1;
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
   fprintf(f, "# resolved scenario of this run (agglo %s); `agglo run` reads it back\n", AGGLO_VERSION);
   int rc = agglo_config_write(&sim->cfg, f);
-  if (fclose(f) != 0 || rc != 0)
-    return agglo_error(AGGLO_ERROR_IO, "%s/scenario.ini: write failed (disk full?)", dir);
+  if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", path);
   return 0;
 }
 
@@ -67,8 +79,11 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   o->dir = strdup(dir);
   if (!o->dir) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   o->which = which;
-  /* a restarted run appends to the trajectory and stats it continues */
+  /* a restarted run appends to the trajectory and stats it continues, cut after its step (a run
+     killed after its last restart point wrote more) */
   const char *mode = sim->restarted ? "a" : "w";
+  if (sim->restarted && agglo_checkpoint_truncate(dir, sim->sys.step, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    return -1;
   if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
     char path[4096], *names = NULL;
     size_t len = 0;
@@ -113,6 +128,10 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
     o->snap_next++;
   if (!(which & AGGLO_OUTPUT_SNAPSHOTS)) o->snap_next = c->snapshots.n;
   o->initial_pending = !cont;
+  o->checkpoint_wall = now();
+  o->checkpoint_next = 0;
+  while (c->checkpoint_interval > 0 && o->checkpoint_next <= s->t * (1 + 1e-12))
+    o->checkpoint_next += c->checkpoint_interval;
   return 0;
 }
 
@@ -230,21 +249,31 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
 }
 
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
-  char path[4096], tmp[4200], err[1024];
+  char err[1024];
   if (make_dir(dir) != 0) return -1;
   if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
-  snprintf(path, sizeof path, "%s/state.xyz", dir);
-  if (agglo_xyz_write_state(path, &sim->sys, err, sizeof err) != 0)
+  if (agglo_checkpoint_write(dir, &sim->sys, sim->model, sim->state, err, sizeof err) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s", err);
-  snprintf(path, sizeof path, "%s/contacts.txt", dir);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
-  int rc = sim->model->save ? sim->model->save(sim->state, f) : 0;
-  if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0)
-    return agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
   if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
   return 0;
+}
+
+/* A restart point when one is due (output.checkpoint_minutes of wall clock or
+   output.checkpoint_interval of simulated time), at a step that wrote the stats row: the
+   solver's mean iterations restart there, so a run resumed from it writes the same rows. */
+int agglo_outputs_checkpoint(agglo_sim *sim) {
+  agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE) || o->state_step == sim->sys.step) return 0;
+  if (o->stats && o->stats_last != sim->sys.step) return 0;
+  double wall = now();
+  int due = (c->checkpoint_minutes > 0 && wall - o->checkpoint_wall >= 60 * c->checkpoint_minutes) ||
+            (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
+  if (!due) return 0;
+  o->checkpoint_wall = wall;
+  while (c->checkpoint_interval > 0 && o->checkpoint_next <= sim->sys.t * (1 + 1e-12))
+    o->checkpoint_next += c->checkpoint_interval;
+  return agglo_outputs_save_state(sim, o->dir);
 }
 
 int agglo_outputs_close(agglo_sim *sim) {

@@ -2,6 +2,7 @@
    state. The stepping loop of every run, `agglo run` included. */
 #include "simulation.h"
 #include "cells.h"
+#include "checkpoint.h"
 #include "error.h"
 #include "output_xyz.h"
 #include "setup.h"
@@ -104,7 +105,8 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
   char path[4096], *err = agglo_error_buffer();
   sim->restarted = 1;
   snprintf(path, sizeof path, "%s/state.xyz", dir ? dir : "(NULL)");
-  if (!dir || agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN) != 0) {
+  if (!dir || agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) != 0 ||
+      agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN) != 0) {
     if (!dir) agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_create_from_restart: the directory is NULL");
     st = AGGLO_ERROR_INPUT;
   } else if (sim->sys.dim != c->dim) {
@@ -241,6 +243,7 @@ static agglo_status step_once(agglo_sim *sim) {
   if (final && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
       agglo_outputs_save_state(sim, sim->out.dir) != 0)
     return AGGLO_ERROR_IO;
+  if (!final && agglo_outputs_checkpoint(sim) != 0) return AGGLO_ERROR_IO;
   /* a stop writes the restart point but no output off the schedule: the run may go on */
   if (sim->callback && s->step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user)) {
     save_state_quietly(sim);

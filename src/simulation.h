@@ -19,6 +19,7 @@ typedef struct {
   double traj_next, stats_next, analysis_next; /* models with a variable step: by time */
   int analysis_due;
   int initial_pending;           /* the outputs of the start are due at the first step */
+  double checkpoint_wall, checkpoint_next; /* last restart point (wall clock), next (sim time) */
 } agglo_outputs;
 
 struct agglo_sim {
@@ -49,6 +50,7 @@ int agglo_sim_label(agglo_sim *sim);
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which);
 int agglo_outputs_write(agglo_sim *sim, int final);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
+int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);
 
 #endif

@@ -341,7 +341,6 @@ def test_trajectory_reader(small_contact, tmp_path):
         agglo.analysis.Trajectory(tmp_path / "nosuch.xyz")
 
 
-@pytest.mark.xfail(reason="the XYZ reader takes Step= and the velo/id/cluster columns with issue 13", strict=False)
 def test_trajectory_reader_columns(small_contact, tmp_path):
     """Step= of the comment line and the velo, id, cluster columns of agglo's own files."""
     sim = small_contact()

@@ -1,0 +1,47 @@
+#!/bin/sh
+# kill_resume.sh AGGLO DIR: runs of the four models killed with SIGKILL at several moments (six
+# kills each, restart points every 0.15 s of wall clock), each time resumed with --resume, end with
+# the same state.xyz, stats.csv and trajectory.xyz as the uninterrupted run.
+exe=$1
+ex=$(cd "$(dirname "$0")/../../../examples" && pwd)
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir"
+kills=0
+check() { # name: the uninterrupted run's files against the resumed one's
+  for f in state.xyz stats.csv trajectory.xyz; do
+    cmp -s "$dir/$1.whole/$f" "$dir/$1.killed/$f" || { echo "$1: $f differs from the uninterrupted run"; exit 1; }
+  done
+  echo "$1: resumed after $2 kills, state.xyz, stats.csv and trajectory.xyz identical"
+}
+run_case() { # name, then the scenario arguments
+  name=$1
+  shift
+  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0025 -o "$dir/$name.whole" --quiet ||
+    { echo "$name: the uninterrupted run failed"; exit 1; }
+  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0025 -o "$dir/$name.killed" --quiet &
+  pid=$!
+  n=0
+  for delay in 0.4 0.3 0.5 0.35 0.45 0.3; do
+    sleep $delay
+    if kill -0 $pid 2>/dev/null; then
+      kill -KILL $pid
+      wait $pid 2>/dev/null
+      n=$((n + 1))
+    else
+      wait $pid
+    fi
+    "$exe" run --resume "$dir/$name.killed" --quiet &
+    pid=$!
+  done
+  wait $pid || { echo "$name: the last resumed run failed"; exit 1; }
+  [ -e "$dir/$name.killed/state.xyz.new" ] && { echo "$name: state.xyz.new left behind"; exit 1; }
+  kills=$((kills + n))
+  check "$name" $n
+}
+run_case contact -s particles.n=2000 -s run.t_end=8 -s run.seed=3
+run_case gluey "$ex"/gluey_lotto.ini -s run.t_end=3
+run_case ballistic "$ex"/ballistic_paper_400.ini -s particles.n=8000 -s run.seed=5
+run_case dpd "$ex"/dpd_vdw.ini -s run.t_end=6
+echo "$kills kills in all"
+[ $kills -ge 20 ] || { echo "fewer than 20 kills: the runs finished too fast to be killed"; exit 1; }
