@@ -664,7 +664,47 @@ void agglo_config_print_keys(FILE *f, int markdown) {
 
 /* ---- checks across keys ---- */
 
+/* Is key K of c at its default value? */
+static int at_default(const agglo_config *c, const agglo_config *d, const key *K) {
+  const char *a = (const char *)c + K->offset, *b = (const char *)d + K->offset;
+  switch (K->type) {
+  case T_DOUBLE: return *(const double *)a == *(const double *)b;
+  case T_INT: return !strcmp(K->name, "dim") ? *(const int *)a == *(const int *)b
+                                              : *(const int64_t *)a == *(const int64_t *)b;
+  case T_ENUM: return *(const int *)a == *(const int *)b;
+  case T_LIST: {
+    const agglo_list *x = (const agglo_list *)a, *y = (const agglo_list *)b;
+    return x->n == y->n && !memcmp(x->v, y->v, (size_t)x->n * sizeof x->v[0]);
+  }
+  case T_ENUMLIST: {
+    const agglo_enum_list *x = (const agglo_enum_list *)a, *y = (const agglo_enum_list *)b;
+    return x->n == y->n && !memcmp(x->v, y->v, (size_t)x->n * sizeof x->v[0]);
+  }
+  }
+  return 1;
+}
+
+/* A key the model does not read, set away from its default, would be ignored: refuse it. */
+static int check_unused(const agglo_config *c, char *err, size_t errlen) {
+  static const char *model_names[] = {"contact", "ballistic", "dpd", "gluey"};
+  agglo_config d;
+  agglo_config_defaults(&d);
+  for (size_t k = 0; k < NKEYS; k++) {
+    unsigned models = agglo_config_key_models(keys[k].section, keys[k].name);
+    if ((models >> c->model) & 1u || at_default(c, &d, &keys[k])) continue;
+    char used[64] = "";
+    for (int m = 0; m < 4; m++)
+      if ((models >> m) & 1u)
+        snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", *used ? ", " : "", model_names[m]);
+    return agglo_fail(err, errlen, "%s.%s is set but the %s model does not use it (used by: %s); "
+                      "remove it or choose another run.model", keys[k].section, keys[k].name,
+                      model_names[c->model], used);
+  }
+  return 0;
+}
+
 int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
+  if (check_unused(c, err, errlen) != 0) return -1;
   int d = c->dim;
   const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
   const char *names[] = {"box.size", "flow.velocity", "gravity.g"};

@@ -106,6 +106,8 @@ void agglo_config_print_keys(FILE *f, int markdown);
 extern const char *agglo_default_scenario;
 int agglo_config_read_string(agglo_config *c, const char *text, const char *name, char *err,
                              size_t errlen);
+/* The models that read a key (bits 1 << MODEL_*; config_models.c). */
+unsigned agglo_config_key_models(const char *section, const char *name);
 /* One key by name ("section.key"): set from text, or its value written to f. */
 int agglo_config_set_value(agglo_config *c, const char *dotted, const char *value, char *err,
                            size_t errlen);

@@ -112,3 +112,14 @@ set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 add_test(NAME cli_kill_resume COMMAND sh ${CLI_DATA}/kill_resume.sh ${CLI_EXE} cli_out_kill_resume)
 set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
   PASS_REGULAR_EXPRESSION "[0-9]+ kills in all\n$")
+
+# keys the chosen model does not read are refused, naming the key and the model
+cli_error(unused_flow_in_dpd
+  "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.type=shear)
+cli_error(unused_gluey_in_contact
+  "gluey\\.positions is set but the contact model does not use it \\(used by: gluey\\)"
+  run -s gluey.positions=0.1,0.1)
+cli_error(unused_dt_in_ballistic
+  "run\\.dt is set but the ballistic model does not use it"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s run.dt=0.5)
