@@ -33,7 +33,7 @@ static void usage(FILE *f) {
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: agglo run [SCENARIO.ini] [-s section.key=value]... [-o DIR] [--seed N]\n"
-          "                 [--threads N] [--restart DIR] [--quiet] [--check]\n\n"
+          "                 [--threads N] [--restart DIR | --resume DIR] [--quiet] [--check]\n\n"
           "  SCENARIO.ini        INI scenario file; without it, the built-in default scenario\n"
           "                      (Maury's Brownian aggregation, 2D, N = 2000)\n"
           "  -s section.key=v    override one key (repeatable; applied after the file)\n"
@@ -42,6 +42,8 @@ static void run_usage(FILE *f) {
           "  --threads N         OpenMP threads (results do not depend on it)\n"
           "  --restart DIR       continue the run saved in DIR (its scenario.ini, state.xyz and\n"
           "                      contacts.txt); -s may change e.g. run.t_end\n"
+          "  --resume DIR        continue a killed run in place from its last restart point\n"
+          "                      (written every output.checkpoint_minutes); afresh if it had none\n"
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
           "outputs in DIR: trajectory.xyz (extended XYZ; output.format = h5md: trajectory.h5md\n"
