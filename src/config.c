@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum { T_DOUBLE, T_INT, T_ENUM, T_LIST, T_ENUMLIST } key_type;
+typedef enum { T_DOUBLE, T_INT, T_ENUM, T_LIST, T_ENUMLIST, T_STRING } key_type;
 
 typedef struct {
   const char *section, *name;
@@ -49,6 +49,13 @@ static const key keys[] = {
   {"particles", "fraction", T_DOUBLE, OFF(fraction), "0", 0, 0.9, 0, 0,
    "area (2D) or volume (3D) fraction; when > 0 the box is a square/cube sized to give it "
    "(then leave box.size unset)"},
+  {"particles", "from", T_STRING, OFF(from), "", 0, 0, 0, 0,
+   "start from the particles of a file: extended XYZ (columns by Properties=) or H5MD (frame "
+   "particles.frame); positions, and radii, masses, velocities and ids when the file has them "
+   "(else from these keys); the file sets particles.n; its box must be the scenario's "
+   "(docs/formats.md)"},
+  {"particles", "frame", T_INT, OFF(from_frame), "0", 0, 1e15, 0, 0,
+   "frame of particles.from (1-based; 0 = the last)"},
   {"box", "size", T_LIST, OFF(size), "", 0, BIG, 1, 0,
    "box side lengths: one value for all axes or one per axis; the box is [0, L]^d. Required "
    "unless particles.fraction sets the box"},
@@ -319,6 +326,10 @@ static void range_text(const key *k, char *buf, size_t n) {
     snprintf(buf, n, "one of %s", k->choices);
     return;
   }
+  if (k->type == T_STRING) {
+    snprintf(buf, n, "a file path (empty: none)");
+    return;
+  }
   char lo[32], hi[32];
   snprintf(lo, sizeof lo, "%g", k->lo);
   snprintf(hi, sizeof hi, "%g", k->hi);
@@ -405,6 +416,12 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
     }
     return 0;
   }
+  case T_STRING:
+    if (strlen(v) >= AGGLO_PATH_MAX)
+      return agglo_fail(err, errlen, "%s: %s.%s: longer than %d characters", where, k->section, k->name,
+                        AGGLO_PATH_MAX - 1);
+    snprintf(dst, AGGLO_PATH_MAX, "%s", v);
+    return 0;
   case T_ENUMLIST: {
     agglo_enum_list *l = dst;
     l->n = 0;
@@ -587,6 +604,7 @@ static void write_value(const agglo_config *c, const key *K, FILE *f) {
     }
     break;
   }
+  case T_STRING: fputs(src, f); break;
   case T_ENUMLIST: {
     const agglo_enum_list *l = src;
     for (int i = 0; i < l->n; i++)
@@ -680,6 +698,7 @@ static int at_default(const agglo_config *c, const agglo_config *d, const key *K
     const agglo_enum_list *x = (const agglo_enum_list *)a, *y = (const agglo_enum_list *)b;
     return x->n == y->n && !memcmp(x->v, y->v, (size_t)x->n * sizeof x->v[0]);
   }
+  case T_STRING: return !strcmp(a, b);
   }
   return 1;
 }
@@ -756,7 +775,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   double fraction = c->fraction > 0 ? c->fraction : vol_particles / box_vol;
   double limit = c->placement == PLACE_LATTICE ? (d == 2 ? M_PI / 4 : M_PI / 6)
                                                 : (d == 2 ? 0.5 : 0.32);
-  if (fraction > limit)
+  if (fraction > limit && !c->from[0]) /* particles.from places them itself */
     return agglo_fail(err, errlen, "%lld particles of radius %g fill %.3f of the box, more than %s "
                 "placement can reach (%.2f): enlarge box.size or lower particles.n",
                 (long long)c->n, rmean, fraction,

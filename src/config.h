@@ -8,6 +8,7 @@
 #include "agglo/agglo.h"
 
 #define AGGLO_LIST_MAX 64
+#define AGGLO_PATH_MAX 1024
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
 typedef struct { int v[3]; int n; } agglo_enum_list;
 
@@ -86,6 +87,8 @@ typedef struct agglo_config {
   int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
   double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */
   int64_t h5md_deflate; /* output.compression */
+  char from[AGGLO_PATH_MAX]; /* particles.from: start from a file's particles ("" = none) */
+  int64_t from_frame;        /* particles.frame (0 = the last) */
 } agglo_config;
 
 /* Where a setting came from, for messages: "file.ini:12" or "-s". */

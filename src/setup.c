@@ -203,7 +203,9 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   for (int k = 0; region && rc == 0 && k < c->dim; k++)
     if (!(region[c->dim + k] - region[k] >= 2 * agglo_max_radius(s)))
       rc = agglo_fail(err, errlen, "gluey.region is narrower than a particle");
-  if (rc == 0)
+  if (rc == 0 && c->from[0]) {
+    /* particles.from: the file gives the positions (simulation_start.c) */
+  } else if (rc == 0)
     rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)
                                        : place_random(s, c, region, err, errlen);
   if (rc != 0) {
@@ -212,7 +214,7 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   }
   if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
   if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
-  if (c->model == MODEL_GLUEY && agglo_gluey_place(s, c, err, errlen) != 0) {
+  if (c->model == MODEL_GLUEY && !c->from[0] && agglo_gluey_place(s, c, err, errlen) != 0) {
     agglo_system_free(s);
     return -1;
   }

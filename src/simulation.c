@@ -84,8 +84,13 @@ agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out) {
   agglo_sim *sim;
   agglo_status st = sim_new(c, &sim);
   if (st != AGGLO_OK) return st;
-  agglo_system *s = &sim->sys;
-  if (agglo_setup(s, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_INPUT;
+  agglo_system *s = &sim->sys, file = {0};
+  agglo_start_columns has; /* particles.from (simulation_start.c) */
+  if (sim->cfg.from[0]) st = agglo_start_read(sim, &file, &has);
+  if (st != AGGLO_OK) {
+  } else if (agglo_setup(s, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_INPUT;
+  else if (sim->cfg.from[0] && (st = agglo_start_apply(sim, &file, &has)) != AGGLO_OK) {
+  }
   /* cell order for memory locality; ids travel with the particles */
   else if (agglo_sort_spatially(s, 4 * agglo_max_radius(s)) != 0)
     st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
@@ -93,6 +98,7 @@ agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out) {
     for (size_t i = 0; i < s->n; i++) s->cluster[i] = (int32_t)s->id[i];
     st = sim_finish(sim);
   }
+  agglo_system_free(&file);
   if (st != AGGLO_OK) agglo_sim_destroy(sim);
   else *out = sim;
   return st;

@@ -53,4 +53,11 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);
 
+/* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
+   apply it over the set-up state before the model is made (checked as the setters check; errors
+   name the file, frame, particle and value). */
+typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
+agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
+agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
+
 #endif

@@ -103,7 +103,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     if ((size_t)r->frame >= agglo_h5md_read_frames(r->h5)) return 0;
     if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, err, errlen) != 0) return -1;
     agglo_h5md_has h = agglo_h5md_read_has(r->h5);
-    r->has_velocity = h.velocity, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
+    r->has_velocity = h.velocity, r->has_radius = h.radius, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
     r->has_box = h.box;
     r->frame++;
     return 1;
@@ -176,7 +176,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   }
   s->t = t;
   s->step = step;
-  r->has_velocity = col.velo >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
+  r->has_velocity = col.velo >= 0, r->has_radius = col.radius >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
   r->has_cluster = col.cluster >= 0, r->has_box = have_lattice;
   double *vals = malloc(((size_t)col.ncols + 1) * sizeof *vals);
   if (!vals) goto out;
@@ -208,8 +208,8 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius || k == col.mass ||
                    k == col.id || k == col.cluster || (col.velo >= 0 && k >= col.velo && k < col.velo + 3);
       if (needed && (!numeric || !isfinite(vals[k]))) {
-        agglo_fail(err, errlen, "%s:%ld: frame %d: column %d is not a finite number", r->path, r->line,
-             frame, k + 1);
+        agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: column %d is '%.*s', not a finite "
+                   "number", r->path, r->line, frame, i, k + 1, (int)(e - p < 40 ? e - p : 40), p);
         free(vals);
         goto out;
       }

@@ -14,7 +14,7 @@ typedef struct {
   double default_radius; /* used when a frame has no radius column (<= 0: then it is an error) */
   struct agglo_h5md_reader *h5; /* an H5MD file instead */
   /* the columns the last frame had (velocities, masses, ids, clusters; else defaults) */
-  int has_velocity, has_mass, has_id, has_cluster, has_box;
+  int has_velocity, has_radius, has_mass, has_id, has_cluster, has_box;
 } agglo_xyz_reader;
 
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,
