@@ -33,11 +33,15 @@ static void usage(FILE *f) {
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: agglo run [SCENARIO.ini] [-s section.key=value]... [-o DIR] [--seed N]\n"
-          "                 [--threads N] [--restart DIR | --resume DIR] [--quiet] [--check]\n\n"
+          "                 [--threads N] [--restart DIR | --resume DIR] [--overwrite] [--quiet]\n"
+          "                 [--check]\n\n"
           "  SCENARIO.ini        INI scenario file; without it, the built-in default scenario\n"
           "                      (Maury's Brownian aggregation, 2D, N = 2000)\n"
           "  -s section.key=v    override one key (repeatable; applied after the file)\n"
-          "  -o DIR              output directory (default: out)\n"
+          "  -o DIR              output directory (default: out); one that holds another run's\n"
+          "                      outputs is refused (a restart may continue in its own DIR)\n"
+          "  --overwrite         delete the outputs of an earlier run in DIR first (files agglo\n"
+          "                      did not write stay)\n"
           "  --seed N            same as -s run.seed=N\n"
           "  --threads N         OpenMP threads (results do not depend on it)\n"
           "  --restart DIR       continue the run saved in DIR (its scenario.ini, state.xyz and\n"
@@ -152,16 +156,17 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
 
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
-  int quiet = 0, threads = 0, check_only = 0, resume = 0;
+  int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   char **owned = calloc((size_t)argc + 1, sizeof *owned); /* --seed N as run.seed=N */
   int nover = 0, nowned = 0, bad = 0;
-  enum { OPT_SEED = 256, OPT_THREADS, OPT_RESTART, OPT_RESUME, OPT_CHECK };
+  enum { OPT_SEED = 256, OPT_THREADS, OPT_RESTART, OPT_RESUME, OPT_CHECK, OPT_OVERWRITE };
   static const struct option opts[] = {
       {"help", no_argument, 0, 'h'},          {"quiet", no_argument, 0, 'q'},
       {"seed", required_argument, 0, OPT_SEED}, {"threads", required_argument, 0, OPT_THREADS},
       {"restart", required_argument, 0, OPT_RESTART}, {"resume", required_argument, 0, OPT_RESUME},
-      {"check", no_argument, 0, OPT_CHECK},   {0, 0, 0, 0}};
+      {"check", no_argument, 0, OPT_CHECK},   {"overwrite", no_argument, 0, OPT_OVERWRITE},
+      {0, 0, 0, 0}};
   optind = 0; /* a fresh scan of argv[1 ..); argv[0] is the command's name */
   opterr = 0;
   for (int o; !bad && (o = getopt_long(argc, argv, ":hqs:o:", opts, NULL)) != -1;) {
@@ -188,6 +193,7 @@ static int cmd_run(int argc, char **argv) {
     case OPT_RESTART: restart = optarg; break;
     case OPT_RESUME: restart = out = optarg, resume = 1; break;
     case OPT_CHECK: check_only = 1; break;
+    case OPT_OVERWRITE: overwrite = 1; break;
     case ':':
       fprintf(stderr, "agglo run: option '%s' needs a value (see agglo run --help)\n", argv[optind - 1]);
       bad = 1;
@@ -211,6 +217,7 @@ static int cmd_run(int argc, char **argv) {
       snprintf(path, sizeof path, "%s/state.xyz.new", restart);
       if (access(path, F_OK) != 0) restart = NULL;
     }
+    if (!restart) overwrite = 1; /* starting over: the killed run's partial outputs go */
     if (!restart && !file) {
       static char ini[4096];
       snprintf(ini, sizeof ini, "%s/scenario.ini", out);
@@ -261,7 +268,8 @@ static int cmd_run(int argc, char **argv) {
   agglo_set_threads(threads);
   agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
                             : agglo_sim_create(cfg, &sim);
-  if (st == AGGLO_OK) st = agglo_sim_attach_outputs(sim, out, AGGLO_OUTPUT_ALL);
+  if (st == AGGLO_OK)
+    st = agglo_sim_attach_outputs(sim, out, AGGLO_OUTPUT_ALL | (overwrite ? AGGLO_OUTPUT_OVERWRITE : 0));
   if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     rc = 1;

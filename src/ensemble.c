@@ -549,7 +549,7 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   if (st == AGGLO_OK && (st = agglo_sim_create(c, &sim)) != AGGLO_OK)
     snprintf(err, sizeof err, "%s", agglo_last_error());
   if (st == AGGLO_OK) {
-    if (e->which) st = agglo_sim_attach_outputs(sim, dir, e->which);
+    if (e->which) st = agglo_sim_attach_outputs(sim, dir, e->which | AGGLO_OUTPUT_OVERWRITE); /* a member run again */
     else {
       snprintf(path, sizeof path, "%s/scenario.ini", dir);
       st = agglo_config_save(c, path);

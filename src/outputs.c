@@ -7,6 +7,7 @@
 #include "output_png.h"
 #include "output_xyz.h"
 #include "simulation.h"
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -72,10 +73,58 @@ static void stats_header(FILE *f, const agglo_model *m) {
   fprintf(f, "%s\n", m->stats_columns ? m->stats_columns : "");
 }
 
+/* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
+static int agglo_file(const char *name) {
+  static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
+                               "scenario.ini", "state.xyz", "contacts.txt"};
+  for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
+    size_t l = strlen(ours[k]);
+    if (!strncmp(name, ours[k], l) && (!name[l] || name[l] == '.')) return 1;
+  }
+  size_t l = strlen(name);
+  return !strncmp(name, "snapshot_t", 10) && l > 14 && !strcmp(name + l - 4, ".png");
+}
+
+/* The step of dir/state.xyz (-1 if none). */
+static int64_t saved_step(const char *dir) {
+  char path[4096], line[4096];
+  snprintf(path, sizeof path, "%s/state.xyz", dir);
+  FILE *f = fopen(path, "r");
+  long long step = -1;
+  if (f && fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+    const char *p = strstr(line, " Step=");
+    if (p) step = atoll(p + 6);
+  }
+  if (f) fclose(f);
+  return step;
+}
+
+/* A directory holding another run's outputs is refused, or cleared with AGGLO_OUTPUT_OVERWRITE;
+   a restarted run continues in the directory of its restart point. */
+static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int rc = 0, continuing = sim->restarted && saved_step(dir) == sim->sys.step;
+  for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+    if (!agglo_file(e->d_name) || continuing) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (!overwrite)
+      rc = agglo_error(AGGLO_ERROR_IO, "%s holds the outputs of another run (%s): give another output "
+                       "directory, or --overwrite (AGGLO_OUTPUT_OVERWRITE) to replace them", dir, e->d_name);
+    else if (remove(path) != 0)
+      rc = agglo_error(AGGLO_ERROR_IO, "%s: cannot delete: %s", path, strerror(errno));
+  }
+  closedir(d);
+  return rc;
+}
+
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
-  if (make_dir(dir) != 0 || write_scenario(sim, dir) != 0) return -1;
+  if (make_dir(dir) != 0 || claim_dir(sim, dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
+  which &= AGGLO_OUTPUT_ALL;
+  if (write_scenario(sim, dir) != 0) return -1;
   o->dir = strdup(dir);
   if (!o->dir) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   o->which = which;

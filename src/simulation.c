@@ -318,11 +318,11 @@ agglo_status agglo_sim_set_log(agglo_sim *sim, agglo_log_fn fn, void *user) {
 
 agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which) {
   NEED(sim, AGGLO_ERROR_USAGE);
-  if (which & ~(unsigned)AGGLO_OUTPUT_ALL)
+  if (which & ~(unsigned)(AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE))
     return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: which = %u (allowed: a sum of "
-                       "AGGLO_OUTPUT_* flags, at most %d)", which, AGGLO_OUTPUT_ALL);
+                       "AGGLO_OUTPUT_* flags, at most %d)", which, AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE);
   if (agglo_outputs_close(sim) != 0) return AGGLO_ERROR_IO;
-  if (which == 0) return AGGLO_OK;
+  if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
   if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
   if (agglo_outputs_open(sim, dir, which) != 0) {
     char keep[AGGLO_ERROR_LEN];

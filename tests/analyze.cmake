@@ -19,4 +19,4 @@ set_tests_properties(analyze_json_plain_xyz PROPERTIES
   PASS_REGULAR_EXPRESSION "\"n_clusters\": 2,.*\"max_cluster_size\": 3,.*\"contacts_per_sphere\": 0.3333333333")
 
 add_test(NAME analyze_run_output_with_plots
-  COMMAND sh -c "${AGGLO} run -o an_run --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")
+  COMMAND sh -c "${AGGLO} run -o an_run --overwrite --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")

@@ -11,32 +11,32 @@ set_tests_properties(limits_memory_message PROPERTIES
 # catches contacts missed by the selection, which the model itself prevents, so it is provoked
 # here through the cap with on_failure = warn.)
 add_test(NAME guard_non_finite
-  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_nan --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2 2>&1; test $? -eq 1 && test $(wc -l < guard_nan/state.xyz) -eq 2002"
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_nan --overwrite --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2 2>&1; test $? -eq 1 && test $(wc -l < guard_nan/state.xyz) -eq 2002"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME guard_non_finite_message
-  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_nan2 --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2)
+  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_nan2 --overwrite --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2)
 set_tests_properties(guard_non_finite_message PROPERTIES
   PASS_REGULAR_EXPRESSION "step [0-9]+: particle [0-9]+ has a non-finite position or velocity.*last good state \\(step [0-9]+\\) is saved")
 add_test(NAME guard_solver_cap_stops
-  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_cap --quiet -s solver.max_iter=2 -s solver.on_failure=stop -s solver.tol=1e-9 -s solver.method=uzawa -s run.t_end=1)
+  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_cap --overwrite --quiet -s solver.max_iter=2 -s solver.on_failure=stop -s solver.tol=1e-9 -s solver.method=uzawa -s run.t_end=1)
 set_tests_properties(guard_solver_cap_stops PROPERTIES
   PASS_REGULAR_EXPRESSION "step 1: the projection did not converge in 2 iterations")
 add_test(NAME guard_overlap_warns
-  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_warn -s solver.max_iter=1 -s run.t_end=0.1)
+  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_warn --overwrite -s solver.max_iter=1 -s run.t_end=0.1)
 set_tests_properties(guard_overlap_warns PROPERTIES
   PASS_REGULAR_EXPRESSION "warning: step 1: overlap of .* more than ten times the solver tolerance")
 add_test(NAME guard_gravity_step_refused
-  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_g --quiet -s gravity.g=1e6)
+  COMMAND $<TARGET_FILE:agglo_cli> run -o guard_g --overwrite --quiet -s gravity.g=1e6)
 set_tests_properties(guard_gravity_step_refused PROPERTIES
   PASS_REGULAR_EXPRESSION "run.dt = 0.02 is too large for gravity.g")
 # A jam (gluey: no velocities meet every contact) stops the run, names solver.compliance and keeps
 # the last good state (velocities 0 here, not the failed solve's); a compliance lets it run.
 add_test(NAME guard_jam_message
-  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam --quiet)
+  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam --overwrite --quiet)
 set_tests_properties(guard_jam_message PROPERTIES
   PASS_REGULAR_EXPRESSION "step 1: the projection failed .* a jam.*solver\\.compliance.*last good state \\(step 0\\) is saved")
 add_test(NAME guard_jam_state
-  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam2 --quiet 2>/dev/null; test $? -eq 1 && tail -1 guard_jam2/state.xyz | grep -q '^X 0.5 0.5 0 0 0 0 '"
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam2 --overwrite --quiet 2>/dev/null; test $? -eq 1 && tail -1 guard_jam2/state.xyz | grep -q '^X 0.5 0.5 0 0 0 0 '"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME guard_jam_compliance_runs
-  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam3 --quiet -s solver.compliance=1e-4)
+  COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam3 --overwrite --quiet -s solver.compliance=1e-4)

@@ -60,10 +60,10 @@ static void test_pieces_equal_one_run(void **st) {
   agglo_config *c = config(brownian);
   agglo_sim *a, *b;
   ok(agglo_sim_create(c, &a));
-  ok(agglo_sim_attach_outputs(a, "api_whole", AGGLO_OUTPUT_ALL));
+  ok(agglo_sim_attach_outputs(a, "api_whole", AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE));
   ok(agglo_sim_run(a));
   ok(agglo_sim_create(c, &b));
-  ok(agglo_sim_attach_outputs(b, "api_pieces", AGGLO_OUTPUT_ALL));
+  ok(agglo_sim_attach_outputs(b, "api_pieces", AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE));
   ok(agglo_sim_step(b, 7));
   assert_int_equal(agglo_sim_step_count(b), 7);
   ok(agglo_sim_step(b, 6));
@@ -141,7 +141,7 @@ static void test_callback_stops(void **st) {
   agglo_config *c = config(brownian);
   agglo_sim *sim;
   ok(agglo_sim_create(c, &sim));
-  ok(agglo_sim_attach_outputs(sim, "api_stop", AGGLO_OUTPUT_STATS | AGGLO_OUTPUT_STATE));
+  ok(agglo_sim_attach_outputs(sim, "api_stop", AGGLO_OUTPUT_STATS | AGGLO_OUTPUT_STATE | AGGLO_OUTPUT_OVERWRITE));
   stopper s = {12, 0};
   ok(agglo_sim_set_callback(sim, 3, stop_cb, &s));
   assert_int_equal(agglo_sim_run(sim), AGGLO_STOPPED);
@@ -158,11 +158,11 @@ static void test_callback_stops(void **st) {
   agglo_sim_destroy(sim);
   agglo_sim *whole;
   ok(agglo_sim_create(c, &whole));
-  ok(agglo_sim_attach_outputs(whole, "api_nostop", AGGLO_OUTPUT_ALL));
+  ok(agglo_sim_attach_outputs(whole, "api_nostop", AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE));
   ok(agglo_sim_run(whole));
   agglo_sim_destroy(whole);
   ok(agglo_sim_create(c, &sim));
-  ok(agglo_sim_attach_outputs(sim, "api_stop2", AGGLO_OUTPUT_ALL));
+  ok(agglo_sim_attach_outputs(sim, "api_stop2", AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE));
   s.stop_at = 9; /* off the trajectory's schedule (every 5 steps) */
   ok(agglo_sim_set_callback(sim, 1, stop_cb, &s));
   assert_int_equal(agglo_sim_run(sim), AGGLO_STOPPED);

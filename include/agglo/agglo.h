@@ -169,9 +169,13 @@ enum {
   AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_t*.png at output.snapshots times */
   AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt at run.t_end, on a stop or failure,
                                   and when the writers are closed */
-  AGGLO_OUTPUT_ALL = 15
+  AGGLO_OUTPUT_ALL = 15,
+  AGGLO_OUTPUT_OVERWRITE = 16  /* not a writer: first delete the files agglo writes in dir */
 };
-/* Also writes dir/scenario.ini (the resolved settings). which = 0 detaches every writer. */
+/* Also writes dir/scenario.ini (the resolved settings). which = 0 detaches every writer. A dir
+   holding another run's outputs (trajectory, stats, snapshots, state, scenario) is refused unless
+   which has AGGLO_OUTPUT_OVERWRITE (they are deleted; other files stay) or the simulation
+   continues the run saved there (made from dir's restart point). */
 agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which);
 /* Write the restart point (state.xyz, contacts.txt, scenario.ini) into dir now. */
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);

@@ -242,3 +242,25 @@ def test_restart_appends_to_h5md(tmp_path):
         obs = f["observables/n_clusters"]
         assert obs["time"].shape == obs["value"].shape and obs["time"][-1] == pytest.approx(0.5)
     assert len(ET.parse(a / "trajectory.xdmf").getroot().findall("Domain/Grid/Grid")) == 6
+
+
+def test_output_directory_reuse(tmp_path):
+    """A directory holding another run's outputs is refused; --overwrite deletes them (not the
+    user's files); a restart continues in its own directory."""
+    d = tmp_path / "d"
+    run(d, 2, "xyz", "-s", "output.snapshots=0.1")
+    assert (d / "snapshot_t0.1.png").exists()
+    (d / "notes.txt").write_text("mine")
+    cmd = [AGGLO, "run", "-o", str(d), "--quiet", "-s", "output.snapshots=", "-s", "particles.n=100",
+           "-s", "run.t_end=0.1"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 1 and "holds the outputs of another run" in r.stderr and "--overwrite" in r.stderr
+    subprocess.run(cmd + ["--overwrite"], check=True)
+    assert not (d / "snapshot_t0.1.png").exists() and (d / "notes.txt").read_text() == "mine"
+    assert int(open(d / "trajectory.xyz").readline()) == 100
+    subprocess.run([AGGLO, "run", "--restart", str(d), "-o", str(d), "--quiet", "-s", "run.t_end=0.2"],
+                   check=True)
+    other = run(tmp_path / "other", 2, "xyz")
+    r = subprocess.run([AGGLO, "run", "--restart", str(d), "-o", str(other), "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "holds the outputs of another run" in r.stderr
