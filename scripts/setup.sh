@@ -20,6 +20,6 @@ $sudo cmake --install build > /dev/null
 $sudo ldconfig 2>/dev/null || true
 echo "Installed under $prefix: agglo, libagglo.so, include/agglo, agglo.pc, the Python package agglo."
 if [ "${AGGLO_SKIP_DEFAULT_RUN:-0}" != 1 ]; then
-  build/agglo run -o out
+  build/agglo run -o out --overwrite   # a second setup replaces the first default run
   echo "Default scenario done: see out/ (snapshot_t*.png, stats.csv, trajectory.xyz)."
 fi
