@@ -18,8 +18,9 @@ for n in 100 316 1000 3162 10000 31623 100000 316228 1000000; do
     max=$nmax_ts; [ $m = ed ] && max=$nmax_ed
     [ "$n" -le "$max" ] || continue
     s=5; [ "$n" -ge 100000 ] && s=2; [ "$n" -ge 1000000 ] && s=1
+    rm -rf "$out/${m}_$n"
     "$agglo" compare "$here/../../examples/ballistic_paper_400.ini" -s particles.n=$n \
-      -s particles.fraction=$vf --only $m --seeds $s > "$out/${m}_$n.txt" 2> /dev/null
+      -s particles.fraction=$vf --only $m --seeds $s -o "$out/${m}_$n" > "$out/${m}_$n.txt" 2> /dev/null
     col=2; [ $m = ed ] && col=3
     # "CPU time (s)   mean (sd)   -" -> mean and sd of the method's column
     row() { grep "^$1" "$out/${m}_$n.txt" | sed 's/  \+/|/g' | cut -d'|' -f$col; }
