@@ -1,5 +1,6 @@
 #include "config.h"
 #include "error.h"
+#include "picture.h"
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -269,6 +270,44 @@ static const key keys[] = {
   {"output", "compression", T_INT, OFF(h5md_deflate), "0", 0, 9, 0, 0,
    "H5MD: deflate level of positions and velocities (0 = stored raw; cluster labels are always "
    "compressed). Level 1 saves about 10% on them and takes 15 times longer to write"},
+  {"picture", "style", T_ENUM, OFF(pic_style), "auto", 0, 0, 0, "auto|flat|shaded",
+   "pictures (snapshots, agglo render, agglo movie; docs/pictures.md): auto = shaded spheres in "
+   "3D, flat discs in 2D; flat = discs at their true radius seen along -z (3D: darker when "
+   "deeper); shaded = spheres lit from picture.light, with depth fog, seen along picture.view"},
+  {"picture", "projection", T_ENUM, OFF(pic_projection), "perspective", 0, 0, 0,
+   "perspective|orthographic", "shaded 3D pictures: perspective (field of view picture.fov) or "
+   "orthographic"},
+  {"picture", "view", T_LIST, OFF(pic_view), "1, -1.6, 0.9", -BIG, BIG, 0, 0,
+   "shaded 3D pictures: direction from the centre of the box toward the eye (3 values; "
+   "0, 0, 1 looks down -z)"},
+  {"picture", "up", T_LIST, OFF(pic_up), "0, 0, 1", -BIG, BIG, 0, 0,
+   "shaded 3D pictures: the direction shown upward (3 values; not along picture.view)"},
+  {"picture", "fov", T_DOUBLE, OFF(pic_fov), "30", 0, 120, 1, 0,
+   "perspective: field of view in degrees (the box's bounding sphere fills it)"},
+  {"picture", "zoom", T_DOUBLE, OFF(pic_zoom), "1", 0, 100, 1, 0,
+   "magnification about the centre of the picture (1 = the whole box)"},
+  {"picture", "color", T_ENUM, OFF(pic_color), "cluster", 0, 0, 0, "cluster|size|species|speed",
+   "colour of a particle: cluster = a hue per cluster, monomers grey; size = its cluster's size "
+   "(log scale, viridis); species = DPD species (dpd.species; one colour if none); speed = |v| "
+   "(viridis, up to picture.speed_max)"},
+  {"picture", "monomers", T_ENUM, OFF(pic_monomers), "show", 0, 0, 0, "show|hide",
+   "hide: particles alone in their cluster are not drawn"},
+  {"picture", "slab_width", T_DOUBLE, OFF(pic_slab_width), "0", 0, BIG, 0, 0,
+   "> 0: only particles with |x.n - c| < slab_width are drawn (n = picture.slab_normal, c = "
+   "picture.slab_center); 0 = all"},
+  {"picture", "slab_normal", T_LIST, OFF(pic_slab_normal), "0, 0, 1", -BIG, BIG, 0, 0,
+   "normal n of the slab (3 values, normalised)"},
+  {"picture", "slab_center", T_LIST, OFF(pic_slab_center), "", -BIG, BIG, 0, 0,
+   "position c of the slab along n (one value; empty = the centre of the box)"},
+  {"picture", "fog", T_DOUBLE, OFF(pic_fog), "0.55", 0, 1, 0, 0,
+   "shaded pictures: depth cue, the share of background colour mixed into the farthest spheres"},
+  {"picture", "light", T_LIST, OFF(pic_light), "-1, 1.2, 1.6", -BIG, BIG, 0, 0,
+   "shaded pictures: direction toward the light in the picture's frame (right, up, toward the "
+   "viewer)"},
+  {"picture", "box", T_ENUM, OFF(pic_box), "on", 0, 0, 0, "on|off",
+   "draw the box (3D: its 12 edges in perspective; walls solid, periodic boundaries dashed)"},
+  {"picture", "speed_max", T_DOUBLE, OFF(pic_speed_max), "0", 0, BIG, 0, 0,
+   "color = speed: the speed at the top of the scale; 0 = the 99th percentile of the frame"},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -724,6 +763,7 @@ static int check_unused(const agglo_config *c, char *err, size_t errlen) {
 
 int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   if (check_unused(c, err, errlen) != 0) return -1;
+  if (agglo_picture_check(c, err, errlen) != 0) return -1;
   int d = c->dim;
   const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
   const char *names[] = {"box.size", "flow.velocity", "gravity.g"};

@@ -87,6 +87,10 @@ typedef struct agglo_config {
   int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
   double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */
   int64_t h5md_deflate; /* output.compression */
+  /* [picture] (picture.c, docs/pictures.md) */
+  int pic_style, pic_projection, pic_color, pic_monomers, pic_box;
+  agglo_list pic_view, pic_up, pic_light, pic_slab_normal, pic_slab_center;
+  double pic_fov, pic_zoom, pic_fog, pic_slab_width, pic_speed_max;
   char from[AGGLO_PATH_MAX]; /* particles.from: start from a file's particles ("" = none) */
   int64_t from_frame;        /* particles.frame (0 = the last) */
 } agglo_config;

@@ -236,12 +236,16 @@ static depth_key *depth_order(const agglo_system *s) {
 }
 
 static void draw_particles(cairo_t *cr, const view *v, const agglo_system *s, const clusters *c,
-                           const depth_key *order) {
+                           const depth_key *order, const float *colours) {
   painter p = {cr, {-1, -1, -1}, 0};
   for (size_t k = 0; k < s->n; k++) {
     size_t i = order ? order[k].i : k;
     double rgb[3], f = depth_shade(s, i);
-    particle_colour(c, i, rgb);
+    if (colours && colours[3 * i] < 0) continue; /* hidden */
+    if (colours)
+      for (int a = 0; a < 3; a++) rgb[a] = colours[3 * i + a];
+    else
+      particle_colour(c, i, rgb);
     for (int a = 0; a < 3; a++) rgb[a] *= f;
     draw_particle(&p, v, s, i, rgb);
   }
@@ -312,9 +316,10 @@ static void draw_box(cairo_t *cr, const view *v) {
   cairo_set_dash(cr, NULL, 0, 0);
 }
 
-static void draw_caption(cairo_t *cr, const view *v, const agglo_system *s, int nclusters) {
-  char text[128];
-  snprintf(text, sizeof text, "t = %.3g   N = %zu   clusters = %d", s->t, s->n, nclusters);
+static void draw_caption(cairo_t *cr, const view *v, const agglo_system *s, int nclusters, const char *caption) {
+  char text[256];
+  if (caption) snprintf(text, sizeof text, "%s", caption);
+  else snprintf(text, sizeof text, "t = %.3g   N = %zu   clusters = %d", s->t, s->n, nclusters);
   cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr, v->font);
   cairo_set_source_rgb(cr, 0, 0, 0);
@@ -324,8 +329,12 @@ static void draw_caption(cairo_t *cr, const view *v, const agglo_system *s, int 
 
 /* ---- entry point ---- */
 
+/* How a caller chooses the colours and the caption (NULL: by cluster, and t, N, clusters). */
+typedef struct { const float *rgb; const char *caption; } custom;
+
 static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const clusters *c,
-                     const depth_key *order, const agglo_link_lines *links, const agglo_obstacle_shapes *obs) {
+                     const depth_key *order, const agglo_link_lines *links, const agglo_obstacle_shapes *obs,
+                     const custom *u) {
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
   fill_background(cr);
   cairo_save(cr);
@@ -336,19 +345,19 @@ static void draw_all(cairo_t *cr, const view *v, const agglo_system *s, const cl
     if (!o.disc) o.ndisc = 0;
     draw_obstacles(cr, v, &o);
   }
-  draw_particles(cr, v, s, c, order);
+  draw_particles(cr, v, s, c, order, u->rgb);
   if (links && links->n && links->i && links->j) draw_links(cr, v, s, links);
   cairo_restore(cr);
   draw_box(cr, v);
-  draw_caption(cr, v, s, c->nclusters);
+  draw_caption(cr, v, s, c->nclusters, u->caption);
 }
 
 static int render(const char *path, const agglo_system *s, const view *v, const clusters *c,
                   const depth_key *order, const agglo_link_lines *links, const agglo_obstacle_shapes *obs,
-                  char *err, size_t errlen) {
+                  const custom *u, char *err, size_t errlen) {
   cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->w, v->h);
   cairo_t *cr = cairo_create(surf);
-  draw_all(cr, v, s, c, order, links, obs);
+  draw_all(cr, v, s, c, order, links, obs, u);
   cairo_status_t st = cairo_status(cr);
   cairo_destroy(cr);
   if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png(surf, path);
@@ -369,8 +378,8 @@ static int check_args(const char *path, const agglo_system *s, int width_px, cha
   return 0;
 }
 
-int agglo_png_write(const char *path, const agglo_system *s, int width_px, const agglo_link_lines *links,
-                    const agglo_obstacle_shapes *obstacles, char *err, size_t errlen) {
+static int write_png(const char *path, const agglo_system *s, int width_px, const agglo_link_lines *links,
+                     const agglo_obstacle_shapes *obstacles, const custom *u, char *err, size_t errlen) {
   if (check_args(path, s, width_px, err, errlen)) return -1;
   view v;
   if (make_view(&v, &s->box, width_px))
@@ -381,8 +390,21 @@ int agglo_png_write(const char *path, const agglo_system *s, int width_px, const
   if (!c.size || (s->dim == 3 && !order) || count_clusters(&c))
     rc = agglo_fail(err, errlen, "cannot write PNG '%s': out of memory", path);
   else
-    rc = render(path, s, &v, &c, order, links, obstacles, err, errlen);
+    rc = render(path, s, &v, &c, order, links, obstacles, u, err, errlen);
   free(order);
   free(c.size);
   return rc;
+}
+
+int agglo_png_write(const char *path, const agglo_system *s, int width_px, const agglo_link_lines *links,
+                    const agglo_obstacle_shapes *obstacles, char *err, size_t errlen) {
+  custom u = {NULL, NULL};
+  return write_png(path, s, width_px, links, obstacles, &u, err, errlen);
+}
+
+int agglo_png_write_colours(const char *path, const agglo_system *s, int width_px,
+                            const agglo_link_lines *links, const agglo_obstacle_shapes *obstacles,
+                            const float *rgb, const char *caption, char *err, size_t errlen) {
+  custom u = {rgb, caption};
+  return write_png(path, s, width_px, links, obstacles, &u, err, errlen);
 }

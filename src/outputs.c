@@ -4,7 +4,7 @@
 #include "checkpoint.h"
 #include "frame_summary.h"
 #include "output_h5md.h"
-#include "output_png.h"
+#include "picture.h"
 #include "output_xyz.h"
 #include "simulation.h"
 #include <dirent.h>
@@ -235,8 +235,12 @@ static int snapshot(agglo_sim *sim) {
   int have = sim->model->links && sim->model->links(sim->state, &links) == 0;
   agglo_obstacle_shapes obs = {0};
   int have_obs = sim->model->obstacles && sim->model->obstacles(sim->state, &sim->sys, &obs) == 0;
-  if (agglo_png_write(path, &sim->sys, (int)sim->cfg.png_width, have ? &links : NULL,
-                      have_obs ? &obs : NULL, err, sizeof err) != 0)
+  const agglo_system *s = &sim->sys;
+  agglo_picture_frame f = {.n = s->n, .dim = s->dim, .positions = s->x, .radii = s->r,
+                           .clusters = s->cluster, .velocities = s->v, .ids = s->id, .box = s->box,
+                           .time = s->t};
+  if (agglo_picture_draw(&sim->cfg, &f, have ? &links : NULL, have_obs ? &obs : NULL, path, err,
+                         sizeof err) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s", err);
   return 0;
 }
