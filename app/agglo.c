@@ -272,7 +272,7 @@ static int cmd_run(int argc, char **argv) {
     st = agglo_sim_attach_outputs(sim, out, AGGLO_OUTPUT_ALL | (overwrite ? AGGLO_OUTPUT_OVERWRITE : 0));
   if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
-    rc = 1;
+    rc = st == AGGLO_ERROR_INPUT ? 2 : 1; /* bad input (a restart point, particles.from): 2 */
     goto out;
   }
   rc = run_to_end(sim, cfg, out, quiet);

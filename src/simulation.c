@@ -117,7 +117,8 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
     st = AGGLO_ERROR_INPUT;
   } else if (sim->sys.dim != c->dim) {
     st = agglo_error(AGGLO_ERROR_INPUT, "%s: dim %d differs from run.dim %d", path, sim->sys.dim, c->dim);
-  } else if ((st = sim_finish(sim)) == AGGLO_OK) {
+  } else if ((st = agglo_start_check_restart(sim, path)) == AGGLO_OK &&
+             (st = sim_finish(sim)) == AGGLO_OK) {
     snprintf(path, sizeof path, "%s/contacts.txt", dir);
     FILE *f = fopen(path, "r");
     if (!f) st = agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));

@@ -59,5 +59,8 @@ int agglo_outputs_close(agglo_sim *sim);
 typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
 agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
 agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
+/* A state read for a restart (the reader checked each value): inside walls, distinct ids, no
+   overlap beyond ten tolerances; errors name the file, line, particle and value. */
+agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path);
 
 #endif

@@ -47,9 +47,10 @@ static double overlap_tolerance(const agglo_sim *sim) {
   return c->solver_tol * rmin;
 }
 
-/* Every pair of x (3n) overlapping by more than tol, reported for the first one. */
-static agglo_status check_overlaps(agglo_sim *sim, const double *x, const double *r, const char *fn) {
-  double tol = overlap_tolerance(sim);
+/* Every pair of x (3n) overlapping by more than scale times the tolerance, reported for the first. */
+static agglo_status check_overlaps_scaled(agglo_sim *sim, const double *x, const double *r,
+                                         double scale, const char *fn) {
+  double tol = scale * overlap_tolerance(sim);
   if (isinf(tol) || sim->sys.n < 2) return AGGLO_OK;
   agglo_system t = sim->sys; /* the same particles at the proposed positions and radii */
   t.x = (double *)x, t.r = (double *)r;
@@ -70,6 +71,10 @@ static agglo_status check_overlaps(agglo_sim *sim, const double *x, const double
     }
   agglo_neighbors_free(&nb);
   return st;
+}
+
+static agglo_status check_overlaps(agglo_sim *sim, const double *x, const double *r, const char *fn) {
+  return check_overlaps_scaled(sim, x, r, 1, fn);
 }
 
 /* Positions x (stride values a particle) copied into y (3n) if finite, z = 0 in 2D, wrapped into
@@ -288,4 +293,38 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
   agglo_status st = check_positions(sim, t->x, n, 3, s->r, s->x, fn);
   if (st != AGGLO_OK) return st;
   return AGGLO_OK;
+}
+
+/* ---- a restart point: checked before anything runs ------------------------------------------ */
+
+agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
+  const agglo_system *s = &sim->sys;
+  /* the reader refused non-finite values, non-positive radii and masses, missing columns; a run
+     that only warned may have left up to ten tolerances of overlap (with walls too): accept those */
+  double tol = 10 * overlap_tolerance(sim);
+  for (size_t i = 0; i < s->n; i++) /* particle i is on line i + 3 (two header lines) */
+    for (int k = 0; k < s->dim; k++) {
+      double slack = (isinf(tol) ? s->r[i] : tol) + 1e-9 * s->box.len[k]; /* DPD: centres inside */
+      if (!s->box.periodic[k] && (s->x[3 * i + k] - s->r[i] < s->box.lo[k] - slack ||
+                                  s->x[3 * i + k] + s->r[i] > s->box.hi[k] + slack))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s:%zu: particle %lld (radius %g) at %c = %.17g crosses "
+                           "the wall (allowed: %g to %g); nothing was run", path, i + 3,
+                           (long long)s->id[i], s->r[i], "xyz"[k], s->x[3 * i + k],
+                           s->box.lo[k] + s->r[i], s->box.hi[k] - s->r[i]);
+    }
+  int64_t *ids = malloc((s->n ? s->n : 1) * sizeof *ids);
+  if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  memcpy(ids, s->id, s->n * sizeof *ids);
+  qsort(ids, s->n, sizeof *ids, cmp_id);
+  for (size_t i = 0; i < s->n; i++)
+    if (ids[i] < 0 || (i && ids[i] == ids[i - 1])) {
+      long long bad = (long long)ids[i];
+      free(ids);
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: particle id %lld is %s (allowed: distinct, >= 0); "
+                         "nothing was run", path, bad, bad < 0 ? "negative" : "repeated");
+    }
+  free(ids);
+  char where[4200];
+  snprintf(where, sizeof where, "%s: nothing was run", path);
+  return check_overlaps_scaled(sim, s->x, s->r, 10, where);
 }

@@ -123,3 +123,7 @@ cli_error(unused_gluey_in_contact
 cli_error(unused_dt_in_ballistic
   "run\\.dt is set but the ballistic model does not use it"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s run.dt=0.5)
+
+# each corruption of a restart point is refused (exit status 2) naming file, line, particle, value
+add_test(NAME cli_bad_restart COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart)
+set_tests_properties(cli_bad_restart PROPERTIES TIMEOUT 60)
