@@ -315,7 +315,7 @@ static int parse_double(const char *opt, const char *text, double *out) {
 }
 
 static int cmd_analyze(int argc, char **argv) {
-  agglo_analyze_options o = {.out_dir = "analysis"};
+  agglo_analyze_options o = {.out_dir = "analysis", .warnings = stderr};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;

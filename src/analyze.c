@@ -158,7 +158,10 @@ static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t 
       memset(&s, 0, sizeof s);
     }
   }
-  if (got < 0) goto out;
+  if (got < 0 && !(rd.truncated && frames > 0)) goto out;
+  if (got < 0 && o->warnings) /* a run killed while writing: its complete frames stand */
+    fprintf(o->warnings, "agglo analyze: warning: %s; analysed the %d complete frames before it\n",
+            err, frames);
   if (frames == 0) {
     agglo_fail(err, errlen, "%s: no frame found (empty file?)", o->path);
     goto out;

@@ -35,6 +35,7 @@ static char *get_line(agglo_xyz_reader *r, char **buf, size_t *cap) {
   ssize_t got = getline(buf, cap, r->f);
   if (got < 0) return NULL;
   r->line++;
+  r->partial = (*buf)[got - 1] != '\n'; /* the last line of a file cut mid-way */
   return *buf;
 }
 
@@ -111,6 +112,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   char *buf = NULL;
   size_t cap = 0;
   int rc = -1;
+  r->truncated = r->partial = 0;
   char *line = get_line(r, &buf, &cap);
   while (line && strspn(line, " \t\r\n") == strlen(line)) line = get_line(r, &buf, &cap);
   if (!line) {
@@ -133,6 +135,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     fseek(r->f, here, SEEK_SET);
   }
   if (end_pos >= 0 && n > (end_pos - here) / 8 + 1) {
+    r->truncated = 1;
     agglo_fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
          "(truncated or not an XYZ file)", r->path, r->line, frame, n, end_pos - here);
     goto out;
@@ -252,6 +255,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   r->frame = frame;
   rc = 1;
 out:
+  if (rc < 0 && (feof(r->f) || r->partial)) r->truncated = 1; /* the file ends inside this frame */
   free(buf);
   return rc;
 }

@@ -15,6 +15,8 @@ typedef struct {
   struct agglo_h5md_reader *h5; /* an H5MD file instead */
   /* the columns the last frame had (velocities, masses, ids, clusters; else defaults) */
   int has_velocity, has_radius, has_mass, has_id, has_cluster, has_box;
+  int partial;   /* the last line read had no newline */
+  int truncated; /* the last error: the file ends inside a frame (a run killed while writing) */
 } agglo_xyz_reader;
 
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,

@@ -94,6 +94,8 @@ typedef struct {
   double contact_gap;  /* > 0: touching below this gap; else the file's ContactGap or 0.1 r */
   double radius;       /* radius when the file has none */
   int json, plots, quiet;
+  FILE *warnings;      /* a trajectory cut inside a frame (a killed run) is analysed to its last
+                          complete frame with a warning here (NULL: none) */
 } agglo_analyze_options;
 agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, FILE *out);
 
