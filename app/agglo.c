@@ -2,6 +2,7 @@
 #include "agglo/agglo.h"
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
+#include "picture_cli.h"
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -22,7 +23,10 @@ static void usage(FILE *f) {
           "                                       extension of OUT: .h5md or .h5, else XYZ)\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo ensemble [SCENARIO.ini] [opts] seeds x varied keys (--jobs J, or under mpirun)\n"
-          "  agglo plot DIR [opts]                ensemble means with error bands (gnuplot)\n"
+          "  agglo plot DIR [opts]                a run's stats.csv against time, or an ensemble's\n"
+          "                                       means with error bands (gnuplot)\n"
+          "  agglo render TRAJ [opts]             pictures of trajectory frames ([picture] keys)\n"
+          "  agglo movie TRAJ [-o movie.mp4]      every frame drawn, encoded by ffmpeg\n"
           "  agglo compare [SCENARIO.ini] [opts]  ballistic: time stepping vs event driven over seeds\n"
           "  agglo agglomerates FILE.xyz [opts]   DPD agglomerate report: ellipsoids by shape class\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
@@ -51,7 +55,7 @@ static void run_usage(FILE *f) {
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
           "outputs in DIR: trajectory.xyz (extended XYZ; output.format = h5md: trajectory.h5md\n"
-          "and trajectory.xdmf for ParaView), stats.csv, snapshot_t*.png,\n"
+          "and trajectory.xdmf for ParaView), stats.csv, snapshot_STEP.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
   agglo_config_print_keys(f, 0);
@@ -519,6 +523,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "compare")) return agglo_cli_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "ensemble")) return agglo_cli_ensemble(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return agglo_cli_plot(argc - 2, argv + 2);
+  if (!strcmp(cmd, "render")) return agglo_cli_render(argc - 2, argv + 2);
+  if (!strcmp(cmd, "movie")) return agglo_cli_movie(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);
   return 2;

@@ -2,6 +2,7 @@
    hand-out of members to this process, to forked processes (--jobs) or to MPI ranks. The grid,
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
+#include "picture_cli.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -387,7 +388,12 @@ out:
 
 static void plot_usage(FILE *f) {
   fprintf(f,
-          "usage: agglo plot DIR [-y COLUMN]... [--x KEY] [--band sd|se] [-o FILE.png]\n\n"
+          "usage: agglo plot RUN_DIR [-o DIR]\n"
+          "       agglo plot DIR [-y COLUMN]... [--x KEY] [--band sd|se] [-o FILE.png]\n\n"
+          "A run's RUN_DIR/stats.csv (agglo run): every column against time, one PNG per\n"
+          "quantity (clusters, cluster sizes, kinetic energy, DPD temperature, solver iterations,\n"
+          "fractal dimensions, structure, R_g, the model's columns) into DIR (default RUN_DIR),\n"
+          "with the gnuplot script plots_run.gp beside them.\n\n"
           "Plots an ensemble's DIR/ensemble.csv (agglo ensemble) with gnuplot:\n"
           "  without --x   each COLUMN's mean against time, one line per grid point, with a band\n"
           "                of +- one sd (or se)\n"
@@ -567,6 +573,9 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
 }
 
 int agglo_cli_plot(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) /* a run's directory (stats.csv, no ensemble.csv): its plots */
+    if (argv[i][0] != '-' && (i == 0 || strcmp(argv[i - 1], "-o")) && agglo_cli_is_run_dir(argv[i]))
+      return agglo_cli_plot_run(argc, argv);
   const char *dir = NULL, *xkey = NULL, *png = NULL, *cols[64];
   int ncols = 0, se = -1;
   for (int i = 0; i < argc; i++) {

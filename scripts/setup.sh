@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libsuitesparse-dev
   libcmocka-dev gnuplot-nox libopenmpi-dev openmpi-bin python3 python3-cffi python3-numpy python3-pytest python3-matplotlib
-  libhdf5-dev python3-h5py python3-mdanalysis python3-ase"
+  libhdf5-dev python3-h5py python3-mdanalysis python3-ase ffmpeg"
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 missing=$(for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
@@ -21,5 +21,5 @@ $sudo ldconfig 2>/dev/null || true
 echo "Installed under $prefix: agglo, libagglo.so, include/agglo, agglo.pc, the Python package agglo."
 if [ "${AGGLO_SKIP_DEFAULT_RUN:-0}" != 1 ]; then
   build/agglo run -o out --overwrite   # a second setup replaces the first default run
-  echo "Default scenario done: see out/ (snapshot_t*.png, stats.csv, trajectory.xyz)."
+  echo "Default scenario done: see out/ (snapshot_*.png, stats.csv, trajectory.xyz)."
 fi

@@ -82,7 +82,7 @@ static int agglo_file(const char *name) {
     if (!strncmp(name, ours[k], l) && (!name[l] || name[l] == '.')) return 1;
   }
   size_t l = strlen(name);
-  return !strncmp(name, "snapshot_t", 10) && l > 14 && !strcmp(name + l - 4, ".png");
+  return !strncmp(name, "snapshot_", 9) && l > 13 && !strcmp(name + l - 4, ".png");
 }
 
 /* The step of dir/state.xyz (-1 if none). */
@@ -230,7 +230,8 @@ static int stats_row(agglo_sim *sim) {
 
 static int snapshot(agglo_sim *sim) {
   char path[4096], err[1024];
-  snprintf(path, sizeof path, "%s/snapshot_t%g.png", sim->out.dir, sim->cfg.snapshots.v[sim->out.snap_next]);
+  /* named by the step, zero-padded: the names sort in time order */
+  snprintf(path, sizeof path, "%s/snapshot_%09lld.png", sim->out.dir, (long long)sim->sys.step);
   agglo_link_lines links = {0};
   int have = sim->model->links && sim->model->links(sim->state, &links) == 0;
   agglo_obstacle_shapes obs = {0};

@@ -73,9 +73,10 @@ gnuplot $V/plots.gp
 # figure panels for docs/img (ImageMagick): snapshots at the paper's times, 64-colour PNGs
 if command -v montage >/dev/null; then
   panel() { # OUT.png RUN_DIR TILE GEOMETRY
-    local args=() f t
-    for f in $(for f in "$OUT/$2"/snapshot_t*.png; do t=${f##*_t}; echo "${t%.png} $f"; done | sort -g | cut -d' ' -f2); do
-      t=${f##*_t}; args+=(-label "t = ${t%.png}" "$f")
+    local args=() f s dt
+    dt=$(awk -F' *= *' '$1 == "dt" { print $2; exit }' "$OUT/$2/scenario.ini")
+    for f in "$OUT/$2"/snapshot_*.png; do  # snapshot_STEP.png: the glob is in time order
+      s=${f##*_}; s=${s%.png}; args+=(-label "t = $(awk -v s="$s" -v dt="$dt" 'BEGIN { print (s + 0) * dt }')" "$f")
     done
     montage "${args[@]}" -tile $3 -geometry $4 -pointsize 14 -background white png:- | convert - -colors 64 PNG8:"$OUT/ana/$1"
   }
@@ -86,9 +87,13 @@ if command -v montage >/dev/null; then
   panel maury_brownian_2000.png maury_brownian_2000 4x 260x260+3+3
   panel maury_brownian_5000.png maury_brownian_5000 4x 260x260+3+3
   panel brownian_3d.png brownian_3d 4x 260x260+3+3
-  montage -label 'unit square, walls' "$OUT/maury_shear/snapshot_t10.png" \
-          -label 'periodic x, walls y' "$OUT/maury_shear_periodic_x/snapshot_t10.png" \
-          -label 'no flow (control)' "$OUT/ens/noflow_s1/snapshot_t10.png" \
+  at10() { # the snapshot of run directory $1 at t = 10
+    local dt; dt=$(awk -F' *= *' '$1 == "dt" { print $2; exit }' "$1/scenario.ini")
+    printf '%s/snapshot_%09d.png' "$1" "$(awk -v dt="$dt" 'BEGIN { printf "%d", 10 / dt + 0.5 }')"
+  }
+  montage -label 'unit square, walls' "$(at10 "$OUT/maury_shear")" \
+          -label 'periodic x, walls y' "$(at10 "$OUT/maury_shear_periodic_x")" \
+          -label 'no flow (control)' "$(at10 "$OUT/ens/noflow/seed=1")" \
           -tile 3x -geometry 340x340+3+3 -pointsize 14 png:- | convert - -colors 64 PNG8:"$OUT/ana/maury_shear_t10_compare.png"
 fi
 echo "plots and panels in $OUT/ana (copy the .png files to docs/img)"

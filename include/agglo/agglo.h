@@ -166,7 +166,7 @@ agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n);
 enum {
   AGGLO_OUTPUT_TRAJECTORY = 1, /* trajectory.xyz: extended XYZ frames */
   AGGLO_OUTPUT_STATS = 2,      /* stats.csv: one row per output time */
-  AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_t*.png at output.snapshots times */
+  AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_NNNNNNNNN.png (the step) at output.snapshots */
   AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt at run.t_end, on a stop or failure,
                                   and when the writers are closed */
   AGGLO_OUTPUT_ALL = 15,
