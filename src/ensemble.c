@@ -146,6 +146,11 @@ void agglo_ensemble_destroy(agglo_ensemble *e) {
       return agglo_error(AGGLO_ERROR_USAGE, "%s: the ensemble is already prepared", __func__);   \
   } while (0)
 
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
 agglo_status agglo_ensemble_set_seeds(agglo_ensemble *e, const char *spec) {
   NEED_OPEN(e);
   if (!spec || !*spec) return agglo_error(AGGLO_ERROR_INPUT, "--seeds: empty list");
@@ -171,11 +176,6 @@ agglo_status agglo_ensemble_set_seeds(agglo_ensemble *e, const char *spec) {
       return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: more than 1000000 seeds", spec);
     }
     for (long v = a; v <= b; v++) {
-      for (size_t k = 0; k < n; k++)
-        if (s[k] == v) {
-          free(s);
-          return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: seed %ld given twice", spec, v);
-        }
       if (n == cap) {
         long *t = realloc(s, 2 * cap * sizeof *s);
         if (!t) {
@@ -188,6 +188,22 @@ agglo_status agglo_ensemble_set_seeds(agglo_ensemble *e, const char *spec) {
       s[n++] = v;
     }
   }
+  /* no seed twice (sorted copy: O(n log n)) */
+  long *sorted = malloc(n * sizeof *sorted);
+  if (!sorted) {
+    free(s);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  memcpy(sorted, s, n * sizeof *sorted);
+  qsort(sorted, n, sizeof *sorted, cmp_long);
+  for (size_t k = 1; k < n; k++)
+    if (sorted[k] == sorted[k - 1]) {
+      long v = sorted[k];
+      free(sorted);
+      free(s);
+      return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: seed %ld given twice", spec, v);
+    }
+  free(sorted);
   free(e->seeds);
   e->seeds = s;
   e->nseeds = n;

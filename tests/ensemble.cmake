@@ -34,3 +34,7 @@ add_test(NAME ensemble_plot
   COMMAND sh -c "rm -rf ens_plot && cp -r ens_ref ens_plot && $<TARGET_FILE:agglo_cli> plot ens_plot -y n_clusters && $<TARGET_FILE:agglo_cli> plot ens_plot --x particles.fraction -y max_cluster_size && test -s ens_plot/plot_n_clusters.png && test -s ens_plot/plot_max_cluster_size_particles.fraction.png"
   WORKING_DIRECTORY ${ENS_DIR})
 set_tests_properties(ensemble_plot PROPERTIES FIXTURES_REQUIRED ensemble_ref TIMEOUT 60)
+
+add_test(NAME ensemble_help COMMAND $<TARGET_FILE:agglo_cli> ensemble --help)
+set_tests_properties(ensemble_help PROPERTIES
+  PASS_REGULAR_EXPRESSION "usage: agglo ensemble.*--seeds LIST.*--vary section.key=v1,v2.*--resume.*mpirun -np K")

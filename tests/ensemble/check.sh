@@ -38,7 +38,7 @@ np1|np2|np3)
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpiexec" --oversubscribe -np "$k" "$agglo" ensemble $args -o ens_$mode || fail "mpirun -np $k failed"
   same ens_ref ens_$mode ;;
 resume_killed)
-  rm -rf ens_killed
+  rm -rf ens_killed_long
   "$agglo" ensemble $args -s run.t_end=3 -o ens_killed_long &
   pid=$!; sleep 0.4; kill -9 $pid; wait $pid 2>/dev/null
   "$agglo" ensemble $args -s run.t_end=3 -o ens_killed_long --resume || fail "--resume failed"
