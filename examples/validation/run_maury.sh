@@ -1,7 +1,7 @@
 #!/bin/bash
 # Reproduces docs/validation.md (Maury 2004 runs): seed-1 runs with snapshots, 5-seed
 # ensembles, time-step and no-flow controls, the free-cloud shear run, analysis and plots.
-# usage: examples/validation/run_maury.sh [AGGLO_BINARY] [OUT_DIR]   (~5 min on one core)
+# usage: [JOBS=2] examples/validation/run_maury.sh [AGGLO_BINARY] [OUT_DIR]   (~5 min on one core)
 #        ANALYSIS_ONLY=1 examples/validation/run_maury.sh BIN OUT   (analysis of existing runs)
 set -e
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,27 +25,26 @@ awk 'NR==2{sub(/Lattice="1 /,"Lattice=\"3 ")} NR>2{$2=sprintf("%.17g",$2+1)} {pr
   "$OUT/cloud0/state.xyz" > "$OUT/cloud/state.xyz"
 printf '# i j lambda gamma (storage indices; j < 0: wall -1-j)\n0\n' > "$OUT/cloud/contacts.txt"
 $A --restart "$OUT/cloud" -o "$OUT/cloud" -s run.t_end=10 -s output.png_width=500
-# ensembles (no PNGs)
-E="$A -s output.snapshots="
-for s in 1 2 3 4 5; do
-  $E "$EX/maury_brownian_500.ini"  -o "$OUT/ens/b500_s$s"  --seed $s
-  $E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000_s$s" --seed $s
-  $E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000_s$s" --seed $s
-  $E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000dt02_s$s" --seed $s -s run.dt=0.02 -s output.stats_interval=0.02
-  $E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000dt01_s$s" --seed $s -s run.dt=0.01 -s output.stats_interval=0.01
-  $E "$EX/maury_shear.ini" -o "$OUT/ens/shear_s$s" --seed $s
-  $E "$EX/maury_shear_periodic_x.ini" -o "$OUT/ens/shearpx_s$s" --seed $s
-  $E "$EX/brownian_3d.ini" -o "$OUT/ens/b3d_s$s" --seed $s
-done
-for s in 1 2 3; do   # control: the shear run without flow (attraction only)
-  $A "$EX/maury_shear.ini" -o "$OUT/ens/noflow_s$s" --seed $s -s flow.type=none -s output.snapshots=10 -s output.png_width=400
-done
+# ensembles (no PNGs): agglo ensemble, seeds 1-5 (docs/ensembles.md); JOBS members at a time
+E="$AGGLO ensemble --threads 1 --quiet --jobs ${JOBS:-1} -s output.snapshots= --seeds 1-5"
+rm -rf "$OUT/ens"; mkdir -p "$OUT/ens"
+$E "$EX/maury_brownian_500.ini"  -o "$OUT/ens/b500"
+$E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000"
+$E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000"
+$E "$EX/maury_brownian_5000.ini" -o "$OUT/ens/b5000dt02" -s run.dt=0.02 -s output.stats_interval=0.02
+$E "$EX/maury_brownian_2000.ini" -o "$OUT/ens/b2000dt01" -s run.dt=0.01 -s output.stats_interval=0.01
+$E "$EX/maury_shear.ini" -o "$OUT/ens/shear"
+$E "$EX/maury_shear_periodic_x.ini" -o "$OUT/ens/shearpx"
+$E "$EX/brownian_3d.ini" -o "$OUT/ens/b3d"
+# control: the shear run without flow (attraction only), seeds 1-3
+$AGGLO ensemble --threads 1 --quiet --jobs ${JOBS:-1} --seeds 1-3 "$EX/maury_shear.ini" -o "$OUT/ens/noflow" \
+  -s flow.type=none -s output.snapshots=10 -s output.png_width=400
 fi
 # analysis
 cd "$OUT/ana"
 for c in b500 b2000 b5000 b5000dt02 b2000dt01 shear shearpx b3d noflow; do
-  python3 $V/mean.py $c.dat ../ens/${c}_s*/stats.csv
-  python3 $V/stats.py "../ens/${c}_s*/stats.csv"
+  python3 $V/mean.py $c.dat ../ens/${c}/seed=*/stats.csv
+  python3 $V/stats.py "../ens/${c}/seed=*/stats.csv"
 done
 python3 $V/mean.py cloud.dat ../cloud/stats.csv
 for a in "b500 500 0.1 9" "b2000 2000 0.1 3" "b2000dt01 2000 0.1 3" "b5000 5000 0.05 0.5" "b5000dt02 5000 0.1 0.5" \
@@ -54,19 +53,19 @@ for a in "b500 500 0.1 9" "b2000 2000 0.1 3" "b2000dt01 2000 0.1 3" "b5000 5000 
 done
 for c in "b500 9" "b2000 1" "b2000 3" "b2000dt01 3" "b5000 0.1" "b5000 0.2" "b5000dt02 0.2" "b3d 0.3" "b3d 0.5" "shearpx 1" "shearpx 10"; do
   set -- $c
-  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/$1_s$s/trajectory.xyz 0.1 $2; done > C_$1_$2.txt
+  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/$1/seed=$s/trajectory.xyz 0.1 $2; done > C_$1_$2.txt
   echo -n "$1 t=$2: "; python3 $V/fractal.py 5 < C_$1_$2.txt
   awk '$1=="C" && $5==0 && $3>=2 {print $3, $4/0.01}' C_$1_$2.txt > rg_$1_$2.dat
 done
 # anisotropy of the clusters (s >= 5): sum of <dx^2> over sum of <dy^2>
 for c in "shearpx 10" "shearpx 1" "noflow 10" "shear 10"; do
   set -- $c
-  for s in 1 2 3; do python3 $V/frames.py ../ens/$1_s$s/trajectory.xyz 0.1 $2; done |
+  for s in 1 2 3; do python3 $V/frames.py ../ens/$1/seed=$s/trajectory.xyz 0.1 $2; done |
     awk -v c="$1 t=$2" '$1=="C" && $3>=5 && $5==0 {n++; sx+=$6; sy+=$7} END{printf "%s: %d clusters, x/y extent^2 = %.2f\n", c, n, sx/sy}'
 done
 # births and merges of clusters between trajectory frames (0.1 apart), contact distance 0.1 r and epsilon
 for c in b500 b2000 b5000 shear shearpx; do for g in 0.1 0.3; do
-  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/${c}_s$s/trajectory.xyz $g | grep ^T; echo END; done |
+  for s in 1 2 3 4 5; do python3 $V/frames.py ../ens/${c}/seed=$s/trajectory.xyz $g | grep ^T; echo END; done |
     awk -v c=$c -v g=$g '/END/{p=-1; next} {if(p>0){d=$3-p; if(d>0)u+=d; else dn-=d} p=$3} END{printf "%s gap<%sr, frames: births %d merges %d\n", c,g,u,dn}'
 done; done
 gnuplot $V/plots.gp
