@@ -8,7 +8,7 @@ file(MAKE_DIRECTORY ${ENS_DIR})
 set(ens_cases jobs resume_crashed resume_killed failures refusals)
 # Open MPI under the sanitizers reports its own allocations: the MPI cases run in the plain build.
 if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
-  list(APPEND ens_cases np1 np2 np3)
+  list(APPEND ens_cases np1 np2 np3 np2_resume)
 endif()
 add_test(NAME ensemble_reference
   COMMAND ${ENS_CHECK} reference $<TARGET_FILE:agglo_cli> ${ENS_SCENARIO}

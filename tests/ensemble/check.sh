@@ -3,6 +3,7 @@
 #   reference         the sequential ensemble into ens_ref/ (the fixture of the others)
 #   jobs | np1 | np2 | np3   the same ensemble with --jobs 2 or mpirun -np K: identical files
 #   resume_killed     an ensemble killed (SIGKILL) mid-way, then --resume: identical to ens_ref
+#   np2_resume        mpirun -np 2 --resume after two markers were removed: identical
 #   resume_crashed    a member's marker removed and its outputs cut short, --resume: identical
 #   failures          a bad value and a guard that trips: reported, the others finish, status 1
 #   refusals          an existing directory without --resume, a changed grid with --resume
@@ -52,6 +53,12 @@ resume_crashed)
   head -c 100 "$m/trajectory.xyz" > "$m/x" && mv "$m/x" "$m/trajectory.xyz"
   "$agglo" ensemble $args -o ens_crash --resume || fail "--resume failed"
   same ens_ref ens_crash ;;
+np2_resume)
+  rm -rf ens_np2_resume; cp -r ens_ref ens_np2_resume
+  rm ens_np2_resume/particles.fraction=0.1/seed=3/done ens_np2_resume/particles.fraction=0.15/seed=1/done
+  rm ens_np2_resume/ensemble.csv
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpiexec" --oversubscribe -np 2 "$agglo" ensemble $args -o ens_np2_resume --resume || fail "mpirun -np 2 --resume failed"
+  same ens_ref ens_np2_resume ;;
 failures)
   rm -rf ens_fail
   "$agglo" ensemble $scenario -s particles.n=100 -s run.t_end=0.2 -s solver.max_iter=2 -s solver.tol=1e-9 \
