@@ -385,13 +385,18 @@ done:
 
 static void agglomerates_usage(FILE *f) {
   fprintf(f,
-          "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n\n"
+          "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n"
+          "                                   [--definition moments|thesis]\n\n"
           "The agglomerate report of the DPD thesis (Mokkapati 2006; docs/dpd.md) for one frame:\n"
           "agglomerates = groups of two or more particles linked by surface gaps below G (default\n"
-          "0: centres closer than one diameter), each enclosed in the ellipsoid whose semi-axes are\n"
-          "the eigenvalues of the inertia tensor of its centres (in diameters) plus one diameter;\n"
-          "ellipsoids classed sphere/prolate/oblate/scalene with relative tolerance T (default\n"
-          "0.05); particles in agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
+          "0: centres closer than one diameter), each enclosed in an ellipsoid classed\n"
+          "sphere/prolate/oblate/scalene with relative tolerance T (default 0.05); particles in\n"
+          "agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
+          "  --definition moments   (default) the solid ellipsoid with the second moments of the\n"
+          "              member spheres: a_k = sqrt(5 lambda_k) of their gyration tensor (sphere\n"
+          "              volumes included); classes by the ratios b/a, c/b >= 1 - T\n"
+          "  --definition thesis    the thesis read literally: eigenvalues of the inertia tensor\n"
+          "              of the centres (in diameters) plus one diameter; classes by |a-b| <= T a\n"
           "  --frame K   frame K (1-based; default: the last)\n"
           "  --row       one line: prolate oblate sphere scalene n_ellipsoids n_particles\n"
           "              ratio_thesis%% ratio_true%% largest\n");
@@ -401,7 +406,7 @@ static int cmd_agglomerates(int argc, char **argv) {
   const char *path = NULL;
   double gap = 0, tol = 0.05;
   long frame = 0, bins = 8;
-  int row = 0;
+  int row = 0, definition = AGGLO_ELLIPSOID_MOMENTS;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -423,6 +428,11 @@ static int cmd_agglomerates(int argc, char **argv) {
       if (*end || !(tol >= 0) || tol > 1) goto bad;
     } else if (!strcmp(a, "--row")) {
       row = 1;
+    } else if (!strcmp(a, "--definition") && more) {
+      const char *v = argv[++i];
+      if (!strcmp(v, "moments")) definition = AGGLO_ELLIPSOID_MOMENTS;
+      else if (!strcmp(v, "thesis")) definition = AGGLO_ELLIPSOID_THESIS;
+      else goto bad;
     } else if (a[0] != '-' && !path) {
       path = a;
     } else {
@@ -455,7 +465,7 @@ static int cmd_agglomerates(int argc, char **argv) {
     return 1;
   }
   agglo_agglomerates a;
-  if (agglo_agglomerates_measure(&s, gap, tol, &a) != 0) {
+  if (agglo_agglomerates_measure(&s, gap, tol, definition, &a) != 0) {
     fprintf(stderr, "agglo: out of memory\n");
     agglo_system_free(&s);
     return 1;
