@@ -46,6 +46,35 @@ static void run_usage(FILE *f) {
   agglo_config_describe(f, 0);
 }
 
+/* The end-of-run temperature check of a DPD run (docs/dpd.md): the last stats.csv row's
+   temperature_mean_last_half (the model's mean kT over the steps of the second half of the run,
+   agglo_dpd_temperature_report) against dpd.kT; a departure above 10 % is reported on stderr. */
+static void dpd_temperature_warning(const char *out_dir, const agglo_config *cfg) {
+  char path[4096], line[8192], last[8192] = "", head[8192] = "";
+  snprintf(path, sizeof path, "%s/stats.csv", out_dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  while (fgets(line, sizeof line, f)) {
+    if (!head[0]) memcpy(head, line, sizeof line);
+    else if (line[0] != '\n') memcpy(last, line, sizeof line);
+  }
+  fclose(f);
+  int col = -1, k = 0;
+  for (char *t = strtok(head, ",\n"); t; t = strtok(NULL, ",\n"), k++)
+    if (!strcmp(t, "temperature_mean_last_half")) col = k;
+  const char *v = last;
+  for (k = 0; col >= 0 && k < col && v; k++) v = strchr(v, ','), v = v ? v + 1 : NULL;
+  char *end;
+  double mean = v ? strtod(v, &end) : NAN, kT = cfg->dpd_kT;
+  if (col < 0 || !v || end == v || !isfinite(mean)) return;
+  if (fabs(mean / kT - 1) > AGGLO_DPD_T_TOLERANCE)
+    fprintf(stderr, "agglo: warning: the mean temperature over the last half of the run is "
+            "%.4g, %+.1f%% from dpd.kT = %.4g (dpd.thermostat = %s; docs/dpd.md)\n", mean,
+            100 * (mean / kT - 1), kT,
+            cfg->dpd_thermostat == DPD_THERMO_TRANSVERSE ? "transverse"
+            : cfg->dpd_thermostat == DPD_THERMO_LANGEVIN ? "langevin" : "dpd");
+}
+
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0;
@@ -133,6 +162,7 @@ static int cmd_run(int argc, char **argv) {
   agglo_run_options opt = {.out_dir = out, .restart_dir = restart, .threads = threads,
                            .progress = !quiet && isatty(2), .verbose = !quiet};
   int r = agglo_run(cfg, &opt, err, sizeof err);
+  if (r == 0 && cfg->model == MODEL_DPD) dpd_temperature_warning(out, cfg);
   if (r != 0) {
     fprintf(stderr, "agglo: %s\n", err);
     rc = r > 0 ? 128 + r : 1; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */

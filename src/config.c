@@ -158,6 +158,17 @@ static const key keys[] = {
   {"dpd", "noise", T_ENUM, OFF(dpd_noise), "uniform", 0, 0, 0, "uniform|gaussian",
    "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
    "(Groot-Warren) or gaussian"},
+  {"dpd", "thermostat", T_ENUM, OFF(dpd_thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
+   "dpd = the pair dissipative and random forces along the pair axis (Groot-Warren, the "
+   "thesis's; central, so they cannot cool the rotation of clusters); transverse = the same plus "
+   "their transverse part, friction transverse_ratio * gamma perpendicular to the pair axis "
+   "(Junghans, Praprotnik, Kremer 2008); langevin = implicit solvent: no pair thermostat, a "
+   "friction langevin_gamma and noise on every particle (docs/dpd.md)"},
+  {"dpd", "transverse_ratio", T_DOUBLE, OFF(dpd_transverse_ratio), "1", 0, BIG, 0, 0,
+   "transverse thermostat: gamma_perp / gamma of every pair (sigma_perp^2 = 2 gamma_perp kT)"},
+  {"dpd", "langevin_gamma", T_DOUBLE, OFF(dpd_langevin_gamma), "1", 0, BIG, 1, 0,
+   "langevin thermostat: friction coefficient xi of every particle (mass/time), force "
+   "-xi v + sqrt(2 xi kT/dt) eta; relaxation time m/xi"},
   {"dpd", "species", T_LIST, OFF(dpd_species), "", 0, 1, 0, 0,
    "fractions of the particle species (ids in blocks, in order); empty = one species"},
   {"dpd", "a_ij", T_LIST, OFF(dpd_a_ij), "", -BIG, BIG, 0, 0,

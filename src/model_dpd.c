@@ -16,7 +16,16 @@
    pair's force is computed once, added to i and subtracted from j, so total momentum is
    conserved to round-off. The pair random number is a Philox draw keyed by (seed, step, min id,
    max id): zeta_ij = zeta_ji, independent of storage order and threads. The system arrays are
-   written back (scenario units, original order) after every step. */
+   written back (scenario units, original order) after every step.
+
+   Thermostats (dpd.thermostat, docs/dpd.md): `dpd` is the central pair thermostat above.
+   `transverse` adds its part perpendicular to the pair axis (Junghans, Praprotnik, Kremer 2008):
+   -gamma_p w^2 P v_ij + sigma_p w P zeta_ij / sqrt(dt), P = 1 - e e^T, zeta_ij a vector of three
+   Philox draws of the same call as zeta_ij, antisymmetric (+ on the lower id), so the pair forces
+   stay opposite (momentum conserved) but exert torques: only a non-central friction can cool
+   the rigid rotation of a cluster, whose angular momentum central forces conserve. `langevin`
+   drops the pair thermostat for -xi v~ + sqrt(2 xi kT / dt) eta_i on every particle (implicit
+   solvent), eta_i keyed by (seed, step, id). */
 #include "model.h"
 #include "model_dpd.h"
 #include "pair_forces.h"
@@ -45,7 +54,7 @@ typedef struct {
 typedef struct {
   agglo_config cfg;
   agglo_dpd_units u;
-  int dim, kind, nspec, gw, gaussian;
+  int dim, kind, nspec, gw, gaussian, thermo;
   size_t n;
   double dt, lambda, rc, inv_sqrt_dt;
   double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
@@ -53,6 +62,13 @@ typedef struct {
   uint64_t seed;
   agglo_pair_params *pp;  /* nspec^2 */
   double *a, *gam, *sig;  /* nspec^2: GW a, gamma, sigma = sqrt(2 gamma kT) */
+  double *gam_t, *sig_t;  /* nspec^2: transverse gamma_p, sigma_p (transverse thermostat) */
+  double xi, sig_l;       /* langevin: friction, noise force amplitude sqrt(2 xi kT / dt) */
+  double kT;              /* target, reduced units */
+  /* temperature: of the last step, and its sum over the steps of the second half of the run
+     (step > half_step), for the end-of-run check (agglo_dpd_temperature_report) */
+  double T_last, T_sum;
+  int64_t T_count, half_step;
   parts p, q;             /* current, scratch */
   double *f[3];
   int32_t *cell_of;
@@ -183,6 +199,32 @@ static inline double pair_zeta(uint64_t seed, uint64_t step, uint32_t a, uint32_
   double u1 = ((double)r.v[0] + 0.5) * 2.3283064365386963e-10;
   double u2 = ((double)r.v[1] + 0.5) * 2.3283064365386963e-10;
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* Both random draws of pair {a, b} for the transverse thermostat from one Philox call (the
+   cost of a second call was a third of the step): *zeta as pair_zeta (the same number), and the
+   transverse vector z of three more unit-variance draws -- the unused words of the same call
+   (uniform), or the sine of the same Box-Muller pair and a second pair (gaussian). The caller
+   applies z with + on the lower id and - on the higher (zeta_ij = -zeta_ji). */
+static inline double pair_zeta4(uint64_t seed, uint64_t step, uint32_t a, uint32_t b,
+                                int gaussian, double z[3]) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  philox4x32_ctr_t c = {{lo, hi, (uint32_t)step,
+                         ((uint32_t)(step >> 32) & 0xffffu) | ((uint32_t)AGGLO_STREAM_PAIR << 16)}};
+  philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+  philox4x32_ctr_t r = philox4x32(c, k);
+  if (!gaussian) {
+    for (int q = 0; q < 3; q++)
+      z[q] = 1.7320508075688772 * (((double)r.v[q + 1] + 0.5) * 4.6566128730773926e-10 - 1.0);
+    return 1.7320508075688772 * (((double)r.v[0] + 0.5) * 4.6566128730773926e-10 - 1.0);
+  }
+  double u[4];
+  for (int q = 0; q < 4; q++) u[q] = ((double)r.v[q] + 0.5) * 2.3283064365386963e-10;
+  double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+  z[0] = r0 * sin(6.283185307179586 * u[1]);
+  z[1] = r1 * cos(6.283185307179586 * u[3]);
+  z[2] = r1 * sin(6.283185307179586 * u[3]);
+  return r0 * cos(6.283185307179586 * u[1]);
 }
 
 /* ---------------------------------------------------------------- grid and sort */
@@ -341,6 +383,8 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
   const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
   const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
+  const int pair_thermo = m->thermo != DPD_THERMO_LANGEVIN;
+  const int transverse = m->thermo == DPD_THERMO_TRANSVERSE, planar = m->dim == 2;
   const uint64_t seed = m->seed;
   double min_gap = st->min_gap;
   size_t in_range = 0;
@@ -381,7 +425,10 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           const double w = 1.0 - r * inv_rc;
           const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           const int q = si + spec[j];
-          const double zeta = pair_zeta(seed, step, idi, id[j], gaussian);
+          double z[3] = {0, 0, 0};
+          const double zeta = !pair_thermo ? 0
+                              : transverse ? pair_zeta4(seed, step, idi, id[j], gaussian, z)
+                                           : pair_zeta(seed, step, idi, id[j], gaussian);
           double F;
           if (gw) {
             F = m->a[q] * w;
@@ -390,8 +437,23 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
             double gap = r - p->r[i] - p->r[j];
             if (gap < min_gap) min_gap = gap;
           }
-          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev);
-          const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev); /* 0 for langevin */
+          if (!transverse) {
+            const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+            fi0 += F0, fi1 += F1, fi2 += F2;
+            f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+            continue;
+          }
+          double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          {
+            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a) */
+            if (planar) z[2] = 0;
+            const double sz = (idi < id[j] ? 1 : -1) * m->sig_t[q] * isdt, gd = m->gam_t[q] * w;
+            double a0 = sz * z[0] - gd * (vi0 - t0[j]), a1 = sz * z[1] - gd * (vi1 - t1[j]);
+            double a2 = sz * z[2] - gd * (vi2 - t2[j]);
+            const double ea = e0 * a0 + e1 * a1 + e2 * a2;
+            F0 += w * (a0 - ea * e0), F1 += w * (a1 - ea * e1), F2 += w * (a2 - ea * e2);
+          }
           fi0 += F0, fi1 += F1, fi2 += F2;
           f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
         }
@@ -422,6 +484,23 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
     }
     if (st.min_gap < min_gap) min_gap = st.min_gap;
     in_range += st.in_range;
+    if (m->thermo == DPD_THERMO_LANGEVIN) {
+      /* implicit solvent: -xi v~ + sqrt(2 xi kT / dt) eta on each particle */
+      const double xi = m->xi, sl = m->sig_l;
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        double u[4];
+        agglo_rng_uniform4(m->seed, AGGLO_STREAM_LANGEVIN, step, m->p.id[i], u);
+        if (m->gaussian) {
+          double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+          u[0] = r0 * cos(6.283185307179586 * u[1]), u[1] = r0 * sin(6.283185307179586 * u[1]);
+          u[2] = r1 * cos(6.283185307179586 * u[3]);
+        } else {
+          for (int k = 0; k < 3; k++) u[k] = 1.7320508075688772 * (2 * u[k] - 1);
+        }
+        for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.t[k][i];
+      }
+    }
   }
   out->min_gap = min_gap;
   out->in_range = in_range;
@@ -429,10 +508,25 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
 
 /* ---------------------------------------------------------------- model */
 
+/* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
+   the state: the same with any thread count and after a restart). */
+static double temperature_now(const dpd *m) {
+  const parts *p = &m->p;
+  double mt = 0, P[3] = {0, 0, 0}, e = 0;
+  for (size_t i = 0; i < m->n; i++) {
+    double mi = 1 / p->im[i];
+    mt += mi;
+    for (int k = 0; k < m->dim; k++) P[k] += mi * p->v[k][i], e += mi * p->v[k][i] * p->v[k][i];
+  }
+  for (int k = 0; k < m->dim; k++) e -= P[k] * P[k] / mt;
+  return m->n > 1 ? e / (m->dim * ((double)m->n - 1)) : 0;
+}
+
+
 static void dpd_destroy(void *state) {
   dpd *m = state;
   if (!m) return;
-  free(m->pp); free(m->a); free(m->gam); free(m->sig);
+  free(m->pp); free(m->a); free(m->gam); free(m->sig); free(m->gam_t); free(m->sig_t);
   parts_free(&m->p);
   parts_free(&m->q);
   for (int k = 0; k < 3; k++) free(m->f[k]);
@@ -474,7 +568,11 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->kind = c->dpd_conservative;
   m->gw = m->kind == AGGLO_PF_GROOT_WARREN || m->kind == AGGLO_PF_NONE;
   m->contact_gap_sys = c->dpd_agglomerate_gap;
-  double kT = c->dpd_kT / u->energy;
+  double kT = m->kT = c->dpd_kT / u->energy;
+  m->thermo = c->dpd_thermostat;
+  m->xi = c->dpd_langevin_gamma * u->time / u->mass;
+  m->sig_l = sqrt(2 * m->xi * kT / m->dt);
+  m->half_step = llround(c->t_end / c->dt) / 2;
   for (int k = 0; k < 3; k++) {
     m->len[k] = s->box.len[k] / u->length;
     m->lo[k] = s->box.lo[k] / u->length;
@@ -488,7 +586,9 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->a = calloc((size_t)ns * ns, sizeof *m->a);
   m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
   m->sig = calloc((size_t)ns * ns, sizeof *m->sig);
-  int ok = m->pp && m->a && m->gam && m->sig && parts_alloc(&m->p, n) == 0 &&
+  m->gam_t = calloc((size_t)ns * ns, sizeof *m->gam_t);
+  m->sig_t = calloc((size_t)ns * ns, sizeof *m->sig_t);
+  int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && parts_alloc(&m->p, n) == 0 &&
            parts_alloc(&m->q, n) == 0;
   for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
   ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
@@ -502,6 +602,9 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
       if (m->kind == AGGLO_PF_GROOT_WARREN) m->pp[q].a = m->a[q];
       m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
       m->sig[q] = sqrt(2 * m->gam[q] * kT);
+      m->gam_t[q] = c->dpd_transverse_ratio * m->gam[q];
+      m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
+      if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
     }
   /* particles; species in blocks of ids given by the fractions */
   parts *p = &m->p;
@@ -555,7 +658,26 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   sort_by_cell(m);
   force_stats st;
   forces(m, (uint64_t)s->step, &st);
+  m->T_last = temperature_now(m);
   return 0;
+}
+
+int agglo_dpd_temperature_report(const void *state, double *mean, double *target) {
+  const dpd *m = state;
+  *target = m->kT * m->u.energy;
+  if (m->T_count == 0) {
+    *mean = NAN;
+    return -1;
+  }
+  *mean = m->T_sum / (double)m->T_count * m->u.energy;
+  return fabs(*mean / *target - 1) > AGGLO_DPD_T_TOLERANCE;
+}
+
+static void dpd_stats_values(const void *state, FILE *f) {
+  const dpd *m = state;
+  fprintf(f, ",%.9g", m->T_last * m->u.energy);
+  if (m->T_count) fprintf(f, ",%.9g", m->T_sum / (double)m->T_count * m->u.energy);
+  else fputc(',', f);
 }
 
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
@@ -605,6 +727,8 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   }
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
+  m->T_last = temperature_now(m);
+  if (s->step > m->half_step) m->T_sum += m->T_last, m->T_count++;
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;
@@ -627,6 +751,8 @@ static int dpd_save(const void *state, FILE *f) {
   for (size_t i = 0; i < m->n; i++)
     fprintf(f, "%.17g %.17g %.17g\n", g[3 * i], g[3 * i + 1], g[3 * i + 2]);
   free(g);
+  fprintf(f, "# temperature: last, sum and count over the second half\n%.17g %.17g %lld\n",
+          m->T_last, m->T_sum, (long long)m->T_count);
   return ferror(f) ? -1 : 0;
 }
 
@@ -647,6 +773,13 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
   for (size_t k = 0; k < m->n; k++)
     for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
   free(g);
+  /* older files end here: the temperature record starts again */
+  long long cnt_T = 0;
+  if (fscanf(f, " # temperature: last, sum and count over the second half") == 0 &&
+      fscanf(f, "%lf %lf %lld", &m->T_last, &m->T_sum, &cnt_T) == 3)
+    m->T_count = cnt_T;
+  else
+    m->T_last = temperature_now(m), m->T_sum = 0, m->T_count = 0;
   return 0;
 }
 
@@ -659,4 +792,6 @@ const agglo_model agglo_model_dpd = {
     .save = dpd_save,
     .load = dpd_load,
     .destroy = dpd_destroy,
+    .stats_columns = ",temperature,temperature_mean_last_half",
+    .stats_values = dpd_stats_values,
 };

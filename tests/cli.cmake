@@ -105,3 +105,17 @@ set_tests_properties(cli_tiny_run PROPERTIES TIMEOUT 60)
 
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
+
+# A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
+# so at the end (the thesis's capillary case with the thesis's thermostat heats up); the same
+# check stays silent for the vdW case with the transverse thermostat.
+add_test(NAME cli_dpd_temperature_warning
+  COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -o cli_out_dpd_twarn
+          --quiet -s run.t_end=0.25)
+set_tests_properties(cli_dpd_temperature_warning PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warning: the mean temperature over the last half of the run is [0-9.]+, \\+[0-9.]+% from dpd\\.kT = 0\\.3333 \\(dpd\\.thermostat = dpd")
+add_test(NAME cli_dpd_temperature_no_warning
+  COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -o cli_out_dpd_tok
+          --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)
+set_tests_properties(cli_dpd_temperature_no_warning PROPERTIES TIMEOUT 60
+  FAIL_REGULAR_EXPRESSION "warning")
