@@ -191,6 +191,11 @@ static const key keys[] = {
    "constant|thesis",
    "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
    "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
+  {"dpd", "capillary_bridge", T_ENUM, OFF(dpd_cap_bridge), "memory", 0, 0, 0, "memory|always",
+   "capillary: memory = a bridge forms when two particles touch (gap <= 0) and ruptures beyond "
+   "the gap (1 + theta/2) V^(1/3) of Lian et al. (1993), V = pi R^3 alpha^4/2; pairs without a "
+   "bridge feel no capillary force; always = the thesis's literal form, every pair attracted "
+   "up to dpd.rc"},
   {"dpd", "edl_charge", T_DOUBLE, OFF(dpd_edl_charge), "1", 0, BIG, 0, 0,
    "edl: surface charge density sigma_q (charge/area)"},
   {"dpd", "edl_debye", T_DOUBLE, OFF(dpd_edl_debye), "0.5", 0, BIG, 1, 0,

@@ -19,6 +19,7 @@ static inline double agglo_list_component(const agglo_list *l, int k) {
 enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
+enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
 enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
 enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
 enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
@@ -73,7 +74,7 @@ typedef struct agglo_config {
   double dpd_edl_charge, dpd_edl_debye, dpd_edl_permittivity;
   double dpd_lj_epsilon, dpd_lj_sigma, dpd_lj_rmin;
   double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
-  int dpd_thermostat;
+  int dpd_thermostat, dpd_cap_bridge;
   double dpd_transverse_ratio, dpd_langevin_gamma;
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;

@@ -24,13 +24,22 @@
    Philox draws of the same call as zeta_ij, antisymmetric (+ on the lower id), so the pair forces
    stay opposite (momentum conserved) but exert torques: only a non-central friction can cool
    the rigid rotation of a cluster, whose angular momentum central forces conserve. `langevin`
-   drops the pair thermostat for -xi v~ + sqrt(2 xi kT / dt) eta_i on every particle (implicit
-   solvent), eta_i keyed by (seed, step, id). */
+   drops the pair thermostat for -xi v + sqrt(2 xi kT / dt) eta_i on every particle (implicit
+   solvent), eta_i keyed by (seed, step, id).
+
+   Capillary bridges with memory (dpd.capillary_bridge = memory): a pair holds a bridge when it
+   touches (gap <= 0) or held one at the previous force evaluation and its gap is below the
+   rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
+   bridges (bond_set.h) is read by all threads during the force loop and rebuilt after it from
+   the pairs each thread found bridged; it is saved with the restart state. */
 #include "model.h"
 #include "model_dpd.h"
 #include "pair_forces.h"
 #include "rng.h"
 #include "error.h"
+#include "bond_set.h"
+#include "half_mean.h"
+#include <omp.h>
 #include <Random123/philox.h>
 #include <math.h>
 #include <stdarg.h>
@@ -65,10 +74,19 @@ typedef struct {
   double *gam_t, *sig_t;  /* nspec^2: transverse gamma_p, sigma_p (transverse thermostat) */
   double xi, sig_l;       /* langevin: friction, noise force amplitude sqrt(2 xi kT / dt) */
   double kT;              /* target, reduced units */
-  /* temperature: of the last step, and its sum over the steps of the second half of the run
-     (step > half_step), for the end-of-run check (agglo_dpd_temperature_report) */
-  double T_last, T_sum;
-  int64_t T_count, half_step;
+  /* temperature: of the last step, and its mean over the steps of the last half of the run
+     so far, for the end-of-run check (agglo_dpd_temperature_report) */
+  double T_last;
+  agglo_half_mean T_half;
+  /* capillary bridges with memory: the set after the last force evaluation, per-thread lists of
+     the pairs found bridged during one, and their concatenation */
+  int bridges;
+  double rupt_k;                /* D_rupt = rupt_k * 2 ri rj / (ri + rj) */
+  agglo_bond_set bonds;
+  struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
+  int nbb;
+  uint64_t *bond_all;
+  size_t bond_all_cap;
   parts p, q;             /* current, scratch */
   double *f[3];
   int32_t *cell_of;
@@ -269,6 +287,8 @@ static inline double wrap1(const dpd *m, int k, double x) {
 /* Colour of a cell coordinate along a column axis: c mod 3, and on a periodic ring whose length
    is not a multiple of 3, extra colours 3, 4 for the last one or two cells. */
 static int axis_colour(int c, int n, int periodic) {
+  if (n < 3) return c; /* one colour per cell (axis_colours); the rule below gave 3 or 4 for
+                          n = 2, beyond the colours counted, and those columns were skipped */
   int base = 3 * (n / 3);
   if (!periodic || c < base) return c % 3;
   return 3 + (c - base);
@@ -328,7 +348,21 @@ static void sort_by_cell(dpd *m) {
 typedef struct {
   double min_gap;
   size_t in_range;
+  struct bond_buf *bb; /* this thread's list of bridged pairs */
 } force_stats;
+
+static void bond_push(struct bond_buf *b, uint64_t k) {
+  if (b->n == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    uint64_t *q = realloc(b->k, cap * sizeof *q);
+    if (!q) {
+      b->oom = 1;
+      return;
+    }
+    b->k = q, b->cap = cap;
+  }
+  b->k[b->n++] = k;
+}
 
 /* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
    indices [a, b). Returns the number of ranges (at most 26). */
@@ -386,6 +420,7 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   const int pair_thermo = m->thermo != DPD_THERMO_LANGEVIN;
   const int transverse = m->thermo == DPD_THERMO_TRANSVERSE, planar = m->dim == 2;
   const uint64_t seed = m->seed;
+  const int bridges = m->bridges;
   double min_gap = st->min_gap;
   size_t in_range = 0;
   for (size_t i = i0; i < i1; i++) {
@@ -433,9 +468,19 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           if (gw) {
             F = m->a[q] * w;
           } else {
-            F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
             double gap = r - p->r[i] - p->r[j];
             if (gap < min_gap) min_gap = gap;
+            if (bridges) {
+              /* a bridge: formed on contact, kept below the rupture distance */
+              const uint64_t key = agglo_bond_key(idi, id[j]);
+              const double ri = p->r[i], rj = p->r[j];
+              int b = gap <= 0 || (gap < m->rupt_k * 2 * ri * rj / (ri + rj) &&
+                                   agglo_bond_set_has(&m->bonds, key));
+              F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
+              if (b) bond_push(st->bb, key);
+            } else {
+              F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
+            }
           }
           F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev); /* 0 for langevin */
           if (!transverse) {
@@ -446,11 +491,14 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           }
           double F0 = F * e0, F1 = F * e1, F2 = F * e2;
           {
-            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a) */
+            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a); v_ij after the
+               first half kick, not predicted: with v~ (lambda = 0.65) the Groot-Warren fluid ran
+               2.0 % cold, with it 0.9 % */
             if (planar) z[2] = 0;
             const double sz = (idi < id[j] ? 1 : -1) * m->sig_t[q] * isdt, gd = m->gam_t[q] * w;
-            double a0 = sz * z[0] - gd * (vi0 - t0[j]), a1 = sz * z[1] - gd * (vi1 - t1[j]);
-            double a2 = sz * z[2] - gd * (vi2 - t2[j]);
+            const double *restrict hv0 = p->v[0], *restrict hv1 = p->v[1], *restrict hv2 = p->v[2];
+            double a0 = sz * z[0] - gd * (hv0[i] - hv0[j]), a1 = sz * z[1] - gd * (hv1[i] - hv1[j]);
+            double a2 = sz * z[2] - gd * (hv2[i] - hv2[j]);
             const double ea = e0 * a0 + e1 * a1 + e2 * a2;
             F0 += w * (a0 - ea * e0), F1 += w * (a1 - ea * e1), F2 += w * (a2 - ea * e2);
           }
@@ -464,17 +512,45 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   st->in_range += in_range;
 }
 
-/* f = F(x, v~) with the random numbers of step `step`. */
-static void forces(dpd *m, uint64_t step, force_stats *out) {
+/* The bridges found by the threads become the set of the next evaluation. */
+static int rebuild_bonds(dpd *m, int nthreads) {
+  size_t total = 0;
+  for (int t = 0; t < nthreads; t++) {
+    if (m->bb[t].oom) return -1;
+    total += m->bb[t].n;
+  }
+  if (total > m->bond_all_cap) {
+    uint64_t *q = realloc(m->bond_all, total * sizeof *q);
+    if (!q) return -1;
+    m->bond_all = q, m->bond_all_cap = total;
+  }
+  size_t k = 0;
+  for (int t = 0; t < nthreads; t++) {
+    memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
+    k += m->bb[t].n;
+  }
+  return agglo_bond_set_assign(&m->bonds, m->bond_all, total);
+}
+
+/* f = F(x, v~) with the random numbers of step `step`. Returns 0 or -1 (memory). */
+static int forces(dpd *m, uint64_t step, force_stats *out) {
   size_t n = m->n;
   double min_gap = INFINITY;
   size_t in_range = 0;
   const int nc0 = m->nc[0], nc1 = m->nc[1];
-#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) if (m->n >= PAR_MIN)
+  int nthreads = m->n >= PAR_MIN ? omp_get_max_threads() : 1;
+  if (nthreads > m->nbb) {
+    struct bond_buf *b = realloc(m->bb, (size_t)nthreads * sizeof *b);
+    if (!b) return -1;
+    memset(b + m->nbb, 0, (size_t)(nthreads - m->nbb) * sizeof *b);
+    m->bb = b, m->nbb = nthreads;
+  }
+  for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
   {
 #pragma omp for schedule(static)
     for (size_t i = 0; i < n; i++) m->f[0][i] = m->f[1][i] = m->f[2][i] = 0;
-    force_stats st = {INFINITY, 0};
+    force_stats st = {INFINITY, 0, &m->bb[omp_get_thread_num()]};
     for (int colour = 0; colour < m->ncolours; colour++) {
 #pragma omp for schedule(dynamic, 1)
       for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++) {
@@ -485,7 +561,7 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
     if (st.min_gap < min_gap) min_gap = st.min_gap;
     in_range += st.in_range;
     if (m->thermo == DPD_THERMO_LANGEVIN) {
-      /* implicit solvent: -xi v~ + sqrt(2 xi kT / dt) eta on each particle */
+      /* implicit solvent: -xi v + sqrt(2 xi kT / dt) eta on each particle */
       const double xi = m->xi, sl = m->sig_l;
 #pragma omp for schedule(static)
       for (size_t i = 0; i < n; i++) {
@@ -498,12 +574,16 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
         } else {
           for (int k = 0; k < 3; k++) u[k] = 1.7320508075688772 * (2 * u[k] - 1);
         }
-        for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.t[k][i];
+        /* friction on v + dt/2 f/m (the velocity after the first half kick), not on the
+           DPD-VV prediction v~: lambda = 0.65, tuned for the pair thermostat, runs a per-particle
+           friction cold (0.964 kT against 1.0006 for xi = 4.5 in the Groot-Warren fluid) */
+        for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.v[k][i];
       }
     }
   }
   out->min_gap = min_gap;
   out->in_range = in_range;
+  return m->bridges ? rebuild_bonds(m, m->nbb) : 0;
 }
 
 /* ---------------------------------------------------------------- model */
@@ -532,6 +612,10 @@ static void dpd_destroy(void *state) {
   for (int k = 0; k < 3; k++) free(m->f[k]);
   free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
   free(m->colour_start);
+  agglo_bond_set_free(&m->bonds);
+  for (int t = 0; t < m->nbb; t++) free(m->bb[t].k);
+  free(m->bb);
+  free(m->bond_all);
   free(m);
 }
 
@@ -572,7 +656,13 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->thermo = c->dpd_thermostat;
   m->xi = c->dpd_langevin_gamma * u->time / u->mass;
   m->sig_l = sqrt(2 * m->xi * kT / m->dt);
-  m->half_step = llround(c->t_end / c->dt) / 2;
+  agglo_half_mean_init(&m->T_half);
+  m->bridges = m->kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
+  {
+    agglo_pair_params pp;
+    params_of(c, u, &pp);
+    m->rupt_k = agglo_capillary_rupture(&pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
+  }
   for (int k = 0; k < 3; k++) {
     m->len[k] = s->box.len[k] / u->length;
     m->lo[k] = s->box.lo[k] / u->length;
@@ -657,7 +747,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->colour_start[m->ncolours] = q;
   sort_by_cell(m);
   force_stats st;
-  forces(m, (uint64_t)s->step, &st);
+  if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   m->T_last = temperature_now(m);
   return 0;
 }
@@ -665,24 +755,27 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
 int agglo_dpd_temperature_report(const void *state, double *mean, double *target) {
   const dpd *m = state;
   *target = m->kT * m->u.energy;
-  if (m->T_count == 0) {
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt == 0) {
     *mean = NAN;
     return -1;
   }
-  *mean = m->T_sum / (double)m->T_count * m->u.energy;
+  *mean = T * m->u.energy;
   return fabs(*mean / *target - 1) > AGGLO_DPD_T_TOLERANCE;
 }
 
 static void dpd_stats_values(const void *state, FILE *f) {
   const dpd *m = state;
   fprintf(f, ",%.9g", m->T_last * m->u.energy);
-  if (m->T_count) fprintf(f, ",%.9g", m->T_sum / (double)m->T_count * m->u.energy);
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt) fprintf(f, ",%.9g", T * m->u.energy);
   else fputc(',', f);
 }
 
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                     size_t errlen) {
-  (void)err, (void)errlen;
   dpd *m = state;
   size_t n = m->n;
   const double dt = m->dt, hdt = 0.5 * dt, hdt2 = 0.5 * dt * dt, ldt = m->lambda * dt;
@@ -713,7 +806,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   sort_by_cell(m);
   /* 2. forces at the new positions and predicted velocities */
   force_stats st;
-  forces(m, (uint64_t)s->step + 1, &st);
+  if (forces(m, (uint64_t)s->step + 1, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   /* 3. second half kick */
   size_t bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (m->n >= PAR_MIN)
@@ -728,7 +821,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
   m->T_last = temperature_now(m);
-  if (s->step > m->half_step) m->T_sum += m->T_last, m->T_count++;
+  agglo_half_mean_add(&m->T_half, m->T_last);
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;
@@ -751,8 +844,17 @@ static int dpd_save(const void *state, FILE *f) {
   for (size_t i = 0; i < m->n; i++)
     fprintf(f, "%.17g %.17g %.17g\n", g[3 * i], g[3 * i + 1], g[3 * i + 2]);
   free(g);
-  fprintf(f, "# temperature: last, sum and count over the second half\n%.17g %.17g %lld\n",
-          m->T_last, m->T_sum, (long long)m->T_count);
+  fprintf(f, "# temperature: last, then block sums (half_mean.h)\n%a\n", m->T_last);
+  agglo_half_mean_save(&m->T_half, f);
+  if (m->bridges) {
+    uint64_t *k = malloc((m->bonds.n + 1) * sizeof *k);
+    if (!k) return -1;
+    agglo_bond_set_sorted(&m->bonds, k);
+    fprintf(f, "# capillary bridges: count, then id pairs\n%zu\n", m->bonds.n);
+    for (size_t t = 0; t < m->bonds.n; t++)
+      fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
+    free(k);
+  }
   return ferror(f) ? -1 : 0;
 }
 
@@ -774,12 +876,27 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
     for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
   free(g);
   /* older files end here: the temperature record starts again */
-  long long cnt_T = 0;
-  if (fscanf(f, " # temperature: last, sum and count over the second half") == 0 &&
-      fscanf(f, "%lf %lf %lld", &m->T_last, &m->T_sum, &cnt_T) == 3)
-    m->T_count = cnt_T;
-  else
-    m->T_last = temperature_now(m), m->T_sum = 0, m->T_count = 0;
+  if (fscanf(f, " # temperature: last, then block sums (half_mean.h)") != 0 ||
+      fscanf(f, "%la", &m->T_last) != 1 || agglo_half_mean_load(&m->T_half, f) != 0)
+    m->T_last = temperature_now(m), agglo_half_mean_init(&m->T_half);
+  size_t nb;
+  if (m->bridges) {
+    if (fscanf(f, " # capillary bridges: count, then id pairs") != 0 || fscanf(f, "%zu", &nb) != 1)
+      return agglo_fail(err, errlen, "contacts.txt: the capillary bridges are missing");
+    uint64_t *k = malloc((nb + 1) * sizeof *k);
+    if (!k) return agglo_fail(err, errlen, "out of memory");
+    for (size_t t = 0; t < nb; t++) {
+      unsigned a, b;
+      if (fscanf(f, "%u %u", &a, &b) != 2) {
+        free(k);
+        return agglo_fail(err, errlen, "contacts.txt: capillary bridge %zu missing", t);
+      }
+      k[t] = agglo_bond_key(a, b);
+    }
+    int r = agglo_bond_set_assign(&m->bonds, k, nb);
+    free(k);
+    if (r != 0) return agglo_fail(err, errlen, "out of memory");
+  }
   return 0;
 }
 

@@ -24,10 +24,10 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f);
 double agglo_dpd_temperature(const agglo_system *s);
 
 /* The end-of-run temperature check (docs/dpd.md): *mean = the mean measured kT over the steps of
-   the second half of the run (steps > round(t_end/dt)/2; kept across restarts), *target =
+   the last half of the run so far (block sums, half_mean.h; kept across restarts), *target =
    dpd.kT, both in scenario units. Returns 1 when they differ by more than
-   AGGLO_DPD_T_TOLERANCE (relative), 0 when not, -1 when no step of the second half was made.
-   stats.csv carries the same mean in its column temperature_mean_last_half. */
+   AGGLO_DPD_T_TOLERANCE (relative), 0 when not, -1 before the first step. stats.csv carries the
+   same mean in its column temperature_mean_last_half. */
 #define AGGLO_DPD_T_TOLERANCE 0.10
 int agglo_dpd_temperature_report(const void *state, double *mean, double *target);
 

@@ -107,11 +107,11 @@ add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_s
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 
 # A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
-# so at the end (the thesis's capillary case with the thesis's thermostat heats up); the same
+# so at the end (the thesis's capillary case, literal long-range bridges and thermostat, heats up); the same
 # check stays silent for the vdW case with the transverse thermostat.
 add_test(NAME cli_dpd_temperature_warning
   COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -o cli_out_dpd_twarn
-          --quiet -s run.t_end=0.25)
+          --quiet -s run.t_end=0.25 -s dpd.capillary_bridge=always)
 set_tests_properties(cli_dpd_temperature_warning PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "warning: the mean temperature over the last half of the run is [0-9.]+, \\+[0-9.]+% from dpd\\.kT = 0\\.3333 \\(dpd\\.thermostat = dpd")
 add_test(NAME cli_dpd_temperature_no_warning
