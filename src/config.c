@@ -722,6 +722,23 @@ int agglo_config_check(const agglo_config *c, char *err, size_t errlen) {
                         c->dt, u * c->dt, 4 * rmax);
   }
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
+    /* the DPD model has no prescribed flow: a flow key is refused, not ignored (a scenario
+       written by a run repeats the defaults, which pass) */
+    agglo_config *def = malloc(sizeof *def);
+    if (!def) return agglo_fail(err, errlen, "out of memory");
+    agglo_config_defaults(def);
+    int same_v = c->flow_velocity.n == def->flow_velocity.n;
+    for (int k = 0; same_v && k < c->flow_velocity.n; k++)
+      same_v = c->flow_velocity.v[k] == def->flow_velocity.v[k];
+    const char *flow_key = c->flow != def->flow             ? "flow.type"
+                           : c->flow_rate != def->flow_rate   ? "flow.rate"
+                           : c->flow_omega != def->flow_omega ? "flow.omega"
+                           : !same_v                        ? "flow.velocity"
+                                                            : NULL;
+    free(def);
+    if (flow_key)
+      return agglo_fail(err, errlen, "%s is set, but the dpd model (run.model = dpd) has no "
+                        "prescribed flow and would ignore it: remove it (docs/dpd.md)", flow_key);
     if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                   "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");

@@ -765,6 +765,58 @@ int agglo_dpd_temperature_report(const void *state, double *mean, double *target
   return fabs(*mean / *target - 1) > AGGLO_DPD_T_TOLERANCE;
 }
 
+/* The conservative part of the state, from the positions of the last force evaluation (the
+   sorted arrays) and the bridges it left, in one serial pass over the pairs (a function of the
+   state: the same with any thread count): potential energy U, virial W = sum r F^C(r) over the
+   pairs (F > 0 repels), and the bound pairs -- the capillary bridges with memory, else the pairs
+   whose gap is below the agglomerate gap. Reduced units. The dissipative and random forces are
+   left out of W: they average to zero in equilibrium (docs/dpd.md). */
+static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t *bound_out) {
+  const parts *p = &m->p;
+  const double rc2 = m->rc * m->rc, agap = m->contact_gap_sys / m->u.length;
+  double U = 0, W = 0;
+  size_t bound = 0;
+  for (int cz = 0; cz < m->nc[2]; cz++)
+    for (int cy = 0; cy < m->nc[1]; cy++)
+      for (int cx = 0; cx < m->nc[0]; cx++) {
+        size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx, ra[27], rb[27];
+        int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+        for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+        for (size_t i = m->cell_start[c]; i < m->cell_start[c + 1]; i++) {
+          ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
+          for (int t = 0; t < nr; t++)
+            for (size_t j = ra[t]; j < rb[t]; j++) {
+              double d2 = 0;
+              for (int k = 0; k < 3; k++) {
+                double d = p->x[k][i] - p->x[k][j];
+                d -= m->plen[k] * rint(d * m->pinv[k]);
+                d2 += d * d;
+              }
+              if (!(d2 < rc2) || d2 == 0) continue;
+              double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
+              const agglo_pair_params *pp = &m->pp[p->spec[i] * m->nspec + p->spec[j]];
+              if (m->gw) {
+                double w = 1 - r / m->rc, a = m->a[p->spec[i] * m->nspec + p->spec[j]];
+                F = a * w, u = 0.5 * a * m->rc * w * w;
+              } else if (m->bridges) {
+                if (!agglo_bond_set_has(&m->bonds, agglo_bond_key(p->id[i], p->id[j]))) continue;
+                /* the bridge's potential is zero at rupture: forming one costs U(0) < 0 */
+                double D = m->rupt_k * 2 * ri * rj / (ri + rj), u_rupt;
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+                agglo_pair_force(pp, ri + rj + D, ri, rj, &u_rupt);
+                u -= u_rupt;
+                bound++;
+              } else {
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+              }
+              if (!m->bridges && gap < agap) bound++;
+              U += u, W += r * F;
+            }
+        }
+      }
+  *U_out = U, *W_out = W, *bound_out = bound;
+}
+
 static void dpd_stats_values(const void *state, FILE *f) {
   const dpd *m = state;
   fprintf(f, ",%.9g", m->T_last * m->u.energy);
@@ -772,6 +824,15 @@ static void dpd_stats_values(const void *state, FILE *f) {
   double T = agglo_half_mean_value(&m->T_half, &cnt);
   if (cnt) fprintf(f, ",%.9g", T * m->u.energy);
   else fputc(',', f);
+  /* potential, total energy, virial pressure P = (sum m v^2 + W) / (d V), bound pairs */
+  double U, W, K2 = 0, V = 1;
+  size_t bound;
+  conservative_sums(m, &U, &W, &bound);
+  for (size_t i = 0; i < m->n; i++)
+    for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
+  for (int k = 0; k < m->dim; k++) V *= m->len[k];
+  const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
+  fprintf(f, ",%.9g,%.9g,%.9g,%zu", U * E, (U + 0.5 * K2) * E, (K2 + W) / (m->dim * V) * Pu, bound);
 }
 
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
@@ -909,6 +970,7 @@ const agglo_model agglo_model_dpd = {
     .save = dpd_save,
     .load = dpd_load,
     .destroy = dpd_destroy,
-    .stats_columns = ",temperature,temperature_mean_last_half",
+    .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
+                     "pressure,bound_pairs",
     .stats_values = dpd_stats_values,
 };

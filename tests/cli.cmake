@@ -119,3 +119,7 @@ add_test(NAME cli_dpd_temperature_no_warning
           --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)
 set_tests_properties(cli_dpd_temperature_no_warning PROPERTIES TIMEOUT 60
   FAIL_REGULAR_EXPRESSION "warning")
+# keys a model does not use are refused: flow.* in a DPD scenario
+cli_error(dpd_flow_key
+  "flow\\.rate is set, but the dpd model \\(run\\.model = dpd\\) has no prescribed flow"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.rate=2)
