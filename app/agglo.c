@@ -176,7 +176,8 @@ out:
 static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
-          "                     [--json] [--plots] [--radius R]\n\n"
+          "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
+          "                     [--msd]\n\n"
           "  FILE.xyz              extended XYZ trajectory (agglo's, or any with pos and radius)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
           "  --all                 indicators of every frame in analysis.csv\n"
@@ -185,7 +186,14 @@ static void analyze_usage(FILE *f) {
           "  --json                print one JSON object instead of the summary\n"
           "  --plots               PNG plots (gnuplot): clusters against time, size\n"
           "                        distribution, box counting, R_g against size, P(r); implies --all\n"
-          "  --radius R            radius of every particle when the file has no radius column\n\n"
+          "  --radius R            radius of every particle when the file has no radius column\n"
+          "  --rdf                 radial distribution function g(r) of the centres into rdf.csv,\n"
+          "                        averaged over every frame (with --frame K: frame K only)\n"
+          "  --rdf-max R           its range (default: half the smallest box side)\n"
+          "  --rdf-bins B          its bins (default 100)\n"
+          "  --msd                 mean-square displacement against the lag time into msd.csv\n"
+          "                        (every frame, every time origin; particles matched by id) and\n"
+          "                        the diffusion coefficient of its linear part\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
           "cluster of the reported frame); definitions in docs/analysis.md\n");
 }
@@ -229,6 +237,20 @@ static int cmd_analyze(int argc, char **argv) {
       o.json = 1;
     } else if (!strcmp(a, "--plots")) {
       o.plots = 1;
+    } else if (!strcmp(a, "--rdf")) {
+      o.rdf = 1;
+    } else if (!strcmp(a, "--msd")) {
+      o.msd = 1;
+    } else if (!strcmp(a, "--rdf-max") && more) {
+      if (parse_double(a, argv[++i], &o.rdf_max)) return 2;
+    } else if (!strcmp(a, "--rdf-bins") && more) {
+      char *end;
+      long b = strtol(argv[++i], &end, 10);
+      if (*end || b < 1 || b > 100000) {
+        fprintf(stderr, "agglo analyze: --rdf-bins %s: expected 1 to 100000\n", argv[i]);
+        return 2;
+      }
+      o.rdf_bins = (int)b;
     } else if (a[0] == '-') {
       fprintf(stderr, "agglo analyze: unknown or incomplete option '%s' (see agglo analyze --help)\n", a);
       return 2;

@@ -12,6 +12,10 @@ typedef struct {
   double radius;         /* radius when the file has none */
   int json, plots;
   int quiet;
+  int rdf;               /* g(r) into rdf.csv: averaged over every frame, or frame `frame` */
+  double rdf_max;        /* its range (<= 0: half the smallest box side) */
+  int rdf_bins;          /* its bins (0: 100) */
+  int msd;               /* mean-square displacement over every frame into msd.csv, and D */
 } agglo_analyze_options;
 
 /* Returns 0 or -1 with a message. Prints the summary (or JSON) on stdout: this is the CLI's

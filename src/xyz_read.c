@@ -52,11 +52,11 @@ static int comment_value(const char *line, const char *key, char *out, size_t n)
   return -1;
 }
 
-typedef struct { int pos, radius, ncols; } columns;
+typedef struct { int pos, radius, id, ncols; } columns;
 
-/* Properties=name:type:count:... -> column offsets of pos and radius. */
+/* Properties=name:type:count:... -> column offsets of pos, radius and id (-1: absent). */
 static int parse_properties(const char *props, columns *c) {
-  c->pos = c->radius = -1;
+  c->pos = c->radius = c->id = -1;
   c->ncols = 0;
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", props);
@@ -74,6 +74,7 @@ static int parse_properties(const char *props, columns *c) {
       if (k != 1) return -1;
       c->radius = c->ncols;
     }
+    if (!strcmp(name, "id") && k == 1) c->id = c->ncols;
     c->ncols += k;
   }
   return c->pos >= 0 ? 0 : -1;
@@ -188,6 +189,8 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       hi[k] = fmax(hi[k], x[k]);
     }
     s->r[i] = col.radius >= 0 ? vals[col.radius] : r->default_radius;
+    /* particle identity across frames (agglo analyze --msd); else the line order */
+    if (col.id >= 0 && isfinite(vals[col.id])) s->id[i] = (int64_t)llround(vals[col.id]);
     if (!(s->r[i] > 0)) {
       agglo_fail(err, errlen, "%s:%ld: frame %d: radius %g is not positive", r->path, r->line, frame, s->r[i]);
       free(vals);
