@@ -126,6 +126,7 @@ static int make_plots(const agglo_analyze_options *o, agglo_system *s, const agg
 int agglo_analyze(const agglo_analyze_options *o, char *err, size_t errlen) {
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
+  rd.read_ids = o->msd; /* particles matched across frames by id */
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
     agglo_xyz_close(&rd);
     return agglo_fail(err, errlen, "%s: cannot create directory: %s", o->out_dir, strerror(errno));

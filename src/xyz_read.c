@@ -190,7 +190,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     }
     s->r[i] = col.radius >= 0 ? vals[col.radius] : r->default_radius;
     /* particle identity across frames (agglo analyze --msd); else the line order */
-    if (col.id >= 0 && isfinite(vals[col.id])) s->id[i] = (int64_t)llround(vals[col.id]);
+    if (r->read_ids && col.id >= 0 && isfinite(vals[col.id])) s->id[i] = (int64_t)llround(vals[col.id]);
     if (!(s->r[i] > 0)) {
       agglo_fail(err, errlen, "%s:%ld: frame %d: radius %g is not positive", r->path, r->line, frame, s->r[i]);
       free(vals);

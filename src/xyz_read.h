@@ -10,6 +10,8 @@ typedef struct {
   long line;          /* lines read so far */
   int frame;          /* frames read so far */
   double default_radius; /* used when a frame has no radius column (<= 0: then it is an error) */
+  int read_ids;       /* 1: s->id from the id column when there is one (agglo analyze --msd);
+                         0 (agglo_xyz_open's default): the line order, as cluster labels expect */
 } agglo_xyz_reader;
 
 int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,
