@@ -438,7 +438,7 @@ done:
 static void agglomerates_usage(FILE *f) {
   fprintf(f,
           "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n"
-          "                                   [--definition moments|thesis]\n\n"
+          "                                   [--definition moments|thesis] [--min-radius R]\n\n"
           "The agglomerate report of the DPD thesis (Mokkapati 2006; docs/dpd.md) for one frame:\n"
           "agglomerates = groups of two or more particles linked by surface gaps below G (default\n"
           "0: centres closer than one diameter), each enclosed in an ellipsoid classed\n"
@@ -450,6 +450,7 @@ static void agglomerates_usage(FILE *f) {
           "  --definition thesis    the thesis read literally: eigenvalues of the inertia tensor\n"
           "              of the centres (in diameters) plus one diameter; classes by |a-b| <= T a\n"
           "  --frame K   frame K (1-based; default: the last)\n"
+          "  --min-radius R   ignore particles of radius below R (e.g. explicit solvent beads)\n"
           "  --row       one line: prolate oblate sphere scalene n_ellipsoids n_particles\n"
           "              ratio_thesis%% ratio_true%% largest\n");
 }
@@ -459,6 +460,7 @@ static int cmd_agglomerates(int argc, char **argv) {
   double gap = 0, tol = 0.05;
   long frame = 0, bins = 8;
   int row = 0, definition = AGGLO_ELLIPSOID_MOMENTS;
+  double min_radius = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -480,6 +482,9 @@ static int cmd_agglomerates(int argc, char **argv) {
       if (*end || !(tol >= 0) || tol > 1) goto bad;
     } else if (!strcmp(a, "--row")) {
       row = 1;
+    } else if (!strcmp(a, "--min-radius") && more) {
+      min_radius = strtod(argv[++i], &end);
+      if (*end || !(min_radius >= 0) || min_radius > 1e300) goto bad;
     } else if (!strcmp(a, "--definition") && more) {
       const char *v = argv[++i];
       if (!strcmp(v, "moments")) definition = AGGLO_ELLIPSOID_MOMENTS;
@@ -515,6 +520,18 @@ static int cmd_agglomerates(int argc, char **argv) {
     fprintf(stderr, "agglo: %s\n", r < 0 ? err : "frame not found");
     agglo_system_free(&s);
     return 1;
+  }
+  if (min_radius > 0) { /* keep the particles of radius >= min_radius, in order */
+    size_t k = 0;
+    for (size_t i = 0; i < s.n; i++) {
+      if (s.r[i] < min_radius) continue;
+      memmove(s.x + 3 * k, s.x + 3 * i, 3 * sizeof *s.x);
+      memmove(s.v + 3 * k, s.v + 3 * i, 3 * sizeof *s.v);
+      s.r[k] = s.r[i], s.m[k] = s.m[i], s.inv_m[k] = s.inv_m[i], s.id[k] = s.id[i];
+      s.cluster[k] = s.cluster[i];
+      k++;
+    }
+    s.n = k;
   }
   agglo_agglomerates a;
   if (agglo_agglomerates_measure(&s, gap, tol, definition, &a) != 0) {

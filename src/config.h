@@ -9,7 +9,7 @@
 
 #define AGGLO_LIST_MAX 64
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
-typedef struct { int v[3]; int n; } agglo_enum_list;
+typedef struct { int v[AGGLO_LIST_MAX]; int n; } agglo_enum_list;
 
 /* Component k of a per-axis list given with one value (all axes) or one per axis; 0 if empty. */
 static inline double agglo_list_component(const agglo_list *l, int k) {
@@ -76,6 +76,10 @@ typedef struct agglo_config {
   double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
   int dpd_thermostat, dpd_cap_bridge;
   double dpd_transverse_ratio, dpd_langevin_gamma;
+  /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
+  agglo_list dpd_species_radius, dpd_species_mass;
+  agglo_enum_list dpd_conservative_ij;
+  agglo_list dpd_rc_ij, dpd_hamaker_ij, dpd_surface_tension_ij, dpd_lj_epsilon_ij, dpd_lj_sigma_ij;
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;
   int gluey_radius_weighting, gluey_glued_rows;

@@ -72,6 +72,8 @@ typedef struct {
   agglo_pair_params *pp;  /* nspec^2 */
   double *a, *gam, *sig;  /* nspec^2: GW a, gamma, sigma = sqrt(2 gamma kT) */
   double *gam_t, *sig_t;  /* nspec^2: transverse gamma_p, sigma_p (transverse thermostat) */
+  double *rcp, *inv_rcp;  /* nspec^2: cut-off per species pair (rc = the largest) and 1/it */
+  uint8_t *pgw;           /* nspec^2: the pair's force is groot_warren or none (a w) */
   double xi, sig_l;       /* langevin: friction, noise force amplitude sqrt(2 xi kT / dt) */
   double kT;              /* target, reduced units */
   /* temperature: of the last step, and its mean over the steps of the last half of the run
@@ -80,8 +82,8 @@ typedef struct {
   agglo_half_mean T_half;
   /* capillary bridges with memory: the set after the last force evaluation, per-thread lists of
      the pairs found bridged during one, and their concatenation */
-  int bridges;
-  double rupt_k;                /* D_rupt = rupt_k * 2 ri rj / (ri + rj) */
+  int bridges, multi_rc;        /* multi_rc: the species pairs have different cut-offs */
+  double *rupt_k;               /* nspec^2: D_rupt = rupt_k * 2 ri rj / (ri + rj) */
   agglo_bond_set bonds;
   struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
   int nbb;
@@ -156,6 +158,35 @@ static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pai
   p->lj_rmin = c->dpd_lj_rmin;
   p->min_gap = c->dpd_min_gap / L;
   p->core_k = c->dpd_core_k * L * L / E;
+}
+
+int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
+  double acc = 0, pos = ((double)id + 0.5) / (double)n;
+  int sp = 0;
+  for (int q = 0; q < c->dpd_species.n; q++) {
+    acc += c->dpd_species.v[q];
+    sp = q;
+    if (pos < acc) break;
+  }
+  return sp;
+}
+
+/* The pair parameters of species pair (i, j): the common ones, with the per-pair lists (upper
+   triangle) where given. */
+static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u, int ns, int i,
+                                int j, agglo_pair_params *p) {
+  params_of(c, u, p);
+  double L = u->length, E = u->energy;
+  if (c->dpd_conservative_ij.n) {
+    int a = i < j ? i : j, b = i < j ? j : i;
+    p->kind = c->dpd_conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
+    if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = c->dpd_vdw_a / u->force;
+  }
+  p->rc = pair_value(&c->dpd_rc_ij, c->dpd_rc, ns, i, j) / L;
+  p->hamaker = pair_value(&c->dpd_hamaker_ij, c->dpd_hamaker, ns, i, j) / E;
+  p->surface_tension = pair_value(&c->dpd_surface_tension_ij, c->dpd_surface_tension, ns, i, j) * L * L / E;
+  p->lj_eps = pair_value(&c->dpd_lj_epsilon_ij, c->dpd_lj_epsilon, ns, i, j) / E;
+  p->lj_sigma = pair_value(&c->dpd_lj_sigma_ij, c->dpd_lj_sigma, ns, i, j) / L;
 }
 
 void agglo_dpd_describe(const agglo_config *c, FILE *f) {
@@ -413,7 +444,8 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
   const uint32_t *restrict id = p->id;
   const uint8_t *restrict spec = p->spec;
-  const double rc = m->rc, rc2 = rc * rc, inv_rc = 1.0 / rc, isdt = m->inv_sqrt_dt;
+  const double rc = m->rc, rc2 = rc * rc, isdt = m->inv_sqrt_dt;
+  const int multi_rc = m->multi_rc;
   const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
   const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
   const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
@@ -457,9 +489,10 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           d2 -= L2 * rint(d2 * I2);
           const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
           const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
-          const double w = 1.0 - r * inv_rc;
-          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           const int q = si + spec[j];
+          if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          const double w = 1.0 - r * m->inv_rcp[q];
+          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           double z[3] = {0, 0, 0};
           const double zeta = !pair_thermo ? 0
                               : transverse ? pair_zeta4(seed, step, idi, id[j], gaussian, z)
@@ -470,11 +503,13 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           } else {
             double gap = r - p->r[i] - p->r[j];
             if (gap < min_gap) min_gap = gap;
-            if (bridges) {
+            if (m->pgw[q]) {
+              F = m->a[q] * w;
+            } else if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
               /* a bridge: formed on contact, kept below the rupture distance */
               const uint64_t key = agglo_bond_key(idi, id[j]);
               const double ri = p->r[i], rj = p->r[j];
-              int b = gap <= 0 || (gap < m->rupt_k * 2 * ri * rj / (ri + rj) &&
+              int b = gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
                                    agglo_bond_set_has(&m->bonds, key));
               F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
               if (b) bond_push(st->bb, key);
@@ -607,6 +642,7 @@ static void dpd_destroy(void *state) {
   dpd *m = state;
   if (!m) return;
   free(m->pp); free(m->a); free(m->gam); free(m->sig); free(m->gam_t); free(m->sig_t);
+  free(m->rcp); free(m->inv_rcp); free(m->pgw); free(m->rupt_k);
   parts_free(&m->p);
   parts_free(&m->q);
   for (int k = 0; k < 3; k++) free(m->f[k]);
@@ -646,23 +682,15 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->dt = c->dt / u->time;
   m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
   m->lambda = c->dpd_lambda;
-  m->rc = c->dpd_rc / u->length;
   m->seed = (uint64_t)c->seed;
   m->gaussian = c->dpd_noise == DPD_NOISE_GAUSSIAN;
   m->kind = c->dpd_conservative;
-  m->gw = m->kind == AGGLO_PF_GROOT_WARREN || m->kind == AGGLO_PF_NONE;
   m->contact_gap_sys = c->dpd_agglomerate_gap;
   double kT = m->kT = c->dpd_kT / u->energy;
   m->thermo = c->dpd_thermostat;
   m->xi = c->dpd_langevin_gamma * u->time / u->mass;
   m->sig_l = sqrt(2 * m->xi * kT / m->dt);
   agglo_half_mean_init(&m->T_half);
-  m->bridges = m->kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
-  {
-    agglo_pair_params pp;
-    params_of(c, u, &pp);
-    m->rupt_k = agglo_capillary_rupture(&pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
-  }
   for (int k = 0; k < 3; k++) {
     m->len[k] = s->box.len[k] / u->length;
     m->lo[k] = s->box.lo[k] / u->length;
@@ -678,7 +706,12 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->sig = calloc((size_t)ns * ns, sizeof *m->sig);
   m->gam_t = calloc((size_t)ns * ns, sizeof *m->gam_t);
   m->sig_t = calloc((size_t)ns * ns, sizeof *m->sig_t);
-  int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && parts_alloc(&m->p, n) == 0 &&
+  m->rcp = calloc((size_t)ns * ns, sizeof *m->rcp);
+  m->inv_rcp = calloc((size_t)ns * ns, sizeof *m->inv_rcp);
+  m->pgw = calloc((size_t)ns * ns, sizeof *m->pgw);
+  m->rupt_k = calloc((size_t)ns * ns, sizeof *m->rupt_k);
+  int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && m->rcp && m->inv_rcp &&
+           m->pgw && m->rupt_k && parts_alloc(&m->p, n) == 0 &&
            parts_alloc(&m->q, n) == 0;
   for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
   ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
@@ -687,15 +720,27 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   for (int i = 0; i < ns; i++)
     for (int j = 0; j < ns; j++) {
       int q = i * ns + j;
-      params_of(c, u, &m->pp[q]);
-      m->a[q] = m->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
-      if (m->kind == AGGLO_PF_GROOT_WARREN) m->pp[q].a = m->a[q];
+      agglo_pair_params *pp = &m->pp[q];
+      species_pair_params(c, u, ns, i, j, pp);
+      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
+      if (pp->kind == AGGLO_PF_GROOT_WARREN) pp->a = m->a[q];
+      m->pgw[q] = pp->kind == AGGLO_PF_GROOT_WARREN || pp->kind == AGGLO_PF_NONE;
+      m->rcp[q] = pp->rc, m->inv_rcp[q] = 1.0 / pp->rc;
+      m->rupt_k[q] = agglo_capillary_rupture(pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
       m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
       m->sig[q] = sqrt(2 * m->gam[q] * kT);
       m->gam_t[q] = c->dpd_transverse_ratio * m->gam[q];
       m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
       if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
     }
+  /* the grid takes the largest cut-off; the fast path needs groot_warren (or none) everywhere */
+  m->rc = 0, m->gw = 1, m->bridges = 0, m->multi_rc = 0;
+  for (int q = 0; q < ns * ns; q++) {
+    m->rc = fmax(m->rc, m->rcp[q]);
+    m->multi_rc |= m->rcp[q] != m->rcp[0];
+    m->gw &= m->pgw[q];
+    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
+  }
   /* particles; species in blocks of ids given by the fractions */
   parts *p = &m->p;
   for (size_t i = 0; i < n; i++) {
@@ -710,14 +755,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
                   (long long)s->id[i]);
     p->id[i] = (uint32_t)s->id[i];
     p->perm[i] = i;
-    double acc = 0, pos = ((double)s->id[i] + 0.5) / (double)n;
-    int sp = 0;
-    for (int q = 0; q < c->dpd_species.n; q++) {
-      acc += c->dpd_species.v[q];
-      sp = q;
-      if (pos < acc) break;
-    }
-    p->spec[i] = (uint8_t)sp;
+    p->spec[i] = (uint8_t)agglo_dpd_species_of(c, s->id[i], n);
   }
   /* grid: cells at least rc wide */
   m->ncells = 1;
@@ -792,24 +830,26 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
                 d -= m->plen[k] * rint(d * m->pinv[k]);
                 d2 += d * d;
               }
-              if (!(d2 < rc2) || d2 == 0) continue;
+              const int q = p->spec[i] * m->nspec + p->spec[j];
+              if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
               double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
-              const agglo_pair_params *pp = &m->pp[p->spec[i] * m->nspec + p->spec[j]];
-              if (m->gw) {
-                double w = 1 - r / m->rc, a = m->a[p->spec[i] * m->nspec + p->spec[j]];
-                F = a * w, u = 0.5 * a * m->rc * w * w;
-              } else if (m->bridges) {
+              const agglo_pair_params *pp = &m->pp[q];
+              int bridged = 0;
+              if (m->pgw[q]) {
+                double w = 1 - r / m->rcp[q], a = m->a[q];
+                F = a * w, u = 0.5 * a * m->rcp[q] * w * w;
+              } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
                 if (!agglo_bond_set_has(&m->bonds, agglo_bond_key(p->id[i], p->id[j]))) continue;
                 /* the bridge's potential is zero at rupture: forming one costs U(0) < 0 */
-                double D = m->rupt_k * 2 * ri * rj / (ri + rj), u_rupt;
+                double D = m->rupt_k[q] * 2 * ri * rj / (ri + rj), u_rupt;
                 F = agglo_pair_force(pp, r, ri, rj, &u);
                 agglo_pair_force(pp, ri + rj + D, ri, rj, &u_rupt);
                 u -= u_rupt;
-                bound++;
+                bound++, bridged = 1;
               } else {
                 F = agglo_pair_force(pp, r, ri, rj, &u);
               }
-              if (!m->bridges && gap < agap) bound++;
+              if (!bridged && !(m->bridges && pp->kind == AGGLO_PF_CAPILLARY) && gap < agap) bound++;
               U += u, W += r * F;
             }
         }

@@ -20,6 +20,10 @@ void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u);
    reduced units (e.g. dpd.hamaker = 1e-20 J -> A* = 0.805 for 20 nm copper at 300 K). */
 void agglo_dpd_describe(const agglo_config *c, FILE *f);
 
+/* The species of particle `id` of n: blocks of ids in the order of the dpd.species fractions
+   (0 when there is one species). */
+int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n);
+
 /* Measured temperature kT = sum m |v - v_cm|^2 / (d (N - 1)) of a system (scenario units). */
 double agglo_dpd_temperature(const agglo_system *s);
 
