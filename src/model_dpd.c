@@ -195,7 +195,10 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f) {
   agglo_pair_params p;
   params_of(c, &u, &p);
   double gamma = c->dpd_gamma * u.time / u.mass, kT = c->dpd_kT / u.energy;
-  fprintf(f, "dpd: conservative force %s, ", agglo_pair_kind_name(c->dpd_conservative));
+  static const char *thermo[] = {"dpd", "transverse", "langevin"};
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd_conservative),
+          c->dpd_conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[c->dpd_thermostat]);
   if (!u.si) {
     fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
             "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd_lambda);
