@@ -564,6 +564,7 @@ static int rebuild_bonds(dpd *m, int nthreads) {
   }
   size_t k = 0;
   for (int t = 0; t < nthreads; t++) {
+    if (!m->bb[t].n) continue; /* (empty lists may still be NULL) */
     memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
     k += m->bb[t].n;
   }
