@@ -128,7 +128,7 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
     fprintf(stderr, "agglo: %s model, %zu particles in %dD, %lld steps of %g, output in %s/\n",
             agglo_sim_model(sim), agglo_sim_count(sim), agglo_sim_dim(sim),
             (long long)(r.end_step - r.step), agglo_sim_dt(sim), out);
-  if (!quiet) agglo_sim_set_log(sim, on_warning, &v);
+  agglo_sim_set_log(sim, on_warning, &v); /* warnings even when quiet */
   agglo_sim_set_callback(sim, 1, on_step, &v);
   stop_signal = 0;
   void (*old_int)(int) = signal(SIGINT, on_signal);
@@ -158,6 +158,9 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   return 0;
 }
 
+/* The end-of-run temperature check of a DPD run (docs/dpd.md): the last stats.csv row's
+   temperature_mean_last_half (the model's mean kT over the steps of the second half of the run,
+   agglo_dpd_temperature_report) against dpd.kT; a departure above 10 % is reported on stderr. */
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
@@ -292,7 +295,8 @@ out:
 static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
-          "                     [--json] [--plots] [--radius R]\n\n"
+          "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
+          "                     [--msd]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
           "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
@@ -302,7 +306,14 @@ static void analyze_usage(FILE *f) {
           "  --json                print one JSON object instead of the summary\n"
           "  --plots               PNG plots (gnuplot): clusters against time, size\n"
           "                        distribution, box counting, R_g against size, P(r); implies --all\n"
-          "  --radius R            radius of every particle when the file has no radius column\n\n"
+          "  --radius R            radius of every particle when the file has no radius column\n"
+          "  --rdf                 radial distribution function g(r) of the centres into rdf.csv,\n"
+          "                        averaged over every frame (with --frame K: frame K only)\n"
+          "  --rdf-max R           its range (default: half the smallest box side)\n"
+          "  --rdf-bins B          its bins (default 100)\n"
+          "  --msd                 mean-square displacement against the lag time into msd.csv\n"
+          "                        (every frame, every time origin; particles matched by id) and\n"
+          "                        the diffusion coefficient of its linear part\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
           "cluster of the reported frame); definitions in docs/analysis.md\n");
 }
@@ -346,6 +357,20 @@ static int cmd_analyze(int argc, char **argv) {
       o.json = 1;
     } else if (!strcmp(a, "--plots")) {
       o.plots = 1;
+    } else if (!strcmp(a, "--rdf")) {
+      o.rdf = 1;
+    } else if (!strcmp(a, "--msd")) {
+      o.msd = 1;
+    } else if (!strcmp(a, "--rdf-max") && more) {
+      if (parse_double(a, argv[++i], &o.rdf_max)) return 2;
+    } else if (!strcmp(a, "--rdf-bins") && more) {
+      char *end;
+      long b = strtol(argv[++i], &end, 10);
+      if (*end || b < 1 || b > 100000) {
+        fprintf(stderr, "agglo analyze: --rdf-bins %s: expected 1 to 100000\n", argv[i]);
+        return 2;
+      }
+      o.rdf_bins = (int)b;
     } else if (a[0] == '-') {
       fprintf(stderr, "agglo analyze: unknown or incomplete option '%s' (see agglo analyze --help)\n", a);
       return 2;
@@ -369,14 +394,20 @@ static int cmd_analyze(int argc, char **argv) {
 
 static void agglomerates_usage(FILE *f) {
   fprintf(f,
-          "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n\n"
+          "usage: agglo agglomerates FILE.xyz [--frame K] [--gap G] [--tol T] [--bins B] [--row]\n"
+          "                                   [--definition moments|thesis] [--min-radius R]\n\n"
           "The agglomerate report of the DPD thesis (Mokkapati 2006; docs/dpd.md) for one frame:\n"
           "agglomerates = groups of two or more particles linked by surface gaps below G (default\n"
-          "0: centres closer than one diameter), each enclosed in the ellipsoid whose semi-axes are\n"
-          "the eigenvalues of the inertia tensor of its centres (in diameters) plus one diameter;\n"
-          "ellipsoids classed sphere/prolate/oblate/scalene with relative tolerance T (default\n"
-          "0.05); particles in agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
+          "0: centres closer than one diameter), each enclosed in an ellipsoid classed\n"
+          "sphere/prolate/oblate/scalene with relative tolerance T (default 0.05); particles in\n"
+          "agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
+          "  --definition moments   (default) the solid ellipsoid with the second moments of the\n"
+          "              member spheres: a_k = sqrt(5 lambda_k) of their gyration tensor (sphere\n"
+          "              volumes included); classes by the ratios b/a, c/b >= 1 - T\n"
+          "  --definition thesis    the thesis read literally: eigenvalues of the inertia tensor\n"
+          "              of the centres (in diameters) plus one diameter; classes by |a-b| <= T a\n"
           "  --frame K   frame K (1-based; default: the last)\n"
+          "  --min-radius R   ignore particles of radius below R (e.g. explicit solvent beads)\n"
           "  --row       one line: prolate oblate sphere scalene n_ellipsoids n_particles\n"
           "              ratio_thesis%% ratio_true%% largest\n");
 }
@@ -385,7 +416,8 @@ static int cmd_agglomerates(int argc, char **argv) {
   const char *path = NULL;
   double gap = 0, tol = 0.05;
   long frame = 0, bins = 8;
-  int row = 0;
+  int row = 0, definition = AGGLO_ELLIPSOID_MOMENTS;
+  double min_radius = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -407,6 +439,14 @@ static int cmd_agglomerates(int argc, char **argv) {
       if (*end || !(tol >= 0) || tol > 1) goto bad;
     } else if (!strcmp(a, "--row")) {
       row = 1;
+    } else if (!strcmp(a, "--min-radius") && more) {
+      min_radius = strtod(argv[++i], &end);
+      if (*end || !(min_radius >= 0) || min_radius > 1e300) goto bad;
+    } else if (!strcmp(a, "--definition") && more) {
+      const char *v = argv[++i];
+      if (!strcmp(v, "moments")) definition = AGGLO_ELLIPSOID_MOMENTS;
+      else if (!strcmp(v, "thesis")) definition = AGGLO_ELLIPSOID_THESIS;
+      else goto bad;
     } else if (a[0] != '-' && !path) {
       path = a;
     } else {
@@ -423,7 +463,8 @@ static int cmd_agglomerates(int argc, char **argv) {
     return 2;
   }
   agglo_agglomerates_options o = {.path = path, .frame = (int)frame, .gap = gap, .tol = tol,
-                                  .bins = (int)bins, .row = row};
+                                  .bins = (int)bins, .row = row, .definition = definition,
+                                  .min_radius = min_radius};
   if (agglo_agglomerates_report(&o, stdout) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;

@@ -22,20 +22,77 @@ void agglo_agglomerates_free(agglo_agglomerates *a) {
   memset(a, 0, sizeof *a);
 }
 
-int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, agglo_agglomerates *a) {
+int agglo_equivalent_ellipsoid(const double *x, const double *r, size_t n, double semi[3],
+                               double axes[9]) {
+  if (n == 0) return -1;
+  double c[3] = {0, 0, 0}, G[9] = {0}, s2 = 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) c[k] += x[3 * i + k];
+  for (int k = 0; k < 3; k++) c[k] /= (double)n;
+  for (size_t i = 0; i < n; i++) {
+    double y[3];
+    for (int k = 0; k < 3; k++) y[k] = x[3 * i + k] - c[k];
+    for (int p = 0; p < 3; p++)
+      for (int q = 0; q < 3; q++) G[3 * p + q] += y[p] * y[q];
+    s2 += r[i] * r[i];
+  }
+  for (int p = 0; p < 9; p++) G[p] /= (double)n;
+  /* each sphere's own second moment: r^2/5 per axis */
+  for (int p = 0; p < 3; p++) G[4 * p] += s2 / (5.0 * (double)n);
+  for (int p = 0; p < 9; p++)
+    if (!isfinite(G[p])) return -1;
+  double eig[3];
+  agglo_sym3_eigen(G, eig, axes);
+  for (int q = 0; q < 3; q++) semi[q] = sqrt(5 * eig[q]);
+  return 0;
+}
+
+int agglo_ellipsoid_class_ratio(const double semi[3], double tol) {
+  double a = semi[0], b = semi[1], c = semi[2]; /* descending */
+  int ab = b >= (1 - tol) * a, bc = c >= (1 - tol) * b;
+  if (ab && bc) return AGGLO_SPHERE;
+  if (bc) return AGGLO_PROLATE;
+  if (ab) return AGGLO_OBLATE;
+  return AGGLO_SCALENE;
+}
+
+/* The thesis's ellipsoid (docs/dpd.md): eigenvalues of the inertia tensor of the member centres
+   (y in diameters, about their centroid) plus one diameter, descending. */
+static void thesis_ellipsoid(const double *y, size_t m, double semi[3]) {
+  double c[3] = {0, 0, 0}, I[9] = {0};
+  for (size_t t = 0; t < m; t++)
+    for (int k = 0; k < 3; k++) c[k] += y[3 * t + k];
+  for (int k = 0; k < 3; k++) c[k] /= (double)m;
+  for (size_t t = 0; t < m; t++) {
+    double z[3], z2 = 0;
+    for (int k = 0; k < 3; k++) z[k] = y[3 * t + k] - c[k], z2 += z[k] * z[k];
+    for (int p = 0; p < 3; p++)
+      for (int q = 0; q < 3; q++) I[3 * p + q] += (p == q ? z2 : 0) - z[p] * z[q];
+  }
+  double eig[3];
+  agglo_sym3_eigen(I, eig, NULL);
+  for (int q = 0; q < 3; q++) semi[q] = eig[q] + 1; /* + one diameter */
+}
+
+int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, int definition,
+                               agglo_agglomerates *a) {
   memset(a, 0, sizeof *a);
+  a->definition = definition;
   size_t n = s->n;
   agglo_cluster_stats st;
   if (agglo_clusters_label(s, NULL, gap, &st) != 0) return -1;
   double *u = malloc(3 * (n + 1) * sizeof *u);
+  double *y = malloc(3 * (n + 1) * sizeof *y), *ry = malloc((n + 1) * sizeof *ry);
   size_t *order = malloc((n + 1) * sizeof *order);
   a->volume = malloc((n / 2 + 1) * sizeof *a->volume);
   a->semi = malloc((n / 2 + 1) * sizeof *a->semi);
   a->size = malloc((n / 2 + 1) * sizeof *a->size);
   a->cls = malloc((n / 2 + 1) * sizeof *a->cls);
-  if (!u || !order || !a->volume || !a->semi || !a->size || !a->cls ||
+  if (!u || !y || !ry || !order || !a->volume || !a->semi || !a->size || !a->cls ||
       agglo_unwrap_clusters(s, gap, u) != 0) {
     free(u);
+    free(y);
+    free(ry);
     free(order);
     agglo_agglomerates_free(a);
     return -1;
@@ -51,25 +108,24 @@ int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, agglo_ag
     while (g1 < n && s->cluster[order[g1]] == s->cluster[order[g0]]) g1++;
     size_t m = g1 - g0;
     if (m >= 2) {
-      double c[3] = {0, 0, 0}, I[9] = {0}, vol = 0;
-      for (size_t t = g0; t < g1; t++)
-        for (int k = 0; k < 3; k++) c[k] += u[3 * order[t] + k] / d;
-      for (int k = 0; k < 3; k++) c[k] /= (double)m;
+      double vol = 0; /* member volume, d^3 */
       for (size_t t = g0; t < g1; t++) {
         size_t i = order[t];
-        double y[3], y2 = 0;
-        for (int k = 0; k < 3; k++) y[k] = u[3 * i + k] / d - c[k], y2 += y[k] * y[k];
-        for (int p = 0; p < 3; p++)
-          for (int q = 0; q < 3; q++) I[3 * p + q] += (p == q ? y2 : 0) - y[p] * y[q];
+        for (int k = 0; k < 3; k++) y[3 * (t - g0) + k] = u[3 * i + k] / d;
+        ry[t - g0] = s->r[i] / d;
         vol += 4.0 / 3.0 * M_PI * pow(s->r[i] / d, 3);
       }
-      double eig[3];
-      agglo_sym3_eigen(I, eig, NULL);
       size_t k = a->n_agglomerates++;
-      for (int q = 0; q < 3; q++) a->semi[k][q] = eig[q] + 1; /* + one diameter */
+      if (definition == AGGLO_ELLIPSOID_THESIS) {
+        thesis_ellipsoid(y, m, a->semi[k]);
+        a->cls[k] = agglo_ellipsoid_class(a->semi[k], tol);
+      } else {
+        if (agglo_equivalent_ellipsoid(y, ry, m, a->semi[k], NULL) != 0)
+          a->semi[k][0] = a->semi[k][1] = a->semi[k][2] = NAN;
+        a->cls[k] = agglo_ellipsoid_class_ratio(a->semi[k], tol);
+      }
       a->volume[k] = 4.0 / 3.0 * M_PI * a->semi[k][0] * a->semi[k][1] * a->semi[k][2];
       a->size[k] = m;
-      a->cls[k] = agglo_ellipsoid_class(a->semi[k], tol);
       a->by_class[a->cls[k]]++;
       a->n_particles += m;
       if (m > a->largest) a->largest = m;
@@ -83,6 +139,8 @@ int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, agglo_ag
     a->ratio_true = 100 * sum_true / (double)a->n_agglomerates;
   }
   free(u);
+  free(y);
+  free(ry);
   free(order);
   return 0;
 }
@@ -94,8 +152,9 @@ void agglo_agglomerates_row(FILE *f, const agglo_agglomerates *a) {
 }
 
 void agglo_agglomerates_print(FILE *f, const agglo_agglomerates *a, int nbins) {
-  fprintf(f, "agglomerates (ellipsoids): %zu holding %zu particles (largest %zu)\n",
-          a->n_agglomerates, a->n_particles, a->largest);
+  fprintf(f, "agglomerates (ellipsoids, %s definition): %zu holding %zu particles (largest %zu)\n",
+          a->definition == AGGLO_ELLIPSOID_THESIS ? "thesis" : "moments", a->n_agglomerates,
+          a->n_particles, a->largest);
   fprintf(f, "  prolate %zu, oblate %zu, sphere %zu, scalene %zu\n", a->by_class[AGGLO_PROLATE],
           a->by_class[AGGLO_OBLATE], a->by_class[AGGLO_SPHERE], a->by_class[AGGLO_SCALENE]);
   fprintf(f, "  ellipsoid volume / particle volume (mean over ellipsoids): %.2f%% with the "
@@ -129,6 +188,21 @@ void agglo_agglomerates_print(FILE *f, const agglo_agglomerates *a, int nbins) {
   free(h);
 }
 
+/* Keep the particles of radius >= r_min, in order (the colloids among solvent beads). */
+static void keep_large(agglo_system *s, double r_min) {
+  if (!(r_min > 0)) return;
+  size_t k = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    if (s->r[i] < r_min) continue;
+    memmove(s->x + 3 * k, s->x + 3 * i, 3 * sizeof *s->x);
+    memmove(s->v + 3 * k, s->v + 3 * i, 3 * sizeof *s->v);
+    s->r[k] = s->r[i], s->m[k] = s->m[i], s->inv_m[k] = s->inv_m[i], s->id[k] = s->id[i];
+    s->cluster[k] = s->cluster[i];
+    k++;
+  }
+  s->n = k;
+}
+
 agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out) {
   if (!o || !o->path || !out)
     return agglo_error(AGGLO_ERROR_INPUT, "agglo_agglomerates_report: NULL options, path or stream");
@@ -145,9 +219,15 @@ agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE
   if (r < 0) st = AGGLO_ERROR_INPUT;
   else if (got == 0 || (o->frame && got < o->frame))
     st = agglo_error(AGGLO_ERROR_INPUT, "%s: frame %d not found (%d frames)", o->path, o->frame, got);
-  else if (agglo_agglomerates_measure(&s, o->gap, o->tol, &a) != 0)
-    st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
-  else {
+  else if (o->definition != AGGLO_ELLIPSOID_MOMENTS && o->definition != AGGLO_ELLIPSOID_THESIS)
+    st = agglo_error(AGGLO_ERROR_INPUT, "agglo_agglomerates_report: definition %d (allowed: "
+                     "AGGLO_ELLIPSOID_MOMENTS or AGGLO_ELLIPSOID_THESIS)", o->definition);
+  if (st == AGGLO_OK) {
+    keep_large(&s, o->min_radius);
+    if (agglo_agglomerates_measure(&s, o->gap, o->tol, o->definition, &a) != 0)
+      st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  if (st == AGGLO_OK) {
     if (o->row) agglo_agglomerates_row(out, &a);
     else {
       fprintf(out, "%s, frame %d (t = %g, %zu particles)\n", o->path, got, s.t, s.n);

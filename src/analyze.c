@@ -1,5 +1,6 @@
 /* `agglo analyze`: indicators of the frames of a trajectory, CSV/JSON reports and plots. */
 #include "agglo/analysis.h"
+#include "structure.h"
 #include "frame_summary.h"
 #include "xyz_read.h"
 #include "error.h"
@@ -140,8 +141,19 @@ static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t 
   agglo_system s = {0}, keep = {0};
   int rc = -1, got, frames = 0, every = o->all || o->plots;
   agglo_frame_summary chosen = {0};
+  agglo_rdf rdf = {0};
+  agglo_msd msd = {0};
+  if (o->rdf && agglo_rdf_init(&rdf, o->rdf_max, o->rdf_bins > 0 ? o->rdf_bins : 100) != 0) {
+    agglo_fail(err, errlen, "out of memory");
+    goto out;
+  }
   while ((got = agglo_xyz_next(&rd, &s, err, errlen)) == 1) {
     frames++;
+    if (o->msd && agglo_msd_add(&msd, &s, err, errlen) != 0) goto out;
+    if (o->rdf && (!o->frame || frames == o->frame) && agglo_rdf_add(&rdf, &s) != 0) {
+      agglo_fail(err, errlen, "out of memory (g(r) of frame %d)", frames);
+      goto out;
+    }
     if (!every && o->frame && frames != o->frame) continue;
     agglo_frame_summary a;
     if (every || o->frame == frames) {
@@ -188,6 +200,29 @@ static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t 
   }
   write_clusters(cf, info, nc);
   fclose(cf);
+  double D = NAN, gpeak = 0, rpeak = 0;
+  if (o->rdf) {
+    FILE *gf = open_in(o->out_dir, "rdf.csv", err, errlen);
+    if (!gf) {
+      free(info);
+      goto out;
+    }
+    agglo_rdf_write(&rdf, gf);
+    fclose(gf);
+    for (int b = 0; b < rdf.bins; b++)
+      if (agglo_rdf_value(&rdf, b) > gpeak)
+        gpeak = agglo_rdf_value(&rdf, b), rpeak = rdf.rmax * (b + 0.5) / rdf.bins;
+  }
+  if (o->msd) {
+    FILE *mf = open_in(o->out_dir, "msd.csv", err, errlen);
+    if (!mf) {
+      free(info);
+      goto out;
+    }
+    agglo_msd_write(&msd, mf);
+    fclose(mf);
+    D = agglo_msd_diffusion(&msd);
+  }
   if (o->json) {
     agglo_frame_summary_json(out, &chosen);
   } else if (!o->quiet) {
@@ -202,7 +237,14 @@ static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t 
     fprintf(out, "  fractal dimension, mass    %.4g (R_g ~ s^(1/D) over the clusters)\n", chosen.fractal_dimension_mass);
     fprintf(out, "  contacts per sphere N_c    %.4g\n", chosen.contacts_per_sphere);
     fprintf(out, "  largest cluster            R_g %.4g, aspect ratio %.4g\n", chosen.rg_largest, chosen.aspect_ratio);
-    fprintf(out, "written: %s/analysis.csv, %s/clusters.csv%s\n", o->out_dir, o->out_dir,
+    if (o->rdf)
+      fprintf(out, "  g(r)                       highest %.4g at r = %.4g (%zu frame%s, r < %.4g)\n",
+             gpeak, rpeak, rdf.frames, rdf.frames == 1 ? "" : "s", rdf.rmax);
+    if (o->msd)
+      fprintf(out, "  diffusion coefficient D    %.6g (MSD = 2 d D tau over lags of 20-50%% of the "
+             "%zu frames)\n", D, msd.frames);
+    fprintf(out, "written: %s/analysis.csv, %s/clusters.csv%s%s%s\n", o->out_dir, o->out_dir,
+           o->rdf ? ", rdf.csv" : "", o->msd ? ", msd.csv" : "",
            o->plots ? " and plots (*.png)" : "");
   }
   if (o->plots) {
@@ -216,6 +258,8 @@ static int analyze(const agglo_analyze_options *o, FILE *out, char *err, size_t 
   free(info);
   rc = 0;
 out:
+  agglo_rdf_free(&rdf);
+  agglo_msd_free(&msd);
   if (csv) fclose(csv);
   agglo_xyz_close(&rd);
   agglo_system_free(&s);

@@ -166,8 +166,37 @@ static const key keys[] = {
   {"dpd", "noise", T_ENUM, OFF(dpd_noise), "uniform", 0, 0, 0, "uniform|gaussian",
    "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
    "(Groot-Warren) or gaussian"},
+  {"dpd", "thermostat", T_ENUM, OFF(dpd_thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
+   "dpd = the pair dissipative and random forces along the pair axis (Groot-Warren, the "
+   "thesis's; central, so they cannot cool the rotation of clusters); transverse = the same plus "
+   "their transverse part, friction transverse_ratio * gamma perpendicular to the pair axis "
+   "(Junghans, Praprotnik, Kremer 2008); langevin = implicit solvent: no pair thermostat, a "
+   "friction langevin_gamma and noise on every particle (docs/dpd.md)"},
+  {"dpd", "transverse_ratio", T_DOUBLE, OFF(dpd_transverse_ratio), "1", 0, BIG, 0, 0,
+   "transverse thermostat: gamma_perp / gamma of every pair (sigma_perp^2 = 2 gamma_perp kT)"},
+  {"dpd", "langevin_gamma", T_DOUBLE, OFF(dpd_langevin_gamma), "1", 0, BIG, 1, 0,
+   "langevin thermostat: friction coefficient xi of every particle (mass/time), force "
+   "-xi v + sqrt(2 xi kT/dt) eta; relaxation time m/xi"},
   {"dpd", "species", T_LIST, OFF(dpd_species), "", 0, 1, 0, 0,
    "fractions of the particle species (ids in blocks, in order); empty = one species"},
+  {"dpd", "species_radius", T_LIST, OFF(dpd_species_radius), "", 0, BIG, 1, 0,
+   "radius of each species (one per dpd.species fraction); empty = particles.radius etc."},
+  {"dpd", "species_mass", T_LIST, OFF(dpd_species_mass), "", 0, BIG, 1, 0,
+   "mass of each species (one per dpd.species fraction); empty = particles.mass and mass_rule"},
+  {"dpd", "conservative_ij", T_ENUMLIST, OFF(dpd_conservative_ij), "", 0, AGGLO_LIST_MAX, 0,
+   "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
+   "conservative force per species pair, upper triangle row by row (e.g. solvent-solvent, "
+   "solvent-colloid, colloid-colloid); empty = dpd.conservative for all"},
+  {"dpd", "rc_ij", T_LIST, OFF(dpd_rc_ij), "", 0, BIG, 1, 0,
+   "cut-off per species pair (forces and DPD weights), upper triangle; empty = dpd.rc for all"},
+  {"dpd", "hamaker_ij", T_LIST, OFF(dpd_hamaker_ij), "", 0, BIG, 0, 0,
+   "vdw Hamaker constant per species pair, upper triangle; empty = dpd.hamaker for all"},
+  {"dpd", "surface_tension_ij", T_LIST, OFF(dpd_surface_tension_ij), "", 0, BIG, 0, 0,
+   "capillary surface tension per species pair, upper triangle; empty = dpd.surface_tension"},
+  {"dpd", "lj_epsilon_ij", T_LIST, OFF(dpd_lj_epsilon_ij), "", 0, BIG, 0, 0,
+   "lj well depth per species pair, upper triangle; empty = dpd.lj_epsilon for all"},
+  {"dpd", "lj_sigma_ij", T_LIST, OFF(dpd_lj_sigma_ij), "", 0, BIG, 1, 0,
+   "lj sigma per species pair, upper triangle; empty = dpd.lj_sigma for all"},
   {"dpd", "a_ij", T_LIST, OFF(dpd_a_ij), "", -BIG, BIG, 0, 0,
    "groot_warren a per species pair, upper triangle row by row (a_00, a_01, .., a_11, ..); "
    "empty = dpd.a for all"},
@@ -188,6 +217,11 @@ static const key keys[] = {
    "constant|thesis",
    "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
    "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
+  {"dpd", "capillary_bridge", T_ENUM, OFF(dpd_cap_bridge), "memory", 0, 0, 0, "memory|always",
+   "capillary: memory = a bridge forms when two particles touch (gap <= 0) and ruptures beyond "
+   "the gap (1 + theta/2) V^(1/3) of Lian et al. (1993), V = pi R^3 alpha^4/2; pairs without a "
+   "bridge feel no capillary force; always = the thesis's literal form, every pair attracted "
+   "up to dpd.rc"},
   {"dpd", "edl_charge", T_DOUBLE, OFF(dpd_edl_charge), "1", 0, BIG, 0, 0,
    "edl: surface charge density sigma_q (charge/area)"},
   {"dpd", "edl_debye", T_DOUBLE, OFF(dpd_edl_debye), "0.5", 0, BIG, 1, 0,
@@ -465,13 +499,17 @@ static int set_value(agglo_config *c, const key *k, const char *value, const cha
     agglo_enum_list *l = dst;
     l->n = 0;
     for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
-      int idx = choice_index(k->choices, tok);
-      if (idx < 0 || l->n == 3)
-        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to three of %s)",
-                    where, k->section, k->name, tok, k->choices);
+      int idx = choice_index(k->choices, tok), most = k->hi > 0 ? (int)k->hi : 3;
+      if (idx < 0 || l->n == most) {
+        if (most == 3)
+          return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to three of %s)",
+                      where, k->section, k->name, tok, k->choices);
+        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not allowed (allowed: one to %d of %s)",
+                          where, k->section, k->name, tok, most, k->choices);
+      }
       l->v[l->n++] = idx;
     }
-    if (l->n == 0)
+    if (l->n == 0 && k->def[0]) /* an empty default (dpd.conservative_ij) may stay empty */
       return agglo_fail(err, errlen, "%s: %s.%s is empty (allowed: %s)", where, k->section, k->name,
                   allowed);
     return 0;
@@ -856,6 +894,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
                         c->dt, u * c->dt, 4 * rmax);
   }
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
+    /* flow.* keys are refused by check_unused (config_models.c) */
     if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                   "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
@@ -870,13 +909,39 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     if (c->dpd_gamma_ij.n && c->dpd_gamma_ij.n != npair)
       return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
                   c->dpd_gamma_ij.n, ns, npair);
+    if (npair > AGGLO_LIST_MAX)
+      return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
+                        npair, AGGLO_LIST_MAX);
+    const agglo_list *per_pair[] = {&c->dpd_rc_ij, &c->dpd_hamaker_ij, &c->dpd_surface_tension_ij,
+                                    &c->dpd_lj_epsilon_ij, &c->dpd_lj_sigma_ij};
+    const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
+                                "lj_sigma_ij"};
+    for (int q = 0; q < 5; q++)
+      if (per_pair[q]->n && per_pair[q]->n != npair)
+        return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
+                          pair_names[q], per_pair[q]->n, ns, npair);
+    if (c->dpd_conservative_ij.n && c->dpd_conservative_ij.n != npair)
+      return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
+                        "(upper triangle)", c->dpd_conservative_ij.n, ns, npair);
+    if (c->dpd_species_radius.n && c->dpd_species_radius.n != ns)
+      return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
+                        c->dpd_species_radius.n, ns);
+    if (c->dpd_species_mass.n && c->dpd_species_mass.n != ns)
+      return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
+                        c->dpd_species_mass.n, ns);
+    for (int q = 0; q < c->dpd_conservative_ij.n; q++)
+      if ((c->dpd_conservative_ij.v[q] == 1 || c->dpd_conservative_ij.v[q] == 2) && !(c->dpd_min_gap > 0))
+        return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
+                          "is vdw or vdw_reduced");
+    double rc_max = c->dpd_rc_ij.n ? 0 : c->dpd_rc;
+    for (int q = 0; q < c->dpd_rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd_rc_ij.v[q]);
     if (c->fraction <= 0)
       for (int k = 0; k < d; k++)
         if (c->boundary.v[c->boundary.n == 1 ? 0 : k] &&
-            agglo_list_component(&c->size, k) < 2 * c->dpd_rc)
+            agglo_list_component(&c->size, k) < 2 * rc_max)
           return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
                       "it must be at least 2 dpd.rc = %g", k, agglo_list_component(&c->size, k),
-                      2 * c->dpd_rc);
+                      2 * rc_max);
   }
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])

@@ -10,7 +10,7 @@
 #define AGGLO_LIST_MAX 64
 #define AGGLO_PATH_MAX 1024
 typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
-typedef struct { int v[3]; int n; } agglo_enum_list;
+typedef struct { int v[AGGLO_LIST_MAX]; int n; } agglo_enum_list;
 
 /* Component k of a per-axis list given with one value (all axes) or one per axis; 0 if empty. */
 static inline double agglo_list_component(const agglo_list *l, int k) {
@@ -20,6 +20,8 @@ static inline double agglo_list_component(const agglo_list *l, int k) {
 enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
+enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
+enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
 enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
 enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
 enum { BALL_STOP_ONE_CLUSTER = 0, BALL_STOP_T_END = 1 };
@@ -74,6 +76,12 @@ typedef struct agglo_config {
   double dpd_edl_charge, dpd_edl_debye, dpd_edl_permittivity;
   double dpd_lj_epsilon, dpd_lj_sigma, dpd_lj_rmin;
   double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
+  int dpd_thermostat, dpd_cap_bridge;
+  double dpd_transverse_ratio, dpd_langevin_gamma;
+  /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
+  agglo_list dpd_species_radius, dpd_species_mass;
+  agglo_enum_list dpd_conservative_ij;
+  agglo_list dpd_rc_ij, dpd_hamaker_ij, dpd_surface_tension_ij, dpd_lj_epsilon_ij, dpd_lj_sigma_ij;
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;
   int gluey_radius_weighting, gluey_glued_rows;

@@ -46,6 +46,9 @@ typedef struct {
   /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
   const char *stats_columns;
   void (*stats_values)(const void *state, FILE *f);
+  /* optional: a warning about the run as a whole at its end (e.g. a temperature off its target);
+     1 with the message in msg, else 0 */
+  int (*final_warning)(const void *state, char *msg, size_t n);
 } agglo_model;
 
 extern const agglo_model agglo_model_contact;

@@ -16,13 +16,31 @@
    pair's force is computed once, added to i and subtracted from j, so total momentum is
    conserved to round-off. The pair random number is a Philox draw keyed by (seed, step, min id,
    max id): zeta_ij = zeta_ji, independent of storage order and threads. The system arrays are
-   written back (scenario units, original order) after every step. */
+   written back (scenario units, original order) after every step.
+
+   Thermostats (dpd.thermostat, docs/dpd.md): `dpd` is the central pair thermostat above.
+   `transverse` adds its part perpendicular to the pair axis (Junghans, Praprotnik, Kremer 2008):
+   -gamma_p w^2 P v_ij + sigma_p w P zeta_ij / sqrt(dt), P = 1 - e e^T, zeta_ij a vector of three
+   Philox draws of the same call as zeta_ij, antisymmetric (+ on the lower id), so the pair forces
+   stay opposite (momentum conserved) but exert torques: only a non-central friction can cool
+   the rigid rotation of a cluster, whose angular momentum central forces conserve. `langevin`
+   drops the pair thermostat for -xi v + sqrt(2 xi kT / dt) eta_i on every particle (implicit
+   solvent), eta_i keyed by (seed, step, id).
+
+   Capillary bridges with memory (dpd.capillary_bridge = memory): a pair holds a bridge when it
+   touches (gap <= 0) or held one at the previous force evaluation and its gap is below the
+   rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
+   bridges (bond_set.h) is read by all threads during the force loop and rebuilt after it from
+   the pairs each thread found bridged; it is saved with the restart state. */
 #include "model.h"
 #include "model_dpd.h"
 #include "agglo/analysis.h"
 #include "pair_forces.h"
 #include "rng.h"
 #include "error.h"
+#include "bond_set.h"
+#include "half_mean.h"
+#include <omp.h>
 #include <Random123/philox.h>
 #include <math.h>
 #include <stdarg.h>
@@ -46,7 +64,7 @@ typedef struct {
 typedef struct {
   agglo_config cfg;
   agglo_dpd_units u;
-  int dim, kind, nspec, gw, gaussian;
+  int dim, kind, nspec, gw, gaussian, thermo;
   size_t n;
   double dt, lambda, rc, inv_sqrt_dt;
   double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
@@ -54,6 +72,24 @@ typedef struct {
   uint64_t seed;
   agglo_pair_params *pp;  /* nspec^2 */
   double *a, *gam, *sig;  /* nspec^2: GW a, gamma, sigma = sqrt(2 gamma kT) */
+  double *gam_t, *sig_t;  /* nspec^2: transverse gamma_p, sigma_p (transverse thermostat) */
+  double *rcp, *inv_rcp;  /* nspec^2: cut-off per species pair (rc = the largest) and 1/it */
+  uint8_t *pgw;           /* nspec^2: the pair's force is groot_warren or none (a w) */
+  double xi, sig_l;       /* langevin: friction, noise force amplitude sqrt(2 xi kT / dt) */
+  double kT;              /* target, reduced units */
+  /* temperature: of the last step, and its mean over the steps of the last half of the run
+     so far, for the end-of-run check (agglo_dpd_temperature_report) */
+  double T_last;
+  agglo_half_mean T_half;
+  /* capillary bridges with memory: the set after the last force evaluation, per-thread lists of
+     the pairs found bridged during one, and their concatenation */
+  int bridges, multi_rc;        /* multi_rc: the species pairs have different cut-offs */
+  double *rupt_k;               /* nspec^2: D_rupt = rupt_k * 2 ri rj / (ri + rj) */
+  agglo_bond_set bonds;
+  struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
+  int nbb;
+  uint64_t *bond_all;
+  size_t bond_all_cap;
   parts p, q;             /* current, scratch */
   double *f[3];
   int32_t *cell_of;
@@ -118,13 +154,45 @@ static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pai
   p->core_k = c->dpd_core_k * L * L / E;
 }
 
+int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
+  double acc = 0, pos = ((double)id + 0.5) / (double)n;
+  int sp = 0;
+  for (int q = 0; q < c->dpd_species.n; q++) {
+    acc += c->dpd_species.v[q];
+    sp = q;
+    if (pos < acc) break;
+  }
+  return sp;
+}
+
+/* The pair parameters of species pair (i, j): the common ones, with the per-pair lists (upper
+   triangle) where given. */
+static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u, int ns, int i,
+                                int j, agglo_pair_params *p) {
+  params_of(c, u, p);
+  double L = u->length, E = u->energy;
+  if (c->dpd_conservative_ij.n) {
+    int a = i < j ? i : j, b = i < j ? j : i;
+    p->kind = c->dpd_conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
+    if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = c->dpd_vdw_a / u->force;
+  }
+  p->rc = pair_value(&c->dpd_rc_ij, c->dpd_rc, ns, i, j) / L;
+  p->hamaker = pair_value(&c->dpd_hamaker_ij, c->dpd_hamaker, ns, i, j) / E;
+  p->surface_tension = pair_value(&c->dpd_surface_tension_ij, c->dpd_surface_tension, ns, i, j) * L * L / E;
+  p->lj_eps = pair_value(&c->dpd_lj_epsilon_ij, c->dpd_lj_epsilon, ns, i, j) / E;
+  p->lj_sigma = pair_value(&c->dpd_lj_sigma_ij, c->dpd_lj_sigma, ns, i, j) / L;
+}
+
 void agglo_dpd_describe(const agglo_config *c, FILE *f) {
   agglo_dpd_units u;
   agglo_dpd_units_of(c, &u);
   agglo_pair_params p;
   params_of(c, &u, &p);
   double gamma = c->dpd_gamma * u.time / u.mass, kT = c->dpd_kT / u.energy;
-  fprintf(f, "dpd: conservative force %s, ", agglo_pair_kind_name(c->dpd_conservative));
+  static const char *thermo[] = {"dpd", "transverse", "langevin"};
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd_conservative),
+          c->dpd_conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[c->dpd_thermostat]);
   if (!u.si) {
     fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
             "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd_lambda);
@@ -179,6 +247,32 @@ static inline double pair_zeta(uint64_t seed, uint64_t step, uint32_t a, uint32_
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+/* Both random draws of pair {a, b} for the transverse thermostat from one Philox call (the
+   cost of a second call was a third of the step): *zeta as pair_zeta (the same number), and the
+   transverse vector z of three more unit-variance draws -- the unused words of the same call
+   (uniform), or the sine of the same Box-Muller pair and a second pair (gaussian). The caller
+   applies z with + on the lower id and - on the higher (zeta_ij = -zeta_ji). */
+static inline double pair_zeta4(uint64_t seed, uint64_t step, uint32_t a, uint32_t b,
+                                int gaussian, double z[3]) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  philox4x32_ctr_t c = {{lo, hi, (uint32_t)step,
+                         ((uint32_t)(step >> 32) & 0xffffu) | ((uint32_t)AGGLO_STREAM_PAIR << 16)}};
+  philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+  philox4x32_ctr_t r = philox4x32(c, k);
+  if (!gaussian) {
+    for (int q = 0; q < 3; q++)
+      z[q] = 1.7320508075688772 * (((double)r.v[q + 1] + 0.5) * 4.6566128730773926e-10 - 1.0);
+    return 1.7320508075688772 * (((double)r.v[0] + 0.5) * 4.6566128730773926e-10 - 1.0);
+  }
+  double u[4];
+  for (int q = 0; q < 4; q++) u[q] = ((double)r.v[q] + 0.5) * 2.3283064365386963e-10;
+  double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+  z[0] = r0 * sin(6.283185307179586 * u[1]);
+  z[1] = r1 * cos(6.283185307179586 * u[3]);
+  z[2] = r1 * sin(6.283185307179586 * u[3]);
+  return r0 * cos(6.283185307179586 * u[1]);
+}
+
 /* ---------------------------------------------------------------- grid and sort */
 
 static int parts_alloc(parts *p, size_t n) {
@@ -221,6 +315,8 @@ static inline double wrap1(const dpd *m, int k, double x) {
 /* Colour of a cell coordinate along a column axis: c mod 3, and on a periodic ring whose length
    is not a multiple of 3, extra colours 3, 4 for the last one or two cells. */
 static int axis_colour(int c, int n, int periodic) {
+  if (n < 3) return c; /* one colour per cell (axis_colours); the rule below gave 3 or 4 for
+                          n = 2, beyond the colours counted, and those columns were skipped */
   int base = 3 * (n / 3);
   if (!periodic || c < base) return c % 3;
   return 3 + (c - base);
@@ -280,7 +376,21 @@ static void sort_by_cell(dpd *m) {
 typedef struct {
   double min_gap;
   size_t in_range;
+  struct bond_buf *bb; /* this thread's list of bridged pairs */
 } force_stats;
+
+static void bond_push(struct bond_buf *b, uint64_t k) {
+  if (b->n == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    uint64_t *q = realloc(b->k, cap * sizeof *q);
+    if (!q) {
+      b->oom = 1;
+      return;
+    }
+    b->k = q, b->cap = cap;
+  }
+  b->k[b->n++] = k;
+}
 
 /* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
    indices [a, b). Returns the number of ranges (at most 26). */
@@ -331,11 +441,15 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
   const uint32_t *restrict id = p->id;
   const uint8_t *restrict spec = p->spec;
-  const double rc = m->rc, rc2 = rc * rc, inv_rc = 1.0 / rc, isdt = m->inv_sqrt_dt;
+  const double rc = m->rc, rc2 = rc * rc, isdt = m->inv_sqrt_dt;
+  const int multi_rc = m->multi_rc;
   const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
   const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
   const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
+  const int pair_thermo = m->thermo != DPD_THERMO_LANGEVIN;
+  const int transverse = m->thermo == DPD_THERMO_TRANSVERSE, planar = m->dim == 2;
   const uint64_t seed = m->seed;
+  const int bridges = m->bridges;
   double min_gap = st->min_gap;
   size_t in_range = 0;
   for (size_t i = i0; i < i1; i++) {
@@ -372,20 +486,54 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           d2 -= L2 * rint(d2 * I2);
           const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
           const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
-          const double w = 1.0 - r * inv_rc;
-          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           const int q = si + spec[j];
-          const double zeta = pair_zeta(seed, step, idi, id[j], gaussian);
+          if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          const double w = 1.0 - r * m->inv_rcp[q];
+          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
+          double z[3] = {0, 0, 0};
+          const double zeta = !pair_thermo ? 0
+                              : transverse ? pair_zeta4(seed, step, idi, id[j], gaussian, z)
+                                           : pair_zeta(seed, step, idi, id[j], gaussian);
           double F;
           if (gw) {
             F = m->a[q] * w;
           } else {
-            F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
             double gap = r - p->r[i] - p->r[j];
             if (gap < min_gap) min_gap = gap;
+            if (m->pgw[q]) {
+              F = m->a[q] * w;
+            } else if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
+              /* a bridge: formed on contact, kept below the rupture distance */
+              const uint64_t key = agglo_bond_key(idi, id[j]);
+              const double ri = p->r[i], rj = p->r[j];
+              int b = gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
+                                   agglo_bond_set_has(&m->bonds, key));
+              F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
+              if (b) bond_push(st->bb, key);
+            } else {
+              F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
+            }
           }
-          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev);
-          const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev); /* 0 for langevin */
+          if (!transverse) {
+            const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+            fi0 += F0, fi1 += F1, fi2 += F2;
+            f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+            continue;
+          }
+          double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          {
+            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a); v_ij after the
+               first half kick, not predicted: with v~ (lambda = 0.65) the Groot-Warren fluid ran
+               2.0 % cold, with it 0.9 % */
+            if (planar) z[2] = 0;
+            const double sz = (idi < id[j] ? 1 : -1) * m->sig_t[q] * isdt, gd = m->gam_t[q] * w;
+            const double *restrict hv0 = p->v[0], *restrict hv1 = p->v[1], *restrict hv2 = p->v[2];
+            double a0 = sz * z[0] - gd * (hv0[i] - hv0[j]), a1 = sz * z[1] - gd * (hv1[i] - hv1[j]);
+            double a2 = sz * z[2] - gd * (hv2[i] - hv2[j]);
+            const double ea = e0 * a0 + e1 * a1 + e2 * a2;
+            F0 += w * (a0 - ea * e0), F1 += w * (a1 - ea * e1), F2 += w * (a2 - ea * e2);
+          }
           fi0 += F0, fi1 += F1, fi2 += F2;
           f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
         }
@@ -396,17 +544,46 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   st->in_range += in_range;
 }
 
-/* f = F(x, v~) with the random numbers of step `step`. */
-static void forces(dpd *m, uint64_t step, force_stats *out) {
+/* The bridges found by the threads become the set of the next evaluation. */
+static int rebuild_bonds(dpd *m, int nthreads) {
+  size_t total = 0;
+  for (int t = 0; t < nthreads; t++) {
+    if (m->bb[t].oom) return -1;
+    total += m->bb[t].n;
+  }
+  if (total > m->bond_all_cap) {
+    uint64_t *q = realloc(m->bond_all, total * sizeof *q);
+    if (!q) return -1;
+    m->bond_all = q, m->bond_all_cap = total;
+  }
+  size_t k = 0;
+  for (int t = 0; t < nthreads; t++) {
+    if (!m->bb[t].n) continue; /* (empty lists may still be NULL) */
+    memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
+    k += m->bb[t].n;
+  }
+  return agglo_bond_set_assign(&m->bonds, m->bond_all, total);
+}
+
+/* f = F(x, v~) with the random numbers of step `step`. Returns 0 or -1 (memory). */
+static int forces(dpd *m, uint64_t step, force_stats *out) {
   size_t n = m->n;
   double min_gap = INFINITY;
   size_t in_range = 0;
   const int nc0 = m->nc[0], nc1 = m->nc[1];
-#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) if (m->n >= PAR_MIN)
+  int nthreads = m->n >= PAR_MIN ? omp_get_max_threads() : 1;
+  if (nthreads > m->nbb) {
+    struct bond_buf *b = realloc(m->bb, (size_t)nthreads * sizeof *b);
+    if (!b) return -1;
+    memset(b + m->nbb, 0, (size_t)(nthreads - m->nbb) * sizeof *b);
+    m->bb = b, m->nbb = nthreads;
+  }
+  for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
   {
 #pragma omp for schedule(static)
     for (size_t i = 0; i < n; i++) m->f[0][i] = m->f[1][i] = m->f[2][i] = 0;
-    force_stats st = {INFINITY, 0};
+    force_stats st = {INFINITY, 0, &m->bb[omp_get_thread_num()]};
     for (int colour = 0; colour < m->ncolours; colour++) {
 #pragma omp for schedule(dynamic, 1)
       for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++) {
@@ -416,22 +593,63 @@ static void forces(dpd *m, uint64_t step, force_stats *out) {
     }
     if (st.min_gap < min_gap) min_gap = st.min_gap;
     in_range += st.in_range;
+    if (m->thermo == DPD_THERMO_LANGEVIN) {
+      /* implicit solvent: -xi v + sqrt(2 xi kT / dt) eta on each particle */
+      const double xi = m->xi, sl = m->sig_l;
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        double u[4];
+        agglo_rng_uniform4(m->seed, AGGLO_STREAM_LANGEVIN, step, m->p.id[i], u);
+        if (m->gaussian) {
+          double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+          u[0] = r0 * cos(6.283185307179586 * u[1]), u[1] = r0 * sin(6.283185307179586 * u[1]);
+          u[2] = r1 * cos(6.283185307179586 * u[3]);
+        } else {
+          for (int k = 0; k < 3; k++) u[k] = 1.7320508075688772 * (2 * u[k] - 1);
+        }
+        /* friction on v + dt/2 f/m (the velocity after the first half kick), not on the
+           DPD-VV prediction v~: lambda = 0.65, tuned for the pair thermostat, runs a per-particle
+           friction cold (0.964 kT against 1.0006 for xi = 4.5 in the Groot-Warren fluid) */
+        for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.v[k][i];
+      }
+    }
   }
   out->min_gap = min_gap;
   out->in_range = in_range;
+  return m->bridges ? rebuild_bonds(m, m->nbb) : 0;
 }
 
 /* ---------------------------------------------------------------- model */
 
+/* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
+   the state: the same with any thread count and after a restart). */
+static double temperature_now(const dpd *m) {
+  const parts *p = &m->p;
+  double mt = 0, P[3] = {0, 0, 0}, e = 0;
+  for (size_t i = 0; i < m->n; i++) {
+    double mi = 1 / p->im[i];
+    mt += mi;
+    for (int k = 0; k < m->dim; k++) P[k] += mi * p->v[k][i], e += mi * p->v[k][i] * p->v[k][i];
+  }
+  for (int k = 0; k < m->dim; k++) e -= P[k] * P[k] / mt;
+  return m->n > 1 ? e / (m->dim * ((double)m->n - 1)) : 0;
+}
+
+
 static void dpd_destroy(void *state) {
   dpd *m = state;
   if (!m) return;
-  free(m->pp); free(m->a); free(m->gam); free(m->sig);
+  free(m->pp); free(m->a); free(m->gam); free(m->sig); free(m->gam_t); free(m->sig_t);
+  free(m->rcp); free(m->inv_rcp); free(m->pgw); free(m->rupt_k);
   parts_free(&m->p);
   parts_free(&m->q);
   for (int k = 0; k < 3; k++) free(m->f[k]);
   free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
   free(m->colour_start);
+  agglo_bond_set_free(&m->bonds);
+  for (int t = 0; t < m->nbb; t++) free(m->bb[t].k);
+  free(m->bb);
+  free(m->bond_all);
   free(m);
 }
 
@@ -462,13 +680,15 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->dt = c->dt / u->time;
   m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
   m->lambda = c->dpd_lambda;
-  m->rc = c->dpd_rc / u->length;
   m->seed = (uint64_t)c->seed;
   m->gaussian = c->dpd_noise == DPD_NOISE_GAUSSIAN;
   m->kind = c->dpd_conservative;
-  m->gw = m->kind == AGGLO_PF_GROOT_WARREN || m->kind == AGGLO_PF_NONE;
   m->contact_gap_sys = c->dpd_agglomerate_gap;
-  double kT = c->dpd_kT / u->energy;
+  double kT = m->kT = c->dpd_kT / u->energy;
+  m->thermo = c->dpd_thermostat;
+  m->xi = c->dpd_langevin_gamma * u->time / u->mass;
+  m->sig_l = sqrt(2 * m->xi * kT / m->dt);
+  agglo_half_mean_init(&m->T_half);
   for (int k = 0; k < 3; k++) {
     m->len[k] = s->box.len[k] / u->length;
     m->lo[k] = s->box.lo[k] / u->length;
@@ -482,7 +702,14 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->a = calloc((size_t)ns * ns, sizeof *m->a);
   m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
   m->sig = calloc((size_t)ns * ns, sizeof *m->sig);
-  int ok = m->pp && m->a && m->gam && m->sig && parts_alloc(&m->p, n) == 0 &&
+  m->gam_t = calloc((size_t)ns * ns, sizeof *m->gam_t);
+  m->sig_t = calloc((size_t)ns * ns, sizeof *m->sig_t);
+  m->rcp = calloc((size_t)ns * ns, sizeof *m->rcp);
+  m->inv_rcp = calloc((size_t)ns * ns, sizeof *m->inv_rcp);
+  m->pgw = calloc((size_t)ns * ns, sizeof *m->pgw);
+  m->rupt_k = calloc((size_t)ns * ns, sizeof *m->rupt_k);
+  int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && m->rcp && m->inv_rcp &&
+           m->pgw && m->rupt_k && parts_alloc(&m->p, n) == 0 &&
            parts_alloc(&m->q, n) == 0;
   for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
   ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
@@ -491,12 +718,27 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   for (int i = 0; i < ns; i++)
     for (int j = 0; j < ns; j++) {
       int q = i * ns + j;
-      params_of(c, u, &m->pp[q]);
-      m->a[q] = m->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
-      if (m->kind == AGGLO_PF_GROOT_WARREN) m->pp[q].a = m->a[q];
+      agglo_pair_params *pp = &m->pp[q];
+      species_pair_params(c, u, ns, i, j, pp);
+      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
+      if (pp->kind == AGGLO_PF_GROOT_WARREN) pp->a = m->a[q];
+      m->pgw[q] = pp->kind == AGGLO_PF_GROOT_WARREN || pp->kind == AGGLO_PF_NONE;
+      m->rcp[q] = pp->rc, m->inv_rcp[q] = 1.0 / pp->rc;
+      m->rupt_k[q] = agglo_capillary_rupture(pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
       m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
       m->sig[q] = sqrt(2 * m->gam[q] * kT);
+      m->gam_t[q] = c->dpd_transverse_ratio * m->gam[q];
+      m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
+      if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
     }
+  /* the grid takes the largest cut-off; the fast path needs groot_warren (or none) everywhere */
+  m->rc = 0, m->gw = 1, m->bridges = 0, m->multi_rc = 0;
+  for (int q = 0; q < ns * ns; q++) {
+    m->rc = fmax(m->rc, m->rcp[q]);
+    m->multi_rc |= m->rcp[q] != m->rcp[0];
+    m->gw &= m->pgw[q];
+    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
+  }
   /* particles; species in blocks of ids given by the fractions */
   parts *p = &m->p;
   for (size_t i = 0; i < n; i++) {
@@ -511,14 +753,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
                   (long long)s->id[i]);
     p->id[i] = (uint32_t)s->id[i];
     p->perm[i] = i;
-    double acc = 0, pos = ((double)s->id[i] + 0.5) / (double)n;
-    int sp = 0;
-    for (int q = 0; q < c->dpd_species.n; q++) {
-      acc += c->dpd_species.v[q];
-      sp = q;
-      if (pos < acc) break;
-    }
-    p->spec[i] = (uint8_t)sp;
+    p->spec[i] = (uint8_t)agglo_dpd_species_of(c, s->id[i], n);
   }
   /* grid: cells at least rc wide */
   m->ncells = 1;
@@ -548,13 +783,98 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->colour_start[m->ncolours] = q;
   sort_by_cell(m);
   force_stats st;
-  forces(m, (uint64_t)s->step, &st);
+  if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
+  m->T_last = temperature_now(m);
   return 0;
+}
+
+int agglo_dpd_temperature_report(const void *state, double *mean, double *target) {
+  const dpd *m = state;
+  *target = m->kT * m->u.energy;
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt == 0) {
+    *mean = NAN;
+    return -1;
+  }
+  *mean = T * m->u.energy;
+  return fabs(*mean / *target - 1) > AGGLO_DPD_T_TOLERANCE;
+}
+
+/* The conservative part of the state, from the positions of the last force evaluation (the
+   sorted arrays) and the bridges it left, in one serial pass over the pairs (a function of the
+   state: the same with any thread count): potential energy U, virial W = sum r F^C(r) over the
+   pairs (F > 0 repels), and the bound pairs -- the capillary bridges with memory, else the pairs
+   whose gap is below the agglomerate gap. Reduced units. The dissipative and random forces are
+   left out of W: they average to zero in equilibrium (docs/dpd.md). */
+static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t *bound_out) {
+  const parts *p = &m->p;
+  const double rc2 = m->rc * m->rc, agap = m->contact_gap_sys / m->u.length;
+  double U = 0, W = 0;
+  size_t bound = 0;
+  for (int cz = 0; cz < m->nc[2]; cz++)
+    for (int cy = 0; cy < m->nc[1]; cy++)
+      for (int cx = 0; cx < m->nc[0]; cx++) {
+        size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx, ra[27], rb[27];
+        int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+        for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+        for (size_t i = m->cell_start[c]; i < m->cell_start[c + 1]; i++) {
+          ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
+          for (int t = 0; t < nr; t++)
+            for (size_t j = ra[t]; j < rb[t]; j++) {
+              double d2 = 0;
+              for (int k = 0; k < 3; k++) {
+                double d = p->x[k][i] - p->x[k][j];
+                d -= m->plen[k] * rint(d * m->pinv[k]);
+                d2 += d * d;
+              }
+              const int q = p->spec[i] * m->nspec + p->spec[j];
+              if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
+              double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
+              const agglo_pair_params *pp = &m->pp[q];
+              int bridged = 0;
+              if (m->pgw[q]) {
+                double w = 1 - r / m->rcp[q], a = m->a[q];
+                F = a * w, u = 0.5 * a * m->rcp[q] * w * w;
+              } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
+                if (!agglo_bond_set_has(&m->bonds, agglo_bond_key(p->id[i], p->id[j]))) continue;
+                /* the bridge's potential is zero at rupture: forming one costs U(0) < 0 */
+                double D = m->rupt_k[q] * 2 * ri * rj / (ri + rj), u_rupt;
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+                agglo_pair_force(pp, ri + rj + D, ri, rj, &u_rupt);
+                u -= u_rupt;
+                bound++, bridged = 1;
+              } else {
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+              }
+              if (!bridged && !(m->bridges && pp->kind == AGGLO_PF_CAPILLARY) && gap < agap) bound++;
+              U += u, W += r * F;
+            }
+        }
+      }
+  *U_out = U, *W_out = W, *bound_out = bound;
+}
+
+static void dpd_stats_values(const void *state, FILE *f) {
+  const dpd *m = state;
+  fprintf(f, ",%.9g", m->T_last * m->u.energy);
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt) fprintf(f, ",%.9g", T * m->u.energy);
+  else fputc(',', f);
+  /* potential, total energy, virial pressure P = (sum m v^2 + W) / (d V), bound pairs */
+  double U, W, K2 = 0, V = 1;
+  size_t bound;
+  conservative_sums(m, &U, &W, &bound);
+  for (size_t i = 0; i < m->n; i++)
+    for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
+  for (int k = 0; k < m->dim; k++) V *= m->len[k];
+  const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
+  fprintf(f, ",%.9g,%.9g,%.9g,%zu", U * E, (U + 0.5 * K2) * E, (K2 + W) / (m->dim * V) * Pu, bound);
 }
 
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                     size_t errlen) {
-  (void)err, (void)errlen;
   dpd *m = state;
   size_t n = m->n;
   const double dt = m->dt, hdt = 0.5 * dt, hdt2 = 0.5 * dt * dt, ldt = m->lambda * dt;
@@ -585,7 +905,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   sort_by_cell(m);
   /* 2. forces at the new positions and predicted velocities */
   force_stats st;
-  forces(m, (uint64_t)s->step + 1, &st);
+  if (forces(m, (uint64_t)s->step + 1, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   /* 3. second half kick */
   size_t bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (m->n >= PAR_MIN)
@@ -599,6 +919,8 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   }
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
+  m->T_last = temperature_now(m);
+  agglo_half_mean_add(&m->T_half, m->T_last);
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;
@@ -621,6 +943,17 @@ static int dpd_save(const void *state, FILE *f) {
   for (size_t i = 0; i < m->n; i++)
     fprintf(f, "%.17g %.17g %.17g\n", g[3 * i], g[3 * i + 1], g[3 * i + 2]);
   free(g);
+  fprintf(f, "# temperature: last, then block sums (half_mean.h)\n%a\n", m->T_last);
+  agglo_half_mean_save(&m->T_half, f);
+  if (m->bridges) {
+    uint64_t *k = malloc((m->bonds.n + 1) * sizeof *k);
+    if (!k) return -1;
+    agglo_bond_set_sorted(&m->bonds, k);
+    fprintf(f, "# capillary bridges: count, then id pairs\n%zu\n", m->bonds.n);
+    for (size_t t = 0; t < m->bonds.n; t++)
+      fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
+    free(k);
+  }
   return ferror(f) ? -1 : 0;
 }
 
@@ -641,11 +974,45 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
   for (size_t k = 0; k < m->n; k++)
     for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
   free(g);
+  /* older files end here: the temperature record starts again */
+  if (fscanf(f, " # temperature: last, then block sums (half_mean.h)") != 0 ||
+      fscanf(f, "%la", &m->T_last) != 1 || agglo_half_mean_load(&m->T_half, f) != 0)
+    m->T_last = temperature_now(m), agglo_half_mean_init(&m->T_half);
+  size_t nb;
+  if (m->bridges) {
+    if (fscanf(f, " # capillary bridges: count, then id pairs") != 0 || fscanf(f, "%zu", &nb) != 1)
+      return agglo_fail(err, errlen, "contacts.txt: the capillary bridges are missing");
+    uint64_t *k = malloc((nb + 1) * sizeof *k);
+    if (!k) return agglo_fail(err, errlen, "out of memory");
+    for (size_t t = 0; t < nb; t++) {
+      unsigned a, b;
+      if (fscanf(f, "%u %u", &a, &b) != 2) {
+        free(k);
+        return agglo_fail(err, errlen, "contacts.txt: capillary bridge %zu missing", t);
+      }
+      k[t] = agglo_bond_key(a, b);
+    }
+    int r = agglo_bond_set_assign(&m->bonds, k, nb);
+    free(k);
+    if (r != 0) return agglo_fail(err, errlen, "out of memory");
+  }
   return 0;
+}
+
+/* The run's warning: its mean temperature over the last half far from dpd.kT. */
+static int dpd_final_warning(const void *state, char *msg, size_t n) {
+  static const char *thermo[] = {"dpd", "transverse", "langevin"};
+  double mean, target;
+  if (agglo_dpd_temperature_report(state, &mean, &target) != 1) return 0;
+  snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %+.1f%% from "
+           "dpd.kT = %.4g (dpd.thermostat = %s; docs/dpd.md)", mean, 100 * (mean / target - 1),
+           target, thermo[((const dpd *)state)->thermo]);
+  return 1;
 }
 
 const agglo_model agglo_model_dpd = {
     .name = "dpd",
+    .final_warning = dpd_final_warning,
     .init = dpd_init,
     .step = dpd_step,
     .contact_gap = dpd_contact_gap,
@@ -653,4 +1020,7 @@ const agglo_model agglo_model_dpd = {
     .save = dpd_save,
     .load = dpd_load,
     .destroy = dpd_destroy,
+    .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
+                     "pressure,bound_pairs",
+    .stats_values = dpd_stats_values,
 };

@@ -20,7 +20,19 @@ void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u);
    reduced units (e.g. dpd.hamaker = 1e-20 J -> A* = 0.805 for 20 nm copper at 300 K). */
 void agglo_dpd_describe(const agglo_config *c, FILE *f);
 
+/* The species of particle `id` of n: blocks of ids in the order of the dpd.species fractions
+   (0 when there is one species). */
+int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n);
+
 /* Measured temperature kT = sum m |v - v_cm|^2 / (d (N - 1)) of a system (scenario units). */
 double agglo_dpd_temperature(const agglo_system *s);
+
+/* The end-of-run temperature check (docs/dpd.md): *mean = the mean measured kT over the steps of
+   the last half of the run so far (block sums, half_mean.h; kept across restarts), *target =
+   dpd.kT, both in scenario units. Returns 1 when they differ by more than
+   AGGLO_DPD_T_TOLERANCE (relative), 0 when not, -1 before the first step. stats.csv carries the
+   same mean in its column temperature_mean_last_half. */
+#define AGGLO_DPD_T_TOLERANCE 0.10
+int agglo_dpd_temperature_report(const void *state, double *mean, double *target);
 
 #endif

@@ -72,6 +72,13 @@ static double capillary(const agglo_pair_params *p, double R1, double R2, double
   return -F0 * c / (s * u);
 }
 
+double agglo_capillary_rupture(const agglo_pair_params *p, double ri, double rj) {
+  double R = 2 * ri * rj / (ri + rj), a2 = p->alpha * p->alpha;
+  double V = 0.5 * M_PI * R * R * R * a2 * a2;
+  double theta = acos(fmin(1, fmax(-1, p->cos_theta)));
+  return (1 + 0.5 * theta) * cbrt(V);
+}
+
 /* Derjaguin with the low-potential plate energy 2 sigma^2 lambda e^{-H/lambda} / eps:
    F = 4 pi R_eff (sigma^2/eps) lambda e^{-H/lambda}, R_eff = R1R2/(R1+R2) (equal spheres:
    2 pi R sigma^2 e^{-kappa H} / (kappa eps eps0), SPEC §4); U = F lambda. */

@@ -49,6 +49,11 @@ double agglo_vdw_reduced_thesis(double a, double q);         /* a / (q^3 (q^2-1)
 double agglo_capillary_thesis(double R, double gamma_s, double cos_theta, double V, double H);
 double agglo_edl_thesis(double R, double sigma_q, double kappa, double eps_eps0, double H);
 
+/* Capillary bridge rupture distance of Lian, Thornton, Adams (1993): the surface gap
+   D_rupt = (1 + theta/2) V^(1/3), theta the contact angle (rad), V = pi R^3 alpha^4 / 2 the volume
+   of the bridge formed at contact, R = 2 ri rj / (ri + rj). */
+double agglo_capillary_rupture(const agglo_pair_params *p, double ri, double rj);
+
 /* DPD weight w(r) = 1 - r/rc (0 beyond rc); w_D = w^2, w_R = w. */
 static inline double agglo_dpd_weight(double r, double rc) { return r < rc ? 1.0 - r / rc : 0.0; }
 

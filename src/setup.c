@@ -1,5 +1,6 @@
 #include "setup.h"
 #include "cells.h"
+#include "model_dpd.h"
 #include "model_gluey.h"
 #include "rng.h"
 #include "error.h"
@@ -18,9 +19,15 @@ static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
       agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
       r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
     }
+    /* DPD species with their own radius or mass (dpd.species_radius, dpd.species_mass) */
+    int sp = c->model == MODEL_DPD && (c->dpd_species_radius.n || c->dpd_species_mass.n)
+                 ? agglo_dpd_species_of(c, (int64_t)i, s->n)
+                 : -1;
+    if (sp >= 0 && c->dpd_species_radius.n) r = c->dpd_species_radius.v[sp];
     s->r[i] = r;
     double q = r / c->radius;
     s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+    if (sp >= 0 && c->dpd_species_mass.n) s->m[i] = c->dpd_species_mass.v[sp];
     s->inv_m[i] = 1.0 / s->m[i];
   }
 }

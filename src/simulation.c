@@ -247,6 +247,10 @@ static agglo_status step_once(agglo_sim *sim) {
     save_state_quietly(sim);
     return AGGLO_ERROR_IO;
   }
+  char msg[512];
+  if (final && sim->log && sim->model->final_warning &&
+      sim->model->final_warning(sim->state, msg, sizeof msg))
+    sim->log(msg, sim->log_user); /* not one of the five step warnings: always passed on */
   if (final && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
       agglo_outputs_save_state(sim, sim->out.dir) != 0)
     return AGGLO_ERROR_IO;

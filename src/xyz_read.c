@@ -94,6 +94,7 @@ static int parse_properties(const char *props, columns *c) {
       if (k != 3) return -1;
       c->velo = c->ncols;
     }
+    if (!strcmp(name, "id") && k == 1) c->id = c->ncols;
     c->ncols += k;
   }
   return c->pos >= 0 ? 0 : -1;

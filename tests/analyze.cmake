@@ -22,3 +22,10 @@ set_tests_properties(analyze_json_plain_xyz PROPERTIES
 
 add_test(NAME analyze_run_output_with_plots
   COMMAND sh -c "${AGGLO} run -o an_run --overwrite --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")
+
+# g(r) and the mean-square displacement of a short Groot-Warren DPD run (N = 375): the first
+# peak of g near r = 0.85 and a positive diffusion coefficient
+add_test(NAME analyze_rdf_msd
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=4 -s output.trajectory_interval=0.2 -s output.snapshots= && ${AGGLO} analyze an_gw/trajectory.xyz --rdf --msd -o an_gw/an && test $(wc -l < an_gw/an/rdf.csv) -eq 101 && test $(wc -l < an_gw/an/msd.csv) -eq 21")
+set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9]")

@@ -127,3 +127,17 @@ cli_error(unused_dt_in_ballistic
 # each corruption of a restart point is refused (exit status 2) naming file, line, particle, value
 add_test(NAME cli_bad_restart COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart)
 set_tests_properties(cli_bad_restart PROPERTIES TIMEOUT 60)
+
+# A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
+# so at the end (the thesis's capillary case, literal long-range bridges and thermostat, heats up); the same
+# check stays silent for the vdW case with the transverse thermostat.
+add_test(NAME cli_dpd_temperature_warning
+  COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -o cli_out_dpd_twarn
+          --overwrite --quiet -s run.t_end=0.25 -s dpd.capillary_bridge=always)
+set_tests_properties(cli_dpd_temperature_warning PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warning: the mean temperature over the last half of the run is [0-9.]+, \\+[0-9.]+% from dpd\\.kT = 0\\.3333 \\(dpd\\.thermostat = dpd")
+add_test(NAME cli_dpd_temperature_no_warning
+  COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -o cli_out_dpd_tok
+          --overwrite --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)
+set_tests_properties(cli_dpd_temperature_no_warning PROPERTIES TIMEOUT 60
+  FAIL_REGULAR_EXPRESSION "warning")

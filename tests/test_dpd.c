@@ -202,7 +202,7 @@ static void si_conversion_of_the_thesis(void **st) {
   free(buf);
 }
 
-/* The ellipsoids of known agglomerates (d = 1): a dimer at distance 0.9 (inertia eigenvalues
+/* The thesis's ellipsoids (--definition thesis) of known agglomerates (d = 1): a dimer at distance 0.9 (inertia eigenvalues
    0.405, 0.405, 0 -> semi-axes 1.405, 1.405, 1: oblate), the same across a periodic face at 0.7,
    a straight trimer (1.62, 1.62, 0: oblate), an equilateral triangle of side 0.9 (0.81, 0.405,
    0.405: prolate), and a lone particle. */
@@ -221,7 +221,7 @@ static void agglomerates_of_known_shapes(void **st) {
   }
   for (int k = 0; k < 3; k++) s.box.lo[k] = 0, s.box.len[k] = s.box.hi[k] = 20, s.box.periodic[k] = 1;
   agglo_agglomerates a;
-  assert_int_equal(agglo_agglomerates_measure(&s, 0, 0.05, &a), 0);
+  assert_int_equal(agglo_agglomerates_measure(&s, 0, 0.05, AGGLO_ELLIPSOID_THESIS, &a), 0);
   assert_int_equal(a.n_agglomerates, 4);
   assert_int_equal(a.n_particles, 10);
   assert_int_equal(a.largest, 3);

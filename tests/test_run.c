@@ -260,11 +260,30 @@ static const char *gluey_funnel =
     "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots = 0.15, 0.3\n"
     "png_width = 200\n";
 
+/* DPD with capillary bridges with memory and the transverse thermostat: the bridges and the
+   temperature record are restart state (contacts.txt). */
+static const char *dpd_capillary =
+    "[run]\nmodel = dpd\ndim = 3\nseed = 4\ndt = 0.0005\nt_end = 0.2\n"
+    "[particles]\nn = 300\nradius = 0.5\nradius_spread = 0.1\nmass = 1\n"
+    "[box]\nsize = 12\nboundary = periodic\n"
+    "[dpd]\nconservative = capillary\ncapillary_bridge = memory\nthermostat = transverse\n"
+    "kT = 0.3333333333333333\ngamma = 13.5\nrc = 3\nmin_gap = 0.02\ncore_k = 100000\n"
+    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots =\n";
+
 static void test_restart_exact(void **st) {
   (void)st;
   restart_case(brownian_2d, "2d", "1", "2");
   restart_case(shear_3d, "3d", "0.25", "0.5");
   restart_case(gluey_funnel, "gluey", "0.15", "0.3");
+  restart_case(dpd_capillary, "dpd", "0.1", "0.2");
+  /* the restart point held bridges */
+  blob b = slurp(OUT "/rs_dpd_A", "contacts.txt");
+  char *p = strstr(b.data, "# capillary bridges: count, then id pairs\n");
+  assert_non_null(p);
+  long nb = strtol(p + strlen("# capillary bridges: count, then id pairs\n"), NULL, 10);
+  printf("DPD restart: %ld capillary bridges at the restart point\n", nb);
+  assert_true(nb > 0);
+  free(b.data);
 }
 
 /* Ballistic time stepping (variable step): a run interrupted at one of its own steps and

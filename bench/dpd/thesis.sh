@@ -12,15 +12,17 @@ table() { # name scenario extra-overrides...
   name=$1; ini=$2; shift 2
   echo "### $name"
   echo
-  echo "| seed | prolate | oblate | sphere | scalene | # ellipsoids | # particles | volume % (thesis def.) | volume % (true) | largest | kT end |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| seed | definition | prolate | oblate | sphere | scalene | # ellipsoids | # particles | volume % (per (4/3) pi d^3) | volume % (of members) | largest | kT end |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for seed in 1 2 3 4 5; do
     d="$OUT/$name-$seed"
-    "$AGGLO" run "$EX/$ini" --seed $seed -o "$d" --quiet --threads 1 "$@"
-    row=$("$AGGLO" agglomerates "$d/trajectory.xyz" --row)
+    "$AGGLO" run --overwrite "$EX/$ini" --seed $seed -o "$d" --quiet --threads 1 "$@"
     ke=$(tail -1 "$d/stats.csv" | cut -d, -f6)
     kt=$(awk -v e="$ke" 'BEGIN { printf "%.3f", e / (1.5 * 375) }')
-    echo "| $seed | $(echo $row | tr ' ' '|' | sed 's/|/ | /g') | $kt |"
+    for def in thesis moments; do
+      row=$("$AGGLO" agglomerates "$d/trajectory.xyz" --row --definition $def)
+      echo "| $seed | $def | $(echo $row | tr ' ' '|' | sed 's/|/ | /g') | $kt |"
+    done
   done
   echo
 }

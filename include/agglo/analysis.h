@@ -94,11 +94,16 @@ typedef struct {
   double contact_gap;  /* > 0: touching below this gap; else the file's ContactGap or 0.1 r */
   double radius;       /* radius when the file has none */
   int json, plots, quiet;
+  int rdf;             /* g(r) into rdf.csv: averaged over every frame, or frame `frame` */
+  double rdf_max;      /* its range (<= 0: half the smallest box side) */
+  int rdf_bins;        /* its bins (0: 100) */
+  int msd;             /* mean-square displacement over every frame into msd.csv, and D */
   FILE *warnings;      /* a trajectory cut inside a frame (a killed run) is analysed to its last
                           complete frame with a warning here (NULL: none) */
 } agglo_analyze_options;
 agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, FILE *out);
 
+enum { AGGLO_ELLIPSOID_MOMENTS = 0, AGGLO_ELLIPSOID_THESIS = 1 }; /* docs/dpd.md */
 typedef struct {
   const char *path; /* extended XYZ trajectory */
   int frame;        /* 1-based; 0 = the last */
@@ -106,6 +111,8 @@ typedef struct {
   double tol;       /* relative tolerance of the ellipsoid classes */
   int bins;         /* histogram bins of the volumes */
   int row;          /* one line instead of the report */
+  int definition;   /* AGGLO_ELLIPSOID_MOMENTS (same second moments) or _THESIS (the literal one) */
+  double min_radius; /* only particles of radius >= min_radius (colloids among solvent beads) */
 } agglo_agglomerates_options;
 agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out);
 
