@@ -225,7 +225,7 @@ int agglo_picture_draw(const agglo_config *cfg, const agglo_picture_frame *frame
   size_t shown = 0;
   for (size_t i = 0; i < f.n; i++) {
     const double *x = f.positions + 3 * i;
-    double col[3] = {0.78, 0.78, 0.80};
+    double col[3] = {0.84, 0.84, 0.86}; /* monomers: light grey */
     if ((hide && size[i] <= 1) || (slab && !(fabs(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] - c) < cfg->pic_slab_width))) {
       rgb[3 * i] = -1;
       continue;

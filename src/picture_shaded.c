@@ -126,7 +126,7 @@ static void blend(uint32_t *p, const double c[3], double cov) {
 static void shade(const canvas *cv, const float *rgb, const double n[3], double rim, double f, double out[3]) {
   double lam = fmax(0, dot3(n, cv->light)), s = fmax(0, dot3(n, cv->half));
   s *= s, s *= s, s *= s, s *= s, s *= s; /* ^32 */
-  double k = 0.32 + 0.68 * lam;
+  double k = 0.40 + 0.62 * lam;
   for (int a = 0; a < 3; a++) {
     double c = (rgb[a] * k + 0.35 * s) * rim;
     out[a] = (1 - f) * c + f * cv->bg;
@@ -165,7 +165,7 @@ static void splat(canvas *cv, double cx, double cy, double rp, double z, double 
       size_t i = (size_t)y * (size_t)cv->stride + (size_t)x;
       if (depth <= cv->depth[i]) continue;
       double n[3] = {u, v, nz}, c[3];
-      double rim = rim_px > 0 ? 0.55 + 0.45 * fmin(1, fmax(0, (rp - d) / rim_px)) : 1;
+      double rim = rim_px > 0 ? 0.62 + 0.38 * fmin(1, fmax(0, (rp - d) / rim_px)) : 1;
       shade(cv, rgb, n, rim, f, c);
       blend(cv->px + i, c, fmin(1, cov));
       if (cov >= 0.5) cv->depth[i] = (float)depth;
