@@ -2,6 +2,7 @@
    the internal indicators (analysis.c, clusters.c) run on a shallow agglo_system whose pointers
    are the caller's arrays. docs/analysis.md ("Library functions") gives every formula. */
 #include "agglo/analysis.h"
+#include "agglomerates.h"
 #include "analysis.h"
 #include "cells.h"
 #include "clusters.h"
@@ -394,25 +395,9 @@ agglo_status agglo_analysis_ellipsoid(const double *x, const double *r, size_t n
   if ((st = check_positions(fn, x, n, 0)) || (st = check_nonneg(fn, r, n, "r")) ||
       (st = check_ptr(fn, semi, "semi")))
     return st;
-  double c[3] = {0, 0, 0}, G[9] = {0}, s2 = 0;
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < 3; k++) c[k] += x[3 * i + k];
-  for (int k = 0; k < 3; k++) c[k] /= (double)n;
-  for (size_t i = 0; i < n; i++) {
-    double y[3];
-    for (int k = 0; k < 3; k++) y[k] = x[3 * i + k] - c[k];
-    for (int k = 0; k < 3; k++)
-      for (int l = k; l < 3; l++) G[3 * k + l] += y[k] * y[l];
-    s2 += r[i] * r[i];
-  }
-  for (int k = 0; k < 3; k++) {
-    for (int l = k; l < 3; l++) G[3 * l + k] = G[3 * k + l] = G[3 * k + l] / (double)n;
-    G[4 * k] += s2 / (5.0 * (double)n);
-  }
-  double eig[3], V[9];
-  agglo_sym3_eigen(G, eig, V);
+  double V[9];
+  if (agglo_equivalent_ellipsoid(x, r, n, semi, V) != 0) return bad(fn, "non-finite values");
   for (int a = 0; a < 3; a++) {
-    semi[a] = sqrt(5.0 * eig[a]);
     /* a reproducible sign: the largest component of each direction is positive */
     int big = 0;
     for (int k = 1; k < 3; k++)
@@ -451,12 +436,7 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol) {
         a[p] = a[q];
         a[q] = t;
       }
-  double f = 1 + tol;
-  int s13 = a[0] <= f * a[2], s12 = a[0] <= f * a[1], s23 = a[1] <= f * a[2];
-  if (s13) return AGGLO_SPHERE;
-  if (s23 && !s12) return AGGLO_PROLATE;
-  if (s12 && !s23) return AGGLO_OBLATE;
-  return AGGLO_SCALENE;
+  return agglo_ellipsoid_class_ratio(a, tol); /* the rule of `agglo agglomerates` */
 }
 
 agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,

@@ -50,9 +50,10 @@ agglo_status agglo_analysis_pair_distribution(const double *x, size_t n, int dim
    r): semi-axes (descending) and their directions (columns of axes, may be NULL). */
 agglo_status agglo_analysis_ellipsoid(const double *x, const double *r, size_t n, double semi[3],
                                       double axes[9]);
-/* Its class with relative tolerance tol on axis equality ("a ~ b" when a <= (1 + tol) b): sphere
-   a1 ~ a3; prolate a2 ~ a3 and not a1 ~ a2; oblate a1 ~ a2 and not a2 ~ a3; else scalene.
-   -1 (and the message) on bad input. */
+/* Its class with relative tolerance tol, by the axis ratios of a1 >= a2 >= a3 (any order given):
+   "a ~ b" when b >= (1 - tol) a; sphere a1 ~ a2 and a2 ~ a3, prolate a2 ~ a3 only, oblate
+   a1 ~ a2 only, else scalene (the rule of `agglo agglomerates`). -1 (and the message) on bad
+   input. */
 enum { AGGLO_SPHERE = 0, AGGLO_PROLATE = 1, AGGLO_OBLATE = 2, AGGLO_SCALENE = 3 };
 int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
 
