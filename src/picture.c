@@ -250,7 +250,8 @@ int agglo_picture_draw(const agglo_config *cfg, const agglo_picture_frame *frame
   int rc;
   if (shaded) {
     agglo_shaded_options o = {cfg->pic_projection == 0, cfg->pic_box == 0, (int)cfg->png_width,
-                              {0}, {0}, {0}, cfg->pic_fov, cfg->pic_zoom, cfg->pic_fog};
+                              {0}, {0}, {0}, cfg->pic_fov, cfg->pic_zoom,
+                              f.dim == 2 ? 0 : cfg->pic_fog}; /* 2D: no depth to cue */
     for (int k = 0; k < 3; k++) {
       o.view[k] = f.dim == 2 ? (k == 2) : cfg->pic_view.v[k];
       o.up[k] = f.dim == 2 ? (k == 1) : cfg->pic_up.v[k];

@@ -230,6 +230,9 @@ static void draw_edges(cairo_t *cr, const camera *k, const agglo_box *b, const l
       if (j == i) continue;
       if ((i == far || j == far) != back) continue;
       if (!(b->len[a] > 0)) continue;
+      int flat = 0; /* a box without depth (2D): its one face only */
+      for (int q = 0; q < 3; q++) flat |= !(b->len[q] > 0) && ((i | j) >> q & 1);
+      if (flat) continue;
       double p[3], q[3], x0, y0, x1, y1, z, m;
       corner(b, i, p), corner(b, j, q);
       if (!project(k, p, &x0, &y0, &z, &m) || !project(k, q, &x1, &y1, &z, &m)) continue;
