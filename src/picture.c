@@ -4,6 +4,7 @@
 #include "picture.h"
 #include "config.h"
 #include "error.h"
+#include "model_dpd.h"
 #include "output_png.h"
 #include <math.h>
 #include <stdio.h>
@@ -119,14 +120,7 @@ static const double species_palette[8][3] = {
 static int species_of(const agglo_config *c, const agglo_picture_frame *f, size_t i) {
   if (f->species) return f->species[i] < 0 ? 0 : f->species[i];
   if (!f->ids || c->dpd_species.n < 2) return 0;
-  double acc = 0, pos = ((double)f->ids[i] + 0.5) / (double)f->n; /* as model_dpd.c assigns them */
-  int sp = 0;
-  for (int q = 0; q < c->dpd_species.n; q++) {
-    acc += c->dpd_species.v[q];
-    sp = q;
-    if (pos < acc) break;
-  }
-  return sp;
+  return agglo_dpd_species_of(c, f->ids[i], f->n); /* as the DPD model assigns them */
 }
 
 static int cmp_double(const void *a, const void *b) {
