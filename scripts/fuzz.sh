@@ -7,16 +7,25 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 command -v clang >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq clang libclang-rt-14-dev libomp-dev; }
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DAGGLO_FUZZ=ON -DAGGLO_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_scenario fuzz_override fuzz_xyz
+cmake --build build-fuzz -j2 --target fuzz_scenario fuzz_override fuzz_xyz fuzz_state fuzz_from
 work=build-fuzz/corpus
-mkdir -p "$work"/{scenario,override,xyz} fuzz/crashes
+mkdir -p "$work"/{scenario,override,xyz,state,from} fuzz/crashes
 cp examples/*.ini tests/data/*.ini "$work/scenario/" 2>/dev/null || true
 printf 'run.dt=0.01\0particles.n=100\0box.size=1 2\0' > "$work/override/seed1"
 printf 'box.boundary=wall periodic\0flow.type=vortex\0' > "$work/override/seed2"
 cp tests/data/*.xyz "$work/xyz/" 2>/dev/null || true
 [ -f build/agglo ] && build/agglo run -o "$work/run" --quiet -s particles.n=20 -s run.t_end=0.04 -s output.snapshots= \
   && head -c 20000 "$work/run/trajectory.xyz" > "$work/xyz/ours.xyz" || true
-for t in scenario override xyz; do
+# restart points (contacts.txt, a NUL byte, state.xyz) of a contact and a DPD run; particles.from
+if [ -f build/agglo ]; then
+  build/agglo run -o "$work/rc" --overwrite --quiet -s particles.n=5 -s box.size=0.2 -s run.t_end=0.04 -s output.snapshots= &&
+    { cat "$work/rc/contacts.txt"; printf '\0'; cat "$work/rc/state.xyz"; } > "$work/state/contact" &&
+    head -c 3000 "$work/rc/trajectory.xyz" > "$work/from/ours.xyz" || true
+  build/agglo run -o "$work/rd" --overwrite --quiet -s run.model=dpd -s run.dim=3 -s particles.n=4 -s box.size=2 \
+    -s box.boundary=periodic -s dpd.rc=0.9 -s run.t_end=0.02 -s output.snapshots= &&
+    { cat "$work/rd/contacts.txt"; printf '\0'; cat "$work/rd/state.xyz"; } > "$work/state/dpd" || true
+fi
+for t in scenario override xyz state from; do
   echo "== fuzz_$t for ${secs}s"
   ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$t "$work/$t" -max_total_time="$secs" \
     -max_len=4096 -artifact_prefix=fuzz/crashes/ -print_final_stats=1 2>&1 \

@@ -18,10 +18,10 @@ typedef struct {
 
 static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
   if (g->nc[k] == 1) return 0;
-  int c = (int)floor((xk - s->box.lo[k]) / g->w[k]);
-  if (c < 0) c = 0;
-  if (c >= g->nc[k]) c = g->nc[k] - 1;
-  return c;
+  double c = floor((xk - s->box.lo[k]) / g->w[k]); /* clamped before the cast: any x is safe */
+  if (!(c >= 0)) return 0;
+  if (c >= g->nc[k]) return g->nc[k] - 1;
+  return (int)c;
 }
 
 static int grid_build(grid *g, const agglo_system *s, double cell, int span) {

@@ -298,8 +298,8 @@ static void parts_free(parts *p) {
 
 static int cell_coord(const dpd *m, int k, double xk) {
   if (m->nc[k] == 1) return 0;
-  int c = (int)floor((xk - m->lo[k]) / m->len[k] * m->nc[k]);
-  return c < 0 ? 0 : c >= m->nc[k] ? m->nc[k] - 1 : c;
+  double c = floor((xk - m->lo[k]) / m->len[k] * m->nc[k]); /* clamped before the cast */
+  return !(c >= 0) ? 0 : c >= m->nc[k] ? m->nc[k] - 1 : (int)c;
 }
 
 static inline double wrap1(const dpd *m, int k, double x) {
@@ -307,7 +307,7 @@ static inline double wrap1(const dpd *m, int k, double x) {
   double y = x - m->lo[k];
   if (y < 0 || y >= m->len[k]) {
     y -= m->len[k] * floor(y / m->len[k]);
-    if (y >= m->len[k]) y = 0;
+    if (y >= m->len[k] || y < 0) y = 0;
   }
   return m->lo[k] + y;
 }

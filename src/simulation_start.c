@@ -212,6 +212,8 @@ agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_colum
       *t = next;
       got++;
       *has = (agglo_start_columns){rd.has_velocity, rd.has_radius, rd.has_mass, rd.has_id, rd.has_box};
+    } else {
+      agglo_system_free(&next); /* what a failed read allocated */
     }
   }
   agglo_xyz_close(&rd);

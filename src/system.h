@@ -40,7 +40,7 @@ static inline void agglo_box_wrap(const agglo_box *b, double *x) {
     if (b->periodic[k]) {
       double y = x[k] - b->lo[k];
       if (y < 0 || y >= b->len[k]) y -= b->len[k] * __builtin_floor(y / b->len[k]);
-      if (y >= b->len[k]) y = 0; /* rounding of a tiny negative */
+      if (y >= b->len[k] || y < 0) y = 0; /* rounding (of a tiny negative, or a huge x) */
       x[k] = b->lo[k] + y;
     }
 }

@@ -236,8 +236,19 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     s->inv_m[i] = s->m[i] > 0 ? 1 / s->m[i] : 0;
     if (col.velo >= 0)
       for (int k = 0; k < 3; k++) s->v[3 * (size_t)i + k] = vals[col.velo + k];
-    if (col.id >= 0) s->id[i] = (int64_t)vals[col.id];
-    s->cluster[i] = col.cluster >= 0 ? (int32_t)vals[col.cluster] : (int32_t)s->id[i];
+    /* ids and labels are integers: refuse what does not fit (a cast would be undefined) */
+    double id = col.id >= 0 ? vals[col.id] : 0, cl = col.cluster >= 0 ? vals[col.cluster] : 0;
+    int id_ok = id >= 0 && id <= 0x1p53 && id == floor(id);
+    int cl_ok = cl >= INT32_MIN && cl <= INT32_MAX && cl == floor(cl);
+    if (!id_ok || !cl_ok) {
+      agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: %s %g is not an integer from %s",
+                 r->path, r->line, frame, i, id_ok ? "cluster" : "id", id_ok ? cl : id,
+                 id_ok ? "-2^31 to 2^31 - 1" : "0 to 2^53");
+      free(vals);
+      goto out;
+    }
+    if (col.id >= 0) s->id[i] = (int64_t)id;
+    s->cluster[i] = col.cluster >= 0 ? (int32_t)cl : (int32_t)s->id[i];
   }
   free(vals);
   for (int k = 0; k < 3; k++) {

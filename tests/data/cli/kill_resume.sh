@@ -1,6 +1,6 @@
 #!/bin/sh
 # kill_resume.sh AGGLO DIR: runs of the four models killed with SIGKILL at several moments (six
-# kills each, restart points every 0.15 s of wall clock), each time resumed with --resume, end with
+# kills each, restart points every 0.09 s of wall clock), each time resumed with --resume, end with
 # the same state.xyz, stats.csv and trajectory.xyz as the uninterrupted run.
 exe=$1
 ex=$(cd "$(dirname "$0")/../../../examples" && pwd)
@@ -17,20 +17,19 @@ check() { # name: the uninterrupted run's files against the resumed one's
 run_case() { # name, then the scenario arguments
   name=$1
   shift
-  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0025 -o "$dir/$name.whole" --quiet ||
+  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0015 -o "$dir/$name.whole" --quiet ||
     { echo "$name: the uninterrupted run failed"; exit 1; }
-  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0025 -o "$dir/$name.killed" --quiet &
+  "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0015 -o "$dir/$name.killed" --quiet &
   pid=$!
   n=0
-  for delay in 0.4 0.3 0.5 0.35 0.45 0.3; do
+  # kill it six times (every kill lands after a restart point, so each resume gets further)
+  for delay in 0.3 0.25 0.35 0.2 0.3 0.25 0.35 0.3 0.25 0.3; do
+    [ $n -ge 6 ] && break
     sleep $delay
-    if kill -0 $pid 2>/dev/null; then
-      kill -KILL $pid
-      wait $pid 2>/dev/null
-      n=$((n + 1))
-    else
-      wait $pid
-    fi
+    kill -0 $pid 2>/dev/null || break
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    n=$((n + 1))
     "$exe" run --resume "$dir/$name.killed" --quiet &
     pid=$!
   done
@@ -39,9 +38,9 @@ run_case() { # name, then the scenario arguments
   kills=$((kills + n))
   check "$name" $n
 }
-run_case contact -s particles.n=2000 -s run.t_end=8 -s run.seed=3
-run_case gluey "$ex"/gluey_lotto.ini -s run.t_end=3
-run_case ballistic "$ex"/ballistic_paper_400.ini -s particles.n=8000 -s run.seed=5
-run_case dpd "$ex"/dpd_vdw.ini -s run.t_end=6
+run_case contact -s particles.n=2000 -s run.t_end=10 -s run.seed=3
+run_case gluey "$ex"/gluey_lotto.ini -s run.t_end=5
+run_case ballistic "$ex"/ballistic_paper_400.ini -s particles.n=10000 -s run.seed=5
+run_case dpd "$ex"/dpd_vdw.ini -s run.t_end=8
 echo "$kills kills in all"
 [ $kills -ge 20 ] || { echo "fewer than 20 kills: the runs finished too fast to be killed"; exit 1; }
