@@ -330,7 +330,7 @@ int agglo_pair_distribution(const agglo_system *s, const double *r, size_t nr, s
   int nc[3] = {1, 1, 1};
   size_t ncells = 1;
   for (int k = 0; k < s->dim; k++) {
-    nc[k] = (int)floor(s->box.len[k] / rmax);
+    nc[k] = agglo_cells_along(s->box.len[k], rmax);
     if (nc[k] < 1) nc[k] = 1;
     if (nc[k] < 3) nc[k] = 1; /* then every particle is in one column: scan it once */
     if (nc[k] > 1024) nc[k] = 1024;

@@ -2,6 +2,7 @@
    found are sorted into the order of the full cell-by-cell scan, so the dynamics are the same
    bit for bit with or without frames. */
 #include "ballistic_frames.h"
+#include "cells.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ void agglo_frames_free(agglo_frames *f) {
 static size_t grid_geometry(const agglo_system *s, double cell, int *ncv, double *w) {
   size_t ncells = 1;
   for (int k = 0; k < 3; k++) {
-    int nc = k < s->dim ? (int)floor(s->box.len[k] / cell) : 1;
+    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
     if (nc < 1) nc = 1;
     if (s->box.periodic[k] && nc < 3) nc = 1;
     if (nc > 1 << 20) nc = 1 << 20;

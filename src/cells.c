@@ -29,7 +29,7 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   g->span = span;
   size_t ncells = 1;
   for (int k = 0; k < 3; k++) {
-    int nc = (k < s->dim) ? (int)floor(s->box.len[k] / cell) : 1;
+    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
     if (nc < 1) nc = 1;
     /* a periodic axis needs 2 span + 1 cells for the stencil to see each image once */
     if (s->box.periodic[k] && nc < 2 * span + 1) nc = 1;

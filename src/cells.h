@@ -9,6 +9,13 @@
    not depend on it (nor on the thread count). */
 #define AGGLO_PAR_MIN 8192
 
+/* Cells of side >= cell along a length: at least 1, at most 2^20, computed in double so that a
+   huge or non-finite ratio (a corrupt box) never overflows the cast. */
+static inline int agglo_cells_along(double len, double cell) {
+  double q = __builtin_floor(len / cell);
+  return !(q >= 1) ? 1 : q > 1048576 ? 1048576 : (int)q;
+}
+
 typedef struct {
   double cutoff, skin;  /* listed pairs: gap < cutoff + skin */
   size_t *start;        /* n+1: partners of i are nbr[start[i] .. start[i+1]), all j > i, ascending */

@@ -10,6 +10,7 @@
    binary heap with the version counters of the clusters involved, so that when a cluster changes
    velocity (merge or wall) only its own pairs are recomputed, and stale events are dropped when
    they come out of the heap. Members are relabelled small-into-large: O(N log N) over a run. */
+#include "cells.h"
 #include "model.h"
 #include "error.h"
 #include <math.h>
@@ -130,7 +131,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
     }
   e->ncells = 1;
   for (int k = 0; k < 3; k++) {
-    int nc = k < s->dim ? (int)floor(s->box.len[k] / cell) : 1;
+    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
     if (nc < 1) nc = 1;
     if (s->box.periodic[k] && nc < 3) nc = 1;
     if (nc > 1 << 20) nc = 1 << 20;

@@ -11,3 +11,9 @@ foreach(f ${FUZZ_INI})
   add_test(NAME fuzz_regression_${name} COMMAND $<TARGET_FILE:agglo_cli> run ${f} -o fuzz_${name})
   set_tests_properties(fuzz_regression_${name} PROPERTIES PASS_REGULAR_EXPRESSION "^agglo: ")
 endforeach()
+# a box of 10^19 (fuzz_state): cell counts are capped before their integer cast (no undefined
+# behaviour: the sanitizer build fails the test on any runtime error)
+add_test(NAME fuzz_regression_huge_box
+  COMMAND $<TARGET_FILE:agglo_cli> analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz/huge-box.trajectory -o fuzz_huge_box)
+set_tests_properties(fuzz_regression_huge_box PROPERTIES PASS_REGULAR_EXPRESSION "5 particles"
+  FAIL_REGULAR_EXPRESSION "runtime error|Sanitizer")
