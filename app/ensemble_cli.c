@@ -183,7 +183,12 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
       goto out;
     }
   }
-  agglo_set_threads((int)a->threads);
+  long threads = a->threads;
+  if (!threads && a->jobs > 1) { /* J processes share the cores: not J x all of them */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores > a->jobs ? cores / a->jobs : 1;
+  }
+  agglo_set_threads((int)threads);
 #ifdef AGGLO_HAVE_MPI
   if (agglo_cli_mpi_launched()) {
     if (a->jobs > 1) {
@@ -249,7 +254,8 @@ static void ensemble_usage(FILE *f) {
           "                      separates values that hold commas: --vary box.size='1,1;2,2'\n"
           "  -o DIR              output directory (default: ensemble); must be new unless --resume\n"
           "  --jobs J            J members at a time in forked processes (without mpirun)\n"
-          "  --threads T         OpenMP threads of each member (results do not depend on it)\n"
+          "  --threads T         OpenMP threads of each member (results do not depend on it;\n"
+          "                      default: all cores, or cores / J with --jobs J)\n"
           "  --outputs LIST      writers of each member: trajectory,stats,snapshots,state, all\n"
           "                      (default) or none\n"
           "  --resume            continue DIR: keep the finished members, run the others\n"
