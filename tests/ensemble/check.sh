@@ -16,11 +16,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 # same DIR1 DIR2: every file equal, except the CPU and wall seconds (markers, members.csv)
 same() {
   diff -r -x done -x members.csv "$1" "$2" > /dev/null || { diff -r -x done -x members.csv "$1" "$2" | head -20; fail "$1 and $2 differ"; }
-  sed -E 's/,[^,]*,[^,]*$//' "$1/members.csv" > "$1.m" && sed -E 's/,[^,]*,[^,]*$//' "$2/members.csv" > "$2.m"
-  cmp "$1.m" "$2.m" || fail "$1/members.csv and $2/members.csv differ"
+  # scratch files named after $2 only: tests running at once share $1 (ens_ref)
+  sed -E 's/,[^,]*,[^,]*$//' "$1/members.csv" > "$2.a.m" && sed -E 's/,[^,]*,[^,]*$//' "$2/members.csv" > "$2.b.m"
+  cmp "$2.a.m" "$2.b.m" || fail "$1/members.csv and $2/members.csv differ"
   for f in $(cd "$1" && find . -name done); do
-    grep -v -E '^(cpu_s|wall_s)=' "$1/$f" > "$1.d"; grep -v -E '^(cpu_s|wall_s)=' "$2/$f" > "$2.d"
-    cmp -s "$1.d" "$2.d" || fail "$f differs"
+    grep -v -E '^(cpu_s|wall_s)=' "$1/$f" > "$2.a.d"; grep -v -E '^(cpu_s|wall_s)=' "$2/$f" > "$2.b.d"
+    cmp -s "$2.a.d" "$2.b.d" || fail "$f differs"
   done
   n=$(find "$1" -name done | wc -l)
   echo "same: $1 $2 ($n members, ensemble.csv $(wc -l < "$1/ensemble.csv") lines)"
