@@ -303,6 +303,11 @@ static void path_value(char *out, size_t len, const char *v) {
 }
 
 static agglo_status make_names(agglo_ensemble *e) {
+  if (e->names) /* an earlier prepare that failed */
+    for (size_t i = 0; i < e->count; i++) free(e->names[i]);
+  free(e->names);
+  e->names = NULL;
+  e->count = 0;
   e->npoints = 1;
   for (size_t d = 0; d < e->ndims; d++) {
     if (e->npoints > 100000000 / e->dims[d].n)
