@@ -875,8 +875,9 @@ static agglo_status write_ensemble_csv(agglo_ensemble *e, const int *ok) {
       member_path(e, i, "stats.csv", path, sizeof path);
       if (load_table(path, &cols, interval, &tab[s]) != 0) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
     }
-    /* every output time of any member, in order; a member that ended earlier (a finished
-       model: e.g. one ballistic cluster) keeps its last row */
+    /* every output time of any member, in order. A member without a row there contributes its
+       last row before it: a variable-step model (ballistic) that stepped over that output time,
+       or a member that ended earlier (a finished model, e.g. one ballistic cluster) */
     for (;;) {
       long key = 0;
       int any = 0;
@@ -886,17 +887,12 @@ static agglo_status write_ensemble_csv(agglo_ensemble *e, const int *ok) {
       size_t members = 0, running = 0;
       double tsum = 0;
       for (size_t s = 0; s < e->nseeds; s++) {
-        rows[s] = NULL;
-        if (pos[s] < tab[s].nrows && tab[s].key[pos[s]] == key) {
-          rows[s] = tab[s].v + pos[s] * nc;
-          running++;
-        } else if (tab[s].nrows && pos[s] == tab[s].nrows) {
-          rows[s] = tab[s].v + (tab[s].nrows - 1) * nc;
-        }
-        if (rows[s]) {
-          members++;
-          tsum += rows[s][0];
-        }
+        while (pos[s] < tab[s].nrows && tab[s].key[pos[s]] <= key) pos[s]++;
+        rows[s] = pos[s] ? tab[s].v + (pos[s] - 1) * nc : NULL;
+        if (!rows[s]) continue;
+        members++;
+        running += tab[s].key[tab[s].nrows - 1] >= key;
+        tsum += rows[s][0];
       }
       for (size_t d = 0; d < e->ndims; d++) {
         csv_field(out, e->dims[d].values[value_index(e, p, d)]);
@@ -912,8 +908,6 @@ static agglo_status write_ensemble_csv(agglo_ensemble *e, const int *ok) {
         print_stat(out, x, n);
       }
       fputc('\n', out);
-      for (size_t s = 0; s < e->nseeds; s++)
-        if (pos[s] < tab[s].nrows && tab[s].key[pos[s]] == key) pos[s]++;
     }
     for (size_t s = 0; s < e->nseeds; s++) {
       free(tab[s].key);
