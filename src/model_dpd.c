@@ -32,6 +32,7 @@
    rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
    bridges (bond_set.h) is read by all threads during the force loop and rebuilt after it from
    the pairs each thread found bridged; it is saved with the restart state. */
+#include "cells.h"
 #include "model.h"
 #include "model_dpd.h"
 #include "agglo/analysis.h"
@@ -758,8 +759,8 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   /* grid: cells at least rc wide */
   m->ncells = 1;
   for (int k = 0; k < 3; k++) {
-    int nk = k < s->dim ? (int)floor(m->len[k] / m->rc) : 1;
-    m->nc[k] = nk < 1 ? 1 : nk > (1 << 16) ? (1 << 16) : nk;
+    int nk = k < s->dim ? agglo_cells_along(m->len[k], m->rc) : 1;
+    m->nc[k] = nk > (1 << 16) ? (1 << 16) : nk;
     m->ncells *= (size_t)m->nc[k];
   }
   m->cell_start = calloc(m->ncells + 1, sizeof *m->cell_start);
