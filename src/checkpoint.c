@@ -7,6 +7,8 @@
    are discarded at recovery); a kill between the renames leaves state.xyz.new complete without
    contacts.txt.new, and recovery finishes the rename. */
 #include "checkpoint.h"
+#include "checkpoint_h5.h"
+#include "config.h"
 #include "error.h"
 #include "output_xyz.h"
 #include <errno.h>
@@ -50,7 +52,9 @@ int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_m
 }
 
 int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen) {
-  char state_new[4200], state_path[4200], con_new[4200];
+  char state_new[4200], state_path[4200], con_new[4200], h5_new[4200];
+  snprintf(h5_new, sizeof h5_new, "%s/state.h5.new", dir);
+  unlink(h5_new); /* state.h5 is renamed whole: a leftover .new never completes */
   snprintf(state_path, sizeof state_path, "%s/state.xyz", dir);
   snprintf(state_new, sizeof state_new, "%s/state.xyz.new", dir);
   snprintf(con_new, sizeof con_new, "%s/contacts.txt.new", dir);
@@ -63,6 +67,39 @@ int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen) {
   unlink(state_new); /* killed before the renames: the previous pair stands */
   unlink(con_new);
   return 0;
+}
+
+/* The step of dir/state.xyz (-1 if none). */
+static int64_t text_step(const char *dir) {
+  char path[4200], line[4096];
+  snprintf(path, sizeof path, "%s/state.xyz", dir);
+  FILE *f = fopen(path, "r");
+  long long step = -1;
+  if (f && fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+    const char *p = strstr(line, " Step=");
+    if (p) step = atoll(p + 6);
+  }
+  if (f) fclose(f);
+  return step;
+}
+
+int agglo_checkpoint_uses_h5(const char *dir, int format) {
+  char h5[4200], xyz[4200];
+  snprintf(h5, sizeof h5, "%s/state.h5", dir);
+  snprintf(xyz, sizeof xyz, "%s/state.xyz", dir);
+  int has_h5 = exists(h5), has_xyz = exists(xyz);
+  if (has_h5 != has_xyz) return has_h5;
+  if (!has_h5) return format == AGGLO_CHECKPOINT_HDF5;
+  int64_t sh = agglo_checkpoint_h5_step(h5), sx = text_step(dir);
+  if (sh < 0 || sh == sx) return format == AGGLO_CHECKPOINT_HDF5;
+  return sh > sx;
+}
+
+int64_t agglo_checkpoint_step(const char *dir, int format) {
+  if (!agglo_checkpoint_uses_h5(dir, format)) return text_step(dir);
+  char h5[4200];
+  snprintf(h5, sizeof h5, "%s/state.h5", dir);
+  return agglo_checkpoint_h5_step(h5);
 }
 
 /* The step of a trajectory frame's comment line (Step=K), or -1. */

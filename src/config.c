@@ -301,6 +301,11 @@ static const key keys[] = {
   {"output", "checkpoint_interval", T_DOUBLE, OFF(checkpoint_interval), "0", 0, BIG, 0, 0,
    "simulated time between restart points (at the next stats.csv row), besides "
    "output.checkpoint_minutes; 0 = none"},
+  {"output", "checkpoint_format", T_ENUM, OFF(checkpoint_format), "text", 0, 0, 0, "text|hdf5",
+   "restart point format: text = state.xyz + contacts.txt (full precision text, readable as a "
+   "trajectory frame); hdf5 = one file state.h5 with the same content as native numbers "
+   "(docs/formats.md). A restart reads the restart point its directory holds (both: the later "
+   "step, on a tie this format's)"},
   {"output", "compression", T_INT, OFF(h5md_deflate), "0", 0, 9, 0, 0,
    "H5MD: deflate level of positions and velocities (0 = stored raw; cluster labels are always "
    "compressed). Level 1 saves about 10% on them and takes 15 times longer to write"},

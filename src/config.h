@@ -30,6 +30,7 @@ enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
 enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
+enum { AGGLO_CHECKPOINT_TEXT = 0, AGGLO_CHECKPOINT_HDF5 = 1 };
 
 typedef struct agglo_config {
   /* [run] */
@@ -94,6 +95,7 @@ typedef struct agglo_config {
   int64_t png_width;
   int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
   double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */
+  int checkpoint_format; /* output.checkpoint_format: AGGLO_CHECKPOINT_TEXT or AGGLO_CHECKPOINT_HDF5 */
   int64_t h5md_deflate; /* output.compression */
   /* [picture] (picture.c, docs/pictures.md) */
   int pic_style, pic_projection, pic_color, pic_monomers, pic_box;

@@ -2,6 +2,7 @@
    (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
 #include "error.h"
 #include "checkpoint.h"
+#include "checkpoint_h5.h"
 #include "frame_summary.h"
 #include "output_h5md.h"
 #include "picture.h"
@@ -76,7 +77,7 @@ static void stats_header(FILE *f, const agglo_model *m) {
 /* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
 static int agglo_file(const char *name) {
   static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
-                               "scenario.ini", "state.xyz", "contacts.txt"};
+                               "scenario.ini", "state.xyz", "contacts.txt", "state.h5"};
   for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
     size_t l = strlen(ours[k]);
     if (!strncmp(name, ours[k], l) && (!name[l] || name[l] == '.')) return 1;
@@ -85,18 +86,9 @@ static int agglo_file(const char *name) {
   return !strncmp(name, "snapshot_", 9) && l > 13 && !strcmp(name + l - 4, ".png");
 }
 
-/* The step of dir/state.xyz (-1 if none). */
-static int64_t saved_step(const char *dir) {
-  char path[4096], line[4096];
-  snprintf(path, sizeof path, "%s/state.xyz", dir);
-  FILE *f = fopen(path, "r");
-  long long step = -1;
-  if (f && fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
-    const char *p = strstr(line, " Step=");
-    if (p) step = atoll(p + 6);
-  }
-  if (f) fclose(f);
-  return step;
+/* The step of the restart point in dir, state.xyz or state.h5 (-1 if none). */
+static int64_t saved_step(const agglo_sim *sim, const char *dir) {
+  return agglo_checkpoint_step(dir, sim->cfg.checkpoint_format);
 }
 
 /* A directory holding another run's outputs is refused, or cleared with AGGLO_OUTPUT_OVERWRITE;
@@ -104,7 +96,7 @@ static int64_t saved_step(const char *dir) {
 static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
   DIR *d = opendir(dir);
   if (!d) return 0;
-  int rc = 0, continuing = sim->restarted && saved_step(dir) == sim->sys.step;
+  int rc = 0, continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
   for (struct dirent *e; rc == 0 && (e = readdir(d));) {
     if (!agglo_file(e->d_name) || continuing) continue;
     char path[4096];
@@ -306,7 +298,9 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
   char err[1024];
   if (make_dir(dir) != 0) return -1;
   if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
-  if (agglo_checkpoint_write(dir, &sim->sys, sim->model, sim->state, err, sizeof err) != 0)
+  int h5 = sim->cfg.checkpoint_format == AGGLO_CHECKPOINT_HDF5;
+  if ((h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model, sim->state,
+                                                              err, sizeof err) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s", err);
   if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
   return 0;

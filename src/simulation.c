@@ -3,6 +3,7 @@
 #include "simulation.h"
 #include "cells.h"
 #include "checkpoint.h"
+#include "checkpoint_h5.h"
 #include "error.h"
 #include "output_xyz.h"
 #include "setup.h"
@@ -111,23 +112,37 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
   char path[4096], *err = agglo_error_buffer();
   sim->restarted = 1;
   snprintf(path, sizeof path, "%s/state.xyz", dir ? dir : "(NULL)");
-  if (!dir || agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) != 0 ||
-      agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN) != 0) {
+  /* state.h5 (output.checkpoint_format = hdf5) or the text pair: agglo_checkpoint_uses_h5 */
+  char *bytes = NULL;
+  size_t nbytes = 0;
+  int recovered = dir && agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) == 0;
+  int h5 = recovered && agglo_checkpoint_uses_h5(dir, c->checkpoint_format);
+  if (h5) snprintf(path, sizeof path, "%s/state.h5", dir);
+  if (!recovered || (h5 ? agglo_checkpoint_h5_read(path, &sim->sys, &bytes, &nbytes, err, AGGLO_ERROR_LEN)
+                        : agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN)) != 0) {
     if (!dir) agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_create_from_restart: the directory is NULL");
     st = AGGLO_ERROR_INPUT;
   } else if (sim->sys.dim != c->dim) {
     st = agglo_error(AGGLO_ERROR_INPUT, "%s: dim %d differs from run.dim %d", path, sim->sys.dim, c->dim);
   } else if ((st = agglo_start_check_restart(sim, path)) == AGGLO_OK &&
              (st = sim_finish(sim)) == AGGLO_OK) {
-    snprintf(path, sizeof path, "%s/contacts.txt", dir);
-    FILE *f = fopen(path, "r");
+    /* the model's state: contacts.txt, or the same bytes stored in state.h5 (model/contacts) */
+    if (!h5) snprintf(path, sizeof path, "%s/contacts.txt", dir);
+    FILE *f = !h5 ? fopen(path, "r") : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
     if (!f) st = agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     else {
-      if (sim->model->load && sim->model->load(sim->state, f, err, AGGLO_ERROR_LEN) != 0)
+      if (sim->model->load && sim->model->load(sim->state, f, err, AGGLO_ERROR_LEN) != 0) {
         st = AGGLO_ERROR_INPUT;
+        if (h5) {
+          char keep[AGGLO_ERROR_LEN];
+          snprintf(keep, sizeof keep, "%s", err);
+          agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, keep);
+        }
+      }
       fclose(f);
     }
   }
+  free(bytes);
   if (st != AGGLO_OK) agglo_sim_destroy(sim);
   else *out = sim;
   return st;

@@ -1,0 +1,28 @@
+"""state.h5 (output.checkpoint_format = hdf5, docs/formats.md) read by h5py: the same particles,
+bit for bit, as the text restart point of the same run, and the model's bytes of contacts.txt."""
+import h5py
+import numpy as np
+
+from conftest import read_state, run
+
+
+def test_state_h5_matches_text(tmp_path):
+    text = run(tmp_path / "text", 2, "xyz")
+    h5 = run(tmp_path / "h5", 2, "xyz", "-s", "output.checkpoint_format=hdf5")
+    assert not (h5 / "state.xyz").exists() and not (h5 / "contacts.txt").exists()
+    cols, _, info = read_state(text / "state.xyz")
+    with h5py.File(h5 / "state.h5", "r") as f:
+        assert f.attrs["format"] == b"agglo-checkpoint" and f.attrs["version"] == 1
+        pos = f["particles/position"][()]
+        ids = f["particles/id"][()]
+        assert pos.dtype == np.float64 and pos.shape == (len(ids), 3)
+        assert ids.dtype == np.int64
+        np.testing.assert_array_equal(ids, cols["id"].astype(np.int64))
+        np.testing.assert_array_equal(pos, cols["pos"])
+        np.testing.assert_array_equal(f["particles/velocity"][()], cols["velocities"])
+        np.testing.assert_array_equal(f["particles/radius"][()], cols["radius"])
+        assert int(f["step"][()]) == int(info["Step"])
+        assert float(f["time"][()]) == float(info["Time"])
+        assert int(f["dim"][()]) == 2
+        assert list(f["box/periodic"][()]) == [1, 0, 0]
+        assert f["model/contacts"][()].tobytes() == (text / "contacts.txt").read_bytes()
