@@ -49,7 +49,7 @@ static void run_usage(FILE *f) {
           "  --seed N            same as -s run.seed=N\n"
           "  --threads N         OpenMP threads (results do not depend on it)\n"
           "  --restart DIR       continue the run saved in DIR (its scenario.ini, state.xyz and\n"
-          "                      contacts.txt); -s may change e.g. run.t_end\n"
+          "                      contacts.txt, or state.h5); -s may change e.g. run.t_end\n"
           "  --resume DIR        continue a killed run in place from its last restart point\n"
           "                      (written every output.checkpoint_minutes); afresh if it had none\n"
           "  --quiet             no progress bar and no summary\n"
@@ -222,7 +222,10 @@ static int cmd_run(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/state.xyz", restart);
     if (access(path, F_OK) != 0) {
       snprintf(path, sizeof path, "%s/state.xyz.new", restart);
-      if (access(path, F_OK) != 0) restart = NULL;
+      if (access(path, F_OK) != 0) {
+        snprintf(path, sizeof path, "%s/state.h5", restart); /* output.checkpoint_format = hdf5 */
+        if (access(path, F_OK) != 0) restart = NULL;
+      }
     }
     if (!restart) overwrite = 1; /* starting over: the killed run's partial outputs go */
     if (!restart && !file) {

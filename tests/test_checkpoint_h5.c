@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agglo/agglo.h"
+#include "checkpoint.h"
 #include "checkpoint_h5.h"
 #include "config.h"
 #include "support.h"
@@ -205,7 +206,50 @@ static void test_corrupt(void **st) {
   sh("echo garbage > " OUT "/bad/state.h5");
   assert_int_equal(agglo_sim_create_from_restart(c, OUT "/bad", &sim), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "state.h5"));
+  /* a dataset missing: tests/h5md/test_checkpoint.py (h5py deletes it) */
   agglo_config_destroy(c);
+}
+
+/* The format changed between runs: a text run stopped halfway goes on with hdf5 (from its
+   state.xyz), and a later restart with text reads state.h5, the later step; the outputs stay
+   those of the uninterrupted run. */
+static void test_switch(void **st) {
+  (void)st;
+  const char *h[] = {"run.t_end=1", NULL};
+  agglo_config *ch = load_config(brownian_2d, h);
+  run_into(ch, OUT "/switch", NULL);
+  assert_int_equal(agglo_checkpoint_uses_h5(OUT "/switch", AGGLO_CHECKPOINT_HDF5), 0);
+  agglo_config *c1 = restart_config(OUT "/switch", "run.t_end=1.5");
+  char err[1024];
+  assert_int_equal(agglo_config_read_assignment(c1, "output.checkpoint_format=hdf5", err, sizeof err), 0);
+  run_into(c1, OUT "/switch", OUT "/switch");
+  assert_true(has(OUT "/switch", "state.h5") && has(OUT "/switch", "state.xyz"));
+  assert_int_equal(agglo_checkpoint_uses_h5(OUT "/switch", AGGLO_CHECKPOINT_TEXT), 1);
+  assert_int_equal(agglo_checkpoint_step(OUT "/switch", AGGLO_CHECKPOINT_TEXT), 75);
+  agglo_config *c2 = restart_config(OUT "/switch", "run.t_end=2");
+  assert_int_equal(agglo_config_read_assignment(c2, "output.checkpoint_format=text", err, sizeof err), 0);
+  run_into(c2, OUT "/switch", OUT "/switch");
+  same_file(OUT "/switch", OUT "/contact_C", "trajectory.xyz");
+  same_file(OUT "/switch", OUT "/contact_C", "stats.csv");
+  same_file(OUT "/switch", OUT "/contact_text", "state.xyz");
+  same_file(OUT "/switch", OUT "/contact_text", "contacts.txt");
+  agglo_config_destroy(ch), agglo_config_destroy(c1), agglo_config_destroy(c2);
+}
+
+/* agglo run --resume DIR continues from a state.h5 (instead of starting afresh). */
+static void test_cli_resume(void **st) {
+  (void)st;
+  if (access("../agglo", X_OK) != 0) skip();
+  FILE *f = fopen(OUT "/brownian.ini", "w");
+  assert_non_null(f);
+  fputs(brownian_2d, f);
+  fclose(f);
+  sh("../agglo run " OUT "/brownian.ini -o " OUT "/cli --overwrite --quiet -s run.t_end=1 "
+     "-s output.checkpoint_format=hdf5");
+  sh("../agglo run --resume " OUT "/cli --quiet -s run.t_end=2");
+  same_file(OUT "/cli", OUT "/contact_C", "trajectory.xyz");
+  same_file(OUT "/cli", OUT "/contact_C", "stats.csv");
+  same_state(OUT "/cli", OUT "/contact_C");
 }
 
 int main(void) {
@@ -215,6 +259,8 @@ int main(void) {
       cmocka_unit_test(test_gluey),
       cmocka_unit_test(test_ballistic),
       cmocka_unit_test(test_corrupt),
+      cmocka_unit_test(test_switch),
+      cmocka_unit_test(test_cli_resume),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,3 +26,16 @@ def test_state_h5_matches_text(tmp_path):
         assert int(f["dim"][()]) == 2
         assert list(f["box/periodic"][()]) == [1, 0, 0]
         assert f["model/contacts"][()].tobytes() == (text / "contacts.txt").read_bytes()
+
+
+def test_state_h5_missing_dataset(tmp_path):
+    """A restart from a state.h5 without particles/mass names the file and the dataset."""
+    import subprocess
+    from conftest import AGGLO
+    out = run(tmp_path / "h5", 2, "xyz", "-s", "output.checkpoint_format=hdf5")
+    with h5py.File(out / "state.h5", "r+") as f:
+        del f["particles/mass"]
+    r = subprocess.run([AGGLO, "run", "--restart", str(out), "-o", str(tmp_path / "b"), "--quiet",
+                        "-s", "run.t_end=0.6"], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert f"{out}/state.h5: dataset particles/mass missing" in r.stderr
