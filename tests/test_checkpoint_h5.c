@@ -148,9 +148,19 @@ static void test_contact(void **st) {
   agglo_config_destroy(c);
 }
 
+/* DPD with capillary bridges with memory: the bridges and the temperature record. */
+static const char *dpd_capillary =
+    "[run]\nmodel = dpd\ndim = 3\nseed = 4\ndt = 0.0005\nt_end = 0.2\n"
+    "[particles]\nn = 300\nradius = 0.5\nradius_spread = 0.1\nmass = 1\n"
+    "[box]\nsize = 12\nboundary = periodic\n"
+    "[dpd]\nconservative = capillary\ncapillary_bridge = memory\nthermostat = transverse\n"
+    "kT = 0.3333333333333333\ngamma = 13.5\nrc = 3\nmin_gap = 0.02\ncore_k = 100000\n"
+    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots =\n";
+
 static void test_gluey(void **st) {
   (void)st;
   case_h5(gluey_funnel, "gluey", "0.15", "0.3");
+  case_h5(dpd_capillary, "dpd", "0.1", "0.2");
 }
 
 /* Ballistic time stepping chooses its steps: stop at one of the uninterrupted run's frames. */
