@@ -107,8 +107,9 @@ set_tests_properties(cli_tiny_run PROPERTIES TIMEOUT 60)
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 
-# SIGKILL at 24 moments over the four models, each run resumed with --resume: the final state,
-# stats and trajectory equal the uninterrupted run's (restart points every 0.09 s of wall clock).
+# SIGKILL at 30 moments over the four models (contact also with HDF5 restart points), each run
+# resumed with --resume: the final state, stats and trajectory equal the uninterrupted run's
+# (restart points every 0.09 s of wall clock).
 add_test(NAME cli_kill_resume COMMAND sh ${CLI_DATA}/kill_resume.sh ${CLI_EXE} cli_out_kill_resume)
 set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
   PASS_REGULAR_EXPRESSION "[0-9]+ kills in all\n$")

@@ -167,8 +167,9 @@ enum {
   AGGLO_OUTPUT_TRAJECTORY = 1, /* trajectory.xyz: extended XYZ frames */
   AGGLO_OUTPUT_STATS = 2,      /* stats.csv: one row per output time */
   AGGLO_OUTPUT_SNAPSHOTS = 4,  /* snapshot_NNNNNNNNN.png (the step) at output.snapshots */
-  AGGLO_OUTPUT_STATE = 8,      /* state.xyz + contacts.txt at run.t_end, on a stop or failure,
-                                  and when the writers are closed */
+  AGGLO_OUTPUT_STATE = 8,      /* the restart point (state.xyz + contacts.txt, or state.h5) at
+                                  run.t_end, every output.checkpoint_minutes, on a stop or
+                                  failure, and when the writers are closed */
   AGGLO_OUTPUT_ALL = 15,
   AGGLO_OUTPUT_OVERWRITE = 16  /* not a writer: first delete the files agglo writes in dir */
 };
@@ -177,7 +178,7 @@ enum {
    which has AGGLO_OUTPUT_OVERWRITE (they are deleted; other files stay) or the simulation
    continues the run saved there (made from dir's restart point). */
 agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which);
-/* Write the restart point (state.xyz, contacts.txt, scenario.ini) into dir now. */
+/* Write the restart point (state.xyz + contacts.txt or state.h5, and scenario.ini) into dir now. */
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
 /* The run ends here: write the outputs of the current step if not yet written, the restart
    point (with the state writer), and close the writers. agglo_sim_destroy does it too. */
