@@ -1,6 +1,7 @@
 #include "error.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char last_error[AGGLO_ERROR_LEN];
 
@@ -13,10 +14,12 @@ int agglo_fail(char *err, size_t errlen, const char *fmt, ...) {
 }
 
 agglo_status agglo_error(agglo_status status, const char *fmt, ...) {
+  char msg[AGGLO_ERROR_LEN]; /* the arguments may be the last message itself */
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(last_error, sizeof last_error, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  memcpy(last_error, msg, sizeof msg);
   return status;
 }
 

@@ -56,6 +56,14 @@ extern const agglo_model agglo_model_ballistic;    /* time stepping (model_balli
 extern const agglo_model agglo_model_ballistic_ed; /* event driven (model_ballistic_ed.c) */
 extern const agglo_model agglo_model_dpd;          /* DPD-VV (model_dpd.c) */
 extern const agglo_model agglo_model_gluey;        /* gluey particles (model_gluey.c) */
+/* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count
+   must not turn into a huge allocation) */
+static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
+  long here = ftell(f), end = -1;
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) end = ftell(f), fseek(f, here, SEEK_SET);
+  return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / 8 + 1;
+}
+
 /* The registry (models.c): the model of a scenario, from run.model and, for ballistic,
    ballistic.method. */
 const agglo_model *agglo_model_select(const agglo_config *c);

@@ -333,6 +333,8 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "contacts file: missing header");
+  if (!agglo_load_count_fits(f, cnt))
+    return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);
   c->cap = cnt + 1;

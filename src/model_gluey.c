@@ -604,6 +604,8 @@ static int gluey_load(void *state, FILE *f, char *err, size_t errlen) {
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "contacts file: missing header");
+  if (!agglo_load_count_fits(f, cnt))
+    return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
   if (memory_reserve(m, cnt) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;

@@ -117,12 +117,6 @@ typedef struct {
 } agglo_agglomerates_options;
 agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out);
 
-/* Ballistic time stepping against event driven over seeds (`agglo compare`): the report on out,
-   one CSV row per run on csv (may be NULL), progress lines on log (may be NULL).
-   only: -1 both methods, 0 time stepping, 1 event driven. */
-agglo_status agglo_ballistic_compare(const agglo_config *c, long first_seed, long seeds, int only,
-                                     FILE *out, FILE *csv, FILE *log);
-
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }
