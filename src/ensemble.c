@@ -2,6 +2,7 @@
    through the public simulation API into its directory, and the summary over members read back
    from their directories (so members may run in any process, in any order). */
 #include "agglo/ensemble.h"
+#include "files.h"
 #include "ballistic_compare.h"
 #include "error.h"
 #include "frame_summary.h"
@@ -61,21 +62,6 @@ static char *dup_str(const char *s) {
   return d;
 }
 
-static int mkdir_p(const char *path) {
-  char buf[4096];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-    return agglo_error(AGGLO_ERROR_INPUT, "%s: path too long", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
-      *p = '/';
-    }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
-  return 0;
-}
 
 static int file_exists(const char *path) {
   struct stat st;
@@ -409,7 +395,7 @@ agglo_status agglo_ensemble_prepare(agglo_ensemble *e, int resume) {
   if (!resume && exists)
     return agglo_error(AGGLO_ERROR_INPUT, "%s holds an ensemble already: --resume continues it; "
                        "or give another -o", e->dir);
-  if (mkdir_p(e->dir) != 0) return AGGLO_ERROR_IO;
+  if (agglo_make_dir(e->dir) != 0) return AGGLO_ERROR_IO;
   if ((st = write_or_check(e, "base.ini", 0, resume)) != AGGLO_OK) return st;
   if ((st = write_or_check(e, "grid.txt", 1, resume)) != AGGLO_OK) return st;
   e->prepared = 1;
@@ -550,7 +536,7 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   remove(path);
   member_path(e, i, "failed", path, sizeof path);
   remove(path);
-  if (mkdir_p(dir) != 0) return AGGLO_ERROR_IO;
+  if (agglo_make_dir(dir) != 0) return AGGLO_ERROR_IO;
   marker m;
   memset(&m, 0, sizeof m);
   for (int k = F_FINISHED; k < F_COUNT; k++) m.f[k][0] = 0;
@@ -649,7 +635,7 @@ agglo_status agglo_ensemble_mark_failed(agglo_ensemble *e, size_t i, const char 
   member_path(e, i, "failed", path, sizeof path);
   if (file_exists(path)) return AGGLO_OK;
   member_path(e, i, NULL, path, sizeof path);
-  if (mkdir_p(path) != 0) return AGGLO_ERROR_IO;
+  if (agglo_make_dir(path) != 0) return AGGLO_ERROR_IO;
   marker m;
   memset(&m, 0, sizeof m);
   snprintf(m.f[F_STATUS], sizeof m.f[F_STATUS], "failed");

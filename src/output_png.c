@@ -1,5 +1,6 @@
 /* PNG snapshots with cairo: discs at their true radius, coloured by cluster. */
 #include "output_png.h"
+#include "colors.h"
 #include "error.h"
 #include <cairo.h>
 #include <math.h>
@@ -84,25 +85,7 @@ static int count_clusters(clusters *c) {
   return 0;
 }
 
-/* Scramble the label bits (for the small s/v variation). */
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16; x *= 0x7feb352dU;
-  x ^= x >> 15; x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
-static void hsv_to_rgb(double h, double s, double v, double rgb[3]) {
-  double f = 6 * h - floor(6 * h), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-  switch ((int)floor(6 * h) % 6) {
-    case 0: rgb[0] = v; rgb[1] = t; rgb[2] = p; break;
-    case 1: rgb[0] = q; rgb[1] = v; rgb[2] = p; break;
-    case 2: rgb[0] = p; rgb[1] = v; rgb[2] = t; break;
-    case 3: rgb[0] = p; rgb[1] = q; rgb[2] = v; break;
-    case 4: rgb[0] = t; rgb[1] = p; rgb[2] = v; break;
-    default: rgb[0] = v; rgb[1] = p; rgb[2] = q; break;
-  }
-}
 
 /* Lone particles are grey; a cluster's colour depends only on its label, so it is stable across frames. */
 static void particle_colour(const clusters *c, size_t i, double rgb[3]) {
@@ -112,12 +95,7 @@ static void particle_colour(const clusters *c, size_t i, double rgb[3]) {
     rgb[0] = rgb[1] = rgb[2] = 0.80;
     return;
   }
-  /* Golden-ratio hue stepping spreads nearby labels far apart on the colour wheel;
-     two hash bits vary s and v so labels that happen to land on close hues still differ. */
-  double hue = fmod(0.1 + 0.6180339887498949 * (double)l, 1.0);
-  if (hue < 0) hue += 1.0; /* negative labels */
-  uint32_t h = mix32((uint32_t)l);
-  hsv_to_rgb(hue, 0.55 + 0.15 * (h & 1), 0.80 + 0.12 * ((h >> 1) & 1), rgb);
+  agglo_label_rgb(l, rgb);
 }
 
 /* ---- drawing ---- */

@@ -1,6 +1,7 @@
 /* The writers of a run: trajectory (extended XYZ), stats.csv, PNG snapshots, the restart point
    (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
 #include "error.h"
+#include "files.h"
 #include "checkpoint.h"
 #include "checkpoint_h5.h"
 #include "frame_summary.h"
@@ -22,20 +23,6 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int make_dir(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
-      *p = '/';
-    }
-  if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-    return agglo_error(AGGLO_ERROR_IO, "%s: cannot create directory: %s", buf, strerror(errno));
-  return 0;
-}
 
 static FILE *open_out(const char *dir, const char *name, const char *mode) {
   char path[4096];
@@ -114,7 +101,7 @@ static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
-  if (make_dir(dir) != 0 || claim_dir(sim, dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
+  if (agglo_make_dir(dir) != 0 || claim_dir(sim, dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
   which &= AGGLO_OUTPUT_ALL;
   if (write_scenario(sim, dir) != 0) return -1;
   o->dir = strdup(dir);
@@ -296,7 +283,7 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
 
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
   char err[1024];
-  if (make_dir(dir) != 0) return -1;
+  if (agglo_make_dir(dir) != 0) return -1;
   if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
   int h5 = sim->cfg.checkpoint_format == AGGLO_CHECKPOINT_HDF5;
   if ((h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model, sim->state,

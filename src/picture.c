@@ -2,6 +2,7 @@
    particle (cluster, cluster size, species, speed), slab and hidden monomers, and the renderer:
    flat discs (output_png.c, the look of 2D snapshots) or shaded spheres (picture_shaded.c). */
 #include "picture.h"
+#include "colors.h"
 #include "config.h"
 #include "error.h"
 #include "model_dpd.h"
@@ -71,34 +72,8 @@ static long cluster_sizes(const agglo_picture_frame *f, uint32_t *size) {
   return nc;
 }
 
-/* ---- colours ---- */
+/* ---- colours (cluster labels: colors.c) ---- */
 
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16; x *= 0x7feb352dU;
-  x ^= x >> 15; x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
-static void hsv_to_rgb(double h, double s, double v, double rgb[3]) {
-  double f = 6 * h - floor(6 * h), p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
-  switch ((int)floor(6 * h) % 6) {
-    case 0: rgb[0] = v; rgb[1] = t; rgb[2] = p; break;
-    case 1: rgb[0] = q; rgb[1] = v; rgb[2] = p; break;
-    case 2: rgb[0] = p; rgb[1] = v; rgb[2] = t; break;
-    case 3: rgb[0] = p; rgb[1] = q; rgb[2] = v; break;
-    case 4: rgb[0] = t; rgb[1] = p; rgb[2] = v; break;
-    default: rgb[0] = v; rgb[1] = p; rgb[2] = q; break;
-  }
-}
-
-/* The hue of a cluster label, as the flat snapshots colour it (stable across frames). */
-static void label_colour(int32_t l, double rgb[3]) {
-  double hue = fmod(0.1 + 0.6180339887498949 * (double)l, 1.0);
-  if (hue < 0) hue += 1.0;
-  uint32_t h = mix32((uint32_t)l);
-  hsv_to_rgb(hue, 0.55 + 0.15 * (h & 1), 0.80 + 0.12 * ((h >> 1) & 1), rgb);
-}
 
 /* viridis at t in [0, 1], by linear interpolation between nine of its colours */
 static void viridis(double t, double rgb[3]) {
@@ -225,7 +200,7 @@ int agglo_picture_draw(const agglo_config *cfg, const agglo_picture_frame *frame
       continue;
     }
     shown++;
-    if (color == COLOR_CLUSTER && size[i] > 1) label_colour(f.clusters[i], col);
+    if (color == COLOR_CLUSTER && size[i] > 1) agglo_label_rgb(f.clusters[i], col);
     else if (color == COLOR_SIZE)
       viridis(smax > 1 ? log((double)size[i]) / log((double)smax) : 0, col);
     else if (color == COLOR_SPECIES)
