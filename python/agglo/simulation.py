@@ -647,10 +647,11 @@ class Simulation:
 
     # -- outputs --------------------------------------------------------------------------
 
-    def attach_outputs(self, directory, which="all"):
+    def attach_outputs(self, directory, which="all", overwrite=False):
         """Write outputs into directory (created) on the scenario's schedule from the next step:
         which is "all" or names among trajectory, stats, snapshots, state (or an int of
-        AGGLO_OUTPUT_* flags). Also writes directory/scenario.ini."""
+        AGGLO_OUTPUT_* flags). Also writes directory/scenario.ini. A directory holding another
+        run's outputs is refused (InputError) unless overwrite=True, which deletes them first."""
         if isinstance(which, str):
             which = tuple(OUTPUTS) if which == "all" else (which,)
         if isinstance(which, numbers.Integral):
@@ -662,6 +663,8 @@ class Simulation:
                     raise InputError(f"attach_outputs: unknown output {w!r} (allowed: "
                                      f"{', '.join(OUTPUTS)} or 'all')")
                 flags |= OUTPUTS[w]
+        if overwrite:
+            flags |= lib.AGGLO_OUTPUT_OVERWRITE
         with self._exclusive("attach_outputs"):
             check(lib.agglo_sim_attach_outputs(self._handle, encode(directory), flags))
         return directory
@@ -676,7 +679,8 @@ class Simulation:
         return directory
 
     def close_outputs(self):
-        """Flush and close the attached writers (writing the state if that writer is on)."""
+        """The run ends here: write the outputs of the current step if not yet written, the
+        restart point (with the state writer), and close the writers."""
         with self._exclusive("close_outputs"):
             check(lib.agglo_sim_close_outputs(self._handle))
 

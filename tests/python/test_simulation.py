@@ -376,3 +376,19 @@ def test_other_threads_cannot_step_a_running_simulation(small_contact):
         release.set()
         worker.join()
     assert sim.step_count == 1
+
+
+def test_reused_output_directory_needs_overwrite(small_contact, tmp_path):
+    out = tmp_path / "out"
+    first = small_contact()
+    first.attach_outputs(out)
+    first.step(3)
+    first.close_outputs()
+    stats = (out / "stats.csv").read_text()
+    again = small_contact()
+    with pytest.raises(agglo.Error):
+        again.attach_outputs(out)
+    again.attach_outputs(out, overwrite=True)
+    again.step(3)
+    again.close_outputs()
+    assert (out / "stats.csv").read_text() == stats  # the same run again, nothing of the old left
