@@ -18,6 +18,7 @@
 #include "model.h"
 #include "model_dpd.h"
 #include "setup.h"
+#include "dpd_support.h"
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
@@ -30,33 +31,6 @@ static void gw_config(agglo_config *c, double L) {
   c->boundary.n = 1, c->boundary.v[0] = 1;
   c->seed = 7;
   /* the [dpd] defaults are Groot-Warren's: a = 25, gamma = 4.5, kT = 1, rc = 1, lambda = 0.65 */
-}
-
-typedef struct {
-  agglo_system s;
-  void *state;
-} sim;
-
-static void start(sim *S, const agglo_config *c) {
-  char err[512];
-  memset(S, 0, sizeof *S);
-  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  if (agglo_setup(&S->s, c, err, sizeof err) != 0) fail_msg("setup: %s", err);
-  if (agglo_model_dpd.init(&S->state, &S->s, c, err, sizeof err) != 0) fail_msg("init: %s", err);
-}
-
-static void advance(sim *S, int steps) {
-  char err[512];
-  agglo_step_info info;
-  for (int k = 0; k < steps; k++) {
-    if (agglo_model_dpd.step(S->state, &S->s, &info, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_true(info.bad_particle == SIZE_MAX);
-  }
-}
-
-static void stop(sim *S) {
-  agglo_model_dpd.destroy(S->state);
-  agglo_system_free(&S->s);
 }
 
 static void momentum(const agglo_system *s, double p[3]) {

@@ -17,31 +17,7 @@
 #include "model_dpd.h"
 #include "pair_forces.h"
 #include "setup.h"
-
-typedef struct {
-  agglo_system s;
-  void *state;
-} sim;
-
-static void start(sim *S, const agglo_config *c) {
-  char err[512];
-  memset(S, 0, sizeof *S);
-  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  if (agglo_setup(&S->s, c, err, sizeof err) != 0) fail_msg("setup: %s", err);
-  if (agglo_model_dpd.init(&S->state, &S->s, c, err, sizeof err) != 0) fail_msg("init: %s", err);
-}
-
-static void advance(sim *S, int steps) {
-  char err[512];
-  agglo_step_info info;
-  for (int k = 0; k < steps; k++)
-    if (agglo_model_dpd.step(S->state, &S->s, &info, err, sizeof err) != 0) fail_msg("%s", err);
-}
-
-static void stop(sim *S) {
-  agglo_model_dpd.destroy(S->state);
-  agglo_system_free(&S->s);
-}
+#include "dpd_support.h"
 
 /* The model's stats values: T, <T> last half, U, E, P, bound pairs. */
 static void columns(const sim *S, double v[6]) {

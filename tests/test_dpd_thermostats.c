@@ -19,33 +19,7 @@
 #include "model.h"
 #include "model_dpd.h"
 #include "setup.h"
-
-typedef struct {
-  agglo_system s;
-  void *state;
-} sim;
-
-static void start(sim *S, const agglo_config *c) {
-  char err[512];
-  memset(S, 0, sizeof *S);
-  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  if (agglo_setup(&S->s, c, err, sizeof err) != 0) fail_msg("setup: %s", err);
-  if (agglo_model_dpd.init(&S->state, &S->s, c, err, sizeof err) != 0) fail_msg("init: %s", err);
-}
-
-static void advance(sim *S, int steps) {
-  char err[512];
-  agglo_step_info info;
-  for (int k = 0; k < steps; k++) {
-    if (agglo_model_dpd.step(S->state, &S->s, &info, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_true(info.bad_particle == SIZE_MAX);
-  }
-}
-
-static void stop(sim *S) {
-  agglo_model_dpd.destroy(S->state);
-  agglo_system_free(&S->s);
-}
+#include "dpd_support.h"
 
 /* Groot-Warren: rho = 3, a = 25, gamma = 4.5, kT = 1, rc = 1, dt = 0.04, lambda = 0.65. */
 static void gw_config(agglo_config *c, double L, int thermostat) {
