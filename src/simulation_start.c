@@ -15,6 +15,21 @@ static int cmp_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Ids distinct and >= 0 (the random numbers are keyed by them). */
+static agglo_status check_ids(const int64_t *id, size_t n, const char *where) {
+  int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+  if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  memcpy(ids, id, n * sizeof *ids);
+  qsort(ids, n, sizeof *ids, cmp_id);
+  agglo_status st = AGGLO_OK;
+  for (size_t i = 0; i < n && st == AGGLO_OK; i++)
+    if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
+      st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle id %lld is %s (allowed: distinct, >= 0)",
+                       where, (long long)ids[i], ids[i] < 0 ? "negative" : "repeated");
+  free(ids);
+  return st;
+}
+
 static agglo_status writable(agglo_sim *sim, const void *data, size_t n, const char *fn) {
   if (!sim) return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation handle is NULL", fn);
   if (sim->started || sim->restarted)
@@ -269,18 +284,8 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
     }
   }
   if (has->id) { /* ids must be unique: the random numbers are keyed by them */
-    int64_t *ids = malloc(n * sizeof *ids);
-    if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
-    memcpy(ids, t->id, n * sizeof *ids);
-    qsort(ids, n, sizeof *ids, cmp_id);
-    for (size_t i = 1; i < n; i++)
-      if (ids[i] == ids[i - 1] || ids[0] < 0) {
-        int64_t bad = ids[0] < 0 ? ids[0] : ids[i];
-        free(ids);
-        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle id %lld is %s (allowed: distinct, >= 0)",
-                           fn, (long long)bad, bad < 0 ? "negative" : "repeated");
-      }
-    free(ids);
+    agglo_status st = check_ids(t->id, n, fn);
+    if (st != AGGLO_OK) return st;
     memcpy(s->id, t->id, n * sizeof *s->id);
   }
   /* centres outside a wall by less than the rounding of a file (XYZ frames 9 digits, H5MD single
@@ -314,19 +319,9 @@ agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
                            (long long)s->id[i], s->r[i], "xyz"[k], s->x[3 * i + k],
                            s->box.lo[k] + s->r[i], s->box.hi[k] - s->r[i]);
     }
-  int64_t *ids = malloc((s->n ? s->n : 1) * sizeof *ids);
-  if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
-  memcpy(ids, s->id, s->n * sizeof *ids);
-  qsort(ids, s->n, sizeof *ids, cmp_id);
-  for (size_t i = 0; i < s->n; i++)
-    if (ids[i] < 0 || (i && ids[i] == ids[i - 1])) {
-      long long bad = (long long)ids[i];
-      free(ids);
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: particle id %lld is %s (allowed: distinct, >= 0); "
-                         "nothing was run", path, bad, bad < 0 ? "negative" : "repeated");
-    }
-  free(ids);
   char where[4200];
   snprintf(where, sizeof where, "%s: nothing was run", path);
+  agglo_status st = check_ids(s->id, s->n, where);
+  if (st != AGGLO_OK) return st;
   return check_overlaps_scaled(sim, s->x, s->r, 10, where);
 }
