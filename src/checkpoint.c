@@ -124,7 +124,6 @@ static int cut_trajectory(const char *path, int64_t step, char *err, size_t errl
   size_t cap = 0;
   long keep = 0;
   for (;;) {
-    long start = ftell(f);
     long long n;
     if (getline(&line, &cap, f) < 0 || sscanf(line, "%lld", &n) != 1 || n < 0) break;
     if (getline(&line, &cap, f) < 0 || frame_step(line) > step || !strchr(line, '\n')) break;
@@ -133,7 +132,6 @@ static int cut_trajectory(const char *path, int64_t step, char *err, size_t errl
     while (k < n && (len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') k++;
     if (k < n) break; /* cut mid-frame */
     keep = ftell(f);
-    (void)start;
   }
   free(line);
   int rc = cut(f, keep, path, err, errlen);
