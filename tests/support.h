@@ -23,4 +23,14 @@ static inline agglo_config *make_config(const char *ini, const char *const *over
   return c;
 }
 
+/* The scenario a restart from dir reads (its scenario.ini), with one "section.key=value". */
+static inline agglo_config *restart_config(const char *dir, const char *override) {
+  char path[256], err[1024] = "";
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  agglo_config *c = agglo_config_new();
+  if (agglo_config_read_file(c, path, err, sizeof err) != 0) fail_msg("%s", err);
+  if (agglo_config_read_assignment(c, override, err, sizeof err) != 0) fail_msg("%s", err);
+  return c;
+}
+
 #endif

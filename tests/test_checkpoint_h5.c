@@ -72,15 +72,6 @@ static void same_state(const char *d1, const char *d2) {
   free(ma), free(mb);
 }
 
-static agglo_config *restart_config(const char *dir, const char *override) {
-  char path[256], err[1024] = "";
-  snprintf(path, sizeof path, "%s/scenario.ini", dir);
-  agglo_config *c = agglo_config_new();
-  if (agglo_config_read_file(c, path, err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_read_assignment(c, override, err, sizeof err) != 0) fail_msg("%s", err);
-  return c;
-}
-
 /* C: the whole run; D: stopped at t_half, then restarted in place from its state.h5 to t_full.
    D's trajectory and stats equal C's byte for byte, and so does the final state. */
 static void case_h5(const char *ini, const char *tag, const char *t_half, const char *t_full) {

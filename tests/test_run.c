@@ -178,16 +178,6 @@ static size_t count_lines(const char *dir, const char *name) {
   return n;
 }
 
-/* The scenario a restart from dir reads (its scenario.ini), with one override. */
-static agglo_config *restart_config(const char *dir, const char *override) {
-  char path[256], err[1024] = "";
-  snprintf(path, sizeof path, "%s/scenario.ini", dir);
-  agglo_config *c = agglo_config_new();
-  if (agglo_config_read_file(c, path, err, sizeof err) != 0) fail_msg("%s", err);
-  if (agglo_config_read_assignment(c, override, err, sizeof err) != 0) fail_msg("%s", err);
-  return c;
-}
-
 /* B, restarted from A's directory, ends as C (the uninterrupted run), and its trajectory and
    stats are C's after the restart point. */
 static void assert_continues(const char *dA, const char *dB, const char *dC) {
