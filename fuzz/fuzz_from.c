@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     agglo_config_set(c, "particles.from", path);
     agglo_config_set(c, "box.size", "0.2");
     agglo_config_set(c, "run.dim", dims[d]);
+    agglo_config_set(c, "solver.max_iter", "100"); /* the reader is the target, not a stiff solve */
     agglo_sim *sim = NULL;
     if (agglo_sim_create(c, &sim) == AGGLO_OK) agglo_sim_step(sim, 1);
     else if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "%s\n", agglo_last_error());

@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       agglo_config_set(c, "run.dim", dims[d]);
       agglo_config_set(c, "particles.n", "3");
       agglo_config_set(c, "box.size", "2");
+      agglo_config_set(c, "solver.max_iter", "100"); /* the readers are the target, not a stiff solve */
       if (m == 1) agglo_config_set(c, "box.boundary", "periodic");
       agglo_sim *sim = NULL;
       if (agglo_sim_create_from_restart(c, dir, &sim) == AGGLO_OK) agglo_sim_step(sim, 1);

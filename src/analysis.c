@@ -327,15 +327,8 @@ int agglo_pair_distribution(const agglo_system *s, const double *r, size_t nr, s
   double rmax = r[nr - 1];
   for (size_t k = 0; k < nr; k++) rmax = fmax(rmax, r[k]);
   /* a cell grid of side >= rmax over the box */
-  int nc[3] = {1, 1, 1};
-  size_t ncells = 1;
-  for (int k = 0; k < s->dim; k++) {
-    nc[k] = agglo_cells_along(s->box.len[k], rmax);
-    if (nc[k] < 1) nc[k] = 1;
-    if (nc[k] < 3) nc[k] = 1; /* then every particle is in one column: scan it once */
-    if (nc[k] > 1024) nc[k] = 1024;
-    ncells *= (size_t)nc[k];
-  }
+  int nc[3]; /* an axis of fewer than 3 cells is one column: scan it once */
+  size_t ncells = agglo_grid_counts(s->dim, s->box.len, NULL, rmax, 3, n, nc);
   size_t *first = calloc(ncells + 1, sizeof *first);
   int32_t *cell = malloc(n * sizeof *cell), *members = malloc(n * sizeof *members);
   size_t *hist = calloc(nr, sizeof *hist);

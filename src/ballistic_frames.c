@@ -29,16 +29,8 @@ void agglo_frames_free(agglo_frames *f) {
 
 /* A grid of cells at least `cell` wide (one along a periodic axis too short for three). */
 static size_t grid_geometry(const agglo_system *s, double cell, int *ncv, double *w) {
-  size_t ncells = 1;
-  for (int k = 0; k < 3; k++) {
-    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
-    if (nc < 1) nc = 1;
-    if (s->box.periodic[k] && nc < 3) nc = 1;
-    if (nc > 1 << 20) nc = 1 << 20;
-    ncv[k] = nc;
-    w[k] = s->box.len[k] / nc;
-    ncells *= (size_t)nc;
-  }
+  size_t ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, ncv);
+  for (int k = 0; k < 3; k++) w[k] = s->box.len[k] / ncv[k];
   return ncells;
 }
 

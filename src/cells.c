@@ -16,6 +16,23 @@ typedef struct {
   double *gx, *gy, *gz, *gr; /* coordinates and radii in member order: contiguous scans */
 } grid;
 
+size_t agglo_grid_counts(int dim, const double len[3], const int *periodic, double cell,
+                         int min_count, size_t n, int nc[3]) {
+  const size_t max_cells = 8 * n + 4096;
+  for (int k = 0; k < 3; k++) nc[k] = k < dim ? agglo_cells_along(len[k], cell) : 1;
+  for (;;) {
+    size_t total = 1;
+    int finest = 0;
+    for (int k = 0; k < 3; k++) {
+      if (nc[k] < min_count && (!periodic || periodic[k])) nc[k] = 1;
+      total *= (size_t)nc[k];
+      if (nc[k] > nc[finest]) finest = k;
+    }
+    if (total <= max_cells) return total;
+    nc[finest] /= 2;
+  }
+}
+
 static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
   if (g->nc[k] == 1) return 0;
   double c = floor((xk - s->box.lo[k]) / g->w[k]); /* clamped before the cast: any x is safe */
@@ -27,17 +44,9 @@ static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
 static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   memset(g, 0, sizeof *g);
   g->span = span;
-  size_t ncells = 1;
-  for (int k = 0; k < 3; k++) {
-    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
-    if (nc < 1) nc = 1;
-    /* a periodic axis needs 2 span + 1 cells for the stencil to see each image once */
-    if (s->box.periodic[k] && nc < 2 * span + 1) nc = 1;
-    if (nc > 1 << 20) nc = 1 << 20;
-    g->nc[k] = nc;
-    g->w[k] = s->box.len[k] / nc;
-    ncells *= (size_t)nc;
-  }
+  /* a periodic axis needs 2 span + 1 cells for the stencil to see each image once */
+  size_t ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 2 * span + 1, s->n, g->nc);
+  for (int k = 0; k < 3; k++) g->w[k] = s->box.len[k] / g->nc[k];
   size_t n = s->n;
   g->cell_of = malloc((n ? n : 1) * sizeof *g->cell_of);
   g->first = calloc(ncells + 1, sizeof *g->first);

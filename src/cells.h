@@ -16,6 +16,14 @@ static inline int agglo_cells_along(double len, double cell) {
   return !(q >= 1) ? 1 : q > 1048576 ? 1048576 : (int)q;
 }
 
+/* Cells per axis of a grid of cells at least `cell` wide over len[0..dim) (1 on the other axes).
+   An axis with fewer than min_count cells that is periodic (every axis if periodic is NULL)
+   collapses to one cell. The total is held to 8 n + 4096 by halving the finest axis: wider cells
+   are still correct, and a dilute system no longer allocates and clears far more cells than it
+   has particles. Returns the total. */
+size_t agglo_grid_counts(int dim, const double len[3], const int *periodic, double cell,
+                         int min_count, size_t n, int nc[3]);
+
 typedef struct {
   double cutoff, skin;  /* listed pairs: gap < cutoff + skin */
   size_t *start;        /* n+1: partners of i are nbr[start[i] .. start[i+1]), all j > i, ascending */

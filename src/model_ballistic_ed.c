@@ -129,16 +129,8 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
                   "least 4 (1 + ballistic.window) max radii = %g wide; lower ballistic.window or "
                   "enlarge the box", len, k, 2 * cell);
     }
-  e->ncells = 1;
-  for (int k = 0; k < 3; k++) {
-    int nc = k < s->dim ? agglo_cells_along(s->box.len[k], cell) : 1;
-    if (nc < 1) nc = 1;
-    if (s->box.periodic[k] && nc < 3) nc = 1;
-    if (nc > 1 << 20) nc = 1 << 20;
-    e->nc[k] = nc;
-    e->w[k] = s->box.len[k] / nc;
-    e->ncells *= (size_t)nc;
-  }
+  e->ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, e->nc);
+  for (int k = 0; k < 3; k++) e->w[k] = s->box.len[k] / e->nc[k];
   e->first = calloc(e->ncells + 1, sizeof *e->first);
   if (!e->first) {
     ed_destroy(e);

@@ -757,12 +757,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     p->spec[i] = (uint8_t)agglo_dpd_species_of(c, s->id[i], n);
   }
   /* grid: cells at least rc wide */
-  m->ncells = 1;
-  for (int k = 0; k < 3; k++) {
-    int nk = k < s->dim ? agglo_cells_along(m->len[k], m->rc) : 1;
-    m->nc[k] = nk > (1 << 16) ? (1 << 16) : nk;
-    m->ncells *= (size_t)m->nc[k];
-  }
+  m->ncells = agglo_grid_counts(s->dim, m->len, NULL, m->rc, 1, n, m->nc);
   m->cell_start = calloc(m->ncells + 1, sizeof *m->cell_start);
   m->fill = malloc((m->ncells + 1) * sizeof *m->fill);
   size_t ncol = (size_t)m->nc[1] * m->nc[2];
