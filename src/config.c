@@ -193,6 +193,13 @@ static const key keys[] = {
    "vdw Hamaker constant per species pair, upper triangle; empty = dpd.hamaker for all"},
   {"dpd", "surface_tension_ij", T_LIST, OFF(dpd_surface_tension_ij), "", 0, BIG, 0, 0,
    "capillary surface tension per species pair, upper triangle; empty = dpd.surface_tension"},
+  {"dpd", "vdw_a_ij", T_LIST, OFF(dpd_vdw_a_ij), "", 0, BIG, 0, 0,
+   "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
+  {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd_edl_charge_product_ij), "", -BIG, BIG, 0, 0,
+   "edl: product sigma_i sigma_j of the two surfaces' charge densities per species pair, upper "
+   "triangle (< 0: unlike charges attract); empty = dpd.edl_charge^2 for all"},
+  {"dpd", "edl_debye_ij", T_LIST, OFF(dpd_edl_debye_ij), "", 0, BIG, 1, 0,
+   "edl: Debye length per species pair, upper triangle; empty = dpd.edl_debye for all"},
   {"dpd", "lj_epsilon_ij", T_LIST, OFF(dpd_lj_epsilon_ij), "", 0, BIG, 0, 0,
    "lj well depth per species pair, upper triangle; empty = dpd.lj_epsilon for all"},
   {"dpd", "lj_sigma_ij", T_LIST, OFF(dpd_lj_sigma_ij), "", 0, BIG, 1, 0,
@@ -918,10 +925,11 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
       return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
                         npair, AGGLO_LIST_MAX);
     const agglo_list *per_pair[] = {&c->dpd_rc_ij, &c->dpd_hamaker_ij, &c->dpd_surface_tension_ij,
-                                    &c->dpd_lj_epsilon_ij, &c->dpd_lj_sigma_ij};
+                                    &c->dpd_lj_epsilon_ij, &c->dpd_lj_sigma_ij, &c->dpd_vdw_a_ij,
+                                    &c->dpd_edl_charge_product_ij, &c->dpd_edl_debye_ij};
     const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
-                                "lj_sigma_ij"};
-    for (int q = 0; q < 5; q++)
+                                "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
+    for (int q = 0; q < 8; q++)
       if (per_pair[q]->n && per_pair[q]->n != npair)
         return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
                           pair_names[q], per_pair[q]->n, ns, npair);

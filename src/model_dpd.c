@@ -175,11 +175,14 @@ static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u,
   if (c->dpd_conservative_ij.n) {
     int a = i < j ? i : j, b = i < j ? j : i;
     p->kind = c->dpd_conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
-    if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = c->dpd_vdw_a / u->force;
   }
+  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&c->dpd_vdw_a_ij, c->dpd_vdw_a, ns, i, j) / u->force;
   p->rc = pair_value(&c->dpd_rc_ij, c->dpd_rc, ns, i, j) / L;
   p->hamaker = pair_value(&c->dpd_hamaker_ij, c->dpd_hamaker, ns, i, j) / E;
   p->surface_tension = pair_value(&c->dpd_surface_tension_ij, c->dpd_surface_tension, ns, i, j) * L * L / E;
+  p->edl_charge2_over_eps = pair_value(&c->dpd_edl_charge_product_ij, c->dpd_edl_charge * c->dpd_edl_charge,
+                                        ns, i, j) / c->dpd_edl_permittivity * L * L * L / E;
+  p->edl_debye = pair_value(&c->dpd_edl_debye_ij, c->dpd_edl_debye, ns, i, j) / L;
   p->lj_eps = pair_value(&c->dpd_lj_epsilon_ij, c->dpd_lj_epsilon, ns, i, j) / E;
   p->lj_sigma = pair_value(&c->dpd_lj_sigma_ij, c->dpd_lj_sigma, ns, i, j) / L;
 }
