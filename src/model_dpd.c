@@ -35,6 +35,7 @@
 #include "cells.h"
 #include "model.h"
 #include "model_dpd.h"
+#include "model_dpd_state.h"
 #include "agglo/analysis.h"
 #include "pair_forces.h"
 #include "rng.h"
@@ -52,57 +53,6 @@
 /* Below this many particles the loops run on one thread: starting a team costs more than the
    work (and much more on busy cores). Results do not depend on it. */
 #define PAR_MIN 4096
-
-/* Per-particle arrays, sorted by cell; two copies (current and scratch) swapped at each sort. */
-typedef struct {
-  double *x[3], *v[3], *t[3]; /* position, velocity, predicted velocity v~ */
-  double *r, *im;             /* radius, 1/mass */
-  uint32_t *id;
-  uint8_t *spec;
-  size_t *perm;               /* system index */
-} parts;
-
-typedef struct {
-  agglo_config cfg;
-  agglo_dpd_units u;
-  int dim, kind, nspec, gw, gaussian, thermo;
-  size_t n;
-  double dt, lambda, rc, inv_sqrt_dt;
-  double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
-  int periodic[3];
-  uint64_t seed;
-  agglo_pair_params *pp;  /* nspec^2 */
-  double *a, *gam, *sig;  /* nspec^2: GW a, gamma, sigma = sqrt(2 gamma kT) */
-  double *gam_t, *sig_t;  /* nspec^2: transverse gamma_p, sigma_p (transverse thermostat) */
-  double *rcp, *inv_rcp;  /* nspec^2: cut-off per species pair (rc = the largest) and 1/it */
-  uint8_t *pgw;           /* nspec^2: the pair's force is groot_warren or none (a w) */
-  double xi, sig_l;       /* langevin: friction, noise force amplitude sqrt(2 xi kT / dt) */
-  double kT;              /* target, reduced units */
-  /* temperature: of the last step, and its mean over the steps of the last half of the run
-     so far, for the end-of-run check (agglo_dpd_temperature_report) */
-  double T_last;
-  agglo_half_mean T_half;
-  /* capillary bridges with memory: the set after the last force evaluation, per-thread lists of
-     the pairs found bridged during one, and their concatenation */
-  int bridges, multi_rc;        /* multi_rc: the species pairs have different cut-offs */
-  double *rupt_k;               /* nspec^2: D_rupt = rupt_k * 2 ri rj / (ri + rj) */
-  agglo_bond_set bonds;
-  struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
-  int nbb;
-  uint64_t *bond_all;
-  size_t bond_all_cap;
-  parts p, q;             /* current, scratch */
-  double *f[3];
-  int32_t *cell_of;
-  size_t *order;
-  /* grid: cells at least rc wide, z-major; column (cy, cz) = cells [col nc0, (col+1) nc0) */
-  int nc[3];
-  size_t ncells, *cell_start, *fill;
-  int32_t *columns;       /* column ids grouped by colour */
-  size_t *colour_start;
-  int ncolours;
-  double contact_gap_sys;
-} dpd;
 
 /* ---------------------------------------------------------------- units */
 
@@ -292,12 +242,43 @@ static int parts_alloc(parts *p, size_t n) {
   ok &= (p->id = malloc(m * sizeof(uint32_t))) != NULL;
   ok &= (p->spec = calloc(m, 1)) != NULL;
   ok &= (p->perm = malloc(m * sizeof(size_t))) != NULL;
+  ok &= (p->gh = calloc(m, 1)) != NULL;
   return ok ? 0 : -1;
+}
+
+/* Grow one array to m elements of `size` bytes (contents kept). */
+static int grow(void *arrayp, size_t m, size_t size) {
+  void **a = arrayp, *q = realloc(*a, m * size);
+  if (!q) return -1;
+  *a = q;
+  return 0;
+}
+
+static int parts_grow(parts *p, size_t m) {
+  int bad = 0;
+  for (int k = 0; k < 3; k++)
+    bad |= grow(&p->x[k], m, sizeof(double)) | grow(&p->v[k], m, sizeof(double)) |
+           grow(&p->t[k], m, sizeof(double));
+  bad |= grow(&p->r, m, sizeof(double)) | grow(&p->im, m, sizeof(double)) |
+         grow(&p->id, m, sizeof(uint32_t)) | grow(&p->spec, m, 1) | grow(&p->perm, m, sizeof(size_t)) |
+         grow(&p->gh, m, 1);
+  return bad ? -1 : 0;
+}
+
+int agglo_dpd_reserve(dpd *m, size_t n) {
+  if (n <= m->cap) return 0;
+  size_t cap = n + n / 4 + 64;
+  int bad = parts_grow(&m->p, cap + 1) | parts_grow(&m->q, cap + 1);
+  for (int k = 0; k < 3; k++) bad |= grow(&m->f[k], cap + 1, sizeof(double));
+  bad |= grow(&m->cell_of, cap + 1, sizeof *m->cell_of) | grow(&m->order, cap + 1, sizeof *m->order);
+  if (bad) return -1;
+  m->cap = cap;
+  return 0;
 }
 
 static void parts_free(parts *p) {
   for (int k = 0; k < 3; k++) free(p->x[k]), free(p->v[k]), free(p->t[k]);
-  free(p->r); free(p->im); free(p->id); free(p->spec); free(p->perm);
+  free(p->r); free(p->im); free(p->id); free(p->spec); free(p->perm); free(p->gh);
 }
 
 static int cell_coord(const dpd *m, int k, double xk) {
@@ -332,7 +313,7 @@ static int axis_colours(int n, int periodic) {
 }
 
 /* Wrap positions, then sort every per-particle array by cell (stable counting sort). */
-static void sort_by_cell(dpd *m) {
+void agglo_dpd_sort(dpd *m) {
   size_t n = m->n, nc = m->ncells;
   parts *p = &m->p, *q = &m->q;
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
@@ -369,6 +350,7 @@ static void sort_by_cell(dpd *m) {
     q->id[k] = p->id[i];
     q->spec[k] = p->spec[i];
     q->perm[k] = p->perm[i];
+    q->gh[k] = p->gh[i];
   }
   parts tmp = *p;
   *p = *q;
@@ -460,7 +442,7 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
     const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
     const double vi0 = t0[i], vi1 = t1[i], vi2 = t2[i];
     const uint32_t idi = id[i];
-    const int si = spec[i] * ns;
+    const int si = spec[i] * ns, ghi = p->gh[i];
     double fi0 = 0, fi1 = 0, fi2 = 0;
     ra[0] = i + 1, rb[0] = i1;
     for (int t = 0; t < nr; t++)
@@ -492,6 +474,7 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
           const int q = si + spec[j];
           if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          if (ghi & p->gh[j]) continue; /* two ghosts: their ranks compute it */
           const double w = 1.0 - r * m->inv_rcp[q];
           const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           double z[3] = {0, 0, 0};
@@ -699,7 +682,10 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->periodic[k] = k < s->dim && s->box.periodic[k];
     m->plen[k] = m->periodic[k] ? m->len[k] : 0;
     m->pinv[k] = m->periodic[k] ? 1.0 / m->len[k] : 0;
+    m->wall[k] = k < s->dim && !s->box.periodic[k];
+    m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
   }
+  m->cap = n;
   /* species and per-pair coefficients */
   int ns = m->nspec = c->dpd_species.n ? c->dpd_species.n : 1;
   m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
@@ -780,7 +766,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
           m->columns[q++] = (int32_t)(cz * m->nc[1] + cy);
   }
   m->colour_start[m->ncolours] = q;
-  sort_by_cell(m);
+  agglo_dpd_sort(m);
   force_stats st;
   if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   m->T_last = temperature_now(m);
@@ -872,13 +858,10 @@ static void dpd_stats_values(const void *state, FILE *f) {
   fprintf(f, ",%.9g,%.9g,%.9g,%zu", U * E, (U + 0.5 * K2) * E, (K2 + W) / (m->dim * V) * Pu, bound);
 }
 
-static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
-                    size_t errlen) {
-  dpd *m = state;
+void agglo_dpd_drift(dpd *m) {
   size_t n = m->n;
   const double dt = m->dt, hdt = 0.5 * dt, hdt2 = 0.5 * dt * dt, ldt = m->lambda * dt;
   parts *p = &m->p;
-  /* 1. positions, predicted velocities, first half kick; walls reflect specularly */
   for (int k = 0; k < m->dim; k++) {
     double *restrict x = p->x[k], *restrict v = p->v[k], *restrict t = p->t[k];
     const double *restrict f = m->f[k], *restrict im = p->im;
@@ -889,10 +872,10 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
       t[i] = v[i] + ldt * a;
       v[i] += hdt * a;
     }
-    if (!m->periodic[k]) {
+    if (m->wall[k]) { /* walls reflect specularly */
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
       for (size_t i = 0; i < n; i++) {
-        double lo = m->lo[k] + p->r[i], hi = m->lo[k] + m->len[k] - p->r[i];
+        double lo = m->wlo[k] + p->r[i], hi = m->whi[k] - p->r[i];
         if (x[i] < lo || x[i] > hi) {
           x[i] = x[i] < lo ? 2 * lo - x[i] : 2 * hi - x[i];
           v[i] = -v[i];
@@ -901,21 +884,80 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
       }
     }
   }
-  sort_by_cell(m);
-  /* 2. forces at the new positions and predicted velocities */
+}
+
+int agglo_dpd_forces(dpd *m, uint64_t step, size_t *in_range, double *min_gap) {
   force_stats st;
-  if (forces(m, (uint64_t)s->step + 1, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
-  /* 3. second half kick */
+  int rc = forces(m, step, &st);
+  *in_range = st.in_range, *min_gap = st.min_gap;
+  return rc;
+}
+
+size_t agglo_dpd_kick(dpd *m) {
+  const double hdt = 0.5 * m->dt;
+  parts *p = &m->p;
   size_t bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (m->n >= PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < m->n; i++) {
     double im = p->im[i], chk = 0;
     for (int k = 0; k < m->dim; k++) {
       p->v[k][i] += hdt * m->f[k][i] * im;
       chk += p->v[k][i] + p->x[k][i];
     }
-    if (!isfinite(chk) && p->perm[i] < bad) bad = p->perm[i];
+    if (!isfinite(chk) && !p->gh[i] && i < bad) bad = i;
   }
+  return bad;
+}
+
+void agglo_dpd_kinetic_sums(const dpd *m, double out[6]) {
+  const parts *p = &m->p;
+  memset(out, 0, 6 * sizeof *out);
+  for (size_t i = 0; i < m->n; i++) {
+    if (p->gh[i]) continue;
+    double mi = 1 / p->im[i];
+    out[0] += mi;
+    for (int k = 0; k < m->dim; k++) out[1 + k] += mi * p->v[k][i], out[4] += mi * p->v[k][i] * p->v[k][i];
+    out[5] += 1;
+  }
+}
+
+double agglo_dpd_temperature_of(int dim, const double sum[6]) {
+  double e = sum[4];
+  for (int k = 0; k < dim; k++) e -= sum[1 + k] * sum[1 + k] / sum[0];
+  return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
+}
+
+void agglo_dpd_forces_by_index(const dpd *m, double *g) {
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) g[3 * m->p.perm[k] + d] = m->f[d][k];
+}
+
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *g, double T) {
+  parts *p = &m->p;
+  for (size_t k = 0; k < m->n; k++) {
+    size_t i = p->perm[k];
+    for (int d = 0; d < 3; d++) {
+      p->x[d][k] = s->x[3 * i + d] / m->u.length;
+      p->v[d][k] = p->t[d][k] = s->v[3 * i + d] / m->u.velocity;
+      m->f[d][k] = g[3 * i + d];
+    }
+  }
+  agglo_dpd_sort(m);
+  m->T_last = T;
+  agglo_half_mean_add(&m->T_half, T);
+}
+
+static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                    size_t errlen) {
+  dpd *m = state;
+  /* 1. positions, predicted velocities, first half kick */
+  agglo_dpd_drift(m);
+  agglo_dpd_sort(m);
+  /* 2. forces at the new positions and predicted velocities */
+  force_stats st;
+  if (forces(m, (uint64_t)s->step + 1, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
+  /* 3. second half kick */
+  size_t bad = agglo_dpd_kick(m);
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
   m->T_last = temperature_now(m);
@@ -925,7 +967,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   info->converged = 1;
   info->min_gap = isfinite(st.min_gap) ? st.min_gap * m->u.length : INFINITY;
   info->n_contacts = st.in_range;
-  info->bad_particle = bad;
+  info->bad_particle = bad == SIZE_MAX ? SIZE_MAX : m->p.perm[bad];
   return 0;
 }
 
