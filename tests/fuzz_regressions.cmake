@@ -17,3 +17,9 @@ add_test(NAME fuzz_regression_huge_box
   COMMAND $<TARGET_FILE:agglo_cli> analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz/huge-box.trajectory -o fuzz_huge_box)
 set_tests_properties(fuzz_regression_huge_box PROPERTIES PASS_REGULAR_EXPRESSION "5 particles"
   FAIL_REGULAR_EXPRESSION "runtime error|Sanitizer")
+# a restart point at Step=2^63-1 (fuzz_state): the next step overflowed; steps beyond 2^53 are refused
+add_test(NAME fuzz_regression_state_step_overflow
+  COMMAND $<TARGET_FILE:agglo_cli> run --restart ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz/state-step-overflow
+          -o fuzz_state_step_overflow --overwrite)
+set_tests_properties(fuzz_regression_state_step_overflow PROPERTIES
+  PASS_REGULAR_EXPRESSION "Step=9223372036854775807 \\(allowed: 0 to 2\\^53\\)")
