@@ -3,6 +3,10 @@
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
 #include "picture_cli.h"
+#ifdef AGGLO_HAVE_MPI
+#include "agglo/parallel.h"
+#include "run_mpi.h"
+#endif
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -114,7 +118,14 @@ static void on_warning(const char *msg, void *user) {
   fprintf(stderr, "%sagglo: warning: %s\n", v->drew ? "\n" : "", msg);
 }
 
-static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, int quiet) {
+typedef agglo_status (*runner_fn)(agglo_sim *sim, const agglo_config *cfg);
+static agglo_status run_here(agglo_sim *sim, const agglo_config *cfg) {
+  (void)cfg;
+  return agglo_sim_run(sim);
+}
+
+static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, int quiet,
+                      runner_fn runner) {
   run_view v = {.t0 = now(), .progress = !quiet && isatty(2)};
   v.last_draw = v.t0;
   agglo_sim_report r;
@@ -133,7 +144,7 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   stop_signal = 0;
   void (*old_int)(int) = signal(SIGINT, on_signal);
   void (*old_term)(int) = signal(SIGTERM, on_signal);
-  agglo_status st = agglo_sim_run(sim);
+  agglo_status st = runner(sim, cfg);
   signal(SIGINT, old_int);
   signal(SIGTERM, old_term);
   if (st == AGGLO_OK || st == AGGLO_STOPPED) { /* the run ends: its last outputs and state */
@@ -241,7 +252,7 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   agglo_config *cfg = agglo_config_new();
-  int rc = 0;
+  int rc = 0, rank = 0, ranks = 1, mpi_started = 0;
   char restart_ini[4096];
   agglo_sim *sim = NULL;
   if (restart) {
@@ -274,24 +285,58 @@ static int cmd_run(int argc, char **argv) {
     printf("%s: valid scenario\n", file ? file : "(built-in default)");
     goto out;
   }
+  /* under mpirun a DPD run is split into bricks over the ranks (docs/parallel.md): rank 0 makes
+     the simulation and writes; the other ranks only step */
+  runner_fn runner = run_here;
+#ifdef AGGLO_HAVE_MPI
+  char model[32] = "";
+  agglo_config_get(cfg, "run.model", model, sizeof model);
+  int parallel = agglo_cli_mpi_launched() && !strcmp(model, "dpd");
+  if (agglo_cli_mpi_launched()) rank = agglo_cli_mpi_start(&ranks), mpi_started = 1;
+  if (!parallel && ranks > 1) {
+    if (rank == 0)
+      fprintf(stderr, "agglo run: run.model = %s runs on one rank (domain decomposition is for "
+              "model = dpd so far); for many seeds use mpirun ... agglo ensemble\n", model);
+    rc = 2;
+    goto out;
+  }
+  if (parallel) runner = agglo_sim_run_parallel;
+  if (parallel && rank != 0) { /* rank 0 makes the simulation; then every rank steps */
+    agglo_set_threads(threads);
+    signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN); /* rank 0 stops the run, state saved */
+    if (!agglo_cli_mpi_agree(0)) {
+      rc = 2;
+      goto out;
+    }
+    rc = agglo_sim_run_parallel(NULL, cfg) == AGGLO_OK ? 0 : 1;
+    goto out;
+  }
+#endif
   if (!quiet) agglo_config_print_summary(cfg, stderr);
   agglo_set_threads(threads);
   agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
                             : agglo_sim_create(cfg, &sim);
   if (st == AGGLO_OK)
     st = agglo_sim_attach_outputs(sim, out, AGGLO_OUTPUT_ALL | (overwrite ? AGGLO_OUTPUT_OVERWRITE : 0));
+#ifdef AGGLO_HAVE_MPI
+  if (runner != run_here) agglo_cli_mpi_agree(st == AGGLO_OK);
+#endif
   if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     rc = st == AGGLO_ERROR_INPUT ? 2 : 1; /* bad input (a restart point, particles.from): 2 */
     goto out;
   }
-  rc = run_to_end(sim, cfg, out, quiet);
+  if (!quiet && ranks > 1) fprintf(stderr, "agglo: %d MPI ranks (domain decomposition)\n", ranks);
+  rc = run_to_end(sim, cfg, out, quiet, runner);
 out:
   agglo_sim_destroy(sim);
   agglo_config_destroy(cfg);
   for (int i = 0; i < nowned; i++) free(owned[i]);
   free(owned);
   free(overrides);
+#ifdef AGGLO_HAVE_MPI
+  if (mpi_started) agglo_cli_mpi_end();
+#endif
   return rc;
 }
 

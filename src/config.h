@@ -84,6 +84,7 @@ typedef struct agglo_config {
   agglo_enum_list dpd_conservative_ij;
   agglo_list dpd_rc_ij, dpd_hamaker_ij, dpd_surface_tension_ij, dpd_lj_epsilon_ij, dpd_lj_sigma_ij;
   agglo_list dpd_vdw_a_ij, dpd_edl_charge_product_ij, dpd_edl_debye_ij;
+  agglo_list parallel_grid; /* px py pz of a domain-decomposed run (mpirun); empty = chosen */
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;
   int gluey_radius_weighting, gluey_glued_rows;

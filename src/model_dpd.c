@@ -463,7 +463,7 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           hit[nh] = (uint32_t)k;
           nh += r2c[k] < rc2 && r2c[k] > 0;
         }
-        in_range += nh;
+        if (!ghi) in_range += nh;
         for (size_t h = 0; h < nh; h++) {
           const size_t j = j0 + hit[h];
           double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
@@ -473,8 +473,12 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
           const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
           const int q = si + spec[j];
+          if (ghi | p->gh[j]) { /* a ghost's pair: counted by the rank of the lower id */
+            in_range -= !ghi && idi > id[j];
+            in_range += ghi && !p->gh[j] && id[j] < idi;
+            if (ghi & p->gh[j]) continue; /* two ghosts: their ranks compute it */
+          }
           if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
-          if (ghi & p->gh[j]) continue; /* two ghosts: their ranks compute it */
           const double w = 1.0 - r * m->inv_rcp[q];
           const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           double z[3] = {0, 0, 0};
@@ -611,15 +615,9 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
 /* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
    the state: the same with any thread count and after a restart). */
 static double temperature_now(const dpd *m) {
-  const parts *p = &m->p;
-  double mt = 0, P[3] = {0, 0, 0}, e = 0;
-  for (size_t i = 0; i < m->n; i++) {
-    double mi = 1 / p->im[i];
-    mt += mi;
-    for (int k = 0; k < m->dim; k++) P[k] += mi * p->v[k][i], e += mi * p->v[k][i] * p->v[k][i];
-  }
-  for (int k = 0; k < m->dim; k++) e -= P[k] * P[k] / mt;
-  return m->n > 1 ? e / (m->dim * ((double)m->n - 1)) : 0;
+  double sums[6];
+  agglo_dpd_kinetic_sums(m, sums);
+  return agglo_dpd_temperature_of(m->dim, sums);
 }
 
 
@@ -927,22 +925,21 @@ double agglo_dpd_temperature_of(int dim, const double sum[6]) {
   return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
 }
 
-void agglo_dpd_forces_by_index(const dpd *m, double *g) {
-  for (size_t k = 0; k < m->n; k++)
-    for (int d = 0; d < 3; d++) g[3 * m->p.perm[k] + d] = m->f[d][k];
-}
-
-void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *g, double T) {
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *g) {
   parts *p = &m->p;
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
     for (int d = 0; d < 3; d++) {
       p->x[d][k] = s->x[3 * i + d] / m->u.length;
       p->v[d][k] = p->t[d][k] = s->v[3 * i + d] / m->u.velocity;
-      m->f[d][k] = g[3 * i + d];
     }
   }
-  agglo_dpd_sort(m);
+  agglo_dpd_sort(m); /* (f is not sorted along: it is set after) */
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * p->perm[k] + d];
+}
+
+void agglo_dpd_record_temperature(dpd *m, double T) {
   m->T_last = T;
   agglo_half_mean_add(&m->T_half, T);
 }

@@ -82,9 +82,10 @@ size_t agglo_dpd_kick(dpd *m);
 void agglo_dpd_kinetic_sums(const dpd *m, double out[6]);
 /* kT from sums of agglo_dpd_kinetic_sums (added over ranks). */
 double agglo_dpd_temperature_of(int dim, const double sums[6]);
-/* The forces by system index (3n, reduced units), and the reverse: the system's positions and
-   velocities and these forces into the model (then sorted), with the temperature of the step. */
-void agglo_dpd_forces_by_index(const dpd *m, double *f);
-void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *f, double T);
+/* The system's positions and velocities and forces f (3n by system index, reduced units) into
+   the model, then sorted: the stats of a gathered state. */
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *f);
+/* The temperature of a step computed elsewhere (summed over ranks): stats and the final check. */
+void agglo_dpd_record_temperature(dpd *m, double T);
 
 #endif

@@ -239,6 +239,14 @@ static int snap_due(const agglo_sim *sim) {
   return sim->sys.step >= llround(c->snapshots.v[sim->out.snap_next] / c->dt);
 }
 
+int agglo_outputs_due(const agglo_sim *sim, int final) {
+  const agglo_outputs *o = &sim->out;
+  const int64_t k = sim->sys.step;
+  if (!o->dir) return 0;
+  return final || k == 0 || snap_due(sim) || (o->traj_every && k % o->traj_every == 0) ||
+         k % (o->stats_every ? o->stats_every : 1) == 0;
+}
+
 int agglo_outputs_write(agglo_sim *sim, int final) {
   agglo_outputs *o = &sim->out;
   const agglo_system *s = &sim->sys;

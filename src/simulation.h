@@ -49,6 +49,8 @@ int agglo_sim_label(agglo_sim *sim);
    run's end), write the restart point, close. Return 0 or -1 with the thread's message set. */
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which);
 int agglo_outputs_write(agglo_sim *sim, int final);
+/* Would agglo_outputs_write write anything at the current step? (fixed-step models) */
+int agglo_outputs_due(const agglo_sim *sim, int final);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);

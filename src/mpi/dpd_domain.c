@@ -1,0 +1,499 @@
+/* Spatial domain decomposition of the DPD model over MPI (docs/parallel.md).
+
+   The box is cut into px x py x pz bricks, one per rank (MPI_Cart_create). Each rank runs the
+   DPD model (model_dpd.c) over its own particles plus ghosts: copies of the particles of other
+   ranks within the largest cut-off of its brick, exchanged at every step after the drift. The
+   exchange is the usual staged one (x, then y, then z; what arrived along x is forwarded along
+   y and z), so edge and corner neighbours are reached through face neighbours only. A pair with
+   a ghost is computed on both ranks, each keeping the force on its own particle: the pair force
+   depends only on the two particles and the Philox stream keyed by (seed, step, ids), so the
+   two ranks agree and no force is sent back. Particles that left the brick in the drift migrate
+   to the neighbour first. Along an axis of one brick the model's own periodic wrap applies.
+
+   Rank 0 keeps the simulation of the serial API: it hands the particles out at the start and
+   gathers them back (in global id order, into the same writers) at every step with an output,
+   a stop or a restart point; between those only the temperature sums and the step's flags
+   travel. Rank 0's own model of the whole system computes the stats columns of a gathered state. */
+#include "agglo/parallel.h"
+#include "error.h"
+#include "model_dpd.h"
+#include "model_dpd_state.h"
+#include "simulation.h"
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A particle on the wire: x[3] v[3] t[3] f[3] r im id spec (reduced units). */
+enum { REC = 16 };
+
+typedef struct {
+  int rank, size, dim, dims[3], coord[3], nb[3][2]; /* nb: lower and upper neighbour per axis */
+  double glo[3], glen[3], blo[3], bhi[3], halo;
+  int gper[3]; /* the scenario's periodic axes */
+  MPI_Comm comm;
+  dpd *m;
+  double *send[2], *recv;
+  size_t send_cap[2], recv_cap;
+} domain;
+
+static int grow_buf(double **b, size_t *cap, size_t n) {
+  if (n <= *cap) return 0;
+  size_t c = n + n / 2 + 1024;
+  double *q = realloc(*b, c * sizeof *q);
+  if (!q) return -1;
+  *b = q, *cap = c;
+  return 0;
+}
+
+/* ---- the processor grid ------------------------------------------------------------------ */
+
+/* px py pz = K with the smallest brick surface (the ghost volume), or parallel.grid. */
+static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], int dims[3],
+                       char *err, size_t errlen) {
+  const agglo_list *g = &c->parallel_grid;
+  if (g->n) {
+    long prod = 1;
+    for (int k = 0; k < 3; k++) {
+      double v = k < g->n ? g->v[k] : 1;
+      if (v != floor(v) || (k >= dim && v != 1))
+        return agglo_fail(err, errlen, "parallel.grid: %g along axis %d (allowed: whole numbers, "
+                          "1 along z in 2D)", v, k);
+      dims[k] = (int)v, prod *= dims[k];
+    }
+    if (prod != K)
+      return agglo_fail(err, errlen, "parallel.grid = %d %d %d makes %ld bricks for %d ranks "
+                        "(allowed: px py pz = the number of ranks)", dims[0], dims[1], dims[2], prod, K);
+    return 0;
+  }
+  double best = INFINITY;
+  for (int px = 1; px <= K; px++)
+    for (int py = 1; px * py <= K; py++) {
+      if (K % (px * py)) continue;
+      int pz = K / (px * py);
+      if (dim == 2 && pz != 1) continue;
+      int p[3] = {px, py, pz};
+      double b[3], area = 0;
+      for (int k = 0; k < 3; k++) b[k] = len[k] / p[k];
+      for (int k = 0; k < dim; k++)
+        if (p[k] > 1) area += dim == 2 ? b[1 - k] : b[(k + 1) % 3] * b[(k + 2) % 3];
+      if (area < best * (1 - 1e-12)) best = area, dims[0] = px, dims[1] = py, dims[2] = pz;
+    }
+  return 0;
+}
+
+/* ---- particles on the wire --------------------------------------------------------------- */
+
+static void pack(const dpd *m, size_t i, double *r) {
+  const parts *p = &m->p;
+  for (int k = 0; k < 3; k++)
+    r[k] = p->x[k][i], r[3 + k] = p->v[k][i], r[6 + k] = p->t[k][i], r[9 + k] = m->f[k][i];
+  r[12] = p->r[i], r[13] = p->im[i], r[14] = p->id[i], r[15] = p->spec[i];
+}
+
+static void unpack(dpd *m, size_t i, const double *r, int ghost) {
+  parts *p = &m->p;
+  for (int k = 0; k < 3; k++)
+    p->x[k][i] = r[k], p->v[k][i] = r[3 + k], p->t[k][i] = r[6 + k], m->f[k][i] = r[9 + k];
+  p->r[i] = r[12], p->im[i] = r[13], p->id[i] = (uint32_t)r[14], p->spec[i] = (uint8_t)r[15];
+  p->perm[i] = i, p->gh[i] = (uint8_t)ghost;
+}
+
+/* Copy particle a over particle b (compaction). */
+static void move(dpd *m, size_t b, size_t a) {
+  double r[REC];
+  pack(m, a, r);
+  unpack(m, b, r, m->p.gh[a]);
+}
+
+/* Send cnt[s] records of d->send[s] to the lower (s = 0) and upper (s = 1) neighbour along axis
+   k, append what arrives as particles (ghosts if ghost). */
+static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
+  size_t total = 0, got[2];
+  for (int s = 0; s < 2; s++) {
+    unsigned long out = cnt[s], in = 0;
+    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
+                 d->nb[k][1 - s], 7, d->comm, MPI_STATUS_IGNORE);
+    got[s] = d->nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
+    total += got[s];
+  }
+  if (grow_buf(&d->recv, &d->recv_cap, REC * total) != 0 || agglo_dpd_reserve(d->m, d->m->n + total) != 0)
+    return -1;
+  size_t off = 0;
+  for (int s = 0; s < 2; s++) {
+    MPI_Sendrecv(d->send[s], (int)(REC * cnt[s]), MPI_DOUBLE, d->nb[k][s], 8, d->recv + REC * off,
+                 (int)(REC * got[s]), MPI_DOUBLE, d->nb[k][1 - s], 8, d->comm, MPI_STATUS_IGNORE);
+    off += got[s];
+  }
+  for (size_t q = 0; q < total; q++) unpack(d->m, d->m->n + q, d->recv + REC * q, ghost);
+  d->m->n += total;
+  return 0;
+}
+
+/* Queue particle i for side s of axis k, shifted by a period across the box's edge. */
+static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
+  if (grow_buf(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1)) != 0) return -1;
+  double *r = d->send[s] + REC * cnt[s]++;
+  pack(d->m, i, r);
+  if (d->gper[k] && s == 0 && d->coord[k] == 0) r[k] += d->glen[k];
+  if (d->gper[k] && s == 1 && d->coord[k] == d->dims[k] - 1) r[k] -= d->glen[k];
+  return 0;
+}
+
+/* Drop the ghosts; particles outside the brick move to the neighbour (one brick per step at
+   most: a step moves a particle far less than the cut-off, and bricks are wider than it). */
+static int migrate(domain *d) {
+  dpd *m = d->m;
+  size_t keep = 0;
+  for (size_t i = 0; i < m->n; i++)
+    if (!m->p.gh[i]) move(m, keep++, i);
+  m->n = keep;
+  for (int k = 0; k < d->dim; k++) {
+    if (d->dims[k] == 1) continue;
+    size_t cnt[2] = {0, 0};
+    keep = 0;
+    for (size_t i = 0; i < m->n; i++) {
+      double x = m->p.x[k][i];
+      int s = x < d->blo[k] ? 0 : x >= d->bhi[k] ? 1 : -1;
+      if (s >= 0 && d->nb[k][s] != MPI_PROC_NULL) {
+        if (queue(d, i, k, s, cnt) != 0) return -1;
+      } else {
+        move(m, keep++, i);
+      }
+    }
+    m->n = keep;
+    if (exchange(d, k, cnt, 0) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Ghosts: every particle (own or ghost so far) within the halo of a face goes to that neighbour. */
+static int make_ghosts(domain *d) {
+  dpd *m = d->m;
+  for (int k = 0; k < d->dim; k++) {
+    if (d->dims[k] == 1) continue;
+    size_t cnt[2] = {0, 0}, n = m->n;
+    for (size_t i = 0; i < n; i++) {
+      double x = m->p.x[k][i];
+      if (x < d->blo[k] + d->halo && d->nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt) != 0) return -1;
+      if (x >= d->bhi[k] - d->halo && d->nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt) != 0) return -1;
+    }
+    if (exchange(d, k, cnt, 1) != 0) return -1;
+  }
+  return 0;
+}
+
+/* ---- set-up: the grid, the bricks, the hand-out ----------------------------------------- */
+
+/* The rank owning position x (reduced units). */
+static int owner(const domain *d, const double *x) {
+  int c[3] = {0, 0, 0};
+  for (int k = 0; k < d->dim; k++) {
+    double q = floor((x[k] - d->glo[k]) / d->glen[k] * d->dims[k]);
+    c[k] = !(q >= 0) ? 0 : q >= d->dims[k] ? d->dims[k] - 1 : (int)q;
+  }
+  int r;
+  MPI_Cart_rank(d->comm, c, &r);
+  return r;
+}
+
+/* Everything but the particles: rank 0's box and step reach every rank. */
+static int setup(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
+  MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
+  double box[10] = {0}; /* lo, len, periodic (3 each), the largest cut-off */
+  if (d->rank == 0) {
+    const dpd *m0 = sim->state;
+    for (int k = 0; k < 3; k++) box[k] = m0->lo[k], box[3 + k] = m0->len[k], box[6 + k] = m0->periodic[k];
+    box[9] = m0->rc;
+  }
+  MPI_Bcast(box, 10, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  d->dim = c->dim;
+  d->halo = box[9];
+  for (int k = 0; k < 3; k++) d->glo[k] = box[k], d->glen[k] = box[3 + k], d->gper[k] = box[6 + k] != 0;
+  if (choose_grid(c, d->size, d->dim, d->glen, d->dims, err, errlen) != 0) return -1;
+  int periods[3] = {d->gper[0], d->gper[1], d->gper[2]};
+  MPI_Cart_create(MPI_COMM_WORLD, 3, d->dims, periods, 0, &d->comm);
+  MPI_Cart_coords(d->comm, d->rank, 3, d->coord);
+  for (int k = 0; k < 3; k++) {
+    MPI_Cart_shift(d->comm, k, 1, &d->nb[k][0], &d->nb[k][1]);
+    d->blo[k] = d->glo[k] + d->glen[k] * d->coord[k] / d->dims[k];
+    d->bhi[k] = d->glo[k] + d->glen[k] * (d->coord[k] + 1) / d->dims[k];
+    if (d->dims[k] > 1 && d->glen[k] / d->dims[k] < d->halo)
+      return agglo_fail(err, errlen, "parallel.grid: %d bricks along %c are %g wide, less than the "
+                        "cut-off %g (allowed: at most %d bricks along %c)", d->dims[k], "xyz"[k],
+                        d->glen[k] / d->dims[k], d->halo, (int)floor(d->glen[k] / d->halo), "xyz"[k]);
+  }
+  return 0;
+}
+
+/* Rank 0's particles to their bricks; each rank makes its model over its brick and halo. */
+static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
+  int *counts = NULL, *displs = NULL;
+  double *all = NULL;
+  if (d->rank == 0) {
+    const dpd *m0 = sim->state;
+    counts = calloc((size_t)d->size, sizeof *counts);
+    displs = calloc((size_t)d->size + 1, sizeof *displs);
+    int *who = malloc((m0->n + 1) * sizeof *who);
+    all = malloc((REC * m0->n + 1) * sizeof *all);
+    if (!counts || !displs || !who || !all) return agglo_fail(err, errlen, "out of memory");
+    for (size_t i = 0; i < m0->n; i++) {
+      double x[3] = {m0->p.x[0][i], m0->p.x[1][i], m0->p.x[2][i]};
+      who[i] = owner(d, x), counts[who[i]] += REC;
+    }
+    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+    int *fill = malloc((size_t)d->size * sizeof *fill);
+    if (!fill) return agglo_fail(err, errlen, "out of memory");
+    memcpy(fill, displs, (size_t)d->size * sizeof *fill);
+    for (size_t i = 0; i < m0->n; i++) {
+      pack(m0, i, all + fill[who[i]]);
+      fill[who[i]] += REC;
+    }
+    free(fill);
+    free(who);
+  }
+  int mine = 0;
+  MPI_Scatter(counts, 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  double *recs = malloc(((size_t)mine + 1) * sizeof *recs);
+  if (!recs) return agglo_fail(err, errlen, "out of memory");
+  MPI_Scatterv(all, counts, displs, MPI_DOUBLE, recs, mine, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  free(all), free(counts), free(displs);
+  /* the model over the brick and its halo: a system of no particles carries the region (the grid
+     is sized for the particles below); along an axis of one brick, the scenario's box */
+  size_t n = (size_t)mine / REC;
+  agglo_system region = {0};
+  if (agglo_system_alloc(&region, c->dim, n) != 0) return agglo_fail(err, errlen, "out of memory");
+  agglo_dpd_units u;
+  agglo_dpd_units_of(c, &u);
+  for (int k = 0; k < 3; k++) {
+    int split = d->dims[k] > 1;
+    region.box.lo[k] = (split ? d->blo[k] - d->halo : d->glo[k]) * u.length;
+    region.box.len[k] = (split ? d->bhi[k] - d->blo[k] + 2 * d->halo : d->glen[k]) * u.length;
+    region.box.hi[k] = region.box.lo[k] + region.box.len[k];
+    region.box.periodic[k] = !split && d->gper[k];
+  }
+  for (size_t i = 0; i < n; i++) { /* the model's start (its sort and forces are redone below) */
+    const double *r = recs + REC * i;
+    for (int k = 0; k < 3; k++) region.x[3 * i + k] = r[k] * u.length, region.v[3 * i + k] = r[3 + k] * u.velocity;
+    region.r[i] = r[12] * u.length, region.inv_m[i] = r[13] / u.mass, region.m[i] = 1 / region.inv_m[i];
+    region.id[i] = (int64_t)r[14];
+  }
+  void *state = NULL;
+  int rc = agglo_model_dpd.init(&state, &region, c, err, errlen);
+  agglo_system_free(&region);
+  d->m = state;
+  if (rc != 0) {
+    free(recs);
+    return -1;
+  }
+  dpd *m = d->m;
+  for (size_t i = 0; i < n; i++) unpack(m, i, recs + REC * i, 0);
+  free(recs);
+  for (int k = 0; k < 3; k++) { /* walls: the scenario's */
+    m->wall[k] = k < c->dim && !d->gper[k];
+    m->wlo[k] = d->glo[k], m->whi[k] = d->glo[k] + d->glen[k];
+  }
+  if (m->bridges)
+    return agglo_fail(err, errlen, "dpd.capillary_bridge = memory is not distributed yet (the "
+                      "bridges would have to migrate with their particles): run it on one rank");
+  return 0;
+}
+
+/* ---- the gathered state ------------------------------------------------------------------ */
+
+typedef struct { int64_t id; size_t index; } id_index;
+static int by_id(const void *a, const void *b) {
+  int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
+  return (x > y) - (x < y);
+}
+
+/* Every rank's particles into rank 0's system (by id) and its model (forces, then the stats). */
+static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) {
+  const dpd *m = d->m;
+  size_t own = 0;
+  for (size_t i = 0; i < m->n; i++) own += !m->p.gh[i];
+  double *mine = malloc((REC * own + 1) * sizeof *mine);
+  int cnt = (int)(REC * own), *counts = NULL, *displs = NULL, bad = !mine;
+  own = 0;
+  for (size_t i = 0; mine && i < m->n; i++)
+    if (!m->p.gh[i]) pack(m, i, mine + REC * own++);
+  double *all = NULL;
+  if (d->rank == 0) {
+    counts = malloc((size_t)d->size * sizeof *counts);
+    displs = calloc((size_t)d->size + 1, sizeof *displs);
+    all = malloc((REC * sim->sys.n + 1) * sizeof *all);
+    bad |= !counts || !displs || !all;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (bad) {
+    free(mine), free(counts), free(displs), free(all);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the particles");
+  }
+  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (d->rank == 0)
+    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+  MPI_Gatherv(mine, cnt, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  int rc = 0;
+  if (d->rank == 0) {
+    agglo_system *s = &sim->sys;
+    dpd *m0 = sim->state;
+    size_t total = (size_t)displs[d->size] / REC;
+    if (total != s->n)
+      rc = agglo_error(AGGLO_ERROR_RUN, "step %lld: %zu particles gathered, %zu expected",
+                       (long long)s->step, total, s->n);
+    for (size_t q = 0; rc == 0 && q < total; q++) {
+      const double *r = all + REC * q;
+      id_index key = {(int64_t)r[14], 0}, *hit = bsearch(&key, map, s->n, sizeof *map, by_id);
+      if (!hit) {
+        rc = agglo_error(AGGLO_ERROR_RUN, "gathered particle id %lld is unknown", (long long)key.id);
+        break;
+      }
+      size_t i = hit->index;
+      for (int k = 0; k < 3; k++) {
+        double x = r[k];
+        if (d->gper[k]) x -= d->glen[k] * floor((x - d->glo[k]) / d->glen[k]);
+        s->x[3 * i + k] = x * m0->u.length;
+        s->v[3 * i + k] = r[3 + k] * m0->u.velocity;
+        fbuf[3 * i + k] = r[9 + k];
+      }
+    }
+    if (rc == 0) agglo_dpd_refresh(m0, s, fbuf);
+    sim->labelled_step = -1;
+  }
+  free(mine), free(counts), free(displs), free(all);
+  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return rc;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+enum { FLAG_GATHER = 1, FLAG_STOP = 2, FLAG_FINAL = 4 };
+
+static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
+  char *err = agglo_error_buffer();
+  int64_t step = 0, last = 0;
+  if (d->rank == 0) step = sim->sys.step, last = sim->last_step;
+  int64_t se[2] = {step, last};
+  MPI_Bcast(se, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  step = se[0], last = se[1];
+  id_index *map = NULL;
+  double *fbuf = NULL;
+  int bad = 0;
+  if (d->rank == 0) {
+    agglo_system *s = &sim->sys;
+    map = malloc((s->n + 1) * sizeof *map);
+    fbuf = malloc((3 * s->n + 1) * sizeof *fbuf);
+    bad = !map || !fbuf;
+    for (size_t i = 0; !bad && i < s->n; i++) map[i] = (id_index){s->id[i], i};
+    if (!bad) qsort(map, s->n, sizeof *map, by_id);
+    if (!sim->started) {
+      sim->started = 1;
+      if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) bad = 2;
+    }
+  }
+  MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  agglo_status st = bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : bad ? AGGLO_ERROR_IO : AGGLO_OK;
+  dpd *m = d->m;
+  while (st == AGGLO_OK && step < last) {
+    agglo_dpd_drift(m);
+    if (migrate(d) != 0 || make_ghosts(d) != 0) bad = 1;
+    agglo_dpd_sort(m);
+    size_t in_range = 0;
+    double min_gap = INFINITY;
+    if (agglo_dpd_forces(m, (uint64_t)step + 1, &in_range, &min_gap) != 0) bad = 1;
+    size_t first_bad = agglo_dpd_kick(m);
+    /* two reductions: temperature sums and pairs; the smallest gap, a non-finite particle
+       (id + 1) and memory */
+    double sums[7], worst[3] = {-min_gap, first_bad == SIZE_MAX ? 0 : (double)m->p.id[first_bad] + 1, bad};
+    agglo_dpd_kinetic_sums(m, sums);
+    sums[6] = (double)in_range;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    min_gap = -worst[0];
+    step++;
+    if (worst[2] != 0) {
+      st = agglo_error(AGGLO_ERROR_MEMORY, "step %lld: out of memory exchanging particles", (long long)step);
+      break;
+    }
+    int flags = 0;
+    if (d->rank == 0) {
+      agglo_system *s = &sim->sys;
+      s->step = step, s->t = (double)step * c->dt;
+      agglo_dpd_record_temperature(sim->state, agglo_dpd_temperature_of(d->dim, sums));
+      sim->last = (agglo_step_info){.converged = 1, .n_contacts = (size_t)sums[6],
+                                    .min_gap = isfinite(min_gap) ? min_gap * m->u.length : INFINITY,
+                                    .bad_particle = SIZE_MAX};
+      int final = step == last;
+      if (final) flags |= FLAG_FINAL | FLAG_GATHER;
+      if (agglo_outputs_due(sim, final)) flags |= FLAG_GATHER;
+      if (sim->callback && step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user))
+        flags |= FLAG_STOP | FLAG_GATHER;
+    }
+    MPI_Bcast(&flags, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (worst[1] != 0) { /* the last good state is the last restart point */
+      st = agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or "
+                       "velocity; the time step (run.dt = %g) is probably too large for the forces. "
+                       "The last good state is the last restart point", (long long)step,
+                       (long long)worst[1] - 1, c->dt);
+      break;
+    }
+    if (!(flags & FLAG_GATHER)) continue;
+    if ((st = gather(d, sim, map, fbuf)) != AGGLO_OK) break;
+    int io = 0;
+    if (d->rank == 0) {
+      int final = (flags & FLAG_FINAL) != 0;
+      io = agglo_outputs_write(sim, final) != 0 ||
+           (final ? sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
+                        agglo_outputs_save_state(sim, sim->out.dir) != 0
+                  : agglo_outputs_checkpoint(sim) != 0);
+      if (!io && (flags & FLAG_STOP) && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE))
+        io = agglo_outputs_save_state(sim, sim->out.dir) != 0;
+      char msg[512];
+      if (final && sim->log && agglo_model_dpd.final_warning(sim->state, msg, sizeof msg))
+        sim->log(msg, sim->log_user);
+    }
+    MPI_Bcast(&io, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (io) st = d->rank == 0 ? AGGLO_ERROR_IO : agglo_error(AGGLO_ERROR_IO, "rank 0 failed to write");
+    else if (flags & FLAG_STOP)
+      st = agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)", (long long)step,
+                       (double)step * c->dt);
+  }
+  if (d->rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
+  (void)err;
+  free(map);
+  free(fbuf);
+  return st;
+}
+
+agglo_status agglo_sim_run_parallel(agglo_sim *sim, const agglo_config *settings) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const agglo_config *c = rank == 0 && sim ? &sim->cfg : settings;
+  int ok = c && c->model == MODEL_DPD && (rank != 0 || (sim && sim->model == &agglo_model_dpd));
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!ok)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_parallel: domain decomposition runs "
+                       "run.model = dpd only so far (run other models on one rank, or many "
+                       "seeds with agglo ensemble)");
+  domain d = {0};
+  char *err = agglo_error_buffer();
+  int fail = setup(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
+  if (!fail) fail = hand_out(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
+  int any = fail;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  agglo_status st = AGGLO_OK;
+  if (any) {
+    /* the message of the lowest failing rank reaches every rank */
+    int who = fail ? d.rank : d.size, lowest;
+    MPI_Allreduce(&who, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Bcast(err, AGGLO_ERROR_LEN, MPI_CHAR, lowest, MPI_COMM_WORLD);
+    st = AGGLO_ERROR_INPUT;
+  } else {
+    st = run(&d, sim, c);
+  }
+  if (d.m) agglo_model_dpd.destroy(d.m);
+  free(d.send[0]), free(d.send[1]), free(d.recv);
+  if (d.comm != MPI_COMM_NULL && d.comm) MPI_Comm_free(&d.comm);
+  return st;
+}
