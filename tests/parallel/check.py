@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Domain decomposition tests (tests/parallel.cmake): `mpirun -np K agglo run` for model = dpd.
+usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
+
+  np1        mpirun -np 1 writes the serial run's files byte for byte
+  fluid      Groot-Warren fluid on 1, 2, 4 ranks: the same stats rows to round-off early on,
+             the same T, P and g(r) within statistical error over the run
+  attractive van der Waals DPD on 1, 2, 4 ranks: the same agglomerate statistics
+  crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
+             velocities and the exact positions x0 + v t (periodic) kept
+  restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
+  refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
+             that is not distributed: each refused with its message
+"""
+import csv, os, shutil, subprocess, sys
+
+case, agglo, mpiexec = sys.argv[1], sys.argv[2], sys.argv[3]
+env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMP_NUM_THREADS="1")
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def run(ranks, out, args, expect=0):
+    cmd = ([agglo] if ranks == 0 else [mpiexec, "--oversubscribe", "-np", str(ranks), agglo])
+    cmd += ["run", *args, "-o", out, "--overwrite", "--quiet"]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode != expect:
+        fail(f"{' '.join(cmd)}: exit {p.returncode} (expected {expect}): {p.stderr[-2000:]}")
+    return p.stderr
+
+
+def rows(out):
+    with open(os.path.join(out, "stats.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def close(a, b, rel, what):
+    a, b = float(a), float(b)
+    if abs(a - b) > rel * max(abs(a), abs(b), 1e-300):
+        fail(f"{what}: {a!r} against {b!r} (allowed relative difference {rel})")
+
+
+def sets(*pairs):
+    return [x for k, v in pairs for x in ("-s", f"{k}={v}")]
+
+
+FLUID = sets(("run.model", "dpd"), ("run.dim", 3), ("particles.n", 3000), ("particles.radius", 0.1),
+             ("particles.radius_spread", 0), ("box.size", 10), ("box.boundary", "periodic"),
+             ("dpd.a", 25), ("dpd.gamma", 4.5), ("dpd.kT", 1), ("dpd.rc", 1), ("run.dt", 0.04),
+             ("output.snapshots", ""), ("output.analysis_interval", 0), ("run.seed", 3))
+
+
+def rdf(out, tag):
+    d = out + "_rdf"
+    p = subprocess.run([agglo, "analyze", os.path.join(out, "trajectory.xyz"), "--rdf", "--rdf-max", "2.5",
+                        "--rdf-bins", "25", "-o", d], env=env, capture_output=True, text=True)
+    if p.returncode:
+        fail(f"agglo analyze --rdf {tag}: {p.stderr}")
+    with open(os.path.join(d, "rdf.csv")) as f:
+        return [float(r["g"]) for r in csv.DictReader(f)]
+
+
+if case == "np1":
+    args = FLUID + sets(("run.t_end", 2), ("output.stats_interval", 0.4), ("output.trajectory_interval", 1))
+    run(0, "np1_serial", args)
+    run(1, "np1_mpi", args)
+    for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
+        if open(f"np1_serial/{f}", "rb").read() != open(f"np1_mpi/{f}", "rb").read():
+            fail(f"{f} differs between the serial run and mpirun -np 1")
+    print("np1: trajectory.xyz, stats.csv, state.xyz, contacts.txt identical")
+
+elif case == "fluid":
+    args = FLUID + sets(("run.t_end", 12), ("output.stats_interval", 0.4), ("output.trajectory_interval", 2))
+    res = {}
+    for k in (1, 2, 4):
+        run(k, f"fluid_np{k}", args)
+        res[k] = rows(f"fluid_np{k}")
+        g = rdf(f"fluid_np{k}", f"np{k}")
+        res[k] = (res[k], g)
+    (r1, g1) = res[1]
+    for k in (2, 4):
+        rk, gk = res[k]
+        # early rows: the same to round-off (the sums run in another order)
+        for col in ("temperature", "pressure", "potential_energy"):
+            close(r1[1][col], rk[1][col], 1e-8, f"np{k} {col} at t = {r1[1]['time']}")
+        # the run: mean T over the last half and mean P over the second half, within 1.5 %
+        half = len(r1) // 2
+        close(r1[-1]["temperature_mean_last_half"], rk[-1]["temperature_mean_last_half"], 0.015, f"np{k} mean T")
+        p1 = sum(float(r["pressure"]) for r in r1[half:]) / (len(r1) - half)
+        pk = sum(float(r["pressure"]) for r in rk[half:]) / (len(rk) - half)
+        close(p1, pk, 0.01, f"np{k} mean P")
+        dg = max(abs(a - b) for a, b in zip(g1, gk))
+        if dg > 0.05:
+            fail(f"np{k}: g(r) differs by up to {dg:.3f} from one rank")
+        print(f"fluid np{k}: T {float(rk[-1]['temperature_mean_last_half']):.4f} (1 rank "
+              f"{float(r1[-1]['temperature_mean_last_half']):.4f}), P {pk:.4f} ({p1:.4f}), max |dg| {dg:.4f}")
+
+elif case == "attractive":
+    args = [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dpd_vdw.ini")] + \
+        sets(("run.t_end", 1), ("output.snapshots", ""), ("output.stats_interval", 0.1),
+             ("output.trajectory_interval", 0))
+    res = {k: (run(k, f"vdw_np{k}", args), rows(f"vdw_np{k}"))[1] for k in (1, 2, 4)}
+    for k in (2, 4):
+        for a, b in zip(res[1], res[k]):
+            for col in ("n_clusters", "max_cluster_size", "bound_pairs"):
+                if a[col] != b[col]:
+                    fail(f"np{k}, t = {a['time']}: {col} {b[col]} against {a[col]} on one rank")
+            close(a["temperature"], b["temperature"], 1e-6, f"np{k} T at t = {a['time']}")
+        last = res[k][-1]
+        print(f"attractive np{k}: {last['n_clusters']} clusters, largest {last['max_cluster_size']}, "
+              f"{last['bound_pairs']} bound pairs at t = {last['time']}, as on one rank")
+
+elif case == "crossing":
+    # 27 particles, one per cell of a 3 x 3 x 3 lattice, with velocities that carry them across
+    # the brick faces, edges and corners (and the box's periodic edges) several times
+    L, T = 4.0, 6.0
+    lines = []
+    for i in range(27):
+        a, b, c = i % 3, i // 3 % 3, i // 9
+        x = (0.3 + 1.3 * a, 0.4 + 1.3 * b, 0.5 + 1.3 * c)
+        v = ((a - 1) * 0.9 + 0.35, (b - 1) * 0.8 - 0.45, (c - 1) * 0.7 + 0.55)
+        lines.append((i, x, v))
+    with open("crossing_start.xyz", "w") as f:
+        f.write(f"27\nLattice=\"{L} 0 0 0 {L} 0 0 0 {L}\" Properties=species:S:1:pos:R:3:"
+                "velocities:R:3:radius:R:1:masses:R:1:id:I:1 pbc=\"T T T\"\n")
+        for i, x, v in lines:
+            f.write("X %r %r %r %r %r %r 0.05 1 %d\n" % (*x, *v, i))
+    args = sets(("run.model", "dpd"), ("run.dim", 3), ("particles.from", os.path.abspath("crossing_start.xyz")),
+                ("box.size", L), ("box.boundary", "periodic"), ("dpd.conservative", "none"),
+                ("dpd.gamma", 0), ("dpd.rc", 1), ("run.dt", 0.01), ("run.t_end", T),
+                ("output.snapshots", ""), ("output.stats_interval", 1), ("output.trajectory_interval", 1),
+                ("parallel.grid", "2 2 2"))
+    run(8, "crossing", args)
+    with open("crossing/state.xyz") as f:
+        f.readline(); f.readline()
+        got = {}
+        for line in f:
+            w = line.split()
+            got[int(w[-2])] = [float(t) for t in w[1:7]]
+    if sorted(got) != list(range(27)):
+        fail(f"ids after crossing: {sorted(got)}")
+    worst = 0
+    for i, x, v in lines:
+        for k in range(3):
+            want = (x[k] + v[k] * T) % L
+            d = abs(got[i][k] - want)
+            worst = max(worst, min(d, L - d), abs(got[i][3 + k] - v[k]))
+    if worst > 1e-9:
+        fail(f"crossing: positions or velocities off by {worst}")
+    print(f"crossing: 27 particles on 2 x 2 x 2 bricks, ids kept, |x - (x0 + v t)| and |v - v0| <= {worst:.2e}")
+
+elif case == "restart":
+    args = FLUID + sets(("output.stats_interval", 0.4), ("output.trajectory_interval", 0))
+    run(0, "restart_serial", args + sets(("run.t_end", 1.6)))
+    run(2, "restart_np2", args + sets(("run.t_end", 0.8)))
+    for k in (4, 1):
+        shutil.rmtree(f"restart_np2_np{k}", ignore_errors=True)
+        run(k, f"restart_np2_np{k}", ["--restart", "restart_np2", "-s", "run.t_end=1.6"])
+        a, b = rows("restart_serial")[-1], rows(f"restart_np2_np{k}")[-1]
+        for col in ("temperature", "pressure", "potential_energy", "temperature_mean_last_half"):
+            close(a[col], b[col], 1e-7, f"2 ranks then {k}: {col} at t = {a['time']}")
+        print(f"restart: 2 ranks to t = 0.8, then {k} rank(s) to 1.6: T {b['temperature']} "
+              f"(serial {a['temperature']}), P {b['pressure']} ({a['pressure']})")
+
+elif case == "refusals":
+    small = FLUID + sets(("run.t_end", 0.08))
+    err = run(2, "ref_grid", small + sets(("parallel.grid", "3 1 1")), expect=1)
+    if "parallel.grid = 3 1 1 makes 3 bricks for 2 ranks" not in err:
+        fail(f"grid of 3 for 2 ranks: {err}")
+    err = run(4, "ref_narrow", small + sets(("box.size", 3), ("particles.n", 81), ("parallel.grid", "4 1 1")), expect=1)
+    if "less than the cut-off" not in err:
+        fail(f"bricks narrower than rc: {err}")
+    err = run(2, "ref_contact", sets(("particles.n", 50), ("run.t_end", 0.01)), expect=2)
+    if "domain decomposition is for model = dpd" not in err:
+        fail(f"contact on 2 ranks: {err}")
+    print("refusals: grid/rank mismatch, narrow bricks, a model not distributed")
+else:
+    fail(f"unknown case {case}")
