@@ -35,6 +35,7 @@ typedef struct {
   dpd *m;
   double *send[2], *recv;
   size_t send_cap[2], recv_cap;
+  double sent, ghosts, t_exchange; /* over the run: records sent, ghosts held, seconds exchanging */
 } domain;
 
 static int grow_buf(double **b, size_t *cap, size_t n) {
@@ -127,6 +128,8 @@ static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
   }
   for (size_t q = 0; q < total; q++) unpack(d->m, d->m->n + q, d->recv + REC * q, ghost);
   d->m->n += total;
+  d->sent += (double)(cnt[0] + cnt[1]);
+  if (ghost) d->ghosts += (double)total;
   return 0;
 }
 
@@ -368,6 +371,28 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
+/* parallel.csv in the output directory: the grid and, per rank and step, the particles, ghosts,
+   records sent (bytes = 128 each) and the share of the wall time spent exchanging them. */
+static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) {
+  double own = 0, v[4];
+  for (size_t i = 0; i < d->m->n; i++) own += !d->m->p.gh[i];
+  double per = steps > 0 ? 1.0 / (double)steps : 0;
+  double mine[4] = {own, d->ghosts * per, d->sent * per, d->t_exchange}, most[4];
+  MPI_Reduce(mine, v, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (d->rank != 0 || !sim->out.dir || steps <= 0) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/parallel.csv", sim->out.dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return;
+  fprintf(f, "ranks,px,py,pz,steps,wall_s,particles_mean,particles_max,ghosts_per_step_mean,"
+          "records_sent_per_step_mean,bytes_sent_per_step_mean,exchange_s_max,exchange_share\n");
+  fprintf(f, "%d,%d,%d,%d,%lld,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4f\n", d->size, d->dims[0],
+          d->dims[1], d->dims[2], (long long)steps, wall, v[0] / d->size, most[0], v[1] / d->size,
+          v[2] / d->size, 8.0 * REC * v[2] / d->size, most[3], most[3] / wall);
+  fclose(f);
+}
+
 enum { FLAG_GATHER = 1, FLAG_STOP = 2, FLAG_FINAL = 4 };
 
 static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
@@ -393,11 +418,14 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
     }
   }
   MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  double t_start = MPI_Wtime();
   agglo_status st = bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : bad ? AGGLO_ERROR_IO : AGGLO_OK;
   dpd *m = d->m;
   while (st == AGGLO_OK && step < last) {
     agglo_dpd_drift(m);
+    double t0 = MPI_Wtime();
     if (migrate(d) != 0 || make_ghosts(d) != 0) bad = 1;
+    d->t_exchange += MPI_Wtime() - t0;
     agglo_dpd_sort(m);
     size_t in_range = 0;
     double min_gap = INFINITY;
@@ -461,6 +489,7 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
   }
   if (d->rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
   (void)err;
+  report(d, sim, step - se[0], MPI_Wtime() - t_start);
   free(map);
   free(fbuf);
   return st;
