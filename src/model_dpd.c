@@ -413,6 +413,12 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
 
 #define CHUNK 64
 
+/* A bridge: formed on contact, kept below the rupture distance. */
+static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
+  return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
+                      agglo_bond_set_has(&m->bonds, agglo_bond_key(a, b)));
+}
+
 /* All pairs (i in cell c, j > i in c or in an upper neighbour cell). */
 static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_stats *st) {
   size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
@@ -476,9 +482,16 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           if (ghi | p->gh[j]) { /* a ghost's pair: counted by the rank of the lower id */
             in_range -= !ghi && idi > id[j];
             in_range += ghi && !p->gh[j] && id[j] < idi;
-            if (ghi & p->gh[j]) continue; /* two ghosts: their ranks compute it */
           }
           if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          if (ghi & p->gh[j]) {
+            /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in
+               case one of them migrates here (docs/parallel.md) */
+            if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
+                bridged(m, q, idi, id[j], p->r[i], p->r[j], r - p->r[i] - p->r[j]))
+              bond_push(st->bb, agglo_bond_key(idi, id[j]));
+            continue;
+          }
           const double w = 1.0 - r * m->inv_rcp[q];
           const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
           double z[3] = {0, 0, 0};
@@ -494,13 +507,10 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
             if (m->pgw[q]) {
               F = m->a[q] * w;
             } else if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
-              /* a bridge: formed on contact, kept below the rupture distance */
-              const uint64_t key = agglo_bond_key(idi, id[j]);
               const double ri = p->r[i], rj = p->r[j];
-              int b = gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
-                                   agglo_bond_set_has(&m->bonds, key));
+              int b = bridged(m, q, idi, id[j], ri, rj, gap);
               F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
-              if (b) bond_push(st->bb, key);
+              if (b) bond_push(st->bb, agglo_bond_key(idi, id[j]));
             } else {
               F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
             }

@@ -297,10 +297,18 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
     m->wall[k] = k < c->dim && !d->gper[k];
     m->wlo[k] = d->glo[k], m->whi[k] = d->glo[k] + d->glen[k];
   }
-  if (m->bridges)
-    return agglo_fail(err, errlen, "dpd.capillary_bridge = memory is not distributed yet (the "
-                      "bridges would have to migrate with their particles): run it on one rank");
-  return 0;
+  if (!m->bridges) return 0;
+  /* capillary bridges with memory: every rank starts from all of them (its set keeps, at each
+     step, the pairs it meets, two ghosts included: docs/parallel.md) */
+  unsigned long nb = d->rank == 0 ? ((const dpd *)sim->state)->bonds.n : 0;
+  MPI_Bcast(&nb, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+  uint64_t *keys = malloc((nb + 1) * sizeof *keys);
+  if (!keys) return agglo_fail(err, errlen, "out of memory");
+  if (d->rank == 0) agglo_bond_set_sorted(&((const dpd *)sim->state)->bonds, keys);
+  MPI_Bcast(keys, (int)nb, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  rc = agglo_bond_set_assign(&m->bonds, keys, nb);
+  free(keys);
+  return rc != 0 ? agglo_fail(err, errlen, "out of memory") : 0;
 }
 
 /* ---- the gathered state ------------------------------------------------------------------ */
@@ -309,6 +317,31 @@ typedef struct { int64_t id; size_t index; } id_index;
 static int by_id(const void *a, const void *b) {
   int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
   return (x > y) - (x < y);
+}
+
+/* The union of every rank's bridges becomes rank 0's set (stats, restart points). 0 or -1. */
+static int gather_bonds(const domain *d, agglo_sim *sim) {
+  const dpd *m = d->m;
+  int cnt = (int)m->bonds.n, *counts = NULL, *displs = NULL, bad = 0;
+  uint64_t *mine = malloc(((size_t)cnt + 1) * sizeof *mine), *all = NULL;
+  if (mine) agglo_bond_set_sorted(&m->bonds, mine);
+  if (d->rank == 0) {
+    counts = malloc((size_t)d->size * sizeof *counts);
+    displs = calloc((size_t)d->size + 1, sizeof *displs);
+  }
+  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (d->rank == 0 && counts && displs) {
+    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+    all = malloc(((size_t)displs[d->size] + 1) * sizeof *all);
+  }
+  bad = !mine || (d->rank == 0 && (!counts || !displs || !all));
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!bad) {
+    MPI_Gatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (d->rank == 0) bad = agglo_bond_set_assign(&((dpd *)sim->state)->bonds, all, (size_t)displs[d->size]);
+  }
+  free(mine), free(counts), free(displs), free(all);
+  return bad ? -1 : 0;
 }
 
 /* Every rank's particles into rank 0's system (by id) and its model (forces, then the stats). */
@@ -366,6 +399,8 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
   }
   free(mine), free(counts), free(displs), free(all);
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rc == 0 && m->bridges && gather_bonds(d, sim) != 0)
+    rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the capillary bridges");
   return rc;
 }
 

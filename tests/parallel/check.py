@@ -6,6 +6,7 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
   fluid      Groot-Warren fluid on 1, 2, 4 ranks: the same stats rows to round-off early on,
              the same T, P and g(r) within statistical error over the run
   attractive van der Waals DPD on 1, 2, 4 ranks: the same agglomerate statistics
+  bridges    capillary bridges with memory on 1, 2, 4 ranks: the same bridges and agglomerates
   crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
              velocities and the exact positions x0 + v t (periodic) kept
   restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
@@ -99,19 +100,21 @@ elif case == "fluid":
         print(f"fluid np{k}: T {float(rk[-1]['temperature_mean_last_half']):.4f} (1 rank "
               f"{float(r1[-1]['temperature_mean_last_half']):.4f}), P {pk:.4f} ({p1:.4f}), max |dg| {dg:.4f}")
 
-elif case == "attractive":
-    args = [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dpd_vdw.ini")] + \
+elif case in ("attractive", "bridges"):
+    # van der Waals, and capillary bridges with memory (their set follows migrating particles)
+    name = "dpd_vdw.ini" if case == "attractive" else "dpd_capillary.ini"
+    args = [os.path.join(os.path.dirname(__file__), "..", "..", "examples", name)] + \
         sets(("run.t_end", 1), ("output.snapshots", ""), ("output.stats_interval", 0.1),
              ("output.trajectory_interval", 0))
-    res = {k: (run(k, f"vdw_np{k}", args), rows(f"vdw_np{k}"))[1] for k in (1, 2, 4)}
+    res = {k: (run(k, f"{case}_np{k}", args), rows(f"{case}_np{k}"))[1] for k in (1, 2, 4)}
     for k in (2, 4):
         for a, b in zip(res[1], res[k]):
             for col in ("n_clusters", "max_cluster_size", "bound_pairs"):
                 if a[col] != b[col]:
-                    fail(f"np{k}, t = {a['time']}: {col} {b[col]} against {a[col]} on one rank")
+                    fail(f"{case} np{k}, t = {a['time']}: {col} {b[col]} against {a[col]} on one rank")
             close(a["temperature"], b["temperature"], 1e-6, f"np{k} T at t = {a['time']}")
         last = res[k][-1]
-        print(f"attractive np{k}: {last['n_clusters']} clusters, largest {last['max_cluster_size']}, "
+        print(f"{case} np{k}: {last['n_clusters']} clusters, largest {last['max_cluster_size']}, "
               f"{last['bound_pairs']} bound pairs at t = {last['time']}, as on one rank")
 
 elif case == "crossing":
