@@ -49,9 +49,10 @@ static int grow_buf(double **b, size_t *cap, size_t n) {
 
 /* ---- the processor grid ------------------------------------------------------------------ */
 
-/* px py pz = K with the smallest brick surface (the ghost volume), or parallel.grid. */
-static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], int dims[3],
-                       char *err, size_t errlen) {
+/* px py pz = K with the smallest ghost volume (the brick grown by the halo h along its cut axes,
+   less the brick), or parallel.grid. */
+static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], double h,
+                       int dims[3], char *err, size_t errlen) {
   const agglo_list *g = &c->parallel_grid;
   if (g->n) {
     long prod = 1;
@@ -74,11 +75,10 @@ static int choose_grid(const agglo_config *c, int K, int dim, const double len[3
       int pz = K / (px * py);
       if (dim == 2 && pz != 1) continue;
       int p[3] = {px, py, pz};
-      double b[3], area = 0;
-      for (int k = 0; k < 3; k++) b[k] = len[k] / p[k];
-      for (int k = 0; k < dim; k++)
-        if (p[k] > 1) area += dim == 2 ? b[1 - k] : b[(k + 1) % 3] * b[(k + 2) % 3];
-      if (area < best * (1 - 1e-12)) best = area, dims[0] = px, dims[1] = py, dims[2] = pz;
+      double brick = 1, grown = 1;
+      for (int k = 0; k < dim; k++) brick *= len[k] / p[k], grown *= len[k] / p[k] + (p[k] > 1 ? 2 * h : 0);
+      double ghosts = grown - brick;
+      if (ghosts < best * (1 - 1e-12)) best = ghosts, dims[0] = px, dims[1] = py, dims[2] = pz;
     }
   return 0;
 }
@@ -214,7 +214,7 @@ static int setup(domain *d, agglo_sim *sim, const agglo_config *c, char *err, si
   d->dim = c->dim;
   d->halo = box[9];
   for (int k = 0; k < 3; k++) d->glo[k] = box[k], d->glen[k] = box[3 + k], d->gper[k] = box[6 + k] != 0;
-  if (choose_grid(c, d->size, d->dim, d->glen, d->dims, err, errlen) != 0) return -1;
+  if (choose_grid(c, d->size, d->dim, d->glen, d->halo, d->dims, err, errlen) != 0) return -1;
   int periods[3] = {d->gper[0], d->gper[1], d->gper[2]};
   MPI_Cart_create(MPI_COMM_WORLD, 3, d->dims, periods, 0, &d->comm);
   MPI_Cart_coords(d->comm, d->rank, 3, d->coord);
