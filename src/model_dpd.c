@@ -312,7 +312,8 @@ static int axis_colours(int n, int periodic) {
   return periodic ? 3 + n % 3 : 3;
 }
 
-/* Wrap positions, then sort every per-particle array by cell (stable counting sort). */
+/* Wrap positions, then sort every per-particle array by cell (stable counting sort), leaving out
+   the particles flagged AGGLO_DPD_DROP. */
 void agglo_dpd_sort(dpd *m) {
   size_t n = m->n, nc = m->ncells;
   parts *p = &m->p, *q = &m->q;
@@ -320,14 +321,18 @@ void agglo_dpd_sort(dpd *m) {
   for (size_t i = 0; i < n; i++) {
     double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
     p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
-    m->cell_of[i] = (int32_t)(((size_t)cell_coord(m, 2, x2) * m->nc[1] + cell_coord(m, 1, x1)) *
-                                  m->nc[0] + cell_coord(m, 0, x0));
+    m->cell_of[i] = p->gh[i] == AGGLO_DPD_DROP
+                        ? -1
+                        : (int32_t)(((size_t)cell_coord(m, 2, x2) * m->nc[1] + cell_coord(m, 1, x1)) *
+                                        m->nc[0] + cell_coord(m, 0, x0));
   }
   memset(m->cell_start, 0, (nc + 1) * sizeof *m->cell_start);
-  for (size_t i = 0; i < n; i++) m->cell_start[m->cell_of[i] + 1]++;
+  for (size_t i = 0; i < n; i++) m->cell_start[m->cell_of[i] + 1] += m->cell_of[i] >= 0;
   for (size_t c = 0; c < nc; c++) m->cell_start[c + 1] += m->cell_start[c];
   memcpy(m->fill, m->cell_start, nc * sizeof *m->fill);
-  for (size_t i = 0; i < n; i++) m->order[m->fill[m->cell_of[i]]++] = i;
+  for (size_t i = 0; i < n; i++)
+    if (m->cell_of[i] >= 0) m->order[m->fill[m->cell_of[i]]++] = i;
+  n = m->n = m->cell_start[nc]; /* the dropped particles leave here */
   /* within a cell, by id: the order (hence the summation order of the forces) is a function of
      the state only, not of its history, so that a restart continues bitwise */
 #pragma omp parallel for schedule(static, 64) if (m->n >= PAR_MIN)

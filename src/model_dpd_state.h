@@ -12,13 +12,16 @@
 #include <stdint.h>
 
 /* Per-particle arrays, sorted by cell; two copies (current and scratch) swapped at each sort. */
+enum { AGGLO_DPD_DROP = 2 };
+
 typedef struct agglo_dpd_parts {
   double *x[3], *v[3], *t[3]; /* position, velocity, predicted velocity v~ */
   double *r, *im;             /* radius, 1/mass */
   uint32_t *id;
   uint8_t *spec;
   size_t *perm;               /* system index */
-  uint8_t *gh;                /* 1: a ghost (a copy of another rank's particle, dpd_domain.c) */
+  uint8_t *gh;                /* 1: a ghost (a copy of another rank's particle, dpd_domain.c);
+                                 AGGLO_DPD_DROP: left out by the next sort */
 } parts;
 
 typedef struct agglo_dpd_state {
@@ -75,7 +78,7 @@ int agglo_dpd_reserve(dpd *m, size_t n);
    smallest surface gap. kick: the second half kick; returns the position in storage of the
    first non-ghost particle with a non-finite value, or SIZE_MAX. */
 void agglo_dpd_drift(dpd *m);
-void agglo_dpd_sort(dpd *m);
+void agglo_dpd_sort(dpd *m); /* (also drops the particles flagged AGGLO_DPD_DROP) */
 int agglo_dpd_forces(dpd *m, uint64_t step, size_t *in_range, double *min_gap);
 size_t agglo_dpd_kick(dpd *m);
 /* Sums over the particles that are not ghosts: mass, momentum (3), twice the kinetic energy, count. */

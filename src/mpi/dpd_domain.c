@@ -100,13 +100,6 @@ static void unpack(dpd *m, size_t i, const double *r, int ghost) {
   p->perm[i] = i, p->gh[i] = (uint8_t)ghost;
 }
 
-/* Copy particle a over particle b (compaction). */
-static void move(dpd *m, size_t b, size_t a) {
-  double r[REC];
-  pack(m, a, r);
-  unpack(m, b, r, m->p.gh[a]);
-}
-
 /* Send cnt[s] records of d->send[s] to the lower (s = 0) and upper (s = 1) neighbour along axis
    k, append what arrives as particles (ghosts if ghost). */
 static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
@@ -143,29 +136,25 @@ static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
   return 0;
 }
 
-/* Drop the ghosts; particles outside the brick move to the neighbour (one brick per step at
-   most: a step moves a particle far less than the cut-off, and bricks are wider than it). */
+/* Flag the ghosts for the sort to drop; particles outside the brick move to the neighbour (one
+   brick per step at most: a step moves a particle far less than the cut-off, and bricks are
+   wider than it), flagged too. Nothing is copied but the migrants. */
 static int migrate(domain *d) {
   dpd *m = d->m;
-  size_t keep = 0;
-  for (size_t i = 0; i < m->n; i++)
-    if (!m->p.gh[i]) move(m, keep++, i);
-  m->n = keep;
+  uint8_t *gh = m->p.gh;
+  for (size_t i = 0; i < m->n; i++) gh[i] = gh[i] ? AGGLO_DPD_DROP : 0;
   for (int k = 0; k < d->dim; k++) {
     if (d->dims[k] == 1) continue;
     size_t cnt[2] = {0, 0};
-    keep = 0;
+    const double *x = m->p.x[k];
     for (size_t i = 0; i < m->n; i++) {
-      double x = m->p.x[k][i];
-      int s = x < d->blo[k] ? 0 : x >= d->bhi[k] ? 1 : -1;
-      if (s >= 0 && d->nb[k][s] != MPI_PROC_NULL) {
-        if (queue(d, i, k, s, cnt) != 0) return -1;
-      } else {
-        move(m, keep++, i);
-      }
+      int s = gh[i] ? -1 : x[i] < d->blo[k] ? 0 : x[i] >= d->bhi[k] ? 1 : -1;
+      if (s < 0 || d->nb[k][s] == MPI_PROC_NULL) continue;
+      if (queue(d, i, k, s, cnt) != 0) return -1;
+      gh[i] = AGGLO_DPD_DROP;
     }
-    m->n = keep;
     if (exchange(d, k, cnt, 0) != 0) return -1;
+    gh = m->p.gh, x = m->p.x[k]; /* (the arrays may have moved) */
   }
   return 0;
 }
@@ -177,6 +166,7 @@ static int make_ghosts(domain *d) {
     if (d->dims[k] == 1) continue;
     size_t cnt[2] = {0, 0}, n = m->n;
     for (size_t i = 0; i < n; i++) {
+      if (m->p.gh[i] == AGGLO_DPD_DROP) continue;
       double x = m->p.x[k][i];
       if (x < d->blo[k] + d->halo && d->nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt) != 0) return -1;
       if (x >= d->bhi[k] - d->halo && d->nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt) != 0) return -1;
