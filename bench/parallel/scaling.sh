@@ -4,8 +4,12 @@
 # on K = 1 and 2 ranks of one thread each. The time per step is the difference of a short and a
 # long run's timed loops (parallel.csv: wall_s) over their difference in steps, so the set-up,
 # the hand-out and the final gather and write drop out. Best of R repeats, K alternating.
-# usage: bench/parallel/scaling.sh [N] [short] [long] [repeats] [agglo]
+# The peer in the same run: LAMMPS (bench/dpd/build_lammps.sh: a build without MPI, so its
+# parallel runs are OpenMP threads, -sf omp, its best setting here) on the same fluid, 1 and 2
+# threads, long - short steps, its Loop time per step, best of R.
+# usage: bench/parallel/scaling.sh [N] [short] [long] [repeats] [agglo]   (LMP=path/to/lmp)
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 N=${1:-1000000} S1=${2:-10} S2=${3:-40} R=${4:-2} agglo=${5:-build/agglo}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 L=$(/usr/bin/python3 -c "print(($N / 3) ** (1 / 3))")
@@ -32,6 +36,22 @@ for rep in $(seq "$R"); do
     fi
   done
 done
+LMP=${LMP:-/work/lammps/build/lmp}
+declare -A lbest
+if [ -x "$LMP" ]; then
+  for rep in $(seq "$R"); do
+    for T in 1 2; do
+      sf=""; [ "$T" -gt 1 ] && sf="-sf omp -pk omp $T"
+      (cd "$work" && OMP_NUM_THREADS=$T "$LMP" $sf -in "$here/../dpd/in.dpd_gw" -var L "$L" \
+        -var STEPS $((S2 - S1)) -log none > lmp.txt)
+      per=$(awk -v s=$((S2 - S1)) '/^Loop time/ { print $4 / s }' "$work/lmp.txt")
+      echo "repeat $rep, LAMMPS $T thread(s): $per s per step" >&2
+      if [ -z "${lbest[$T]:-}" ] || /usr/bin/python3 -c "import sys; sys.exit(not ($per < ${lbest[$T]}))"; then
+        lbest[$T]=$per
+      fi
+    done
+  done
+fi
 echo "N = $N, box $L, steps $S1 and $S2, best of $R"
 echo "| ranks | grid | s per step | M particle-steps/s | speed-up | ghosts per rank per step | bytes sent per rank per step | exchange share |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -43,3 +63,13 @@ print(f"| {K} | {row[1]}x{row[2]}x{row[3]} | {per:.4f} | {N / per / 1e6:.2f} | {
       f"{float(row[8]):.0f} | {float(row[10]) / 1e6:.2f} MB | {float(row[12]):.3f} |")
 PY
 done
+if [ -n "${lbest[1]:-}" ]; then
+  echo
+  echo "| LAMMPS threads | s per step | M particle-steps/s | speed-up | agglo ranks / LAMMPS threads, same count |"
+  echo "| --- | --- | --- | --- | --- |"
+  for T in 1 2; do
+    /usr/bin/python3 -c "
+per, per1, a = ${lbest[$T]}, ${lbest[1]}, ${best[$T]}
+print(f'| $T | {per:.4f} | {$N / per / 1e6:.2f} | {per1 / per:.2f} | {per / a:.2f} |')"
+  done
+fi
