@@ -10,6 +10,8 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
   crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
              velocities and the exact positions x0 + v t (periodic) kept
   restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
+  kill       a run on 2 ranks killed (SIGKILL to mpirun and the ranks) and resumed on 2 ranks
+             writes the uninterrupted run's files byte for byte
   refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
              that is not distributed: each refused with its message
 """
@@ -168,6 +170,33 @@ elif case == "restart":
             close(a[col], b[col], 1e-7, f"2 ranks then {k}: {col} at t = {a['time']}")
         print(f"restart: 2 ranks to t = 0.8, then {k} rank(s) to 1.6: T {b['temperature']} "
               f"(serial {a['temperature']}), P {b['pressure']} ({a['pressure']})")
+
+elif case == "kill":
+    import signal, time
+    args = FLUID + sets(("particles.n", 8000), ("box.size", 13.9), ("run.t_end", 16),
+                        ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
+                        ("output.checkpoint_interval", 0.8))
+    run(2, "kill_full", args)
+    cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *args, "-o", "kill_run", "--overwrite", "--quiet"]
+    shutil.rmtree("kill_run", ignore_errors=True)
+    p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL, start_new_session=True)
+    while p.poll() is None:  # kill once a restart point and a few more rows are written
+        try:
+            if os.path.exists("kill_run/state.xyz") and len(open("kill_run/stats.csv").readlines()) > 12:
+                break
+        except OSError:
+            pass
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    killed_at = len(open("kill_run/stats.csv").readlines()) - 1
+    if killed_at >= 41:
+        fail("the run ended before the kill; make it longer")
+    run(2, "kill_run", ["--resume", "kill_run"])
+    for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
+        if open(f"kill_full/{f}", "rb").read() != open(f"kill_run/{f}", "rb").read():
+            fail(f"{f} differs after the kill and --resume")
+    print(f"kill: killed after {killed_at} stats rows, resumed on 2 ranks: the same files")
 
 elif case == "refusals":
     small = FLUID + sets(("run.t_end", 0.08))
