@@ -187,7 +187,10 @@ elif case == "kill":
         except OSError:
             pass
         time.sleep(0.05)
+    # the ranks themselves, not only mpirun (whose daemon may outlive it for a moment)
     os.killpg(p.pid, signal.SIGKILL)
+    while subprocess.run(["pkill", "-9", "-f", "agglo run .*kill_run"]).returncode == 0:
+        time.sleep(0.05)
     p.wait()
     killed_at = len(open("kill_run/stats.csv").readlines()) - 1
     if killed_at >= 41:
