@@ -18,12 +18,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Object creation without modification times: the same state writes the same bytes. */
+static hid_t untimed(hid_t cls) {
+  hid_t pl = H5Pcreate(cls);
+  if (pl >= 0) H5Pset_obj_track_times(pl, 0);
+  return pl;
+}
+
+static hid_t group(hid_t f, const char *name) {
+  hid_t pl = untimed(H5P_GROUP_CREATE), g = H5Gcreate2(f, name, H5P_DEFAULT, pl, H5P_DEFAULT);
+  H5Pclose(pl);
+  return g;
+}
+
 static int put(hid_t loc, const char *name, hid_t type, int rank, hsize_t d0, hsize_t d1,
                const void *data) {
   hsize_t dims[2] = {d0, d1};
   hid_t sp = rank ? H5Screate_simple(rank, dims, NULL) : H5Screate(H5S_SCALAR);
   if (sp < 0) return -1;
-  hid_t ds = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t pl = untimed(H5P_DATASET_CREATE);
+  hid_t ds = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+  H5Pclose(pl);
   H5Sclose(sp);
   if (ds < 0) return -1;
   int rc = (rank && d0 == 0) ? 0 : (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ? -1 : 0);
@@ -57,7 +72,7 @@ static int write_file(const char *path, const agglo_system *s, const agglo_model
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (f < 0) return -1;
   int rc = 0;
-  hid_t g = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t g = group(f, "particles");
   size_t n = s->n;
   rc |= g < 0;
   if (g >= 0) {
@@ -69,7 +84,7 @@ static int write_file(const char *path, const agglo_system *s, const agglo_model
     rc |= put(g, "cluster", H5T_NATIVE_INT32, 1, n, 0, s->cluster);
     H5Gclose(g);
   }
-  g = H5Gcreate2(f, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g = group(f, "box");
   rc |= g < 0;
   if (g >= 0) {
     int32_t per[3] = {s->box.periodic[0], s->box.periodic[1], s->box.periodic[2]};
@@ -84,7 +99,7 @@ static int write_file(const char *path, const agglo_system *s, const agglo_model
   rc |= put(f, "time", H5T_NATIVE_DOUBLE, 0, 0, 0, &s->t);
   rc |= put(f, "step", H5T_NATIVE_INT64, 0, 0, 0, &step);
   rc |= put(f, "dim", H5T_NATIVE_INT32, 0, 0, 0, &dim);
-  g = H5Gcreate2(f, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g = group(f, "model");
   rc |= g < 0;
   if (g >= 0) {
     rc |= put(g, "contacts", H5T_NATIVE_UINT8, 1, len, 0, bytes);
