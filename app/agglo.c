@@ -311,7 +311,8 @@ static int cmd_run(int argc, char **argv) {
       rc = 2;
       goto out;
     }
-    rc = agglo_sim_run_parallel(NULL, cfg) == AGGLO_OK ? 0 : 1;
+    agglo_status pst = agglo_sim_run_parallel(NULL, cfg);
+    rc = pst == AGGLO_OK || pst == AGGLO_STOPPED ? 0 : 1; /* a stop: rank 0's status (130, 143) */
     goto out;
   }
 #endif
