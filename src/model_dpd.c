@@ -1057,9 +1057,11 @@ static int dpd_final_warning(const void *state, char *msg, size_t n) {
   static const char *thermo[] = {"dpd", "transverse", "langevin"};
   double mean, target;
   if (agglo_dpd_temperature_report(state, &mean, &target) != 1) return 0;
-  snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %+.1f%% from "
-           "dpd.kT = %.4g (dpd.thermostat = %s; docs/dpd.md)", mean, 100 * (mean / target - 1),
-           target, thermo[((const dpd *)state)->thermo]);
+  char off[64]; /* a blown-up run: a ratio, not a 60-digit percentage */
+  if (mean / target > 1000) snprintf(off, sizeof off, "%.3g times", mean / target);
+  else snprintf(off, sizeof off, "%+.1f%% from", 100 * (mean / target - 1));
+  snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %s dpd.kT = %.4g "
+           "(dpd.thermostat = %s; docs/dpd.md)", mean, off, target, thermo[((const dpd *)state)->thermo]);
   return 1;
 }
 
