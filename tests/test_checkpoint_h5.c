@@ -17,6 +17,7 @@
 #include "checkpoint.h"
 #include "checkpoint_h5.h"
 #include "config.h"
+#include "restart_scenarios.h"
 #include "support.h"
 
 #define OUT "ckh5_tests"
@@ -102,30 +103,11 @@ static void case_h5(const char *ini, const char *tag, const char *t_half, const 
   agglo_config_destroy(ch), agglo_config_destroy(cf), agglo_config_destroy(cb);
 }
 
-static const char *brownian_2d =
-    "[run]\ndim = 2\nseed = 11\ndt = 0.02\nt_end = 1\n"
-    "[particles]\nn = 300\nradius = 0.01\nradius_spread = 0.15\n"
-    "[box]\nsize = 0.8\nboundary = periodic\n"
-    "[drag]\ntau = 0.2\n[brownian]\nsigma = 1\n"
-    "[attraction]\nkappa = 0.003\nepsilon = 0.003\n"
-    "[output]\ntrajectory_interval = 0.1\nstats_interval = 0\nsnapshots =\n";
-
-static const char *gluey_funnel =
-    "[run]\nmodel = gluey\ndim = 2\nseed = 2\nt_end = 0.3\ndt = 0.001\n"
-    "[particles]\nn = 120\nradius = 0.02\nradius_spread = 0.25\nmass_rule = uniform\nmass = 2\n"
-    "[box]\nsize = 1, 1.5\nboundary = wall\n[gravity]\ng = 0, -10\n"
-    "[gluey]\ngamma_min = -10\nregion = 0.05, 0.85, 0.95, 1.45\nglued_rows = keep\n"
-    "[solver]\nmethod = active_set\ntol = 1e-4\ncompliance = 1e-4\n"
-    "[obstacles]\nsegments = 0, 0.8, 0.45, 0.6, 1, 0.8, 0.55, 0.6\n"
-    "spheres = 0.3, 0.3, 0.08, 0.5, 0.25, 0.08,\n  0.7, 0.3, 0.08\n"
-    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots =\n";
-
-static const char *ballistic_2d =
-    "[run]\nmodel = ballistic\ndim = 2\nseed = 3\nt_end = 400\n"
-    "[particles]\nn = 400\nradius = 1\nradius_spread = 0\nplacement = lattice\nfraction = 0.2\n"
-    "[box]\nsize =\nboundary = wall\n"
-    "[ballistic]\nmethod = time_stepping\nvelocity = uniform\nstop = t_end\n"
-    "[output]\ntrajectory_interval = 40\nstats_interval = 40\nsnapshots =\n";
+/* the scenarios of restart_scenarios.h, without pictures */
+static const char *brownian_2d = SCENARIO_BROWNIAN_2D "\n";
+static const char *gluey_funnel = SCENARIO_GLUEY_FUNNEL "\n";
+static const char *ballistic_2d = SCENARIO_BALLISTIC_2D "\n";
+static const char *dpd_capillary = SCENARIO_DPD_CAPILLARY "\n";
 
 static void test_contact(void **st) {
   (void)st;
@@ -139,15 +121,6 @@ static void test_contact(void **st) {
   same_file(OUT "/contact_text", OUT "/contact_C", "stats.csv");
   agglo_config_destroy(c);
 }
-
-/* DPD with capillary bridges with memory: the bridges and the temperature record. */
-static const char *dpd_capillary =
-    "[run]\nmodel = dpd\ndim = 3\nseed = 4\ndt = 0.0005\nt_end = 0.2\n"
-    "[particles]\nn = 300\nradius = 0.5\nradius_spread = 0.1\nmass = 1\n"
-    "[box]\nsize = 12\nboundary = periodic\n"
-    "[dpd]\nconservative = capillary\ncapillary_bridge = memory\nthermostat = transverse\n"
-    "kT = 0.3333333333333333\ngamma = 13.5\nrc = 3\nmin_gap = 0.02\ncore_k = 100000\n"
-    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots =\n";
 
 static void test_gluey(void **st) {
   (void)st;

@@ -15,6 +15,7 @@
 
 #include "agglo/agglo.h"
 #include "config.h"
+#include "restart_scenarios.h"
 #include "support.h"
 
 #define OUT "run_tests"
@@ -102,15 +103,8 @@ static size_t split_lines(char *text, char ***lines_out) {
 
 /* ---------------------------------------------------------------- scenarios */
 
-/* 2D periodic Brownian aggregation, area fraction ~0.2: contacts and warm starts matter. */
-static const char *brownian_2d =
-    "[run]\ndim = 2\nseed = 11\ndt = 0.02\nt_end = 1\n"
-    "[particles]\nn = 300\nradius = 0.01\nradius_spread = 0.15\n"
-    "[box]\nsize = 0.8\nboundary = periodic\n"
-    "[drag]\ntau = 0.2\n[brownian]\nsigma = 1\n"
-    "[attraction]\nkappa = 0.003\nepsilon = 0.003\n"
-    "[output]\ntrajectory_interval = 0.1\nstats_interval = 0\nsnapshots = 0.5, 1, 1.5\n"
-    "png_width = 200\n";
+/* 2D periodic Brownian aggregation (restart_scenarios.h), with pictures. */
+static const char *brownian_2d = SCENARIO_BROWNIAN_2D "0.5, 1, 1.5\npng_width = 200\n";
 
 /* 3D with walls, shear and gravity. */
 static const char *shear_3d =
@@ -237,28 +231,9 @@ static void restart_case(const char *ini, const char *tag, const char *t_half, c
   agglo_config_destroy(cc);
 }
 
-/* Gluey particles falling through a funnel onto spheres: obstacle lists longer than a line of
-   scenario.ini (written on continuation lines), glued rows, the active-set solver. */
-static const char *gluey_funnel =
-    "[run]\nmodel = gluey\ndim = 2\nseed = 2\nt_end = 0.3\ndt = 0.001\n"
-    "[particles]\nn = 120\nradius = 0.02\nradius_spread = 0.25\nmass_rule = uniform\nmass = 2\n"
-    "[box]\nsize = 1, 1.5\nboundary = wall\n[gravity]\ng = 0, -10\n"
-    "[gluey]\ngamma_min = -10\nregion = 0.05, 0.85, 0.95, 1.45\nglued_rows = keep\n"
-    "[solver]\nmethod = active_set\ntol = 1e-4\ncompliance = 1e-4\n"
-    "[obstacles]\nsegments = 0, 0.8, 0.45, 0.6, 1, 0.8, 0.55, 0.6\n"
-    "spheres = 0.3, 0.3, 0.08, 0.5, 0.25, 0.08,\n  0.7, 0.3, 0.08\n"
-    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots = 0.15, 0.3\n"
-    "png_width = 200\n";
-
-/* DPD with capillary bridges with memory and the transverse thermostat: the bridges and the
-   temperature record are restart state (contacts.txt). */
-static const char *dpd_capillary =
-    "[run]\nmodel = dpd\ndim = 3\nseed = 4\ndt = 0.0005\nt_end = 0.2\n"
-    "[particles]\nn = 300\nradius = 0.5\nradius_spread = 0.1\nmass = 1\n"
-    "[box]\nsize = 12\nboundary = periodic\n"
-    "[dpd]\nconservative = capillary\ncapillary_bridge = memory\nthermostat = transverse\n"
-    "kT = 0.3333333333333333\ngamma = 13.5\nrc = 3\nmin_gap = 0.02\ncore_k = 100000\n"
-    "[output]\ntrajectory_interval = 0.05\nstats_interval = 0.01\nsnapshots =\n";
+/* A gluey funnel with obstacles and DPD with capillary bridges (restart_scenarios.h). */
+static const char *gluey_funnel = SCENARIO_GLUEY_FUNNEL "0.15, 0.3\npng_width = 200\n";
+static const char *dpd_capillary = SCENARIO_DPD_CAPILLARY "\n";
 
 static void test_restart_exact(void **st) {
   (void)st;
@@ -281,13 +256,7 @@ static void test_restart_exact(void **st) {
    the uninterrupted run's trajectory (Time= is written to 17 digits), so the first run ends on
    that step exactly instead of cutting a shorter last step. Walls (2D, lattice) and periodic 3D
    with polydisperse masses (cluster momenta are sums of unequal terms). */
-static const char *ballistic_2d =
-    "[run]\nmodel = ballistic\ndim = 2\nseed = 3\nt_end = 400\n"
-    "[particles]\nn = 400\nradius = 1\nradius_spread = 0\nplacement = lattice\nfraction = 0.2\n"
-    "[box]\nsize =\nboundary = wall\n"
-    "[ballistic]\nmethod = time_stepping\nvelocity = uniform\nstop = t_end\n"
-    "[output]\ntrajectory_interval = 40\nstats_interval = 40\nsnapshots = 0, 100, 390\n"
-    "png_width = 200\n";
+static const char *ballistic_2d = SCENARIO_BALLISTIC_2D "0, 100, 390\npng_width = 200\n";
 static const char *ballistic_3d =
     "[run]\nmodel = ballistic\ndim = 3\nseed = 8\nt_end = 300\n"
     "[particles]\nn = 300\nradius = 1\nradius_spread = 0.2\nfraction = 0.1\n"
