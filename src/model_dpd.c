@@ -229,23 +229,6 @@ static inline double pair_zeta4(uint64_t seed, uint64_t step, uint32_t a, uint32
 
 /* ---------------------------------------------------------------- grid and sort */
 
-static int parts_alloc(parts *p, size_t n) {
-  size_t m = n + 1;
-  int ok = 1;
-  for (int k = 0; k < 3; k++) {
-    ok &= (p->x[k] = malloc(m * sizeof(double))) != NULL;
-    ok &= (p->v[k] = malloc(m * sizeof(double))) != NULL;
-    ok &= (p->t[k] = malloc(m * sizeof(double))) != NULL;
-  }
-  ok &= (p->r = malloc(m * sizeof(double))) != NULL;
-  ok &= (p->im = malloc(m * sizeof(double))) != NULL;
-  ok &= (p->id = malloc(m * sizeof(uint32_t))) != NULL;
-  ok &= (p->spec = calloc(m, 1)) != NULL;
-  ok &= (p->perm = malloc(m * sizeof(size_t))) != NULL;
-  ok &= (p->gh = calloc(m, 1)) != NULL;
-  return ok ? 0 : -1;
-}
-
 /* Grow one array to m elements of `size` bytes (contents kept). */
 static int grow(void *arrayp, size_t m, size_t size) {
   void **a = arrayp, *q = realloc(*a, m * size);
@@ -266,8 +249,8 @@ static int parts_grow(parts *p, size_t m) {
 }
 
 int agglo_dpd_reserve(dpd *m, size_t n) {
-  if (n <= m->cap) return 0;
-  size_t cap = n + n / 4 + 64;
+  if (m->p.x[0] && n <= m->cap) return 0;
+  size_t cap = m->p.x[0] ? n + n / 4 + 64 : n; /* growing (ghosts, migrants): room ahead */
   int bad = parts_grow(&m->p, cap + 1) | parts_grow(&m->q, cap + 1);
   for (int k = 0; k < 3; k++) bad |= grow(&m->f[k], cap + 1, sizeof(double));
   bad |= grow(&m->cell_of, cap + 1, sizeof *m->cell_of) | grow(&m->order, cap + 1, sizeof *m->order);
@@ -698,7 +681,6 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->wall[k] = k < s->dim && !s->box.periodic[k];
     m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
   }
-  m->cap = n;
   /* species and per-pair coefficients */
   int ns = m->nspec = c->dpd_species.n ? c->dpd_species.n : 1;
   m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
@@ -712,12 +694,9 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->pgw = calloc((size_t)ns * ns, sizeof *m->pgw);
   m->rupt_k = calloc((size_t)ns * ns, sizeof *m->rupt_k);
   int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && m->rcp && m->inv_rcp &&
-           m->pgw && m->rupt_k && parts_alloc(&m->p, n) == 0 &&
-           parts_alloc(&m->q, n) == 0;
-  for (int k = 0; k < 3; k++) ok &= (m->f[k] = calloc(n + 1, sizeof(double))) != NULL;
-  ok &= (m->cell_of = malloc((n + 1) * sizeof *m->cell_of)) != NULL;
-  ok &= (m->order = malloc((n + 1) * sizeof *m->order)) != NULL;
+           m->pgw && m->rupt_k && agglo_dpd_reserve(m, n) == 0;
   if (!ok) return agglo_fail(err, errlen, "out of memory for %zu DPD particles", n);
+  memset(m->p.gh, 0, n + 1); /* no ghosts outside a domain decomposition */
   for (int i = 0; i < ns; i++)
     for (int j = 0; j < ns; j++) {
       int q = i * ns + j;
@@ -972,8 +951,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   size_t bad = agglo_dpd_kick(m);
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
-  m->T_last = temperature_now(m);
-  agglo_half_mean_add(&m->T_half, m->T_last);
+  agglo_dpd_record_temperature(m, temperature_now(m));
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;

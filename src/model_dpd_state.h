@@ -70,7 +70,8 @@ typedef struct agglo_dpd_state {
 } dpd;
 
 
-/* Room for n particles in every per-particle array (contents kept). 0 or -1 (memory). */
+/* Room for n particles in every per-particle array (contents kept; the first call allocates
+   exactly n, later ones a quarter more). 0 or -1 (memory). */
 int agglo_dpd_reserve(dpd *m, size_t n);
 /* The step's phases. drift: positions, predicted velocities and the first half kick of every
    particle, walls reflecting. sort: wrap periodic axes and sort by cell. forces: f = F(x, v~) of
