@@ -222,29 +222,32 @@ static int setup(domain *d, agglo_sim *sim, const agglo_config *c, char *err, si
 
 /* Rank 0's particles to their bricks; each rank makes its model over its brick and halo. */
 static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
-  int *counts = NULL, *displs = NULL;
+  int *counts = NULL, *displs = NULL, ok = 1;
   double *all = NULL;
-  if (d->rank == 0) {
+  if (d->rank == 0) { /* (a failure here is told to every rank before the scatter) */
     const dpd *m0 = sim->state;
     counts = calloc((size_t)d->size, sizeof *counts);
     displs = calloc((size_t)d->size + 1, sizeof *displs);
-    int *who = malloc((m0->n + 1) * sizeof *who);
+    int *who = malloc((m0->n + 1) * sizeof *who), *fill = malloc((size_t)d->size * sizeof *fill);
     all = malloc((REC * m0->n + 1) * sizeof *all);
-    if (!counts || !displs || !who || !all) return agglo_fail(err, errlen, "out of memory");
-    for (size_t i = 0; i < m0->n; i++) {
+    ok = counts && displs && who && fill && all;
+    for (size_t i = 0; ok && i < m0->n; i++) {
       double x[3] = {m0->p.x[0][i], m0->p.x[1][i], m0->p.x[2][i]};
       who[i] = owner(d, x), counts[who[i]] += REC;
     }
-    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-    int *fill = malloc((size_t)d->size * sizeof *fill);
-    if (!fill) return agglo_fail(err, errlen, "out of memory");
-    memcpy(fill, displs, (size_t)d->size * sizeof *fill);
-    for (size_t i = 0; i < m0->n; i++) {
+    for (int r = 0; ok && r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+    if (ok) memcpy(fill, displs, (size_t)d->size * sizeof *fill);
+    for (size_t i = 0; ok && i < m0->n; i++) {
       pack(m0, i, all + fill[who[i]]);
       fill[who[i]] += REC;
     }
     free(fill);
     free(who);
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) {
+    free(all), free(counts), free(displs);
+    return agglo_fail(err, errlen, "out of memory handing out the particles");
   }
   int mine = 0;
   MPI_Scatter(counts, 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -252,8 +255,8 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
   if (!recs) return agglo_fail(err, errlen, "out of memory");
   MPI_Scatterv(all, counts, displs, MPI_DOUBLE, recs, mine, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   free(all), free(counts), free(displs);
-  /* the model over the brick and its halo: a system of no particles carries the region (the grid
-     is sized for the particles below); along an axis of one brick, the scenario's box */
+  /* the model over the brick and its halo (along an axis of one brick, the scenario's box) and
+     this rank's particles */
   size_t n = (size_t)mine / REC;
   agglo_system region = {0};
   if (agglo_system_alloc(&region, c->dim, n) != 0) return agglo_fail(err, errlen, "out of memory");
@@ -309,28 +312,43 @@ static int by_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The union of every rank's bridges becomes rank 0's set (stats, restart points). 0 or -1. */
-static int gather_bonds(const domain *d, agglo_sim *sim) {
-  const dpd *m = d->m;
-  int cnt = (int)m->bonds.n, *counts = NULL, *displs = NULL, bad = 0;
-  uint64_t *mine = malloc(((size_t)cnt + 1) * sizeof *mine), *all = NULL;
-  if (mine) agglo_bond_set_sorted(&m->bonds, mine);
+/* Every rank's cnt items of `size` bytes (MPI type t) to rank 0, in rank order: on rank 0, *all
+   (malloc'd) holds *total of them. Collective: 0, or -1 on every rank when memory failed on any. */
+static int gather_to_root(const domain *d, const void *mine, int cnt, MPI_Datatype t, size_t size,
+                          void **all, size_t *total) {
+  int *counts = NULL, *displs = NULL, bad = !mine;
+  *all = NULL, *total = 0;
   if (d->rank == 0) {
     counts = malloc((size_t)d->size * sizeof *counts);
     displs = calloc((size_t)d->size + 1, sizeof *displs);
+    bad |= !counts || !displs;
   }
-  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (d->rank == 0 && counts && displs) {
-    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-    all = malloc(((size_t)displs[d->size] + 1) * sizeof *all);
-  }
-  bad = !mine || (d->rank == 0 && (!counts || !displs || !all));
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (!bad) {
-    MPI_Gatherv(mine, cnt, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (d->rank == 0) bad = agglo_bond_set_assign(&((dpd *)sim->state)->bonds, all, (size_t)displs[d->size]);
+    MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (d->rank == 0) {
+      for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+      *total = (size_t)displs[d->size];
+      bad = !(*all = malloc((*total + 1) * size));
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
-  free(mine), free(counts), free(displs), free(all);
+  if (!bad) MPI_Gatherv(mine, cnt, t, *all, counts, displs, t, 0, MPI_COMM_WORLD);
+  free(counts), free(displs);
+  if (bad) free(*all), *all = NULL;
+  return bad ? -1 : 0;
+}
+
+/* The union of every rank's bridges becomes rank 0's set (stats, restart points). 0 or -1. */
+static int gather_bonds(const domain *d, agglo_sim *sim) {
+  const dpd *m = d->m;
+  uint64_t *mine = malloc((m->bonds.n + 1) * sizeof *mine);
+  if (mine) agglo_bond_set_sorted(&m->bonds, mine);
+  void *all;
+  size_t total;
+  int bad = gather_to_root(d, mine, (int)m->bonds.n, MPI_UINT64_T, sizeof *mine, &all, &total);
+  if (!bad && d->rank == 0) bad = agglo_bond_set_assign(&((dpd *)sim->state)->bonds, all, total);
+  free(mine), free(all);
   return bad ? -1 : 0;
 }
 
@@ -340,31 +358,22 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
   size_t own = 0;
   for (size_t i = 0; i < m->n; i++) own += !m->p.gh[i];
   double *mine = malloc((REC * own + 1) * sizeof *mine);
-  int cnt = (int)(REC * own), *counts = NULL, *displs = NULL, bad = !mine;
+  int cnt = (int)(REC * own);
   own = 0;
   for (size_t i = 0; mine && i < m->n; i++)
     if (!m->p.gh[i]) pack(m, i, mine + REC * own++);
-  double *all = NULL;
-  if (d->rank == 0) {
-    counts = malloc((size_t)d->size * sizeof *counts);
-    displs = calloc((size_t)d->size + 1, sizeof *displs);
-    all = malloc((REC * sim->sys.n + 1) * sizeof *all);
-    bad |= !counts || !displs || !all;
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (bad) {
-    free(mine), free(counts), free(displs), free(all);
+  void *gathered;
+  size_t total;
+  if (gather_to_root(d, mine, cnt, MPI_DOUBLE, sizeof *mine, &gathered, &total) != 0) {
+    free(mine);
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the particles");
   }
-  MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (d->rank == 0)
-    for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-  MPI_Gatherv(mine, cnt, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const double *all = gathered;
+  total /= REC;
   int rc = 0;
   if (d->rank == 0) {
     agglo_system *s = &sim->sys;
     dpd *m0 = sim->state;
-    size_t total = (size_t)displs[d->size] / REC;
     if (total != s->n)
       rc = agglo_error(AGGLO_ERROR_RUN, "step %lld: %zu particles gathered, %zu expected",
                        (long long)s->step, total, s->n);
@@ -387,7 +396,7 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
     if (rc == 0) agglo_dpd_refresh(m0, s, fbuf);
     sim->labelled_step = -1;
   }
-  free(mine), free(counts), free(displs), free(all);
+  free(mine), free(gathered);
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (rc == 0 && m->bridges && gather_bonds(d, sim) != 0)
     rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the capillary bridges");
