@@ -239,12 +239,18 @@ static int snap_due(const agglo_sim *sim) {
   return sim->sys.step >= llround(c->snapshots.v[sim->out.snap_next] / c->dt);
 }
 
+/* Fixed step: the trajectory's and the stats' schedules at step k. */
+static int traj_due_at(const agglo_outputs *o, int64_t k, int final) {
+  return final || (o->traj_every && k % o->traj_every == 0) || k == 0;
+}
+static int stats_due_at(const agglo_outputs *o, int64_t k, int final) {
+  return final || k % (o->stats_every ? o->stats_every : 1) == 0;
+}
+
 int agglo_outputs_due(const agglo_sim *sim, int final) {
   const agglo_outputs *o = &sim->out;
   const int64_t k = sim->sys.step;
-  if (!o->dir) return 0;
-  return final || k == 0 || snap_due(sim) || (o->traj_every && k % o->traj_every == 0) ||
-         k % (o->stats_every ? o->stats_every : 1) == 0;
+  return o->dir && (traj_due_at(o, k, final) || stats_due_at(o, k, final) || snap_due(sim));
 }
 
 int agglo_outputs_write(agglo_sim *sim, int final) {
@@ -261,8 +267,8 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
     o->analysis_due = due_by_time(s->t, c->analysis_interval, &o->analysis_next) ||
                       (final && c->analysis_interval > 0);
   } else {
-    want_traj = final || (o->traj_every && s->step % o->traj_every == 0) || s->step == 0;
-    want_stats = final || s->step % (o->stats_every ? o->stats_every : 1) == 0;
+    want_traj = traj_due_at(o, s->step, final);
+    want_stats = stats_due_at(o, s->step, final);
   }
   want_traj = (o->traj || o->h5) && want_traj && s->step != o->traj_last;
   want_stats = o->stats && want_stats && s->step != o->stats_last;
