@@ -306,6 +306,13 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
 
 /* ---- the gathered state ------------------------------------------------------------------ */
 
+/* This rank's own particles (not ghosts). */
+static size_t own_count(const dpd *m) {
+  size_t own = 0;
+  for (size_t i = 0; i < m->n; i++) own += !m->p.gh[i];
+  return own;
+}
+
 typedef struct { int64_t id; size_t index; } id_index;
 static int by_id(const void *a, const void *b) {
   int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
@@ -355,8 +362,7 @@ static int gather_bonds(const domain *d, agglo_sim *sim) {
 /* Every rank's particles into rank 0's system (by id) and its model (forces, then the stats). */
 static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) {
   const dpd *m = d->m;
-  size_t own = 0;
-  for (size_t i = 0; i < m->n; i++) own += !m->p.gh[i];
+  size_t own = own_count(m);
   double *mine = malloc((REC * own + 1) * sizeof *mine);
   int cnt = (int)(REC * own);
   own = 0;
@@ -408,8 +414,7 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
 /* parallel.csv in the output directory: the grid and, per rank and step, the particles, ghosts,
    records sent (bytes = 128 each) and the share of the wall time spent exchanging them. */
 static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) {
-  double own = 0, v[4];
-  for (size_t i = 0; i < d->m->n; i++) own += !d->m->p.gh[i];
+  double own = (double)own_count(d->m), v[4];
   double per = steps > 0 ? 1.0 / (double)steps : 0;
   double mine[4] = {own, d->ghosts * per, d->sent * per, d->t_exchange}, most[4];
   MPI_Reduce(mine, v, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -430,7 +435,6 @@ static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) 
 enum { FLAG_GATHER = 1, FLAG_STOP = 2, FLAG_FINAL = 4 };
 
 static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
-  char *err = agglo_error_buffer();
   int64_t step = 0, last = 0;
   if (d->rank == 0) step = sim->sys.step, last = sim->last_step;
   int64_t se[2] = {step, last};
@@ -522,7 +526,6 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
                        (double)step * c->dt);
   }
   if (d->rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
-  (void)err;
   report(d, sim, step - se[0], MPI_Wtime() - t_start);
   free(map);
   free(fbuf);
