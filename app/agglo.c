@@ -288,18 +288,18 @@ static int cmd_run(int argc, char **argv) {
     printf("%s: valid scenario\n", file ? file : "(built-in default)");
     goto out;
   }
-  /* under mpirun a DPD run is split into bricks over the ranks (docs/parallel.md): rank 0 makes
+  /* under mpirun a DPD or contact run is split into bricks over the ranks (docs/parallel.md): rank 0 makes
      the simulation and writes; the other ranks only step */
   runner_fn runner = run_here;
 #ifdef AGGLO_HAVE_MPI
   char model[32] = "";
   agglo_config_get(cfg, "run.model", model, sizeof model);
-  int parallel = agglo_cli_mpi_launched() && !strcmp(model, "dpd");
+  int parallel = agglo_cli_mpi_launched() && (!strcmp(model, "dpd") || !strcmp(model, "contact"));
   if (agglo_cli_mpi_launched()) rank = agglo_cli_mpi_start(&ranks), mpi_started = 1;
   if (!parallel && ranks > 1) {
     if (rank == 0)
       fprintf(stderr, "agglo run: run.model = %s runs on one rank (domain decomposition is for "
-              "model = dpd so far); for many seeds use mpirun ... agglo ensemble\n", model);
+              "model = dpd and contact); for many seeds use mpirun ... agglo ensemble\n", model);
     rc = 2;
     goto out;
   }

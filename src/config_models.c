@@ -22,7 +22,7 @@ static const struct {
     {"brownian.", ONLY(MODEL_CONTACT)},
     {"ballistic.", ONLY(MODEL_BALLISTIC)},
     {"dpd.", ONLY(MODEL_DPD)},
-    {"parallel.", ONLY(MODEL_DPD)}, /* domain decomposition: DPD so far */
+    {"parallel.", ONLY(MODEL_DPD) | ONLY(MODEL_CONTACT)}, /* domain decomposition */
     {"gluey.", ONLY(MODEL_GLUEY)},
     {"obstacles.", ONLY(MODEL_GLUEY)},
 };

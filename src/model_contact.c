@@ -1,10 +1,7 @@
 /* Contact dynamics with aggregation (Maury 2004): explicit drift, attraction, noise and gravity
    give v*, a global projection onto the non-overlap cone gives v^{n+1}, then x += h v. */
-#include "cells.h"
-#include "constraints.h"
-#include "fields.h"
 #include "model.h"
-#include "projection.h"
+#include "model_contact_state.h"
 #include "rng.h"
 #include "error.h"
 #include <math.h>
@@ -12,25 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a pair is a constraint when its gap is below the margin or would close within the step at
-   CLOSING_SAFETY times its a priori relative speed, beyond the margin */
-#define CLOSING_SAFETY 1.0
 /* Verlet skin in mean radii, used when the list can last several steps (the fastest pair closes
    by less than SKIN_SLOW of it per step); otherwise the list is rebuilt every step anyway, and a
    skin would only lengthen it */
 #define SKIN 1.0
 #define SKIN_SLOW 0.125
 
-typedef struct {
-  agglo_config cfg;
-  agglo_neighbors nb;
-  agglo_constraints con;
-  agglo_solver_settings solver;
-  agglo_flow flow;
-  double *vstar, *pair_force;
-  uint8_t *mark; /* particles of pairs missed by the constraint selection */
-  double r_mean, att_reach, contact_margin;
-} contact;
+void agglo_contact_set_scale(contact *m, double r_mean) {
+  m->r_mean = r_mean;
+  m->contact_margin = 0.5 * r_mean;
+  m->solver.tol = m->cfg.solver_tol * r_mean;
+}
 
 static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                         size_t errlen) {
@@ -39,11 +28,9 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->cfg = *c;
   double rsum = 0;
   for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
-  m->r_mean = s->n ? rsum / (double)s->n : c->radius;
+  agglo_contact_set_scale(m, s->n ? rsum / (double)s->n : c->radius);
   m->att_reach = c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0;
-  m->contact_margin = 0.5 * m->r_mean;
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
-  m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
@@ -107,14 +94,14 @@ static inline double attraction(double gap, double k_over_e, double eps) {
   return k_over_e * 4.0 * q / (d * d);
 }
 
-static void apply_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+int agglo_contact_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
   const agglo_config *c = &m->cfg;
-  if (c->kappa <= 0) return;
+  if (c->kappa <= 0) return 0;
   double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
   size_t n = s->n, np = m->nb.npairs;
   int D = s->dim;
   double *pf = realloc(m->pair_force, (np ? np : 1) * sizeof(double));
-  if (!pf) return;
+  if (!pf) return -1;
   m->pair_force = pf;
   /* pair impulses (over the distance) in parallel, then accumulated in a fixed order:
      deterministic */
@@ -151,20 +138,16 @@ static void apply_attraction(contact *m, const agglo_system *s, double scale, do
       }
     }
   }
+  return 0;
 }
 
-static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
-                        size_t errlen) {
-  contact *m = state;
+void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
   const agglo_config *c = &m->cfg;
   double h = c->dt, sqh = sqrt(h);
-  PROF_START;
   size_t n = s->n;
   int d = s->dim;
   double g[3];
   for (int k = 0; k < 3; k++) g[k] = k < d ? agglo_list_component(&c->gravity, k) : 0;
-  /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
-  double *vs = m->vstar;
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
@@ -186,6 +169,38 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
                                   c->sigma * sqh * z[k] * s->inv_m[i]
                             : 0.0;
   }
+}
+
+/* the list must reach the attraction range and any gap that can close */
+void agglo_contact_reach(const contact *m, double vmax, double *reach, double *cutoff) {
+  *reach = fmax(m->contact_margin, 2.5 * m->cfg.dt * vmax);
+  *cutoff = fmax(m->att_reach, *reach);
+}
+
+double agglo_contact_gap_at(const agglo_system *s, const agglo_constraints *c, size_t k,
+                            const double *x) {
+  size_t i = (size_t)c->i[k];
+  if (c->j[k] < 0) {
+    int w = -1 - c->j[k], a = w / 2;
+    return (w & 1) ? s->box.hi[a] - x[3 * i + a] - s->r[i] : x[3 * i + a] - s->box.lo[a] - s->r[i];
+  }
+  size_t j = (size_t)c->j[k];
+  double dd[3];
+  agglo_box_delta(&s->box, x + 3 * i, x + 3 * j, dd);
+  return sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]) - s->r[i] - s->r[j];
+}
+
+static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                        size_t errlen) {
+  contact *m = state;
+  const agglo_config *c = &m->cfg;
+  double h = c->dt, sqh = sqrt(h);
+  PROF_START;
+  size_t n = s->n;
+  int d = s->dim;
+  /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
+  double *vs = m->vstar;
+  agglo_contact_vstar(m, s, vs);
   PROF(0);
   /* 2. neighbours: the list must reach the attraction range and any gap that can close */
   double vmax2 = 0;
@@ -195,15 +210,16 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     if (q > vmax2) vmax2 = q;
   }
-  double reach = fmax(m->contact_margin, 2.5 * h * sqrt(vmax2));
-  double cutoff = fmax(m->att_reach, reach);
+  double reach, cutoff;
+  agglo_contact_reach(m, sqrt(vmax2), &reach, &cutoff);
   double skin = 2 * h * sqrt(vmax2) < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
   if (!m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s)) {
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return agglo_fail(err, errlen, "out of memory building the neighbour list");
   }
   PROF(1);
-  apply_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs);
+  if (agglo_contact_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
+    return agglo_fail(err, errlen, "out of memory in the attraction");
   PROF(2);
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
      pair could travel at its a priori relative speed (capped at the contact reach, within the list
@@ -221,7 +237,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     int rc = add_only ? agglo_constraints_add_missed(&m->con, s, &m->nb) : 1;
     if (rc == 1)
       rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
-                                            CLOSING_SAFETY, reach, vs, vtry);
+                                            AGGLO_CONTACT_CLOSING_SAFETY, reach, vs, vtry);
     if (rc != 0) return agglo_fail(err, errlen, "out of memory collecting contacts");
     PROF(3);
     if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
@@ -244,7 +260,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
     PROF(5);
     vtry = s->v;
-    if (missed > 0 && rounds < 50) {
+    if (missed > 0 && rounds < AGGLO_CONTACT_MAX_ROUNDS) {
       only = m->mark;
       add_only = 1;
       continue;
@@ -258,7 +274,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
       double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
       if (q > vout2) vout2 = q;
     }
-    if (2 * h * sqrt(vout2) < cutoff || rounds >= 50) break;
+    if (2 * h * sqrt(vout2) < cutoff || rounds >= AGGLO_CONTACT_MAX_ROUNDS) break;
     cutoff = 2.5 * h * sqrt(vout2);
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return agglo_fail(err, errlen, "out of memory building the neighbour list");
@@ -284,15 +300,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   double min_gap = INFINITY;
 #pragma omp parallel for reduction(min : min_gap) if (m->con.n > AGGLO_PAR_MIN)
   for (size_t k = 0; k < m->con.n; k++) {
-    size_t i = (size_t)m->con.i[k];
-    double gap;
-    if (m->con.j[k] < 0) {
-      gap = agglo_wall_gap(s, -1 - m->con.j[k], i);
-    } else {
-      double dd[3];
-      agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * (size_t)m->con.j[k], dd);
-      gap = sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]) - s->r[i] - s->r[m->con.j[k]];
-    }
+    double gap = agglo_contact_gap_at(s, &m->con, k, s->x);
     if (gap < min_gap) min_gap = gap;
   }
   PROF(7);

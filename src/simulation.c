@@ -207,10 +207,45 @@ static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
   return AGGLO_ERROR_RUN;
 }
 
+/* The health of the step just taken (sim->last): AGGLO_OK, perhaps with a warning, or
+   AGGLO_ERROR_RUN with its message. */
+agglo_status agglo_sim_check_step(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
+  if (sim->last.bad_particle != SIZE_MAX) {
+    size_t i = sim->last.bad_particle;
+    agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                "the time step (run.dt = %g) is probably too large for the forces",
+                (long long)s->step, (long long)s->id[i], c->dt);
+    return AGGLO_ERROR_RUN;
+  }
+  if (!sim->last.converged) {
+    if (c->on_failure == 1) {
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: the projection did not converge in %lld iterations "
+                  "(largest overlap left %.3g); raise solver.max_iter or solver.tol, or lower "
+                  "run.dt", (long long)s->step, (long long)c->max_iter, sim->last.max_violation);
+      return AGGLO_ERROR_RUN;
+    }
+    warn(sim, "step %lld: projection stopped at the iteration cap (largest overlap left %.3g)",
+         (long long)s->step, sim->last.max_violation);
+  }
+  if (sim->last.overlap_limit > 0 && sim->last.min_gap < -sim->last.overlap_limit) {
+    if (c->on_failure == 1) {
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: an overlap of %.3g remains (more than ten times "
+                  "the solver tolerance, %.3g): the solver stopped early or a contact was missed; "
+                  "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,
+                  -sim->last.min_gap, sim->last.overlap_limit / 10);
+      return AGGLO_ERROR_RUN;
+    }
+    warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
+         (long long)s->step, -sim->last.min_gap);
+  }
+  return AGGLO_OK;
+}
+
 /* One step with its checks, outputs and callback. */
 static agglo_status step_once(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
-  const agglo_config *c = &sim->cfg;
   char *err = agglo_error_buffer();
   if (!sim->started) {
     sim->started = 1;
@@ -227,34 +262,7 @@ static agglo_status step_once(agglo_sim *sim) {
     return fail_run(sim, t_good, step_good);
   sim->iter_sum += sim->last.iterations;
   sim->iter_steps++;
-  if (sim->last.bad_particle != SIZE_MAX) {
-    size_t i = sim->last.bad_particle;
-    agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
-                "the time step (run.dt = %g) is probably too large for the forces",
-                (long long)s->step, (long long)s->id[i], c->dt);
-    return fail_run(sim, t_good, step_good);
-  }
-  if (!sim->last.converged) {
-    if (c->on_failure == 1) {
-      agglo_error(AGGLO_ERROR_RUN, "step %lld: the projection did not converge in %lld iterations "
-                  "(largest overlap left %.3g); raise solver.max_iter or solver.tol, or lower "
-                  "run.dt", (long long)s->step, (long long)c->max_iter, sim->last.max_violation);
-      return fail_run(sim, t_good, step_good);
-    }
-    warn(sim, "step %lld: projection stopped at the iteration cap (largest overlap left %.3g)",
-         (long long)s->step, sim->last.max_violation);
-  }
-  if (sim->last.overlap_limit > 0 && sim->last.min_gap < -sim->last.overlap_limit) {
-    if (c->on_failure == 1) {
-      agglo_error(AGGLO_ERROR_RUN, "step %lld: an overlap of %.3g remains (more than ten times "
-                  "the solver tolerance, %.3g): the solver stopped early or a contact was missed; "
-                  "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,
-                  -sim->last.min_gap, sim->last.overlap_limit / 10);
-      return fail_run(sim, t_good, step_good);
-    }
-    warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
-         (long long)s->step, -sim->last.min_gap);
-  }
+  if (agglo_sim_check_step(sim) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   if (sim->last.finished) sim->finished = 1;
   int final = s->step == sim->last_step || sim->finished;
   if (agglo_outputs_write(sim, final) != 0) {

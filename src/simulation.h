@@ -64,5 +64,9 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
 /* A state read for a restart (the reader checked each value): inside walls, distinct ids, no
    overlap beyond ten tolerances; errors name the file, line, particle and value. */
 agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path);
+/* The health of the step just taken (sim->last: a non-finite particle, a solver that stopped
+   at its cap, an overlap beyond ten tolerances): AGGLO_OK, perhaps with a warning through the
+   log, or AGGLO_ERROR_RUN with its message (run.on_failure decides which). */
+agglo_status agglo_sim_check_step(agglo_sim *sim);
 
 #endif

@@ -14,7 +14,7 @@
    gathers them back (in global id order, into the same writers) at every step with an output,
    a stop or a restart point; between those only the temperature sums and the step's flags
    travel. Rank 0's own model of the whole system computes the stats columns of a gathered state. */
-#include "agglo/parallel.h"
+#include "bricks.h"
 #include "error.h"
 #include "model_dpd.h"
 #include "model_dpd_state.h"
@@ -28,10 +28,8 @@
 enum { REC = 16 };
 
 typedef struct {
-  int rank, size, dim, dims[3], coord[3], nb[3][2]; /* nb: lower and upper neighbour per axis */
-  double glo[3], glen[3], blo[3], bhi[3], halo;
-  int gper[3]; /* the scenario's periodic axes */
-  MPI_Comm comm;
+  agglo_bricks b;
+  double halo;
   dpd *m;
   double *send[2], *recv;
   size_t send_cap[2], recv_cap;
@@ -44,42 +42,6 @@ static int grow_buf(double **b, size_t *cap, size_t n) {
   double *q = realloc(*b, c * sizeof *q);
   if (!q) return -1;
   *b = q, *cap = c;
-  return 0;
-}
-
-/* ---- the processor grid ------------------------------------------------------------------ */
-
-/* px py pz = K with the smallest ghost volume (the brick grown by the halo h along its cut axes,
-   less the brick), or parallel.grid. */
-static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], double h,
-                       int dims[3], char *err, size_t errlen) {
-  const agglo_list *g = &c->parallel_grid;
-  if (g->n) {
-    long prod = 1;
-    for (int k = 0; k < 3; k++) {
-      double v = k < g->n ? g->v[k] : 1;
-      if (v != floor(v) || (k >= dim && v != 1))
-        return agglo_fail(err, errlen, "parallel.grid: %g along axis %d (allowed: whole numbers, "
-                          "1 along z in 2D)", v, k);
-      dims[k] = (int)v, prod *= dims[k];
-    }
-    if (prod != K)
-      return agglo_fail(err, errlen, "parallel.grid = %d %d %d makes %ld bricks for %d ranks "
-                        "(allowed: px py pz = the number of ranks)", dims[0], dims[1], dims[2], prod, K);
-    return 0;
-  }
-  double best = INFINITY;
-  for (int px = 1; px <= K; px++)
-    for (int py = 1; px * py <= K; py++) {
-      if (K % (px * py)) continue;
-      int pz = K / (px * py);
-      if (dim == 2 && pz != 1) continue;
-      int p[3] = {px, py, pz};
-      double brick = 1, grown = 1;
-      for (int k = 0; k < dim; k++) brick *= len[k] / p[k], grown *= len[k] / p[k] + (p[k] > 1 ? 2 * h : 0);
-      double ghosts = grown - brick;
-      if (ghosts < best * (1 - 1e-12)) best = ghosts, dims[0] = px, dims[1] = py, dims[2] = pz;
-    }
   return 0;
 }
 
@@ -106,17 +68,17 @@ static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
   size_t total = 0, got[2];
   for (int s = 0; s < 2; s++) {
     unsigned long out = cnt[s], in = 0;
-    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
-                 d->nb[k][1 - s], 7, d->comm, MPI_STATUS_IGNORE);
-    got[s] = d->nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
+    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->b.nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
+                 d->b.nb[k][1 - s], 7, d->b.comm, MPI_STATUS_IGNORE);
+    got[s] = d->b.nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
     total += got[s];
   }
   if (grow_buf(&d->recv, &d->recv_cap, REC * total) != 0 || agglo_dpd_reserve(d->m, d->m->n + total) != 0)
     return -1;
   size_t off = 0;
   for (int s = 0; s < 2; s++) {
-    MPI_Sendrecv(d->send[s], (int)(REC * cnt[s]), MPI_DOUBLE, d->nb[k][s], 8, d->recv + REC * off,
-                 (int)(REC * got[s]), MPI_DOUBLE, d->nb[k][1 - s], 8, d->comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(d->send[s], (int)(REC * cnt[s]), MPI_DOUBLE, d->b.nb[k][s], 8, d->recv + REC * off,
+                 (int)(REC * got[s]), MPI_DOUBLE, d->b.nb[k][1 - s], 8, d->b.comm, MPI_STATUS_IGNORE);
     off += got[s];
   }
   for (size_t q = 0; q < total; q++) unpack(d->m, d->m->n + q, d->recv + REC * q, ghost);
@@ -131,8 +93,7 @@ static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
   if (grow_buf(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1)) != 0) return -1;
   double *r = d->send[s] + REC * cnt[s]++;
   pack(d->m, i, r);
-  if (d->gper[k] && s == 0 && d->coord[k] == 0) r[k] += d->glen[k];
-  if (d->gper[k] && s == 1 && d->coord[k] == d->dims[k] - 1) r[k] -= d->glen[k];
+  r[k] += agglo_bricks_shift(&d->b, k, s);
   return 0;
 }
 
@@ -143,13 +104,13 @@ static int migrate(domain *d) {
   dpd *m = d->m;
   uint8_t *gh = m->p.gh;
   for (size_t i = 0; i < m->n; i++) gh[i] = gh[i] ? AGGLO_DPD_DROP : 0;
-  for (int k = 0; k < d->dim; k++) {
-    if (d->dims[k] == 1) continue;
+  for (int k = 0; k < d->b.dim; k++) {
+    if (d->b.dims[k] == 1) continue;
     size_t cnt[2] = {0, 0};
     const double *x = m->p.x[k];
     for (size_t i = 0; i < m->n; i++) {
-      int s = gh[i] ? -1 : x[i] < d->blo[k] ? 0 : x[i] >= d->bhi[k] ? 1 : -1;
-      if (s < 0 || d->nb[k][s] == MPI_PROC_NULL) continue;
+      int s = gh[i] ? -1 : agglo_bricks_side(&d->b, k, x[i]);
+      if (s < 0) continue;
       if (queue(d, i, k, s, cnt) != 0) return -1;
       gh[i] = AGGLO_DPD_DROP;
     }
@@ -162,14 +123,14 @@ static int migrate(domain *d) {
 /* Ghosts: every particle (own or ghost so far) within the halo of a face goes to that neighbour. */
 static int make_ghosts(domain *d) {
   dpd *m = d->m;
-  for (int k = 0; k < d->dim; k++) {
-    if (d->dims[k] == 1) continue;
+  for (int k = 0; k < d->b.dim; k++) {
+    if (d->b.dims[k] == 1) continue;
     size_t cnt[2] = {0, 0}, n = m->n;
     for (size_t i = 0; i < n; i++) {
       if (m->p.gh[i] == AGGLO_DPD_DROP) continue;
       double x = m->p.x[k][i];
-      if (x < d->blo[k] + d->halo && d->nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt) != 0) return -1;
-      if (x >= d->bhi[k] - d->halo && d->nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt) != 0) return -1;
+      if (x < d->b.blo[k] + d->halo && d->b.nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt) != 0) return -1;
+      if (x >= d->b.bhi[k] - d->halo && d->b.nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt) != 0) return -1;
     }
     if (exchange(d, k, cnt, 1) != 0) return -1;
   }
@@ -178,96 +139,45 @@ static int make_ghosts(domain *d) {
 
 /* ---- set-up: the grid, the bricks, the hand-out ----------------------------------------- */
 
-/* The rank owning position x (reduced units). */
-static int owner(const domain *d, const double *x) {
-  int c[3] = {0, 0, 0};
-  for (int k = 0; k < d->dim; k++) {
-    double q = floor((x[k] - d->glo[k]) / d->glen[k] * d->dims[k]);
-    c[k] = !(q >= 0) ? 0 : q >= d->dims[k] ? d->dims[k] - 1 : (int)q;
-  }
-  int r;
-  MPI_Cart_rank(d->comm, c, &r);
-  return r;
-}
-
-/* Everything but the particles: rank 0's box and step reach every rank. */
+/* Everything but the particles: rank 0's box (reduced units) reaches every rank. */
 static int setup(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
-  MPI_Comm_size(MPI_COMM_WORLD, &d->size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
-  double box[10] = {0}; /* lo, len, periodic (3 each), the largest cut-off */
-  if (d->rank == 0) {
+  double lo[3] = {0}, len[3] = {0}, halo = 0;
+  int per[3] = {0};
+  if (sim) {
     const dpd *m0 = sim->state;
-    for (int k = 0; k < 3; k++) box[k] = m0->lo[k], box[3 + k] = m0->len[k], box[6 + k] = m0->periodic[k];
-    box[9] = m0->rc;
+    for (int k = 0; k < 3; k++) lo[k] = m0->lo[k], len[k] = m0->len[k], per[k] = m0->periodic[k];
+    halo = m0->rc;
   }
-  MPI_Bcast(box, 10, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  d->dim = c->dim;
-  d->halo = box[9];
-  for (int k = 0; k < 3; k++) d->glo[k] = box[k], d->glen[k] = box[3 + k], d->gper[k] = box[6 + k] != 0;
-  if (choose_grid(c, d->size, d->dim, d->glen, d->halo, d->dims, err, errlen) != 0) return -1;
-  int periods[3] = {d->gper[0], d->gper[1], d->gper[2]};
-  MPI_Cart_create(MPI_COMM_WORLD, 3, d->dims, periods, 0, &d->comm);
-  MPI_Cart_coords(d->comm, d->rank, 3, d->coord);
-  for (int k = 0; k < 3; k++) {
-    MPI_Cart_shift(d->comm, k, 1, &d->nb[k][0], &d->nb[k][1]);
-    d->blo[k] = d->glo[k] + d->glen[k] * d->coord[k] / d->dims[k];
-    d->bhi[k] = d->glo[k] + d->glen[k] * (d->coord[k] + 1) / d->dims[k];
-    if (d->dims[k] > 1 && d->glen[k] / d->dims[k] < d->halo)
-      return agglo_fail(err, errlen, "parallel.grid: %d bricks along %c are %g wide, less than the "
-                        "cut-off %g (allowed: at most %d bricks along %c)", d->dims[k], "xyz"[k],
-                        d->glen[k] / d->dims[k], d->halo, (int)floor(d->glen[k] / d->halo), "xyz"[k]);
-  }
+  if (agglo_bricks_setup(&d->b, c, lo, len, per, halo, err, errlen) != 0) return -1;
+  MPI_Bcast(&halo, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  d->halo = halo;
   return 0;
 }
 
+static void pack_root(const void *m0, size_t i, double *r) { pack(m0, i, r); }
+
 /* Rank 0's particles to their bricks; each rank makes its model over its brick and halo. */
 static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
-  int *counts = NULL, *displs = NULL, ok = 1;
-  double *all = NULL;
-  if (d->rank == 0) { /* (a failure here is told to every rank before the scatter) */
-    const dpd *m0 = sim->state;
-    counts = calloc((size_t)d->size, sizeof *counts);
-    displs = calloc((size_t)d->size + 1, sizeof *displs);
-    int *who = malloc((m0->n + 1) * sizeof *who), *fill = malloc((size_t)d->size * sizeof *fill);
-    all = malloc((REC * m0->n + 1) * sizeof *all);
-    ok = counts && displs && who && fill && all;
-    for (size_t i = 0; ok && i < m0->n; i++) {
-      double x[3] = {m0->p.x[0][i], m0->p.x[1][i], m0->p.x[2][i]};
-      who[i] = owner(d, x), counts[who[i]] += REC;
-    }
-    for (int r = 0; ok && r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-    if (ok) memcpy(fill, displs, (size_t)d->size * sizeof *fill);
-    for (size_t i = 0; ok && i < m0->n; i++) {
-      pack(m0, i, all + fill[who[i]]);
-      fill[who[i]] += REC;
-    }
-    free(fill);
-    free(who);
-  }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!ok) {
-    free(all), free(counts), free(displs);
+  double *recs;
+  size_t n;
+  if (agglo_bricks_hand_out(&d->b, d->b.rank == 0 ? ((const dpd *)sim->state)->n : 0, REC, pack_root,
+                            d->b.rank == 0 ? sim->state : NULL, &recs, &n) != 0)
     return agglo_fail(err, errlen, "out of memory handing out the particles");
-  }
-  int mine = 0;
-  MPI_Scatter(counts, 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  double *recs = malloc(((size_t)mine + 1) * sizeof *recs);
-  if (!recs) return agglo_fail(err, errlen, "out of memory");
-  MPI_Scatterv(all, counts, displs, MPI_DOUBLE, recs, mine, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  free(all), free(counts), free(displs);
   /* the model over the brick and its halo (along an axis of one brick, the scenario's box) and
      this rank's particles */
-  size_t n = (size_t)mine / REC;
   agglo_system region = {0};
-  if (agglo_system_alloc(&region, c->dim, n) != 0) return agglo_fail(err, errlen, "out of memory");
+  if (agglo_system_alloc(&region, c->dim, n) != 0) {
+    free(recs);
+    return agglo_fail(err, errlen, "out of memory");
+  }
   agglo_dpd_units u;
   agglo_dpd_units_of(c, &u);
   for (int k = 0; k < 3; k++) {
-    int split = d->dims[k] > 1;
-    region.box.lo[k] = (split ? d->blo[k] - d->halo : d->glo[k]) * u.length;
-    region.box.len[k] = (split ? d->bhi[k] - d->blo[k] + 2 * d->halo : d->glen[k]) * u.length;
+    int split = d->b.dims[k] > 1;
+    region.box.lo[k] = (split ? d->b.blo[k] - d->halo : d->b.glo[k]) * u.length;
+    region.box.len[k] = (split ? d->b.bhi[k] - d->b.blo[k] + 2 * d->halo : d->b.glen[k]) * u.length;
     region.box.hi[k] = region.box.lo[k] + region.box.len[k];
-    region.box.periodic[k] = !split && d->gper[k];
+    region.box.periodic[k] = !split && d->b.gper[k];
   }
   for (size_t i = 0; i < n; i++) { /* the model's start (its sort and forces are redone below) */
     const double *r = recs + REC * i;
@@ -287,17 +197,17 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
   for (size_t i = 0; i < n; i++) unpack(m, i, recs + REC * i, 0);
   free(recs);
   for (int k = 0; k < 3; k++) { /* walls: the scenario's */
-    m->wall[k] = k < c->dim && !d->gper[k];
-    m->wlo[k] = d->glo[k], m->whi[k] = d->glo[k] + d->glen[k];
+    m->wall[k] = k < c->dim && !d->b.gper[k];
+    m->wlo[k] = d->b.glo[k], m->whi[k] = d->b.glo[k] + d->b.glen[k];
   }
   if (!m->bridges) return 0;
   /* capillary bridges with memory: every rank starts from all of them (its set keeps, at each
      step, the pairs it meets, two ghosts included: docs/parallel.md) */
-  unsigned long nb = d->rank == 0 ? ((const dpd *)sim->state)->bonds.n : 0;
+  unsigned long nb = d->b.rank == 0 ? ((const dpd *)sim->state)->bonds.n : 0;
   MPI_Bcast(&nb, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
   uint64_t *keys = malloc((nb + 1) * sizeof *keys);
   if (!keys) return agglo_fail(err, errlen, "out of memory");
-  if (d->rank == 0) agglo_bond_set_sorted(&((const dpd *)sim->state)->bonds, keys);
+  if (d->b.rank == 0) agglo_bond_set_sorted(&((const dpd *)sim->state)->bonds, keys);
   MPI_Bcast(keys, (int)nb, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   rc = agglo_bond_set_assign(&m->bonds, keys, nb);
   free(keys);
@@ -313,39 +223,6 @@ static size_t own_count(const dpd *m) {
   return own;
 }
 
-typedef struct { int64_t id; size_t index; } id_index;
-static int by_id(const void *a, const void *b) {
-  int64_t x = ((const id_index *)a)->id, y = ((const id_index *)b)->id;
-  return (x > y) - (x < y);
-}
-
-/* Every rank's cnt items of `size` bytes (MPI type t) to rank 0, in rank order: on rank 0, *all
-   (malloc'd) holds *total of them. Collective: 0, or -1 on every rank when memory failed on any. */
-static int gather_to_root(const domain *d, const void *mine, int cnt, MPI_Datatype t, size_t size,
-                          void **all, size_t *total) {
-  int *counts = NULL, *displs = NULL, bad = !mine;
-  *all = NULL, *total = 0;
-  if (d->rank == 0) {
-    counts = malloc((size_t)d->size * sizeof *counts);
-    displs = calloc((size_t)d->size + 1, sizeof *displs);
-    bad |= !counts || !displs;
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (!bad) {
-    MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (d->rank == 0) {
-      for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-      *total = (size_t)displs[d->size];
-      bad = !(*all = malloc((*total + 1) * size));
-    }
-    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  }
-  if (!bad) MPI_Gatherv(mine, cnt, t, *all, counts, displs, t, 0, MPI_COMM_WORLD);
-  free(counts), free(displs);
-  if (bad) free(*all), *all = NULL;
-  return bad ? -1 : 0;
-}
-
 /* The union of every rank's bridges becomes rank 0's set (stats, restart points). 0 or -1. */
 static int gather_bonds(const domain *d, agglo_sim *sim) {
   const dpd *m = d->m;
@@ -353,14 +230,14 @@ static int gather_bonds(const domain *d, agglo_sim *sim) {
   if (mine) agglo_bond_set_sorted(&m->bonds, mine);
   void *all;
   size_t total;
-  int bad = gather_to_root(d, mine, (int)m->bonds.n, MPI_UINT64_T, sizeof *mine, &all, &total);
-  if (!bad && d->rank == 0) bad = agglo_bond_set_assign(&((dpd *)sim->state)->bonds, all, total);
+  int bad = agglo_bricks_gather(&d->b, mine, (int)m->bonds.n, MPI_UINT64_T, sizeof *mine, &all, &total, NULL);
+  if (!bad && d->b.rank == 0) bad = agglo_bond_set_assign(&((dpd *)sim->state)->bonds, all, total);
   free(mine), free(all);
   return bad ? -1 : 0;
 }
 
 /* Every rank's particles into rank 0's system (by id) and its model (forces, then the stats). */
-static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) {
+static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *fbuf) {
   const dpd *m = d->m;
   size_t own = own_count(m);
   double *mine = malloc((REC * own + 1) * sizeof *mine);
@@ -370,14 +247,14 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
     if (!m->p.gh[i]) pack(m, i, mine + REC * own++);
   void *gathered;
   size_t total;
-  if (gather_to_root(d, mine, cnt, MPI_DOUBLE, sizeof *mine, &gathered, &total) != 0) {
+  if (agglo_bricks_gather(&d->b, mine, cnt, MPI_DOUBLE, sizeof *mine, &gathered, &total, NULL) != 0) {
     free(mine);
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the particles");
   }
   const double *all = gathered;
   total /= REC;
   int rc = 0;
-  if (d->rank == 0) {
+  if (d->b.rank == 0) {
     agglo_system *s = &sim->sys;
     dpd *m0 = sim->state;
     if (total != s->n)
@@ -385,15 +262,14 @@ static int gather(domain *d, agglo_sim *sim, const id_index *map, double *fbuf) 
                        (long long)s->step, total, s->n);
     for (size_t q = 0; rc == 0 && q < total; q++) {
       const double *r = all + REC * q;
-      id_index key = {(int64_t)r[14], 0}, *hit = bsearch(&key, map, s->n, sizeof *map, by_id);
-      if (!hit) {
-        rc = agglo_error(AGGLO_ERROR_RUN, "gathered particle id %lld is unknown", (long long)key.id);
+      size_t i = agglo_id_lookup(map, s->n, (int64_t)r[14]);
+      if (i == SIZE_MAX) {
+        rc = agglo_error(AGGLO_ERROR_RUN, "gathered particle id %lld is unknown", (long long)r[14]);
         break;
       }
-      size_t i = hit->index;
       for (int k = 0; k < 3; k++) {
         double x = r[k];
-        if (d->gper[k]) x -= d->glen[k] * floor((x - d->glo[k]) / d->glen[k]);
+        if (d->b.gper[k]) x -= d->b.glen[k] * floor((x - d->b.glo[k]) / d->b.glen[k]);
         s->x[3 * i + k] = x * m0->u.length;
         s->v[3 * i + k] = r[3 + k] * m0->u.velocity;
         fbuf[3 * i + k] = r[9 + k];
@@ -419,45 +295,29 @@ static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) 
   double mine[4] = {own, d->ghosts * per, d->sent * per, d->t_exchange}, most[4];
   MPI_Reduce(mine, v, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (d->rank != 0 || !sim->out.dir || steps <= 0) return;
+  if (d->b.rank != 0 || !sim->out.dir || steps <= 0) return;
   char path[4096];
   snprintf(path, sizeof path, "%s/parallel.csv", sim->out.dir);
   FILE *f = fopen(path, "w");
   if (!f) return;
   fprintf(f, "ranks,px,py,pz,steps,wall_s,particles_mean,particles_max,ghosts_per_step_mean,"
           "records_sent_per_step_mean,bytes_sent_per_step_mean,exchange_s_max,exchange_share\n");
-  fprintf(f, "%d,%d,%d,%d,%lld,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4f\n", d->size, d->dims[0],
-          d->dims[1], d->dims[2], (long long)steps, wall, v[0] / d->size, most[0], v[1] / d->size,
-          v[2] / d->size, 8.0 * REC * v[2] / d->size, most[3], most[3] / wall);
+  fprintf(f, "%d,%d,%d,%d,%lld,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4f\n", d->b.size, d->b.dims[0],
+          d->b.dims[1], d->b.dims[2], (long long)steps, wall, v[0] / d->b.size, most[0], v[1] / d->b.size,
+          v[2] / d->b.size, 8.0 * REC * v[2] / d->b.size, most[3], most[3] / wall);
   fclose(f);
 }
 
-enum { FLAG_GATHER = 1, FLAG_STOP = 2, FLAG_FINAL = 4 };
-
 static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
-  int64_t step = 0, last = 0;
-  if (d->rank == 0) step = sim->sys.step, last = sim->last_step;
-  int64_t se[2] = {step, last};
-  MPI_Bcast(se, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
-  step = se[0], last = se[1];
-  id_index *map = NULL;
-  double *fbuf = NULL;
-  int bad = 0;
-  if (d->rank == 0) {
-    agglo_system *s = &sim->sys;
-    map = malloc((s->n + 1) * sizeof *map);
-    fbuf = malloc((3 * s->n + 1) * sizeof *fbuf);
-    bad = !map || !fbuf;
-    for (size_t i = 0; !bad && i < s->n; i++) map[i] = (id_index){s->id[i], i};
-    if (!bad) qsort(map, s->n, sizeof *map, by_id);
-    if (!sim->started) {
-      sim->started = 1;
-      if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) bad = 2;
-    }
-  }
-  MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int64_t step, last;
+  agglo_id_index *map;
+  agglo_status st = agglo_bricks_start(&d->b, sim, &step, &last, &map);
+  const int64_t first = step;
+  double *fbuf = NULL; /* rank 0: the gathered forces */
+  int bad = d->b.rank == 0 && !(fbuf = malloc((3 * sim->sys.n + 1) * sizeof *fbuf));
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (st == AGGLO_OK && bad) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   double t_start = MPI_Wtime();
-  agglo_status st = bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : bad ? AGGLO_ERROR_IO : AGGLO_OK;
   dpd *m = d->m;
   while (st == AGGLO_OK && step < last) {
     agglo_dpd_drift(m);
@@ -482,21 +342,15 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
       st = agglo_error(AGGLO_ERROR_MEMORY, "step %lld: out of memory exchanging particles", (long long)step);
       break;
     }
-    int flags = 0;
-    if (d->rank == 0) {
+    if (d->b.rank == 0) {
       agglo_system *s = &sim->sys;
       s->step = step, s->t = (double)step * c->dt;
-      agglo_dpd_record_temperature(sim->state, agglo_dpd_temperature_of(d->dim, sums));
+      agglo_dpd_record_temperature(sim->state, agglo_dpd_temperature_of(d->b.dim, sums));
       sim->last = (agglo_step_info){.converged = 1, .n_contacts = (size_t)sums[6],
                                     .min_gap = isfinite(min_gap) ? min_gap * m->u.length : INFINITY,
                                     .bad_particle = SIZE_MAX};
-      int final = step == last;
-      if (final) flags |= FLAG_FINAL | FLAG_GATHER;
-      if (agglo_outputs_due(sim, final)) flags |= FLAG_GATHER;
-      if (sim->callback && step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user))
-        flags |= FLAG_STOP | FLAG_GATHER;
     }
-    MPI_Bcast(&flags, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int flags = agglo_bricks_flags(&d->b, sim, step, last);
     if (worst[1] != 0) { /* the last good state is the last restart point */
       st = agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or "
                        "velocity; the time step (run.dt = %g) is probably too large for the forces. "
@@ -504,62 +358,24 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
                        (long long)worst[1] - 1, c->dt);
       break;
     }
-    if (!(flags & FLAG_GATHER)) continue;
-    if ((st = gather(d, sim, map, fbuf)) != AGGLO_OK) break;
-    int io = 0;
-    if (d->rank == 0) {
-      int final = (flags & FLAG_FINAL) != 0;
-      io = agglo_outputs_write(sim, final) != 0 ||
-           (final ? sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
-                        agglo_outputs_save_state(sim, sim->out.dir) != 0
-                  : agglo_outputs_checkpoint(sim) != 0);
-      if (!io && (flags & FLAG_STOP) && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE))
-        io = agglo_outputs_save_state(sim, sim->out.dir) != 0;
-      char msg[512];
-      if (final && sim->log && agglo_model_dpd.final_warning(sim->state, msg, sizeof msg))
-        sim->log(msg, sim->log_user);
-    }
-    MPI_Bcast(&io, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (io) st = d->rank == 0 ? AGGLO_ERROR_IO : agglo_error(AGGLO_ERROR_IO, "rank 0 failed to write");
-    else if (flags & FLAG_STOP)
-      st = agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)", (long long)step,
-                       (double)step * c->dt);
+    if (!(flags & AGGLO_BRICKS_GATHER)) continue;
+    if ((st = gather(d, sim, map, fbuf)) == AGGLO_OK) st = agglo_bricks_write(&d->b, sim, flags);
   }
-  if (d->rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
-  report(d, sim, step - se[0], MPI_Wtime() - t_start);
+  if (d->b.rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
+  report(d, sim, step - first, MPI_Wtime() - t_start);
   free(map);
   free(fbuf);
   return st;
 }
 
-agglo_status agglo_sim_run_parallel(agglo_sim *sim, const agglo_config *settings) {
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const agglo_config *c = rank == 0 && sim ? &sim->cfg : settings;
-  int ok = c && c->model == MODEL_DPD && (rank != 0 || (sim && sim->model == &agglo_model_dpd));
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (!ok)
-    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_parallel: domain decomposition runs "
-                       "run.model = dpd only so far (run other models on one rank, or many "
-                       "seeds with agglo ensemble)");
+agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c) {
   domain d = {0};
   char *err = agglo_error_buffer();
   int fail = setup(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
   if (!fail) fail = hand_out(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
-  int any = fail;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  agglo_status st = AGGLO_OK;
-  if (any) {
-    /* the message of the lowest failing rank reaches every rank */
-    int who = fail ? d.rank : d.size, lowest;
-    MPI_Allreduce(&who, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Bcast(err, AGGLO_ERROR_LEN, MPI_CHAR, lowest, MPI_COMM_WORLD);
-    st = AGGLO_ERROR_INPUT;
-  } else {
-    st = run(&d, sim, c);
-  }
+  agglo_status st = agglo_bricks_any_failed(&d.b, fail) ? AGGLO_ERROR_INPUT : run(&d, sim, c);
   if (d.m) agglo_model_dpd.destroy(d.m);
   free(d.send[0]), free(d.send[1]), free(d.recv);
-  if (d.comm != MPI_COMM_NULL && d.comm) MPI_Comm_free(&d.comm);
+  agglo_bricks_free(&d.b);
   return st;
 }

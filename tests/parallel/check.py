@@ -209,9 +209,9 @@ elif case == "refusals":
     err = run(4, "ref_narrow", small + sets(("box.size", 3), ("particles.n", 81), ("parallel.grid", "4 1 1")), expect=1)
     if "less than the cut-off" not in err:
         fail(f"bricks narrower than rc: {err}")
-    err = run(2, "ref_contact", sets(("particles.n", 50), ("run.t_end", 0.01)), expect=2)
-    if "domain decomposition is for model = dpd" not in err:
-        fail(f"contact on 2 ranks: {err}")
+    err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
+    if "domain decomposition is for model = dpd and contact" not in err:
+        fail(f"gluey on 2 ranks: {err}")
     print("refusals: grid/rank mismatch, narrow bricks, a model not distributed")
 else:
     fail(f"unknown case {case}")

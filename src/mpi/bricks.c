@@ -1,0 +1,234 @@
+/* The grid of bricks, gathering to rank 0 and the end of a step (bricks.h). */
+#include "bricks.h"
+#include "error.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* px py pz = K with the smallest ghost volume (the brick grown by the halo h along its cut axes,
+   less the brick), or parallel.grid. */
+static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], double h,
+                       int dims[3], char *err, size_t errlen) {
+  const agglo_list *g = &c->parallel_grid;
+  if (g->n) {
+    long prod = 1;
+    for (int k = 0; k < 3; k++) {
+      double v = k < g->n ? g->v[k] : 1;
+      if (v != floor(v) || (k >= dim && v != 1))
+        return agglo_fail(err, errlen, "parallel.grid: %g along axis %d (allowed: whole numbers, "
+                          "1 along z in 2D)", v, k);
+      dims[k] = (int)v, prod *= dims[k];
+    }
+    if (prod != K)
+      return agglo_fail(err, errlen, "parallel.grid = %d %d %d makes %ld bricks for %d ranks "
+                        "(allowed: px py pz = the number of ranks)", dims[0], dims[1], dims[2], prod, K);
+    return 0;
+  }
+  double best = INFINITY;
+  for (int px = 1; px <= K; px++)
+    for (int py = 1; px * py <= K; py++) {
+      if (K % (px * py)) continue;
+      int pz = K / (px * py);
+      if (dim == 2 && pz != 1) continue;
+      int p[3] = {px, py, pz};
+      double brick = 1, grown = 1;
+      for (int k = 0; k < dim; k++) brick *= len[k] / p[k], grown *= len[k] / p[k] + (p[k] > 1 ? 2 * h : 0);
+      double ghosts = grown - brick;
+      if (ghosts < best * (1 - 1e-12)) best = ghosts, dims[0] = px, dims[1] = py, dims[2] = pz;
+    }
+  return 0;
+}
+
+int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3],
+                       const double len[3], const int periodic[3], double halo, char *err,
+                       size_t errlen) {
+  MPI_Comm_size(MPI_COMM_WORLD, &b->size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+  b->comm = MPI_COMM_NULL;
+  double box[10] = {0}; /* lo, len, periodic (3 each), halo */
+  if (b->rank == 0) {
+    for (int k = 0; k < 3; k++) box[k] = lo[k], box[3 + k] = len[k], box[6 + k] = periodic[k];
+    box[9] = halo;
+  }
+  MPI_Bcast(box, 10, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  b->dim = c->dim;
+  halo = box[9];
+  for (int k = 0; k < 3; k++) b->glo[k] = box[k], b->glen[k] = box[3 + k], b->gper[k] = box[6 + k] != 0;
+  if (choose_grid(c, b->size, b->dim, b->glen, halo, b->dims, err, errlen) != 0) return -1;
+  int periods[3] = {b->gper[0], b->gper[1], b->gper[2]};
+  MPI_Cart_create(MPI_COMM_WORLD, 3, b->dims, periods, 0, &b->comm);
+  MPI_Cart_coords(b->comm, b->rank, 3, b->coord);
+  for (int k = 0; k < 3; k++) {
+    MPI_Cart_shift(b->comm, k, 1, &b->nb[k][0], &b->nb[k][1]);
+    b->blo[k] = b->glo[k] + b->glen[k] * b->coord[k] / b->dims[k];
+    b->bhi[k] = b->glo[k] + b->glen[k] * (b->coord[k] + 1) / b->dims[k];
+    if (b->dims[k] > 1 && b->glen[k] / b->dims[k] < halo)
+      return agglo_fail(err, errlen, "parallel.grid: %d bricks along %c are %g wide, less than the "
+                        "cut-off %g (allowed: at most %d bricks along %c)", b->dims[k], "xyz"[k],
+                        b->glen[k] / b->dims[k], halo, (int)floor(b->glen[k] / halo), "xyz"[k]);
+  }
+  return 0;
+}
+
+void agglo_bricks_free(agglo_bricks *b) {
+  if (b->comm != MPI_COMM_NULL) MPI_Comm_free(&b->comm);
+}
+
+int agglo_bricks_owner(const agglo_bricks *b, const double *x) {
+  int c[3] = {0, 0, 0};
+  for (int k = 0; k < b->dim; k++) {
+    double q = floor((x[k] - b->glo[k]) / b->glen[k] * b->dims[k]);
+    c[k] = !(q >= 0) ? 0 : q >= b->dims[k] ? b->dims[k] - 1 : (int)q;
+  }
+  int r;
+  MPI_Cart_rank(b->comm, c, &r);
+  return r;
+}
+
+int agglo_bricks_gather(const agglo_bricks *b, const void *mine, int cnt, MPI_Datatype t,
+                        size_t size, void **all, size_t *total, int *counts) {
+  int *cn = NULL, *displs = NULL, bad = !mine;
+  *all = NULL, *total = 0;
+  if (b->rank == 0) {
+    cn = malloc((size_t)b->size * sizeof *cn);
+    displs = calloc((size_t)b->size + 1, sizeof *displs);
+    bad |= !cn || !displs;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!bad) {
+    MPI_Gather(&cnt, 1, MPI_INT, cn, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (b->rank == 0) {
+      for (int r = 0; r < b->size; r++) displs[r + 1] = displs[r] + cn[r];
+      *total = (size_t)displs[b->size];
+      bad = !(*all = malloc((*total + 1) * size));
+      if (counts) memcpy(counts, cn, (size_t)b->size * sizeof *cn);
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
+  if (!bad) MPI_Gatherv(mine, cnt, t, *all, cn, displs, t, 0, MPI_COMM_WORLD);
+  free(cn), free(displs);
+  if (bad) free(*all), *all = NULL;
+  return bad ? -1 : 0;
+}
+
+static int by_id(const void *a, const void *b) {
+  int64_t x = ((const agglo_id_index *)a)->id, y = ((const agglo_id_index *)b)->id;
+  return (x > y) - (x < y);
+}
+
+size_t agglo_id_lookup(const agglo_id_index *map, size_t n, int64_t id) {
+  agglo_id_index key = {id, 0}, *hit = bsearch(&key, map, n, sizeof *map, by_id);
+  return hit ? hit->index : SIZE_MAX;
+}
+
+agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *step,
+                                int64_t *last, agglo_id_index **map) {
+  int64_t se[2] = {0, 0};
+  if (b->rank == 0) se[0] = sim->sys.step, se[1] = sim->last_step;
+  MPI_Bcast(se, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  *step = se[0], *last = se[1], *map = NULL;
+  int bad = 0;
+  if (b->rank == 0) {
+    agglo_system *s = &sim->sys;
+    *map = malloc((s->n + 1) * sizeof **map);
+    bad = !*map;
+    for (size_t i = 0; !bad && i < s->n; i++) (*map)[i] = (agglo_id_index){s->id[i], i};
+    if (!bad) qsort(*map, s->n, sizeof **map, by_id);
+    if (!bad && !sim->started) {
+      sim->started = 1;
+      if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) bad = 2;
+    }
+  }
+  MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory")
+         : bad   ? (b->rank == 0 ? AGGLO_ERROR_IO : agglo_error(AGGLO_ERROR_IO, "rank 0 failed to write"))
+                 : AGGLO_OK;
+}
+
+int agglo_bricks_flags(const agglo_bricks *b, agglo_sim *sim, int64_t step, int64_t last) {
+  int flags = 0;
+  if (b->rank == 0) {
+    int final = step == last;
+    if (final) flags |= AGGLO_BRICKS_FINAL | AGGLO_BRICKS_GATHER;
+    if (agglo_outputs_due(sim, final)) flags |= AGGLO_BRICKS_GATHER;
+    if (sim->callback && step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user))
+      flags |= AGGLO_BRICKS_STOP | AGGLO_BRICKS_GATHER;
+  }
+  MPI_Bcast(&flags, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return flags;
+}
+
+agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags) {
+  int io = 0;
+  int64_t step = 0;
+  double t = 0;
+  if (b->rank == 0) {
+    int final = (flags & AGGLO_BRICKS_FINAL) != 0, state = sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE);
+    io = agglo_outputs_write(sim, final) != 0 ||
+         (final ? state && agglo_outputs_save_state(sim, sim->out.dir) != 0
+                : agglo_outputs_checkpoint(sim) != 0);
+    if (!io && (flags & AGGLO_BRICKS_STOP) && state) io = agglo_outputs_save_state(sim, sim->out.dir) != 0;
+    char msg[512];
+    if (final && sim->log && sim->model->final_warning && sim->model->final_warning(sim->state, msg, sizeof msg))
+      sim->log(msg, sim->log_user);
+    step = sim->sys.step, t = sim->sys.t;
+  }
+  MPI_Bcast(&io, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (io) return b->rank == 0 ? AGGLO_ERROR_IO : agglo_error(AGGLO_ERROR_IO, "rank 0 failed to write");
+  if (flags & AGGLO_BRICKS_STOP) {
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&step, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    return agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)", (long long)step, t);
+  }
+  return AGGLO_OK;
+}
+
+int agglo_bricks_any_failed(const agglo_bricks *b, int fail) {
+  int any = fail;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!any) return 0;
+  int who = fail ? b->rank : b->size, lowest;
+  MPI_Allreduce(&who, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Bcast(agglo_error_buffer(), AGGLO_ERROR_LEN, MPI_CHAR, lowest, MPI_COMM_WORLD);
+  return 1;
+}
+
+int agglo_bricks_hand_out(const agglo_bricks *b, size_t n, int rec, agglo_bricks_pack_fn pack,
+                          const void *ctx, double **recs, size_t *mine) {
+  int *counts = NULL, *displs = NULL, ok = 1;
+  double *all = NULL;
+  *recs = NULL, *mine = 0;
+  if (b->rank == 0) { /* (a failure here is told to every rank before the scatter) */
+    counts = calloc((size_t)b->size, sizeof *counts);
+    displs = calloc((size_t)b->size + 1, sizeof *displs);
+    int *who = malloc((n + 1) * sizeof *who), *fill = malloc((size_t)b->size * sizeof *fill);
+    all = malloc(((size_t)rec * n + 1) * sizeof *all);
+    ok = counts && displs && who && fill && all;
+    for (size_t i = 0; ok && i < n; i++) { /* pack twice: the first only for the position */
+      pack(ctx, i, all);
+      who[i] = agglo_bricks_owner(b, all), counts[who[i]] += rec;
+    }
+    for (int r = 0; ok && r < b->size; r++) displs[r + 1] = displs[r] + counts[r];
+    if (ok) memcpy(fill, displs, (size_t)b->size * sizeof *fill);
+    for (size_t i = 0; ok && i < n; i++) {
+      pack(ctx, i, all + fill[who[i]]);
+      fill[who[i]] += rec;
+    }
+    free(fill);
+    free(who);
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int cnt = 0;
+  if (ok) MPI_Scatter(counts, 1, MPI_INT, &cnt, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  double *got = ok ? malloc(((size_t)cnt + 1) * sizeof *got) : NULL;
+  int bad = !got;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!bad) MPI_Scatterv(all, counts, displs, MPI_DOUBLE, got, cnt, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  free(all), free(counts), free(displs);
+  if (bad) {
+    free(got);
+    return -1;
+  }
+  *recs = got, *mine = (size_t)cnt / (size_t)rec;
+  return 0;
+}

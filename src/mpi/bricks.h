@@ -1,0 +1,78 @@
+/* What the domain decompositions share (docs/parallel.md): the px x py x pz grid of bricks over
+   the box, one per rank of MPI_COMM_WORLD; gathering to rank 0; and the end of a step on rank 0,
+   which keeps the serial API's simulation (flags, outputs, restart points, stops). */
+#ifndef AGGLO_MPI_BRICKS_H
+#define AGGLO_MPI_BRICKS_H
+#include "simulation.h"
+#include <mpi.h>
+
+typedef struct {
+  int rank, size, dim, dims[3], coord[3], nb[3][2]; /* nb: lower and upper neighbour per axis */
+  double glo[3], glen[3], blo[3], bhi[3];          /* the box; this rank's brick */
+  int gper[3];                                     /* the box's periodic axes */
+  MPI_Comm comm;
+} agglo_bricks;
+
+/* The grid (parallel.grid, or the fewest ghosts for a halo `halo`) over rank 0's box lo, len,
+   periodic (broadcast from rank 0; the others' are ignored). Fails, with the allowed range, when
+   a brick is narrower than the halo. Collective. */
+int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3],
+                       const double len[3], const int periodic[3], double halo, char *err,
+                       size_t errlen);
+void agglo_bricks_free(agglo_bricks *b);
+/* The rank owning position x (in the box's units). */
+int agglo_bricks_owner(const agglo_bricks *b, const double *x);
+/* Axis and side of the brick that x has left, for migration along axis k: 0 (below), 1 (above)
+   or -1 (inside, or no neighbour that side). */
+static inline int agglo_bricks_side(const agglo_bricks *b, int k, double x) {
+  int s = x < b->blo[k] ? 0 : x >= b->bhi[k] ? 1 : -1;
+  return s >= 0 && b->nb[k][s] != MPI_PROC_NULL ? s : -1;
+}
+/* Shift of a record sent to side s along axis k: a period across the box's edge, else 0. */
+static inline double agglo_bricks_shift(const agglo_bricks *b, int k, int s) {
+  if (!b->gper[k]) return 0;
+  if (s == 0 && b->coord[k] == 0) return b->glen[k];
+  if (s == 1 && b->coord[k] == b->dims[k] - 1) return -b->glen[k];
+  return 0;
+}
+
+/* Rank 0's n particles to the ranks owning them: pack(ctx, i, r) writes particle i's record of
+   `rec` doubles, its position first. On every rank *recs (malloc'd) holds its *mine records.
+   Collective: 0, or -1 on every rank when memory failed on any. */
+typedef void (*agglo_bricks_pack_fn)(const void *ctx, size_t i, double *r);
+int agglo_bricks_hand_out(const agglo_bricks *b, size_t n, int rec, agglo_bricks_pack_fn pack,
+                          const void *ctx, double **recs, size_t *mine);
+
+/* Every rank's cnt items of `size` bytes (MPI type t) to rank 0, in rank order: on rank 0, *all
+   (malloc'd) holds *total of them, and counts (if not NULL, size entries) each rank's count.
+   Collective: 0, or -1 on every rank when memory failed on any. */
+int agglo_bricks_gather(const agglo_bricks *b, const void *mine, int cnt, MPI_Datatype t,
+                        size_t size, void **all, size_t *total, int *counts);
+
+/* id -> index of rank 0's system, for placing gathered particles */
+typedef struct { int64_t id; size_t index; } agglo_id_index;
+/* The index of id in map (sorted by id, n entries), or SIZE_MAX. */
+size_t agglo_id_lookup(const agglo_id_index *map, size_t n, int64_t id);
+
+/* The start of a run: step and last step from rank 0, the id map of its system (rank 0; *map
+   NULL elsewhere), the initial outputs. Collective; AGGLO_OK or the same error on every rank. */
+agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *step,
+                                int64_t *last, agglo_id_index **map);
+
+enum { AGGLO_BRICKS_GATHER = 1, AGGLO_BRICKS_STOP = 2, AGGLO_BRICKS_FINAL = 4 };
+/* Rank 0 decides (at a step whose state it has been told: sim->sys.step, sim->last) whether the
+   state must be gathered: an output, the last step, a callback's stop. Every rank gets the flags. */
+int agglo_bricks_flags(const agglo_bricks *b, agglo_sim *sim, int64_t step, int64_t last);
+/* After a gather: rank 0 writes the outputs, restart point or stop state the flags call for.
+   Collective: AGGLO_OK, AGGLO_STOPPED or an I/O error on every rank. */
+agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags);
+/* The message of the lowest rank with fail != 0 reaches every rank (in the error buffer):
+   returns 1 on every rank when some rank failed. Collective. */
+int agglo_bricks_any_failed(const agglo_bricks *b, int fail);
+
+/* The decompositions (parallel.c calls the one of the run's model), on every rank: sim on rank
+   0, c the settings (rank 0's are sim's). */
+agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
+agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c);
+
+#endif
