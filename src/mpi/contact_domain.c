@@ -250,7 +250,7 @@ static int save_warm(domain *d) {
   if (grow(&d->warm, &d->warm_cap, c->n + 1, sizeof *d->warm) != 0) return -1;
   for (size_t k = 0; k < c->n; k++)
     if ((size_t)c->i[k] < d->own || (c->j[k] >= 0 && (size_t)c->j[k] < d->own))
-      if (c->lambda[k] != 0) d->warm[d->nwarm++] = key_of(&d->reg, c, k);
+      d->warm[d->nwarm++] = key_of(&d->reg, c, k);
   qsort(d->warm, d->nwarm, sizeof *d->warm, by_key);
   return 0;
 }
@@ -717,7 +717,7 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
     const contact *m0 = sim->state;
     if (grow(&d->warm, &d->warm_cap, m0->con.n + 1, sizeof *d->warm) != 0) nk = ULONG_MAX;
     for (size_t k = 0; nk != ULONG_MAX && k < m0->con.n; k++)
-      if (m0->con.lambda[k] != 0 && (size_t)m0->con.i[k] < sim->sys.n && m0->con.j[k] < (int32_t)sim->sys.n)
+      if ((size_t)m0->con.i[k] < sim->sys.n && m0->con.j[k] < (int32_t)sim->sys.n)
         d->warm[nk++] = key_of(&sim->sys, &m0->con, k);
   }
   MPI_Bcast(&nk, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
@@ -825,7 +825,7 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
   const int64_t first = stepno;
   double t_start = MPI_Wtime();
   while (st == AGGLO_OK && stepno < last) {
-    step_report rep = {0};
+    step_report rep = {.neg_min_gap = -INFINITY};
     double width = 0;
     int rc = step(d, stepno, &rep, &width);
     stepno++;

@@ -14,8 +14,14 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
              writes the uninterrupted run's files byte for byte
   refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
              that is not distributed: each refused with its message
+  contact_np1      model = contact: mpirun -np 1 writes the serial run's files byte for byte
+  contact_span     a sediment whose largest cluster spans 4 bricks: one step on 1, 2, 4 ranks
+                   from the same state equals the serial step within the solver tolerance; 20
+                   steps keep every gap above minus the tolerance and the same clusters
+  contact_restart  a restart point written by 2 ranks, continued on 4 and on 1: equal within
+                   the solver tolerance
 """
-import csv, os, shutil, subprocess, sys
+import csv, math, os, shutil, subprocess, sys
 
 case, agglo, mpiexec = sys.argv[1], sys.argv[2], sys.argv[3]
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -213,5 +219,89 @@ elif case == "refusals":
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
     print("refusals: grid/rank mismatch, narrow bricks, a model not distributed")
+elif case.startswith("contact"):
+    # 2D sediment: periodic along x (cut into bricks), a floor at y = 0, gravity, attraction and
+    # noise. solver.tol = 1e-8 mean radii = 1e-10.
+    SED = sets(("run.model", "contact"), ("run.dim", 2), ("run.seed", 5), ("run.dt", 0.01),
+               ("particles.n", 800), ("particles.radius", 0.01), ("particles.radius_spread", 0.15),
+               ("particles.mass_rule", "volume"), ("particles.fraction", 0.4), ("box.size", ""),
+               ("box.boundary", "periodic wall"), ("drag.tau", 0.2), ("gravity.g", "0 -2"),
+               ("attraction.kappa", 3e-3), ("attraction.epsilon", 3e-3), ("attraction.scaling", "sqrt_h"),
+               ("brownian.sigma", 0.3), ("solver.tol", 1e-8), ("output.snapshots", ""),
+               ("output.trajectory_interval", 0), ("output.stats_interval", 0.05))
+    TOL = 1e-10
+
+    def state(out):
+        with open(os.path.join(out, "state.xyz")) as f:
+            n = int(f.readline())
+            box = float(f.readline().split('"')[1].split()[0])
+            rows = [f.readline().split() for _ in range(n)]
+        return box, {int(r[-2]): (float(r[1]), float(r[2]), int(r[-1])) for r in rows}
+
+    def worst_shift(a, b):
+        box, pa = state(a)
+        _, pb = state(b)
+        if pa.keys() != pb.keys():
+            fail(f"{a} and {b} hold different ids")
+        dx = max(abs((pa[i][0] - pb[i][0] + box / 2) % box - box / 2) for i in pa)
+        return max(dx, max(abs(pa[i][1] - pb[i][1]) for i in pa))
+
+    def gaps(out, tag):
+        g = min(float(r["min_gap"]) for r in rows(out))
+        if g < -TOL:
+            fail(f"{tag}: smallest gap {g:.3g}, an overlap beyond the tolerance {TOL}")
+        return g
+
+    if case == "contact_np1":
+        args = SED + sets(("run.t_end", 0.3))
+        run(0, "cnp1_serial", args)
+        run(1, "cnp1_mpi", args)
+        for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
+            if open(f"cnp1_serial/{f}", "rb").read() != open(f"cnp1_mpi/{f}", "rb").read():
+                fail(f"{f} differs between the serial contact run and mpirun -np 1")
+        print("contact_np1: trajectory.xyz, stats.csv, state.xyz, contacts.txt identical")
+    elif case == "contact_span":
+        run(0, "cspan_start", SED + sets(("run.t_end", 0.5)))
+        box, p = state("cspan_start")
+        sizes = {}
+        for x, y, c in p.values():
+            sizes.setdefault(c, []).append(x)
+        big = max(sizes.values(), key=len)
+        bricks = {min(int(x / box * 4), 3) for x in big}
+        if len(bricks) != 4:
+            fail(f"the largest cluster ({len(big)} particles) spans bricks {sorted(bricks)}, not all 4")
+        for t_end, steps in ((0.51, 1), (0.7, 20)):
+            ref = f"cspan_serial_{steps}"
+            shutil.rmtree(ref, ignore_errors=True)
+            run(0, ref, ["--restart", "cspan_start", "-s", f"run.t_end={t_end}"])
+            for k in (1, 2, 4):
+                out = f"cspan_np{k}_{steps}"
+                shutil.rmtree(out, ignore_errors=True)
+                run(k, out, ["--restart", "cspan_start", "-s", f"run.t_end={t_end}", "-s", f"parallel.grid={k} 1 1"])
+                shift, g = worst_shift(ref, out), gaps(out, f"{k} ranks")
+                a, b = rows(ref)[-1], rows(out)[-1]
+                if steps == 1 and shift > TOL:
+                    fail(f"one step on {k} ranks: positions differ by {shift:.3g} from the serial step "
+                         f"(allowed: the solver tolerance {TOL})")
+                for col in ("n_clusters", "max_cluster_size", "n_contacts"):
+                    if a[col] != b[col]:
+                        fail(f"{steps} steps on {k} ranks: {col} {b[col]} (serial {a[col]})")
+                print(f"contact_span: largest cluster {len(big)} particles over 4 bricks; {steps} step(s) "
+                      f"on {k} rank(s): positions within {shift:.2g} of the serial run, smallest gap "
+                      f"{g:.3g}, {b['n_contacts']} contacts as serial")
+    elif case == "contact_restart":
+        run(2, "crest_np2", SED + sets(("run.t_end", 0.3), ("parallel.grid", "2 1 1")))
+        gaps("crest_np2", "2 ranks")
+        for k in (1, 4):
+            out = f"crest_np2_np{k}"
+            shutil.rmtree(out, ignore_errors=True)
+            run(k, out, ["--restart", "crest_np2", "-s", "run.t_end=0.31", "-s", f"parallel.grid={k} 1 1"])
+        shutil.rmtree("crest_serial", ignore_errors=True)
+        run(0, "crest_serial", ["--restart", "crest_np2", "-s", "run.t_end=0.31"])
+        for k in (1, 4):
+            shift = worst_shift("crest_serial", f"crest_np2_np{k}")
+            if shift > TOL:
+                fail(f"restart point of 2 ranks, one step on {k}: positions differ by {shift:.3g} (allowed {TOL})")
+            print(f"contact_restart: written by 2 ranks, one step on {k} rank(s): within {shift:.2g} of serial")
 else:
     fail(f"unknown case {case}")
