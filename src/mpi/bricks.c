@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* px py pz = K with the smallest ghost volume (the brick grown by the halo h along its cut axes,
-   less the brick), or parallel.grid. */
+   less the brick) among those with bricks at least h wide, or parallel.grid. */
 static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], double h,
                        int dims[3], char *err, size_t errlen) {
   const agglo_list *g = &c->parallel_grid;
@@ -25,15 +25,19 @@ static int choose_grid(const agglo_config *c, int K, int dim, const double len[3
     return 0;
   }
   double best = INFINITY;
+  dims[0] = K, dims[1] = dims[2] = 1;
   for (int px = 1; px <= K; px++)
     for (int py = 1; px * py <= K; py++) {
       if (K % (px * py)) continue;
       int pz = K / (px * py);
       if (dim == 2 && pz != 1) continue;
-      int p[3] = {px, py, pz};
+      int p[3] = {px, py, pz}, narrow = 0;
       double brick = 1, grown = 1;
-      for (int k = 0; k < dim; k++) brick *= len[k] / p[k], grown *= len[k] / p[k] + (p[k] > 1 ? 2 * h : 0);
-      double ghosts = grown - brick;
+      for (int k = 0; k < dim; k++) {
+        brick *= len[k] / p[k], grown *= len[k] / p[k] + (p[k] > 1 ? 2 * h : 0);
+        narrow |= p[k] > 1 && len[k] / p[k] < h;
+      }
+      double ghosts = grown - brick + (narrow ? INFINITY : 0); /* (narrow: only if nothing else) */
       if (ghosts < best * (1 - 1e-12)) best = ghosts, dims[0] = px, dims[1] = py, dims[2] = pz;
     }
   return 0;
