@@ -194,8 +194,9 @@ static const key keys[] = {
   {"dpd", "surface_tension_ij", T_LIST, OFF(dpd_surface_tension_ij), "", 0, BIG, 0, 0,
    "capillary surface tension per species pair, upper triangle; empty = dpd.surface_tension"},
   {"parallel", "grid", T_LIST, OFF(parallel_grid), "", 1, 65536, 0, 0,
-   "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd): the box is cut into "
-   "px x py x pz bricks, px py pz = K; empty = chosen to keep the bricks closest to cubes"},
+   "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd or contact): the box is "
+   "cut into px x py x pz bricks, px py pz = K; empty = the fewest ghosts (bricks closest to "
+   "cubes) among grids whose bricks are at least the cut-off wide"},
   {"dpd", "vdw_a_ij", T_LIST, OFF(dpd_vdw_a_ij), "", 0, BIG, 0, 0,
    "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
   {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd_edl_charge_product_ij), "", -BIG, BIG, 0, 0,

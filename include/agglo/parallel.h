@@ -19,7 +19,7 @@ extern "C" {
 #endif
 #pragma GCC visibility push(default)
 
-/* model = dpd only so far (other models: AGGLO_ERROR_INPUT). */
+/* model = dpd or contact (other models: AGGLO_ERROR_INPUT). */
 agglo_status agglo_sim_run_parallel(agglo_sim *sim, const agglo_config *settings);
 
 #pragma GCC visibility pop

@@ -51,6 +51,8 @@ typedef struct {
   uint8_t *cross, *only; /* per root: the component holds a ghost; per particle: solve here */
   warm_key *warm;
   size_t nwarm, warm_cap;
+  uint32_t *slot;   /* hash of warm: entry + 1, or 0 (empty); slots a power of two */
+  size_t nslot;
   /* rank 0: the joined components */
   agglo_constraints c0;
   agglo_system s0;
@@ -192,18 +194,18 @@ static int migrate(domain *d) {
   d->reg.n = d->own;
   for (int k = 0; k < d->b.dim; k++) {
     if (d->b.dims[k] == 1) continue;
-    size_t cnt[2] = {0, 0}, keep = 0;
+    size_t cnt[2] = {0, 0};
     double rec[REC];
-    for (size_t i = 0; i < d->reg.n; i++) {
+    for (size_t i = 0; i < d->reg.n;) { /* a migrant's place goes to the last particle */
       int s = agglo_bricks_side(&d->b, k, d->reg.x[3 * i + k]);
-      if (s >= 0) {
-        if (queue(d, i, k, s, cnt) != 0) return -1;
+      if (s < 0) {
+        i++;
         continue;
       }
-      if (keep != i) pack(d, i, rec), unpack(d, keep, rec);
-      keep++;
+      if (queue(d, i, k, s, cnt) != 0) return -1;
+      if (i + 1 < d->reg.n) pack(d, d->reg.n - 1, rec), unpack(d, i, rec);
+      d->reg.n--;
     }
-    d->reg.n = keep;
     if (exchange(d, k, cnt, REC, NULL) != 0) return -1;
     d->sent -= (double)(cnt[0] + cnt[1]); /* (counted as ghosts' traffic only) */
   }
@@ -243,6 +245,41 @@ static warm_key key_of(const agglo_system *s, const agglo_constraints *c, size_t
   return a < b ? (warm_key){a, b, -1, c->lambda[k]} : (warm_key){b, a, -1, c->lambda[k]};
 }
 
+static size_t hash_of(const warm_key *k, size_t mask) {
+  uint64_t z = (uint64_t)k->a * 0x9E3779B97F4A7C15u ^ ((uint64_t)k->b + (uint64_t)(k->wall + 1) * 0xBF58476D1CE4E5B9u);
+  z = (z ^ (z >> 31)) * 0x94D049BB133111EBu;
+  return (size_t)(z ^ (z >> 29)) & mask;
+}
+
+/* The hash of d->warm (at most half full). */
+static int index_warm(domain *d) {
+  size_t want = 16;
+  while (want < 2 * d->nwarm + 2) want *= 2;
+  if (want > d->nslot) {
+    uint32_t *q = realloc(d->slot, want * sizeof *q);
+    if (!q) return -1;
+    d->slot = q, d->nslot = want;
+  }
+  size_t mask = d->nslot - 1;
+  memset(d->slot, 0, d->nslot * sizeof *d->slot);
+  for (size_t e = 0; e < d->nwarm; e++) {
+    size_t h = hash_of(&d->warm[e], mask);
+    while (d->slot[h]) h = (h + 1) & mask;
+    d->slot[h] = (uint32_t)e + 1;
+  }
+  return 0;
+}
+
+static const warm_key *find_warm(const domain *d, const warm_key *k) {
+  if (!d->nslot) return NULL;
+  size_t mask = d->nslot - 1;
+  for (size_t h = hash_of(k, mask); d->slot[h]; h = (h + 1) & mask) {
+    const warm_key *e = &d->warm[d->slot[h] - 1];
+    if (e->a == k->a && e->b == k->b && e->wall == k->wall) return e;
+  }
+  return NULL;
+}
+
 /* Keep the multipliers of the step's constraints that touch an own particle. */
 static int save_warm(domain *d) {
   const agglo_constraints *c = &d->m->con;
@@ -251,14 +288,14 @@ static int save_warm(domain *d) {
   for (size_t k = 0; k < c->n; k++)
     if ((size_t)c->i[k] < d->own || (c->j[k] >= 0 && (size_t)c->j[k] < d->own))
       d->warm[d->nwarm++] = key_of(&d->reg, c, k);
-  qsort(d->warm, d->nwarm, sizeof *d->warm, by_key);
-  return 0;
+  return index_warm(d);
 }
 
 static void load_warm(domain *d) {
   agglo_constraints *c = &d->m->con;
   for (size_t k = 0; k < c->n; k++) {
-    warm_key key = key_of(&d->reg, c, k), *hit = bsearch(&key, d->warm, d->nwarm, sizeof key, by_key);
+    warm_key key = key_of(&d->reg, c, k);
+    const warm_key *hit = find_warm(d, &key);
     c->lambda[k] = hit ? hit->lambda : 0;
   }
 }
@@ -725,8 +762,7 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
     return agglo_fail(err, errlen, "out of memory");
   MPI_Bcast(d->warm, (int)(nk * sizeof *d->warm), MPI_BYTE, 0, MPI_COMM_WORLD);
   d->nwarm = nk;
-  qsort(d->warm, nk, sizeof *d->warm, by_key);
-  return 0;
+  return index_warm(d) != 0 ? agglo_fail(err, errlen, "out of memory") : 0;
 }
 
 /* Every rank's particles into rank 0's system (by id), and the step's multipliers into rank 0's
@@ -888,7 +924,7 @@ agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c) {
   if (d.m) agglo_model_contact.destroy(d.m);
   for (int k = 0; k < 3; k++) free(d.list[k][0]), free(d.list[k][1]);
   free(d.send[0]), free(d.send[1]), free(d.recv), free(d.vs), free(d.root), free(d.cross);
-  free(d.only), free(d.warm), free(d.vs0), free(d.v0), free(d.s0.inv_m);
+  free(d.only), free(d.warm), free(d.slot), free(d.vs0), free(d.v0), free(d.s0.inv_m);
   agglo_constraints_free(&d.c0);
   agglo_system_free(&d.reg);
   agglo_bricks_free(&d.b);
