@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(agglo_constraints *c, size_t need) {
+int agglo_constraints_reserve(agglo_constraints *c, size_t need) {
   if (need <= c->cap) return 0;
   size_t cap = need + need / 4 + 64;
 #define GROW(p, w)                                              \
@@ -266,7 +266,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
   f->by_i[0] = 0;
   for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
   size_t m = f->by_i[n];
-  if (reserve(f, m)) return -1;
+  if (agglo_constraints_reserve(f, m)) return -1;
 #pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) collect_write(f, S, s, nb, R, i, f->by_i[i]);
   /* carry lambda and gamma over from the current set, particle by particle (both key-ordered) */
@@ -395,7 +395,7 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
   f->by_i[0] = 0;
   for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
   size_t m = f->by_i[n];
-  if (reserve(f, m)) return -1;
+  if (agglo_constraints_reserve(f, m)) return -1;
   rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL}; /* geometry only */
 #pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {

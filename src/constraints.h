@@ -61,6 +61,8 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
 /* Build the per-particle incidence lists and max_per_particle (after a collection, if needed:
    the projection does not use them). */
 int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
+/* Room for `need` constraints (the arrays i .. equality): 0, or -1 (memory). */
+int agglo_constraints_reserve(agglo_constraints *c, size_t need);
 void agglo_constraints_free(agglo_constraints *c);
 
 #endif

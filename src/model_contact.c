@@ -345,16 +345,7 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
     return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);
-  c->cap = cnt + 1;
-  c->i = calloc(c->cap, sizeof *c->i);
-  c->j = calloc(c->cap, sizeof *c->j);
-  c->e = calloc(3 * c->cap, sizeof *c->e);
-  c->gap = calloc(c->cap, sizeof *c->gap);
-  c->lambda = calloc(c->cap, sizeof *c->lambda);
-  c->gamma = calloc(c->cap, sizeof *c->gamma);
-  c->equality = calloc(c->cap, sizeof *c->equality);
-  if (!c->i || !c->j || !c->e || !c->gap || !c->lambda || !c->gamma || !c->equality)
-    return agglo_fail(err, errlen, "out of memory");
+  if (agglo_constraints_reserve(c, cnt + 1) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;

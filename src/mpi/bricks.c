@@ -43,6 +43,15 @@ static int choose_grid(const agglo_config *c, int K, int dim, const double len[3
   return 0;
 }
 
+int agglo_bricks_grow(void *buf, size_t *cap, size_t n, size_t size) {
+  if (n <= *cap) return 0;
+  size_t c = n + n / 2 + 1024;
+  void *q = realloc(*(void **)buf, c * size);
+  if (!q) return -1;
+  *(void **)buf = q, *cap = c;
+  return 0;
+}
+
 int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3],
                        const double len[3], const int periodic[3], double halo, char *err,
                        size_t errlen) {

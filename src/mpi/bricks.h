@@ -13,6 +13,9 @@ typedef struct {
   MPI_Comm comm;
 } agglo_bricks;
 
+/* *buf (of *cap items of `size` bytes) grown to hold n, with room to spare: 0, or -1 (memory). */
+int agglo_bricks_grow(void *buf, size_t *cap, size_t n, size_t size);
+
 /* The grid (parallel.grid, or the fewest ghosts for a halo `halo`) over rank 0's box lo, len,
    periodic (broadcast from rank 0; the others' are ignored). Fails, with the allowed range, when
    a brick is narrower than the halo. Collective. */

@@ -62,15 +62,6 @@ typedef struct {
   double ghosts, sent, joined, constraints, t_exchange, t_joined;
 } domain;
 
-static int grow(void *p, size_t *cap, size_t n, size_t size) {
-  if (n <= *cap) return 0;
-  size_t c = n + n / 2 + 1024;
-  void *q = realloc(*(void **)p, c * size);
-  if (!q) return -1;
-  *(void **)p = q, *cap = c;
-  return 0;
-}
-
 /* room for n particles in the region */
 static int reserve(domain *d, size_t n) {
   if (n <= d->cap) return 0;
@@ -119,7 +110,7 @@ static int exchange(domain *d, int k, const size_t cnt[2], int rec, double *f) {
     }
     total += got[s];
   }
-  if (grow(&d->recv, &d->recv_cap, (size_t)rec * total, sizeof *d->recv) != 0) return -1;
+  if (agglo_bricks_grow(&d->recv, &d->recv_cap, (size_t)rec * total, sizeof *d->recv) != 0) return -1;
   if (rec == REC && reserve(d, d->reg.n + total) != 0) return -1;
   size_t off = 0;
   for (int s = 0; s < 2; s++) {
@@ -141,7 +132,7 @@ static int exchange(domain *d, int k, const size_t cnt[2], int rec, double *f) {
 
 /* Queue particle i for side s of axis k (shifted by a period across the box's edge). */
 static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
-  if (grow(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1), sizeof(double)) != 0) return -1;
+  if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1), sizeof(double)) != 0) return -1;
   double *r = d->send[s] + REC * cnt[s]++;
   pack(d, i, r);
   r[k] += agglo_bricks_shift(&d->b, k, s);
@@ -162,7 +153,7 @@ static int make_ghosts(domain *d, double halo) {
         if (d->b.nb[k][s] == MPI_PROC_NULL || (s == 0 ? x >= d->b.blo[k] + halo : x < d->b.bhi[k] - halo))
           continue;
         if (queue(d, i, k, s, cnt) != 0 ||
-            grow(&d->list[k][s], &d->lcap[k][s], d->lcnt[k][s] + 1, sizeof(size_t)) != 0)
+            agglo_bricks_grow(&d->list[k][s], &d->lcap[k][s], d->lcnt[k][s] + 1, sizeof(size_t)) != 0)
           return -1;
         d->list[k][s][d->lcnt[k][s]++] = i;
       }
@@ -180,7 +171,7 @@ static int replay(domain *d, double *f) {
     size_t cnt[2];
     for (int s = 0; s < 2; s++) {
       cnt[s] = d->lcnt[k][s];
-      if (grow(&d->send[s], &d->send_cap[s], 3 * cnt[s] + 1, sizeof(double)) != 0) return -1;
+      if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], 3 * cnt[s] + 1, sizeof(double)) != 0) return -1;
       for (size_t q = 0; q < cnt[s]; q++) memcpy(d->send[s] + 3 * q, f + 3 * d->list[k][s][q], 3 * sizeof *f);
     }
     if (exchange(d, k, cnt, 3, f) != 0) return -1;
@@ -284,7 +275,7 @@ static const warm_key *find_warm(const domain *d, const warm_key *k) {
 static int save_warm(domain *d) {
   const agglo_constraints *c = &d->m->con;
   d->nwarm = 0;
-  if (grow(&d->warm, &d->warm_cap, c->n + 1, sizeof *d->warm) != 0) return -1;
+  if (agglo_bricks_grow(&d->warm, &d->warm_cap, c->n + 1, sizeof *d->warm) != 0) return -1;
   for (size_t k = 0; k < c->n; k++)
     if ((size_t)c->i[k] < d->own || (c->j[k] >= 0 && (size_t)c->j[k] < d->own))
       d->warm[d->nwarm++] = key_of(&d->reg, c, k);
@@ -342,20 +333,21 @@ static size_t joined_index(const double *parts, size_t n, double id) {
   return lo < n && parts[PREC * lo] == id ? lo : SIZE_MAX;
 }
 
+/* a constraint received by rank 0: its key, its record, its place among all received */
+typedef struct {
+  warm_key key;
+  const double *row;
+  size_t order;
+} joined_row;
+
+static int by_row(const void *p, const void *q) {
+  const joined_row *a = p, *b = q;
+  int c = by_key(&a->key, &b->key);
+  return c ? c : (a->order > b->order) - (a->order < b->order); /* the first sender's */
+}
+
 static int reserve_c0(domain *d, size_t m, size_t n) {
-  agglo_constraints *c = &d->c0;
-  if (m > c->cap) {
-    size_t cap = m + m / 2 + 64;
-#define RE(p, w)                                        \
-  do {                                                  \
-    void *q_ = realloc(c->p, cap * (w) * sizeof *c->p); \
-    if (!q_) return -1;                                 \
-    c->p = q_;                                          \
-  } while (0)
-    RE(i, 1); RE(j, 1); RE(e, 3); RE(gap, 1); RE(lambda, 1); RE(gamma, 1); RE(equality, 1);
-#undef RE
-    c->cap = cap;
-  }
+  if (agglo_constraints_reserve(&d->c0, m) != 0) return -1;
   if (n > d->s0_cap) {
     size_t cap = n + n / 2 + 64;
     double *a = realloc(d->s0.inv_m, cap * sizeof *a);
@@ -380,7 +372,7 @@ static int solve_joined(domain *d, const double *recs, const int *counts, double
   /* particles sorted by id, each once (copies of a particle are equal) */
   double *parts = malloc((np + 1) * PREC * sizeof *parts);
   size_t *row_of = malloc((nc + 1) * sizeof *row_of);
-  warm_key *keys = malloc((nc + 1) * sizeof *keys);
+  joined_row *keys = malloc((nc + 1) * sizeof *keys);
   if (!parts || !row_of || !keys) {
     free(parts), free(row_of), free(keys);
     return -1;
@@ -396,7 +388,7 @@ static int solve_joined(domain *d, const double *recs, const int *counts, double
   for (size_t p = 0; p < np; p++)
     if (n == 0 || parts[PREC * p] != parts[PREC * (n - 1)])
       memmove(parts + PREC * n++, parts + PREC * p, PREC * sizeof *parts);
-  /* constraints by their ids, each once */
+  /* constraints by their ids, each once, as their first sender wrote them */
   q = recs;
   size_t ck = 0;
   for (int r = 0; r < d->b.size; r++) {
@@ -404,41 +396,28 @@ static int solve_joined(domain *d, const double *recs, const int *counts, double
     for (int k = 0; k < counts[2 * r + 1]; k++, q += CREC, ck++) {
       int64_t a = (int64_t)q[0], b = (int64_t)q[1];
       int wall = (int)q[2];
-      keys[ck] = wall >= 0 ? (warm_key){a, 0, wall, (double)ck}
-                 : a < b   ? (warm_key){a, b, -1, (double)ck}
-                           : (warm_key){b, a, -1, (double)ck};
+      keys[ck].key = wall >= 0 ? (warm_key){a, 0, wall, 0} : a < b ? (warm_key){a, b, -1, 0} : (warm_key){b, a, -1, 0};
+      keys[ck].row = q, keys[ck].order = ck;
     }
   }
-  qsort(keys, nc, sizeof *keys, by_key);
+  qsort(keys, nc, sizeof *keys, by_row);
   size_t m = 0;
   int rc = reserve_c0(d, nc + 1, n + 1);
-  const double *rows = NULL;
   for (size_t k = 0; rc == 0 && k < nc; k++) {
-    if (k == 0 || by_key(&keys[k], &keys[k - 1]) != 0) {
-      /* the constraint as its first sender wrote it */
-      size_t src = (size_t)keys[k].lambda, seen = 0;
-      q = recs;
-      for (int r = 0; r < d->b.size; r++) {
-        q += (size_t)PREC * counts[2 * r];
-        if (src < seen + (size_t)counts[2 * r + 1]) {
-          rows = q + CREC * (src - seen);
-          break;
-        }
-        seen += (size_t)counts[2 * r + 1];
-        q += (size_t)CREC * counts[2 * r + 1];
-      }
-      size_t i = joined_index(parts, n, rows[0]), j = rows[2] >= 0 ? 0 : joined_index(parts, n, rows[1]);
+    if (k == 0 || by_key(&keys[k].key, &keys[k - 1].key) != 0) {
+      const double *row = keys[k].row;
+      size_t i = joined_index(parts, n, row[0]), j = row[2] >= 0 ? 0 : joined_index(parts, n, row[1]);
       if (i == SIZE_MAX || j == SIZE_MAX) {
         rc = -2; /* a constraint without its particle: cannot be */
         break;
       }
       agglo_constraints *c = &d->c0;
-      c->i[m] = (int32_t)i, c->j[m] = rows[2] >= 0 ? (int32_t)(-1 - (int)rows[2]) : (int32_t)j;
-      memcpy(c->e + 3 * m, rows + 3, 3 * sizeof *rows);
-      c->gap[m] = rows[6], c->lambda[m] = rows[7], c->gamma[m] = 0, c->equality[m] = 0;
+      c->i[m] = (int32_t)i, c->j[m] = row[2] >= 0 ? (int32_t)(-1 - (int)row[2]) : (int32_t)j;
+      memcpy(c->e + 3 * m, row + 3, 3 * sizeof *row);
+      c->gap[m] = row[6], c->lambda[m] = row[7], c->gamma[m] = 0, c->equality[m] = 0;
       m++;
     }
-    row_of[(size_t)keys[k].lambda] = m - 1;
+    row_of[keys[k].order] = m - 1;
   }
   if (rc == 0) {
     d->c0.n = m;
@@ -752,13 +731,13 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   unsigned long nk = 0;
   if (sim) {
     const contact *m0 = sim->state;
-    if (grow(&d->warm, &d->warm_cap, m0->con.n + 1, sizeof *d->warm) != 0) nk = ULONG_MAX;
+    if (agglo_bricks_grow(&d->warm, &d->warm_cap, m0->con.n + 1, sizeof *d->warm) != 0) nk = ULONG_MAX;
     for (size_t k = 0; nk != ULONG_MAX && k < m0->con.n; k++)
       if ((size_t)m0->con.i[k] < sim->sys.n && m0->con.j[k] < (int32_t)sim->sys.n)
         d->warm[nk++] = key_of(&sim->sys, &m0->con, k);
   }
   MPI_Bcast(&nk, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
-  if (nk == ULONG_MAX || grow(&d->warm, &d->warm_cap, nk + 1, sizeof *d->warm) != 0)
+  if (nk == ULONG_MAX || agglo_bricks_grow(&d->warm, &d->warm_cap, nk + 1, sizeof *d->warm) != 0)
     return agglo_fail(err, errlen, "out of memory");
   MPI_Bcast(d->warm, (int)(nk * sizeof *d->warm), MPI_BYTE, 0, MPI_COMM_WORLD);
   d->nwarm = nk;
@@ -805,9 +784,7 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map)
     nkeys /= sizeof *w;
     agglo_constraints *c = &((contact *)sim->state)->con;
     agglo_constraints_free(c);
-    c->i = malloc((nkeys + 1) * sizeof *c->i), c->j = malloc((nkeys + 1) * sizeof *c->j);
-    c->lambda = malloc((nkeys + 1) * sizeof *c->lambda), c->gamma = calloc(nkeys + 1, sizeof *c->gamma);
-    if (rc == AGGLO_OK && (!c->i || !c->j || !c->lambda || !c->gamma))
+    if (rc == AGGLO_OK && agglo_constraints_reserve(c, nkeys + 1) != 0)
       rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the contacts");
     size_t kept = 0;
     for (size_t k = 0; rc == AGGLO_OK && k < nkeys; k++) {
@@ -819,7 +796,8 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map)
     qsort(w, kept, sizeof *w, by_key); /* the serial order: by i, then j (walls first) */
     for (size_t k = 0; rc == AGGLO_OK && k < kept; k++)
       if (c->n == 0 || w[k].a != c->i[c->n - 1] || w[k].b != c->j[c->n - 1])
-        c->i[c->n] = (int32_t)w[k].a, c->j[c->n] = (int32_t)w[k].b, c->lambda[c->n++] = w[k].lambda;
+        c->i[c->n] = (int32_t)w[k].a, c->j[c->n] = (int32_t)w[k].b, c->gamma[c->n] = 0,
+        c->lambda[c->n++] = w[k].lambda;
     sim->labelled_step = -1;
   }
   free(got), free(keys);

@@ -36,15 +36,6 @@ typedef struct {
   double sent, ghosts, t_exchange; /* over the run: records sent, ghosts held, seconds exchanging */
 } domain;
 
-static int grow_buf(double **b, size_t *cap, size_t n) {
-  if (n <= *cap) return 0;
-  size_t c = n + n / 2 + 1024;
-  double *q = realloc(*b, c * sizeof *q);
-  if (!q) return -1;
-  *b = q, *cap = c;
-  return 0;
-}
-
 /* ---- particles on the wire --------------------------------------------------------------- */
 
 static void pack(const dpd *m, size_t i, double *r) {
@@ -73,7 +64,7 @@ static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
     got[s] = d->b.nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
     total += got[s];
   }
-  if (grow_buf(&d->recv, &d->recv_cap, REC * total) != 0 || agglo_dpd_reserve(d->m, d->m->n + total) != 0)
+  if (agglo_bricks_grow(&d->recv, &d->recv_cap, REC * total, sizeof *d->recv) != 0 || agglo_dpd_reserve(d->m, d->m->n + total) != 0)
     return -1;
   size_t off = 0;
   for (int s = 0; s < 2; s++) {
@@ -90,7 +81,7 @@ static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
 
 /* Queue particle i for side s of axis k, shifted by a period across the box's edge. */
 static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
-  if (grow_buf(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1)) != 0) return -1;
+  if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1), sizeof(double)) != 0) return -1;
   double *r = d->send[s] + REC * cnt[s]++;
   pack(d->m, i, r);
   r[k] += agglo_bricks_shift(&d->b, k, s);
