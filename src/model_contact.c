@@ -227,7 +227,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
      answer would make overlap is added and the components it touches are solved again
      (warm-started); and if the answer is so fast that an unlisted pair could close, the list is
      widened and the step solved again. So the selection saves work, never accuracy. */
-  agglo_solver_stats st, st1;
+  agglo_solver_stats st = {0}, st1;
   const double *vtry = NULL;
   const uint8_t *only = NULL;
   int rounds = 0;
