@@ -46,7 +46,7 @@ for scen in ${SCENARIOS:-dilute gel}; do
         if [ -z "$best" ] || /usr/bin/python3 -c "import sys; sys.exit(not ($per < $best))"; then best=$per; fi
       done
       extra=""
-      [ $how = mpi ] && extra=$(cut -d, -f9,13,17 "$work/row_${k}_$S2" | awk -F, '{printf "ghosts %s, joined constraints %s, joined time %s", $1, $2, $3}')
+      [ $how = mpi ] && extra=$(cut -d, -f9,15,17 "$work/row_${k}_$S2" | awk -F, '{printf "ghosts %s, joined constraints %s, joined time %s", $1, $2, $3}')
       printf '%s N=%s %s %s: %.4f s per step %s\n' "$scen" "$N" "$how" "$k" "$best" "$extra"
     done
   done

@@ -196,6 +196,26 @@ agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags
   return AGGLO_OK;
 }
 
+FILE *agglo_bricks_report(const agglo_bricks *b, const agglo_sim *sim, int64_t steps, double wall,
+                          int rec, const double mine[4], const char *extra) {
+  double sum[4], most[4];
+  MPI_Reduce(mine, sum, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (b->rank != 0 || !sim->out.dir || steps <= 0) return NULL;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/parallel.csv", sim->out.dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return NULL;
+  int K = b->size;
+  fprintf(f, "ranks,px,py,pz,steps,wall_s,particles_mean,particles_max,ghosts_per_step_mean,"
+          "records_sent_per_step_mean,bytes_sent_per_step_mean,exchange_s_max,exchange_share%s\n",
+          extra);
+  fprintf(f, "%d,%d,%d,%d,%lld,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4f", K, b->dims[0], b->dims[1],
+          b->dims[2], (long long)steps, wall, sum[0] / K, most[0], sum[1] / K, sum[2] / K,
+          8.0 * rec * sum[2] / K, most[3], most[3] / wall);
+  return f;
+}
+
 int agglo_bricks_any_failed(const agglo_bricks *b, int fail) {
   int any = fail;
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

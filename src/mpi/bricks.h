@@ -69,6 +69,14 @@ int agglo_bricks_flags(const agglo_bricks *b, agglo_sim *sim, int64_t step, int6
 /* After a gather: rank 0 writes the outputs, restart point or stop state the flags call for.
    Collective: AGGLO_OK, AGGLO_STOPPED or an I/O error on every rank. */
 agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags);
+/* parallel.csv in the output directory, after a run of `steps` steps taking `wall` seconds: the
+   grid and, per rank and step, the particles (mean, largest), ghosts, records sent (bytes =
+   8 rec each) and the time exchanging (largest, share of wall), from each rank's
+   mine = {particles, ghosts per step, records per step, seconds exchanging}. Rank 0 gets the
+   file open after those columns, for the model's own (names in extra, ",a,b"; values and the
+   newline are the caller's), others and a run without an output directory get NULL. Collective. */
+FILE *agglo_bricks_report(const agglo_bricks *b, const agglo_sim *sim, int64_t steps, double wall,
+                          int rec, const double mine[4], const char *extra);
 /* The message of the lowest rank with fail != 0 reaches every rank (in the error buffer):
    returns 1 on every rank when some rank failed. Collective. */
 int agglo_bricks_any_failed(const agglo_bricks *b, int fail);

@@ -278,25 +278,12 @@ static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-/* parallel.csv in the output directory: the grid and, per rank and step, the particles, ghosts,
-   records sent (bytes = 128 each) and the share of the wall time spent exchanging them. */
+/* parallel.csv (agglo_bricks_report): records of REC doubles. */
 static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) {
-  double own = (double)own_count(d->m), v[4];
   double per = steps > 0 ? 1.0 / (double)steps : 0;
-  double mine[4] = {own, d->ghosts * per, d->sent * per, d->t_exchange}, most[4];
-  MPI_Reduce(mine, v, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Reduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  if (d->b.rank != 0 || !sim->out.dir || steps <= 0) return;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/parallel.csv", sim->out.dir);
-  FILE *f = fopen(path, "w");
-  if (!f) return;
-  fprintf(f, "ranks,px,py,pz,steps,wall_s,particles_mean,particles_max,ghosts_per_step_mean,"
-          "records_sent_per_step_mean,bytes_sent_per_step_mean,exchange_s_max,exchange_share\n");
-  fprintf(f, "%d,%d,%d,%d,%lld,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4f\n", d->b.size, d->b.dims[0],
-          d->b.dims[1], d->b.dims[2], (long long)steps, wall, v[0] / d->b.size, most[0], v[1] / d->b.size,
-          v[2] / d->b.size, 8.0 * REC * v[2] / d->b.size, most[3], most[3] / wall);
-  fclose(f);
+  double mine[4] = {(double)own_count(d->m), d->ghosts * per, d->sent * per, d->t_exchange};
+  FILE *f = agglo_bricks_report(&d->b, sim, steps, wall, REC, mine, "");
+  if (f) fputc('\n', f), fclose(f);
 }
 
 static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
