@@ -53,6 +53,13 @@ def close(a, b, rel, what):
         fail(f"{what}: {a!r} against {b!r} (allowed relative difference {rel})")
 
 
+def identical(a, b, what):
+    """The restart-point and output files of runs a and b, byte for byte."""
+    for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
+        if open(f"{a}/{f}", "rb").read() != open(f"{b}/{f}", "rb").read():
+            fail(f"{f} differs {what}")
+
+
 def sets(*pairs):
     return [x for k, v in pairs for x in ("-s", f"{k}={v}")]
 
@@ -77,9 +84,7 @@ if case == "np1":
     args = FLUID + sets(("run.t_end", 2), ("output.stats_interval", 0.4), ("output.trajectory_interval", 1))
     run(0, "np1_serial", args)
     run(1, "np1_mpi", args)
-    for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
-        if open(f"np1_serial/{f}", "rb").read() != open(f"np1_mpi/{f}", "rb").read():
-            fail(f"{f} differs between the serial run and mpirun -np 1")
+    identical("np1_serial", "np1_mpi", "between the serial run and mpirun -np 1")
     print("np1: trajectory.xyz, stats.csv, state.xyz, contacts.txt identical")
 
 elif case == "fluid":
@@ -202,9 +207,7 @@ elif case == "kill":
     if killed_at >= 41:
         fail("the run ended before the kill; make it longer")
     run(2, "kill_run", ["--resume", "kill_run"])
-    for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
-        if open(f"kill_full/{f}", "rb").read() != open(f"kill_run/{f}", "rb").read():
-            fail(f"{f} differs after the kill and --resume")
+    identical("kill_full", "kill_run", "after the kill and --resume")
     print(f"kill: killed after {killed_at} stats rows, resumed on 2 ranks: the same files")
 
 elif case == "refusals":
@@ -256,9 +259,7 @@ elif case.startswith("contact"):
         args = SED + sets(("run.t_end", 0.3))
         run(0, "cnp1_serial", args)
         run(1, "cnp1_mpi", args)
-        for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
-            if open(f"cnp1_serial/{f}", "rb").read() != open(f"cnp1_mpi/{f}", "rb").read():
-                fail(f"{f} differs between the serial contact run and mpirun -np 1")
+        identical("cnp1_serial", "cnp1_mpi", "between the serial contact run and mpirun -np 1")
         print("contact_np1: trajectory.xyz, stats.csv, state.xyz, contacts.txt identical")
     elif case == "contact_span":
         run(0, "cspan_start", SED + sets(("run.t_end", 0.5)))
