@@ -181,8 +181,9 @@ double agglo_contact_gap_at(const agglo_system *s, const agglo_constraints *c, s
                             const double *x) {
   size_t i = (size_t)c->i[k];
   if (c->j[k] < 0) {
-    int w = -1 - c->j[k], a = w / 2;
-    return (w & 1) ? s->box.hi[a] - x[3 * i + a] - s->r[i] : x[3 * i + a] - s->box.lo[a] - s->r[i];
+    agglo_system at = *s; /* (the wall's gap at x) */
+    at.x = (double *)x;
+    return agglo_wall_gap(&at, -1 - c->j[k], i);
   }
   size_t j = (size_t)c->j[k];
   double dd[3];
