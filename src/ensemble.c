@@ -360,7 +360,8 @@ static int same_file(const char *a, const char *b) {
 static agglo_status write_or_check(const agglo_ensemble *e, const char *name, int is_grid, int resume) {
   char path[4200], tmp[4300];
   snprintf(path, sizeof path, "%s/%s", e->dir, name);
-  snprintf(tmp, sizeof tmp, "%s.new", path);
+  /* per process: the ranks of an MPI ensemble check the same directory at once */
+  snprintf(tmp, sizeof tmp, "%s.%ld.new", path, (long)getpid());
   if (is_grid) {
     FILE *f = fopen(tmp, "w");
     if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
