@@ -197,6 +197,11 @@ static const key keys[] = {
    "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd or contact): the box is "
    "cut into px x py x pz bricks, px py pz = K; empty = the fewest ghosts (bricks closest to "
    "cubes) among grids whose bricks are at least the cut-off wide"},
+  {"parallel", "crossing", T_ENUM, OFF(parallel_crossing), "auto", 0, 0, 0, "auto|gather|spread",
+   "model = contact over MPI: the contact components that cross ranks are gathered to rank 0 "
+   "and solved there, or spread: solved together by MPRGP over the ranks (products with a ghost "
+   "exchange, dot products by MPI_Allreduce); auto = spread when they hold more than 20000 "
+   "constraints (docs/performance.md)"},
   {"dpd", "vdw_a_ij", T_LIST, OFF(dpd_vdw_a_ij), "", 0, BIG, 0, 0,
    "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
   {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd_edl_charge_product_ij), "", -BIG, BIG, 0, 0,

@@ -27,6 +27,7 @@ enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
 enum { BALL_STOP_ONE_CLUSTER = 0, BALL_STOP_T_END = 1 };
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
+enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
 enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
 enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
@@ -85,6 +86,7 @@ typedef struct agglo_config {
   agglo_list dpd_rc_ij, dpd_hamaker_ij, dpd_surface_tension_ij, dpd_lj_epsilon_ij, dpd_lj_sigma_ij;
   agglo_list dpd_vdw_a_ij, dpd_edl_charge_product_ij, dpd_edl_debye_ij;
   agglo_list parallel_grid; /* px py pz of a domain-decomposed run (mpirun); empty = chosen */
+  int parallel_crossing;     /* contact components across ranks: CROSS_AUTO, _GATHER, _SPREAD */
   /* [gluey] (model_gluey.c, docs/gluey.md) */
   double gluey_gamma_min, gluey_skin;
   int gluey_radius_weighting, gluey_glued_rows;

@@ -159,11 +159,21 @@ static inline __attribute__((always_inline)) double gather1(const proj_ws *w, si
   return s;
 }
 
+/* A problem spread over processes (agglo_project_part): the sums that need the others. */
+static inline void share(const agglo_projection_part *cm, double *f, int width) {
+  if (cm) cm->sum_shared(cm->ctx, f, width);
+}
+static inline void reduce(const agglo_projection_part *cm, double *sums, int nsum, double *maxs,
+                          int nmax) {
+  if (cm) cm->reduce(cm->ctx, sums, nsum, maxs, nmax);
+}
+
 /* out = A x (+ q when add_q). */
 static inline __attribute__((always_inline)) void apply_A(const proj_ws *w, const comp_range *r,
                                                            const double *x, double *out, int add_q,
-                                                           int D) {
+                                                           int D, const agglo_projection_part *cm) {
   spread(w, r, x, D);
+  share(cm, w->u, D);
   for (size_t k = r->c0; k < r->c1; k++)
     out[k] = gather1(w, k, D) + w->eps * x[k] * w->mov[k] + (add_q ? w->q[k] : 0.0);
 }
@@ -199,11 +209,20 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
   o->tap += phi * tapk;
 }
 
+static inline void reduce_classified(const agglo_projection_part *cm, classify_out *o) {
+  double sums[3] = {o->bb, o->ff, o->tap};
+  reduce(cm, sums, 3, &o->res, 1);
+  o->bb = sums[0], o->ff = sums[1], o->tap = sums[2];
+}
+
+/* cm: reduced over the processes (NULL: not needed, or one process) */
 static inline __attribute__((always_inline)) classify_out classify(const proj_ws *w,
                                                                    const comp_range *r, double h,
-                                                                   double ia, int plain) {
+                                                                   double ia, int plain,
+                                                                   const agglo_projection_part *cm) {
   classify_out o = {0, 0, 0, 0};
   for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, h, ia, 0.0, &o, plain);
+  if (cm) reduce_classified(cm, &o);
   return o;
 }
 
@@ -230,13 +249,16 @@ static inline __attribute__((always_inline)) void spread_dir(proj_ws *w, const c
     for (int d = 0; d < D; d++) u[D * q + d] *= w->im[q];
 }
 
+/* cm: the component is part of a problem spread over processes (agglo_project_part); every
+   process takes the same branches, on reduced scalars. */
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
                                                              double h, double tol, int max_iter,
-                                                             int *conv, int D, int plain) {
+                                                             int *conv, int D, int plain,
+                                                             const agglo_projection_part *cm) {
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
-  if (c1 - c0 == 1) {
+  if (c1 - c0 == 1 && !cm) {
     /* one constraint: the scaled A is 1, the answer is explicit */
     size_t k = c0;
     if (MOV(k) == 0) {
@@ -256,6 +278,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     if (w->b[k] >= 0) w->ps[w->b[k]] += s;
     any |= y[k] != 0;
   }
+  share(cm, w->ps, 1);
   double norm = 0;
   for (size_t k = c0; k < c1; k++) {
     double L = w->im[w->a[k]] * w->ps[w->a[k]];
@@ -263,26 +286,29 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     L *= MOV(k) / w->sw[k];
     norm = L > norm ? L : norm;
   }
+  double maxs[2] = {norm, any};
+  reduce(cm, NULL, 0, maxs, 2);
+  norm = maxs[0], any = maxs[1] != 0;
   norm += w->eps;
   double abar = norm > 0 ? 1.9 / norm : 1.0, ia = 1.0 / abar;
   int it = 0;
   if (any) {
-    apply_A(w, r, y, g, 1, D);
+    apply_A(w, r, y, g, 1, D, cm);
     it++;
   } else {
     for (size_t k = c0; k < c1; k++) g[k] = w->q[k];
   }
-  classify_out cl = classify(w, r, h, ia, plain);
+  classify_out cl = classify(w, r, h, ia, plain, cm);
   double beta = 0; /* next direction: t - beta p (beta = 0: restart on the free gradient) */
   int fresh = 1;   /* g was just computed from y, not by the recurrence */
   for (;;) {
     if (cl.res <= tol) {
       /* confirm on a freshly computed gradient (the recurrence drifts by rounding) */
       if (fresh) break;
-      apply_A(w, r, y, g, 1, D);
+      apply_A(w, r, y, g, 1, D, cm);
       it++;
       fresh = 1;
-      cl = classify(w, r, h, ia, plain);
+      cl = classify(w, r, h, ia, plain, cm);
       beta = 0;
       if (cl.res <= tol) break;
     }
@@ -293,6 +319,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     if (cl.bb <= cl.ff) {
       /* proportional: conjugate gradient step on the face, unless it leaves the feasible set */
       spread_dir(w, r, beta, D);
+      share(cm, w->u, D);
       it++;
       double pap = 0, gp = 0, af = INFINITY;
       for (size_t k = c0; k < c1; k++) {
@@ -303,6 +330,9 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         double s = (pk > 0 && !(EINF(k) > 0)) ? y[k] / pk : INFINITY;
         af = s < af ? s : af;
       }
+      double sums[2] = {pap, gp}, naf = -af;
+      reduce(cm, sums, 2, &naf, 1);
+      pap = sums[0], gp = sums[1], af = -naf;
       double acg = pap > 0 ? gp / pap : INFINITY;
       if (acg <= af && acg < INFINITY) { /* acg infinite: p.Ap = 0, a flat direction */
         classify_out o = {0, 0, 0, 0};
@@ -311,6 +341,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           g[k] -= acg * ap[k];
           classify_one(w, k, h, ia, ap[k], &o, plain);
         }
+        if (cm) reduce_classified(cm, &o);
         cl = o;
         fresh = 0;
         beta = cl.tap / pap;
@@ -327,15 +358,15 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
           g[k] -= af * ap[k];
         }
-        classify(w, r, h, ia, plain);
+        classify(w, r, h, ia, plain, NULL); /* (for the free gradient in t only) */
         for (size_t k = c0; k < c1; k++) {
           double yk = y[k] - abar * t[k];
           y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
         }
-        apply_A(w, r, y, g, 1, D);
+        apply_A(w, r, y, g, 1, D, cm);
         it++;
         fresh = 1;
-        cl = classify(w, r, h, ia, plain);
+        cl = classify(w, r, h, ia, plain, cm);
         beta = 0;
       }
     } else {
@@ -344,10 +375,11 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         int fr = (y[k] > 0) | (EINF(k) > 0);
         p[k] = fr ? 0.0 : (g[k] < 0 ? g[k] : 0.0) * MOV(k);
       }
-      apply_A(w, r, p, ap, 0, D);
+      apply_A(w, r, p, ap, 0, D, cm);
       it++;
       double dad = 0;
       for (size_t k = c0; k < c1; k++) dad += p[k] * ap[k];
+      reduce(cm, &dad, 1, NULL, 0);
       if (!(dad > 0)) {
         *conv = 0;
         break;
@@ -359,6 +391,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         g[k] -= a * ap[k];
         classify_one(w, k, h, ia, 0.0, &o, plain);
       }
+      if (cm) reduce_classified(cm, &o);
       cl = o;
       fresh = 0;
       beta = 0;
@@ -397,7 +430,7 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
   int it = 0;
   *conv = 1;
   for (;;) {
-    apply_A(w, r, yy, g, 1, D);
+    apply_A(w, r, yy, g, 1, D, NULL);
     double res = 0;
     for (size_t k = r->c0; k < r->c1; k++) {
       double s = h * w->sw[k];
@@ -461,8 +494,8 @@ static inline __attribute__((always_inline)) int solve_component(
   } else if (set->method == AGGLO_SOLVER_MPRGP || set->method == AGGLO_SOLVER_ACTIVE_SET) {
     int plain = 1;
     for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
-    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1)
-                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0);
+    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1, NULL)
+                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0, NULL);
   } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
                         set->method == AGGLO_SOLVER_APGD, conv, D);
@@ -488,6 +521,42 @@ static int solve_component_3(proj_ws *w, const comp_range *r, double h,
 }
 
 /* ------------------------------------------------------------------ components */
+
+/* Row kk of the workspace from constraint k: scaled direction, gradient offset, warm start
+   (w->pos: the particles' places in the workspace). */
+static void load_row(proj_ws *w, const agglo_system *s, const agglo_constraints *c, size_t k,
+                     size_t kk, double h, const double *vstar, int D) {
+  int32_t i = c->i[k], j = c->j[k];
+  w->a[kk] = w->pos[i];
+  w->b[kk] = j >= 0 ? w->pos[j] : -1;
+  double wk = s->inv_m[i] + (j >= 0 ? s->inv_m[j] : 0.0);
+  uint8_t f = c->equality[k] ? F_EQ : 0;
+  if (!(wk > 0)) f = F_FIXED, wk = 1.0;
+  double sw = sqrt(wk), inv = 1.0 / sw;
+  const double *e = c->e + 3 * k;
+  double sg = j >= 0 ? inv : -inv, gv = 0;
+  for (int d = 0; d < D; d++) {
+    w->e[D * kk + d] = sg * e[d];
+    gv += j >= 0 ? e[d] * (vstar[3 * (size_t)j + d] - vstar[3 * (size_t)i + d])
+                 : e[d] * vstar[3 * (size_t)i + d];
+  }
+  w->sw[kk] = sw;
+  w->einf[kk] = (f & F_EQ) ? INFINITY : 0.0;
+  w->mov[kk] = (f & F_FIXED) ? 0.0 : 1.0;
+  w->flag[kk] = f;
+  w->q[kk] = (c->gap[k] / h + gv) * inv;
+  double l = c->lambda[k];
+  if (!(f & F_EQ) && l < 0) l = 0;
+  if (f & F_FIXED) l = 0;
+  w->y[kk] = l * sw;
+}
+
+/* The multiplier of row kk back into constraint k. */
+static void store_row(const proj_ws *w, agglo_constraints *c, size_t k, size_t kk) {
+  double y = w->y[kk];
+  if (!(w->flag[kk] & F_EQ) && y < 0) y = 0;
+  c->lambda[k] = y / w->sw[kk];
+}
 
 static int32_t uf_find(int32_t *parent, int32_t a) {
   while (parent[a] != a) {
@@ -575,32 +644,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
 #pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
   for (size_t q = 0; q < np; q++) w->im[q] = s->inv_m[w->porder[q]];
 #pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
-  for (size_t kk = 0; kk < m; kk++) {
-    size_t k = w->corder[kk];
-    int32_t i = c->i[k], j = c->j[k];
-    w->a[kk] = pos[i];
-    w->b[kk] = j >= 0 ? pos[j] : -1;
-    double wk = s->inv_m[i] + (j >= 0 ? s->inv_m[j] : 0.0);
-    uint8_t f = c->equality[k] ? F_EQ : 0;
-    if (!(wk > 0)) f = F_FIXED, wk = 1.0;
-    double sw = sqrt(wk), inv = 1.0 / sw;
-    const double *e = c->e + 3 * k;
-    double sg = j >= 0 ? inv : -inv, gv = 0;
-    for (int d = 0; d < D; d++) {
-      w->e[D * kk + d] = sg * e[d];
-      gv += j >= 0 ? e[d] * (vstar[3 * (size_t)j + d] - vstar[3 * (size_t)i + d])
-                   : e[d] * vstar[3 * (size_t)i + d];
-    }
-    w->sw[kk] = sw;
-    w->einf[kk] = (f & F_EQ) ? INFINITY : 0.0;
-    w->mov[kk] = (f & F_FIXED) ? 0.0 : 1.0;
-    w->flag[kk] = f;
-    w->q[kk] = (c->gap[k] / h + gv) * inv;
-    double l = c->lambda[k];
-    if (!(f & F_EQ) && l < 0) l = 0;
-    if (f & F_FIXED) l = 0;
-    w->y[kk] = l * sw;
-  }
+  for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, D);
   /* largest components first, so that a big one does not start last */
   /* which components to solve; the large ones (above 1/64 of the constraints) first, by size,
      so that a big one does not start last; the rest in their order */
@@ -641,12 +685,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   for (size_t q = 0; q < ncomp; q++) {
     if (!(w->conv[q] & 2)) continue;
     w->conv[q] &= 1;
-    for (size_t kk = cbeg[q]; kk < cbeg[q + 1]; kk++) {
-    size_t k = w->corder[kk];
-    double y = w->y[kk];
-    if (!(w->flag[kk] & F_EQ) && y < 0) y = 0;
-    c->lambda[k] = y / w->sw[kk];
-    }
+    for (size_t kk = cbeg[q]; kk < cbeg[q + 1]; kk++) store_row(w, c, w->corder[kk], kk);
   }
   double work = 0;
   size_t largest = 0;
@@ -673,5 +712,56 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   }
   st->max_violation = viol;
   st->residual = fres;
+  return 0;
+}
+
+/* One problem over processes: the rows of this one, with the particles indexed as in s (the
+   workspace's places are the system's indices, one component of all rows). MPRGP. */
+static int solve_part_2(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
+                        int *conv, int plain, const agglo_projection_part *cm) {
+  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 1, cm)
+               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 0, cm);
+}
+static int solve_part_3(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
+                        int *conv, int plain, const agglo_projection_part *cm) {
+  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 1, cm)
+               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 0, cm);
+}
+
+int agglo_project_part(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
+                       double *v, const agglo_solver_settings *set, agglo_solver_stats *st,
+                       const agglo_projection_part *part) {
+  size_t n = s->n, m = 0;
+  memset(st, 0, sizeof *st);
+  for (size_t k = 0; k < c->n; k++) m += part->rows[k] != 0;
+  if (!c->ws) c->ws = calloc(1, sizeof *c->ws);
+  proj_ws *w = c->ws;
+  double failed = !w || ws_reserve(w, m + 1, n + 1, n + 1, 1) != 0;
+  part->reduce(part->ctx, NULL, 0, &failed, 1); /* (all stop, or none) */
+  if (failed) return -1;
+  w->eps = set->compliance;
+  int D = s->dim == 2 ? 2 : 3;
+  for (size_t p = 0; p < n; p++) w->pos[p] = (int32_t)p, w->porder[p] = p, w->im[p] = s->inv_m[p];
+  size_t kk = 0;
+  for (size_t k = 0; k < c->n; k++)
+    if (part->rows[k]) w->corder[kk] = k, load_row(w, s, c, k, kk++, h, vstar, D);
+  comp_range r = {0, m, 0, n};
+  int conv = 1, plain = 1; /* (plain or not, the same numbers: each process may choose) */
+  for (kk = 0; kk < m && plain; kk++) plain = w->flag[kk] == 0;
+  st->iterations = D == 2 ? solve_part_2(w, &r, h, set, &conv, plain, part)
+                          : solve_part_3(w, &r, h, set, &conv, plain, part);
+  st->converged = conv;
+  st->components = 1;
+  st->largest_component = m;
+  st->mean_iterations = st->iterations;
+  for (kk = 0; kk < m; kk++) store_row(w, c, w->corder[kk], kk);
+  /* the velocities of the problem's particles */
+  spread(w, &r, w->y, D);
+  share(part, w->u, D);
+  for (size_t p = 0; p < n; p++) {
+    if (!part->particles[p]) continue;
+    for (int d = 0; d < D; d++) v[3 * p + d] = vstar[3 * p + d] + w->u[D * p + d];
+    for (int d = D; d < 3; d++) v[3 * p + d] = vstar[3 * p + d];
+  }
   return 0;
 }

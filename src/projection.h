@@ -44,6 +44,26 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
                        double *v, const agglo_solver_settings *set, agglo_solver_stats *st,
                        const uint8_t *only);
 
+/* A problem spread over processes (src/mpi/contact_domain.c): each holds some of its rows and
+   copies of their particles; a particle may have copies on several processes. */
+typedef struct {
+  const uint8_t *rows;      /* per constraint: this process's row of the problem */
+  const uint8_t *particles; /* per particle: the problem's, its velocity is set (every copy) */
+  void *ctx;
+  /* f (width per particle of the system): every copy of a particle given the sum over its
+     copies */
+  void (*sum_shared)(void *ctx, double *f, int width);
+  /* sums and maxima of scalars over the processes, in place (the same on every process) */
+  void (*reduce)(void *ctx, double *sums, int nsum, double *maxs, int nmax);
+} agglo_projection_part;
+
+/* This process's part of one projection problem, solved together with the other processes by
+   MPRGP (collective: every process takes the same steps). Sets lambda of the rows and v of the
+   problem's particles. */
+int agglo_project_part(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
+                       double *v, const agglo_solver_settings *set, agglo_solver_stats *st,
+                       const agglo_projection_part *part);
+
 /* Releases the solver's scratch memory kept in agglo_constraints (called by its free). */
 struct agglo_proj_ws;
 void agglo_projection_workspace_free(struct agglo_proj_ws *w);

@@ -49,6 +49,9 @@ typedef struct {
   size_t send_cap[2], recv_cap;
   int32_t *root;    /* per particle: its component's root (union-find over the constraints) */
   uint8_t *cross, *only; /* per root: the component holds a ghost; per particle: solve here */
+  uint8_t *rows;         /* per constraint: a row of the components across ranks (spread) */
+  size_t rows_cap;
+  MPI_Op sum_max;        /* sums then maxima in one reduction (sum_then_max) */
   warm_key *warm;
   size_t nwarm, warm_cap;
   uint32_t *slot;   /* hash of warm: entry + 1, or 0 (empty); slots a power of two */
@@ -179,6 +182,66 @@ static int replay(domain *d, double *f) {
   return 0;
 }
 
+/* Room in the buffers for a replay or its reverse of up to 3 values per particle. */
+static int reserve_replay(domain *d) {
+  for (int k = 0; k < d->b.dim; k++)
+    for (int s = 0; s < 2; s++)
+      if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], 3 * d->lcnt[k][s] + 1, sizeof(double)) != 0 ||
+          agglo_bricks_grow(&d->recv, &d->recv_cap, 3 * (d->lcnt[k][s] + d->got[k][s]) + 1, sizeof(double)) != 0)
+        return -1;
+  return 0;
+}
+
+/* agglo_projection_part: f (width per particle) summed over the copies of each particle, every
+   copy given the sum. The ghosts' values go back to the particles they were copied from (the
+   stages backwards: a ghost of an earlier stage may have been sent on), then the owners' sums
+   out to the ghosts (the stages forwards). The buffers are reserved (reserve_replay). */
+static void sum_shared(void *ctx, double *f, int width) {
+  domain *d = ctx;
+  const size_t w = (size_t)width;
+  for (int k = d->b.dim - 1; k >= 0; k--) {
+    if (d->b.dims[k] == 1) continue;
+    size_t at = d->at[k];
+    for (int s = 0; s < 2; s++) { /* block s came from nb[k][1 - s], which sent its list[k][s] */
+      MPI_Sendrecv(f + w * at, (int)(w * d->got[k][s]), MPI_DOUBLE, d->b.nb[k][1 - s], 9, d->recv,
+                   (int)(w * d->lcnt[k][s]), MPI_DOUBLE, d->b.nb[k][s], 9, d->b.comm, MPI_STATUS_IGNORE);
+      for (size_t q = 0; q < d->lcnt[k][s]; q++)
+        for (size_t c = 0; c < w; c++) f[w * d->list[k][s][q] + c] += d->recv[w * q + c];
+      at += d->got[k][s];
+    }
+  }
+  for (int k = 0; k < d->b.dim; k++) {
+    if (d->b.dims[k] == 1) continue;
+    size_t at = d->at[k];
+    for (int s = 0; s < 2; s++) {
+      double *out = d->send[s];
+      for (size_t q = 0; q < d->lcnt[k][s]; q++) memcpy(out + w * q, f + w * d->list[k][s][q], w * sizeof *f);
+      MPI_Sendrecv(out, (int)(w * d->lcnt[k][s]), MPI_DOUBLE, d->b.nb[k][s], 10, f + w * at,
+                   (int)(w * d->got[k][s]), MPI_DOUBLE, d->b.nb[k][1 - s], 10, d->b.comm, MPI_STATUS_IGNORE);
+      at += d->got[k][s];
+    }
+  }
+}
+
+/* The combination of sum_then_max: [n, n sums, maxima] (one MPI_Allreduce for both kinds). */
+static void sum_then_max(void *in, void *inout, int *len, MPI_Datatype *type) {
+  (void)type;
+  const double *a = in;
+  double *b = inout;
+  int n = (int)a[0];
+  for (int i = 1; i < *len; i++) b[i] = i <= n ? a[i] + b[i] : fmax(a[i], b[i]);
+}
+
+static void reduce(void *ctx, double *sums, int nsum, double *maxs, int nmax) {
+  domain *d = ctx;
+  double buf[16] = {nsum};
+  for (int i = 0; i < nsum; i++) buf[1 + i] = sums[i];
+  for (int i = 0; i < nmax; i++) buf[1 + nsum + i] = maxs[i];
+  MPI_Allreduce(MPI_IN_PLACE, buf, 1 + nsum + nmax, MPI_DOUBLE, d->sum_max, d->b.comm);
+  for (int i = 0; i < nsum; i++) sums[i] = buf[1 + i];
+  for (int i = 0; i < nmax; i++) maxs[i] = buf[1 + nsum + i];
+}
+
 /* Own particles that left the brick go to the neighbour (one brick per step at most: a step
    moves a particle by less than the reach, and bricks are wider). */
 static int migrate(domain *d) {
@@ -271,14 +334,22 @@ static const warm_key *find_warm(const domain *d, const warm_key *k) {
   return NULL;
 }
 
-/* Keep the multipliers of the step's constraints that touch an own particle. */
+/* A constraint belongs to the rank that owns its particle of lower id (a wall's: its
+   particle's); a pair across ranks is a constraint on both, a row of one. */
+static int owned(const domain *d, const agglo_constraints *c, size_t k) {
+  size_t i = (size_t)c->i[k];
+  int32_t j = c->j[k];
+  if (j < 0 || (size_t)j < d->own) return i < d->own || (j >= 0 && d->reg.id[j] < d->reg.id[i]);
+  return i < d->own && d->reg.id[i] < d->reg.id[j];
+}
+
+/* Keep the multipliers of the step's constraints that this rank owns. */
 static int save_warm(domain *d) {
   const agglo_constraints *c = &d->m->con;
   d->nwarm = 0;
   if (agglo_bricks_grow(&d->warm, &d->warm_cap, c->n + 1, sizeof *d->warm) != 0) return -1;
   for (size_t k = 0; k < c->n; k++)
-    if ((size_t)c->i[k] < d->own || (c->j[k] >= 0 && (size_t)c->j[k] < d->own))
-      d->warm[d->nwarm++] = key_of(&d->reg, c, k);
+    if (owned(d, c, k)) d->warm[d->nwarm++] = key_of(&d->reg, c, k);
   return index_warm(d);
 }
 
@@ -299,7 +370,7 @@ static int32_t find(int32_t *p, int32_t a) {
 }
 
 /* d->root and d->cross from the constraints; returns the constraints in crossing components
-   that touch an own particle. */
+   that this rank owns. */
 static size_t mark_crossing(domain *d) {
   const agglo_constraints *c = &d->m->con;
   size_t n = d->reg.n, rows = 0;
@@ -312,8 +383,7 @@ static size_t mark_crossing(domain *d) {
   }
   for (size_t i = 0; i < n; i++) p[i] = find(p, (int32_t)i);
   for (size_t i = d->own; i < n; i++) d->cross[p[i]] = 1;
-  for (size_t k = 0; k < c->n; k++)
-    rows += d->cross[p[c->i[k]]] && ((size_t)c->i[k] < d->own || (c->j[k] >= 0 && (size_t)c->j[k] < d->own));
+  for (size_t k = 0; k < c->n; k++) rows += d->cross[p[c->i[k]]] && owned(d, c, k);
   return rows;
 }
 
@@ -333,17 +403,20 @@ static size_t joined_index(const double *parts, size_t n, double id) {
   return lo < n && parts[PREC * lo] == id ? lo : SIZE_MAX;
 }
 
-/* a constraint received by rank 0: its key, its record, its place among all received */
+/* a constraint received by rank 0: its ids (and, after the solve, its multiplier) and its
+   record */
 typedef struct {
   warm_key key;
   const double *row;
-  size_t order;
 } joined_row;
 
 static int by_row(const void *p, const void *q) {
+  return by_key(&((const joined_row *)p)->key, &((const joined_row *)q)->key);
+}
+
+static int by_arrival(const void *p, const void *q) {
   const joined_row *a = p, *b = q;
-  int c = by_key(&a->key, &b->key);
-  return c ? c : (a->order > b->order) - (a->order < b->order); /* the first sender's */
+  return (a->row > b->row) - (a->row < b->row);
 }
 
 static int reserve_c0(domain *d, size_t m, size_t n) {
@@ -363,18 +436,18 @@ static int reserve_c0(domain *d, size_t m, size_t n) {
 }
 
 /* Rank 0 joins the components of all ranks (recs: every rank's block of particles then
-   constraints, counts[2 r], counts[2 r + 1] of them) and solves them; reply: per rank, the
-   velocities of its particles then the multipliers of its constraints. */
+   constraints, counts[2 r], counts[2 r + 1] of them; each constraint comes from its owner, a
+   particle from every rank that holds it) and solves them; reply: per rank, the velocities of
+   its particles then the multipliers of its constraints. */
 static int solve_joined(domain *d, const double *recs, const int *counts, double *reply,
                         agglo_solver_stats *st) {
   size_t np = 0, nc = 0;
   for (int r = 0; r < d->b.size; r++) np += (size_t)counts[2 * r], nc += (size_t)counts[2 * r + 1];
   /* particles sorted by id, each once (copies of a particle are equal) */
   double *parts = malloc((np + 1) * PREC * sizeof *parts);
-  size_t *row_of = malloc((nc + 1) * sizeof *row_of);
-  joined_row *keys = malloc((nc + 1) * sizeof *keys);
-  if (!parts || !row_of || !keys) {
-    free(parts), free(row_of), free(keys);
+  joined_row *rows = malloc((nc + 1) * sizeof *rows);
+  if (!parts || !rows || reserve_c0(d, nc + 1, np + 1) != 0) {
+    free(parts), free(rows);
     return -1;
   }
   const double *q = recs;
@@ -388,73 +461,76 @@ static int solve_joined(domain *d, const double *recs, const int *counts, double
   for (size_t p = 0; p < np; p++)
     if (n == 0 || parts[PREC * p] != parts[PREC * (n - 1)])
       memmove(parts + PREC * n++, parts + PREC * p, PREC * sizeof *parts);
-  /* constraints by their ids, each once, as their first sender wrote them */
+  /* the constraints in the serial order (by ids: a round-off path close to the serial solve's) */
   q = recs;
-  size_t ck = 0;
-  for (int r = 0; r < d->b.size; r++) {
+  for (size_t r = 0, k = 0; r < (size_t)d->b.size; r++) {
     q += (size_t)PREC * counts[2 * r];
-    for (int k = 0; k < counts[2 * r + 1]; k++, q += CREC, ck++) {
+    for (int e = 0; e < counts[2 * r + 1]; e++, q += CREC, k++) {
       int64_t a = (int64_t)q[0], b = (int64_t)q[1];
       int wall = (int)q[2];
-      keys[ck].key = wall >= 0 ? (warm_key){a, 0, wall, 0} : a < b ? (warm_key){a, b, -1, 0} : (warm_key){b, a, -1, 0};
-      keys[ck].row = q, keys[ck].order = ck;
+      rows[k].key = wall >= 0 ? (warm_key){a, 0, wall, 0} : a < b ? (warm_key){a, b, -1, 0} : (warm_key){b, a, -1, 0};
+      rows[k].row = q;
     }
   }
-  qsort(keys, nc, sizeof *keys, by_row);
-  size_t m = 0;
-  int rc = reserve_c0(d, nc + 1, n + 1);
-  for (size_t k = 0; rc == 0 && k < nc; k++) {
-    if (k == 0 || by_key(&keys[k].key, &keys[k - 1].key) != 0) {
-      const double *row = keys[k].row;
-      size_t i = joined_index(parts, n, row[0]), j = row[2] >= 0 ? 0 : joined_index(parts, n, row[1]);
-      if (i == SIZE_MAX || j == SIZE_MAX) {
-        rc = -2; /* a constraint without its particle: cannot be */
-        break;
-      }
-      agglo_constraints *c = &d->c0;
-      c->i[m] = (int32_t)i, c->j[m] = row[2] >= 0 ? (int32_t)(-1 - (int)row[2]) : (int32_t)j;
-      memcpy(c->e + 3 * m, row + 3, 3 * sizeof *row);
-      c->gap[m] = row[6], c->lambda[m] = row[7], c->gamma[m] = 0, c->equality[m] = 0;
-      m++;
+  qsort(rows, nc, sizeof *rows, by_row);
+  agglo_constraints *c = &d->c0;
+  int rc = 0;
+  for (size_t m = 0; m < nc; m++) {
+    q = rows[m].row;
+    size_t i = joined_index(parts, n, q[0]), j = q[2] >= 0 ? 0 : joined_index(parts, n, q[1]);
+    if (i == SIZE_MAX || j == SIZE_MAX) {
+      rc = -2; /* a constraint without its particle: cannot be */
+      break;
     }
-    row_of[keys[k].order] = m - 1;
+    c->i[m] = (int32_t)i, c->j[m] = q[2] >= 0 ? (int32_t)(-1 - (int)q[2]) : (int32_t)j;
+    memcpy(c->e + 3 * m, q + 3, 3 * sizeof *q);
+    c->gap[m] = q[6], c->lambda[m] = q[7], c->gamma[m] = 0, c->equality[m] = 0;
   }
   if (rc == 0) {
-    d->c0.n = m;
+    c->n = nc;
     d->s0.dim = d->b.dim, d->s0.n = n;
     for (size_t p = 0; p < n; p++) {
       const double *r = parts + PREC * p;
       d->s0.inv_m[p] = r[1];
       memcpy(d->vs0 + 3 * p, r + 2, 3 * sizeof *r);
     }
-    rc = agglo_project(&d->s0, &d->c0, d->m->cfg.dt, d->vs0, d->v0, &d->m->solver, st);
+    rc = agglo_project(&d->s0, c, d->m->cfg.dt, d->vs0, d->v0, &d->m->solver, st);
   }
   /* the replies, in the order of the requests */
+  for (size_t m = 0; rc == 0 && m < nc; m++) rows[m].key.lambda = c->lambda[m];
+  qsort(rows, nc, sizeof *rows, by_arrival);
   q = recs;
   double *out = reply;
-  ck = 0;
+  size_t m = 0;
   for (int r = 0; rc == 0 && r < d->b.size; r++) {
     for (int p = 0; p < counts[2 * r]; p++, q += PREC, out += 3)
       memcpy(out, d->v0 + 3 * joined_index(parts, n, q[0]), 3 * sizeof *out);
-    for (int k = 0; k < counts[2 * r + 1]; k++, q += CREC) *out++ = d->c0.lambda[row_of[ck++]];
+    for (int k = 0; k < counts[2 * r + 1]; k++, q += CREC) *out++ = rows[m++].key.lambda;
   }
-  free(parts), free(row_of), free(keys);
+  free(parts), free(rows);
   return rc;
 }
 
-/* The components holding a ghost (mark_crossing: rows of them touch an own particle), joined
-   and solved on rank 0 (see the top). Collective; returns 0 or -1 (memory, on every rank). */
-static int solve_crossing(domain *d, size_t rows, agglo_solver_stats *st) {
-  double t0 = MPI_Wtime();
-  agglo_constraints *c = &d->m->con;
+/* d->only: the particles of the components holding a ghost (with a constraint); returns their
+   count. */
+static size_t mark_across(domain *d) {
+  const agglo_constraints *c = &d->m->con;
   size_t parts = 0, n = d->reg.n;
   for (size_t i = 0; i < n; i++) d->only[i] = 0;
-  for (size_t k = 0; k < c->n; k++) /* the particles of the crossing components' rows */
+  for (size_t k = 0; k < c->n; k++)
     if (d->cross[d->root[c->i[k]]]) {
       d->only[c->i[k]] = 1;
       if (c->j[k] >= 0) d->only[c->j[k]] = 1;
     }
   for (size_t i = 0; i < n; i++) parts += d->only[i];
+  return parts;
+}
+
+/* The components holding a ghost (mark_crossing: this rank owns rows of them), joined and
+   solved on rank 0 (see the top). Collective; returns 0 or -1 (memory, on every rank). */
+static int solve_gathered(domain *d, size_t rows, agglo_solver_stats *st) {
+  agglo_constraints *c = &d->m->con;
+  size_t parts = mark_across(d), n = d->reg.n;
   int cnt[2] = {(int)parts, (int)rows};
   double *mine = malloc((PREC * parts + CREC * rows + 1) * sizeof *mine), *w = mine;
   int bad = !mine;
@@ -466,7 +542,7 @@ static int solve_crossing(domain *d, size_t rows, agglo_solver_stats *st) {
   for (size_t k = 0; !bad && k < c->n; k++) {
     size_t i = (size_t)c->i[k];
     int32_t j = c->j[k];
-    if (!d->cross[d->root[i]] || !(i < d->own || (j >= 0 && (size_t)j < d->own))) continue;
+    if (!d->cross[d->root[i]] || !owned(d, c, k)) continue;
     *w++ = (double)d->reg.id[i], *w++ = j >= 0 ? (double)d->reg.id[j] : 0, *w++ = j >= 0 ? -1 : -1 - j;
     memcpy(w, c->e + 3 * k, 3 * sizeof *w), w += 3;
     *w++ = c->gap[k], *w++ = c->lambda[k];
@@ -516,17 +592,46 @@ static int solve_crossing(domain *d, size_t rows, agglo_solver_stats *st) {
     const double *r = back;
     for (size_t i = 0; i < n; i++)
       if (d->only[i]) memcpy(d->reg.v + 3 * i, r, 3 * sizeof *r), r += 3;
-    for (size_t k = 0; k < c->n; k++) {
-      size_t i = (size_t)c->i[k];
-      int32_t j = c->j[k];
-      if (d->cross[d->root[i]] && (i < d->own || (j >= 0 && (size_t)j < d->own))) c->lambda[k] = *r++;
-    }
+    for (size_t k = 0; k < c->n; k++)
+      if (d->cross[d->root[c->i[k]]] && owned(d, c, k)) c->lambda[k] = *r++;
   }
   if (d->b.rank == 0) *st = st0;
-  d->joined += (double)rows;
   free(mine), free(counts), free(displs), free(rcounts), free(rdispls), free(all), free(reply), free(back);
-  d->t_joined += MPI_Wtime() - t0;
   return bad || bad2 ? -1 : 0;
+}
+
+/* The same components solved together by MPRGP over the ranks (agglo_project_part): each rank
+   holds the rows it owns; a product by the dual matrix sums the ghosts' shares into their
+   owners and sends the sums back (sum_shared). Collective; 0 or -1 (memory, on every rank). */
+static int solve_spread(domain *d, agglo_solver_stats *st) {
+  agglo_constraints *c = &d->m->con;
+  int bad = agglo_bricks_grow(&d->rows, &d->rows_cap, c->n + 1, 1) != 0 || reserve_replay(d) != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (bad) return -1;
+  mark_across(d);
+  for (size_t k = 0; k < c->n; k++) d->rows[k] = d->cross[d->root[c->i[k]]] && owned(d, c, k);
+  if (d->sum_max == MPI_OP_NULL) MPI_Op_create(sum_then_max, 1, &d->sum_max);
+  agglo_projection_part part = {d->rows, d->only, d, sum_shared, reduce};
+  return agglo_project_part(&d->reg, c, d->m->cfg.dt, d->vs, d->reg.v, &d->m->solver, st, &part);
+}
+
+/* Past this many constraints in the components across ranks (all ranks together), they are
+   spread rather than gathered (parallel.crossing = auto; measured in docs/performance.md). */
+enum { SPREAD_MIN_ROWS = 20000 };
+
+/* The components holding a ghost (this rank owns rows of them: mark_crossing), solved gathered
+   or spread (parallel.crossing). Collective. */
+static int solve_across(domain *d, size_t rows, agglo_solver_stats *st) {
+  double t0 = MPI_Wtime(), total = (double)rows;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (total == 0) return 0;
+  int how = d->m->cfg.parallel_crossing;
+  int mprgp = d->m->solver.method == AGGLO_SOLVER_MPRGP || d->m->solver.method == AGGLO_SOLVER_ACTIVE_SET;
+  int spread = how == CROSS_SPREAD || (how == CROSS_AUTO && mprgp && total > SPREAD_MIN_ROWS);
+  int rc = spread ? solve_spread(d, st) : solve_gathered(d, rows, st);
+  d->joined += (double)rows;
+  d->t_joined += MPI_Wtime() - t0;
+  return rc;
 }
 
 /* ---- the step ---------------------------------------------------------------------------- */
@@ -613,7 +718,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (all) return -1;
     agglo_solver_stats stc = {.converged = 1};
-    if (solve_crossing(d, rows, &stc) != 0) return -1;
+    if (solve_across(d, rows, &stc) != 0) return -1;
     rep->iterations = fmax(rep->iterations, stc.iterations);
     if (!stc.converged) rep->unconverged = 1;
     rounds++;
@@ -778,8 +883,8 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map)
       for (int k = 0; k < 3; k++) s->x[3 * i + k] = r[1 + k], s->v[3 * i + k] = r[4 + k];
       agglo_box_wrap(&s->box, s->x + 3 * i);
     }
-    /* the multipliers, by storage index as the serial model keeps them (a pair seen by two
-       ranks is there twice: keep one) */
+    /* the multipliers, by storage index as the serial model keeps them (each from its owner;
+       two periodic images of one pair: keep one) */
     warm_key *w = keys;
     nkeys /= sizeof *w;
     agglo_constraints *c = &((contact *)sim->state)->con;
@@ -886,14 +991,15 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
 }
 
 agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c) {
-  domain d = {0};
+  domain d = {.sum_max = MPI_OP_NULL};
   char *err = agglo_error_buffer();
   int fail = set_up(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
   agglo_status st = agglo_bricks_any_failed(&d.b, fail) ? AGGLO_ERROR_INPUT : run(&d, sim, c);
   if (d.m) agglo_model_contact.destroy(d.m);
   for (int k = 0; k < 3; k++) free(d.list[k][0]), free(d.list[k][1]);
   free(d.send[0]), free(d.send[1]), free(d.recv), free(d.vs), free(d.root), free(d.cross);
-  free(d.only), free(d.warm), free(d.slot), free(d.vs0), free(d.v0), free(d.s0.inv_m);
+  free(d.only), free(d.rows), free(d.warm), free(d.slot), free(d.vs0), free(d.v0), free(d.s0.inv_m);
+  if (d.sum_max != MPI_OP_NULL) MPI_Op_free(&d.sum_max);
   agglo_constraints_free(&d.c0);
   agglo_system_free(&d.reg);
   agglo_bricks_free(&d.b);
