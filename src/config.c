@@ -200,8 +200,9 @@ static const key keys[] = {
   {"parallel", "crossing", T_ENUM, OFF(parallel_crossing), "auto", 0, 0, 0, "auto|gather|spread",
    "model = contact over MPI: the contact components that cross ranks are gathered to rank 0 "
    "and solved there, or spread: solved together by MPRGP over the ranks (products with a ghost "
-   "exchange, dot products by MPI_Allreduce); auto = spread when they hold more than 20000 "
-   "constraints (docs/performance.md)"},
+   "exchange, dot products by MPI_Allreduce); auto = spread when a rank holds more than 2000 "
+   "constraints of one such component and solver.method is mprgp or active_set "
+   "(docs/performance.md)"},
   {"dpd", "vdw_a_ij", T_LIST, OFF(dpd_vdw_a_ij), "", 0, BIG, 0, 0,
    "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
   {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd_edl_charge_product_ij), "", -BIG, BIG, 0, 0,

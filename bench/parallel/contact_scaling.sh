@@ -5,8 +5,9 @@
 # 0.45 with gravity onto a floor (a gel: one cluster across every brick). K = 1 and 2 ranks of
 # one thread, and the serial run (no MPI) on 1 and 2 OpenMP threads. Time per step: a long minus
 # a short run, over their difference in steps (set-up, hand-out, final gather and write drop
-# out); best of R. The joined columns (parallel.csv) give the share of constraints in components
-# that cross ranks, solved on rank 0, and the share of the time that takes.
+# out); best of R. MPI runs solve the components that cross ranks gathered on rank 0, spread
+# over the ranks, and as chosen (parallel.crossing = auto); the joined columns (parallel.csv) give the share of
+# constraints in those components and the share of the time their solve takes.
 # usage: [SCENARIOS="dilute gel"] bench/parallel/contact_scaling.sh [N] [short] [long] [repeats] [agglo]
 set -euo pipefail
 N=${1:-200000} S1=${2:-5} S2=${3:-20} R=${4:-2} agglo=${5:-build/agglo}
@@ -37,16 +38,18 @@ secs() { # how (mpi K | serial T) STEPS scenario... -> seconds (parallel: the ti
 }
 for scen in ${SCENARIOS:-dilute gel}; do
   declare -n args=$scen
-  for how in serial mpi; do
+  for how in serial mpi:gather mpi:spread mpi:auto; do
     for k in 1 2; do
+      [ "${how#mpi:}" != gather ] && [ $how != serial ] && [ $k = 1 ] && continue # (nothing crosses)
+      cross=(); [ "$how" != serial ] && cross=(-s parallel.crossing="${how#mpi:}")
       best=""
       for rep in $(seq "$R"); do
-        a=$(secs $how $k "$S1" "${args[@]}"); b=$(secs $how $k "$S2" "${args[@]}")
+        a=$(secs ${how%:*} $k "$S1" "${args[@]}" "${cross[@]}"); b=$(secs ${how%:*} $k "$S2" "${args[@]}" "${cross[@]}")
         per=$(/usr/bin/python3 -c "print(($b - $a) / ($S2 - $S1))")
         if [ -z "$best" ] || /usr/bin/python3 -c "import sys; sys.exit(not ($per < $best))"; then best=$per; fi
       done
       extra=""
-      [ $how = mpi ] && extra=$(cut -d, -f9,15,17 "$work/row_${k}_$S2" | awk -F, '{printf "ghosts %s, joined constraints %s, joined time %s", $1, $2, $3}')
+      [ $how != serial ] && extra=$(cut -d, -f9,15,17 "$work/row_${k}_$S2" | awk -F, '{printf "ghosts %s, joined constraints %s, joined time %s", $1, $2, $3}')
       printf '%s N=%s %s %s: %.4f s per step %s\n' "$scen" "$N" "$how" "$k" "$best" "$extra"
     done
   done

@@ -49,6 +49,7 @@ typedef struct {
   size_t send_cap[2], recv_cap;
   int32_t *root;    /* per particle: its component's root (union-find over the constraints) */
   uint8_t *cross, *only; /* per root: the component holds a ghost; per particle: solve here */
+  uint32_t *comp_rows;   /* per root: the rows of a crossing component this rank owns */
   uint8_t *rows;         /* per constraint: a row of the components across ranks (spread) */
   size_t rows_cap;
   MPI_Op sum_max;        /* sums then maxima in one reduction (sum_then_max) */
@@ -77,7 +78,7 @@ static int reserve(domain *d, size_t n) {
     (p) = q_;                                             \
   } while (0)
   RE(s->x, 3); RE(s->v, 3); RE(d->vs, 3); RE(s->r, 1); RE(s->m, 1); RE(s->inv_m, 1); RE(s->id, 1);
-  RE(d->root, 1); RE(d->cross, 1); RE(d->only, 1);
+  RE(d->root, 1); RE(d->cross, 1); RE(d->only, 1); RE(d->comp_rows, 1);
 #undef RE
   d->cap = c;
   return 0;
@@ -370,12 +371,12 @@ static int32_t find(int32_t *p, int32_t a) {
 }
 
 /* d->root and d->cross from the constraints; returns the constraints in crossing components
-   that this rank owns. */
-static size_t mark_crossing(domain *d) {
+   that this rank owns, and in *largest the most of them in one component. */
+static size_t mark_crossing(domain *d, size_t *largest) {
   const agglo_constraints *c = &d->m->con;
   size_t n = d->reg.n, rows = 0;
   int32_t *p = d->root;
-  for (size_t i = 0; i < n; i++) p[i] = (int32_t)i, d->cross[i] = 0;
+  for (size_t i = 0; i < n; i++) p[i] = (int32_t)i, d->cross[i] = 0, d->comp_rows[i] = 0;
   for (size_t k = 0; k < c->n; k++) {
     if (c->j[k] < 0) continue;
     int32_t a = find(p, c->i[k]), b = find(p, c->j[k]);
@@ -383,7 +384,13 @@ static size_t mark_crossing(domain *d) {
   }
   for (size_t i = 0; i < n; i++) p[i] = find(p, (int32_t)i);
   for (size_t i = d->own; i < n; i++) d->cross[p[i]] = 1;
-  for (size_t k = 0; k < c->n; k++) rows += d->cross[p[c->i[k]]] && owned(d, c, k);
+  *largest = 0;
+  for (size_t k = 0; k < c->n; k++)
+    if (d->cross[p[c->i[k]]] && owned(d, c, k)) {
+      rows++;
+      uint32_t r = ++d->comp_rows[p[c->i[k]]];
+      *largest = r > *largest ? r : *largest;
+    }
   return rows;
 }
 
@@ -610,24 +617,25 @@ static int solve_spread(domain *d, agglo_solver_stats *st) {
   if (bad) return -1;
   mark_across(d);
   for (size_t k = 0; k < c->n; k++) d->rows[k] = d->cross[d->root[c->i[k]]] && owned(d, c, k);
-  if (d->sum_max == MPI_OP_NULL) MPI_Op_create(sum_then_max, 1, &d->sum_max);
   agglo_projection_part part = {d->rows, d->only, d, sum_shared, reduce};
   return agglo_project_part(&d->reg, c, d->m->cfg.dt, d->vs, d->reg.v, &d->m->solver, st, &part);
 }
 
-/* Past this many constraints in the components across ranks (all ranks together), they are
-   spread rather than gathered (parallel.crossing = auto; measured in docs/performance.md). */
-enum { SPREAD_MIN_ROWS = 20000 };
+/* When a rank holds more rows than this of one component across ranks, they are spread rather
+   than gathered (parallel.crossing = auto): such a component takes hundreds of iterations, each
+   cheaper spread; small ones take a few, each cheaper on one rank than a collective (measured in
+   docs/performance.md: at most 600 in the dilute case, 17 000 and more in the gel). */
+enum { SPREAD_MIN_ROWS = 2000 };
 
 /* The components holding a ghost (this rank owns rows of them: mark_crossing), solved gathered
    or spread (parallel.crossing). Collective. */
-static int solve_across(domain *d, size_t rows, agglo_solver_stats *st) {
-  double t0 = MPI_Wtime(), total = (double)rows;
-  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+static int solve_across(domain *d, size_t rows, size_t largest, agglo_solver_stats *st) {
+  double t0 = MPI_Wtime(), total = (double)rows, most = (double)largest;
+  reduce(d, &total, 1, &most, 1);
   if (total == 0) return 0;
   int how = d->m->cfg.parallel_crossing;
   int mprgp = d->m->solver.method == AGGLO_SOLVER_MPRGP || d->m->solver.method == AGGLO_SOLVER_ACTIVE_SET;
-  int spread = how == CROSS_SPREAD || (how == CROSS_AUTO && mprgp && total > SPREAD_MIN_ROWS);
+  int spread = how == CROSS_SPREAD || (how == CROSS_AUTO && mprgp && most > SPREAD_MIN_ROWS);
   int rc = spread ? solve_spread(d, st) : solve_gathered(d, rows, st);
   d->joined += (double)rows;
   d->t_joined += MPI_Wtime() - t0;
@@ -705,7 +713,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
       if (rc == 0 && rounds == 0) load_warm(d);
     }
     if (rc == 0 && full) memcpy(s->v, d->vs, 3 * s->n * sizeof *s->v);
-    size_t rows = rc == 0 ? mark_crossing(d) : 0;
+    size_t largest = 0, rows = rc == 0 ? mark_crossing(d, &largest) : 0;
     /* components without a ghost, here: all of them in the first round, those with a particle
        of a missed pair after */
     for (size_t i = 0; rc == 0 && i < s->n; i++)
@@ -718,7 +726,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
     MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (all) return -1;
     agglo_solver_stats stc = {.converged = 1};
-    if (solve_across(d, rows, &stc) != 0) return -1;
+    if (solve_across(d, rows, largest, &stc) != 0) return -1;
     rep->iterations = fmax(rep->iterations, stc.iterations);
     if (!stc.converged) rep->unconverged = 1;
     rounds++;
@@ -815,6 +823,7 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   MPI_Bcast(scale, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (agglo_bricks_setup(&d->b, c, lo, len, per, scale[2], err, errlen) != 0) return -1;
   d->rmax = scale[1];
+  MPI_Op_create(sum_then_max, 1, &d->sum_max);
   agglo_box *g = &d->gbox;
   for (int k = 0; k < 3; k++)
     g->lo[k] = d->b.glo[k], g->len[k] = d->b.glen[k], g->hi[k] = g->lo[k] + g->len[k], g->periodic[k] = d->b.gper[k];
@@ -998,7 +1007,7 @@ agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c) {
   if (d.m) agglo_model_contact.destroy(d.m);
   for (int k = 0; k < 3; k++) free(d.list[k][0]), free(d.list[k][1]);
   free(d.send[0]), free(d.send[1]), free(d.recv), free(d.vs), free(d.root), free(d.cross);
-  free(d.only), free(d.rows), free(d.warm), free(d.slot), free(d.vs0), free(d.v0), free(d.s0.inv_m);
+  free(d.only), free(d.comp_rows), free(d.rows), free(d.warm), free(d.slot), free(d.vs0), free(d.v0), free(d.s0.inv_m);
   if (d.sum_max != MPI_OP_NULL) MPI_Op_free(&d.sum_max);
   agglo_constraints_free(&d.c0);
   agglo_system_free(&d.reg);
