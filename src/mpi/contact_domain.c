@@ -637,7 +637,6 @@ static int solve_across(domain *d, size_t rows, size_t largest, agglo_solver_sta
   int mprgp = d->m->solver.method == AGGLO_SOLVER_MPRGP || d->m->solver.method == AGGLO_SOLVER_ACTIVE_SET;
   int spread = how == CROSS_SPREAD || (how == CROSS_AUTO && mprgp && most > SPREAD_MIN_ROWS);
   int rc = spread ? solve_spread(d, st) : solve_gathered(d, rows, st);
-  d->joined += (double)rows;
   d->t_joined += MPI_Wtime() - t0;
   return rc;
 }
@@ -703,6 +702,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
   agglo_solver_stats st1;
   const double *vtry = NULL;
   int rounds = 0, add_only = 0, full = 1;
+  size_t rows = 0; /* (the last round's: the step's constraints in crossing components) */
   m->con.n = 0; /* (the multipliers come by ids: load_warm) */
   m->con.np_by = 0;
   for (;;) {
@@ -713,7 +713,8 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
       if (rc == 0 && rounds == 0) load_warm(d);
     }
     if (rc == 0 && full) memcpy(s->v, d->vs, 3 * s->n * sizeof *s->v);
-    size_t largest = 0, rows = rc == 0 ? mark_crossing(d, &largest) : 0;
+    size_t largest = 0;
+    rows = rc == 0 ? mark_crossing(d, &largest) : 0;
     /* components without a ghost, here: all of them in the first round, those with a particle
        of a missed pair after */
     for (size_t i = 0; rc == 0 && i < s->n; i++)
@@ -783,6 +784,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
   rep->neg_min_gap = fmax(rep->neg_min_gap, -min_gap);
   rep->contacts += contacts;
   d->constraints += contacts;
+  d->joined += (double)rows;
   agglo_box wrap = s->box; /* the unsplit periodic axes only */
   for (int k = 0; k < 3; k++) wrap.periodic[k] = d->b.dims[k] == 1 && d->gbox.periodic[k];
   for (size_t i = 0; i < d->own; i++) {
@@ -931,8 +933,7 @@ static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) 
   FILE *f = agglo_bricks_report(&d->b, sim, steps, wall, REC, mine,
                                 ",constraints_per_step,joined_share,joined_s,joined_share_of_time");
   if (!f) return;
-  /* a crossing constraint is a row on both its ranks */
-  fprintf(f, ",%.6g,%.4f,%.4g,%.4f\n", total[0], total[0] > 0 ? total[1] / total[0] / 2 : 0, joined,
+  fprintf(f, ",%.6g,%.4f,%.4g,%.4f\n", total[0], total[0] > 0 ? total[1] / total[0] : 0, joined,
           joined / wall);
   fclose(f);
 }

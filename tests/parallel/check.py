@@ -16,9 +16,10 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
              that is not distributed: each refused with its message
   contact_np1      model = contact: mpirun -np 1 writes the serial run's files byte for byte
   contact_span     a sediment whose largest cluster spans 4 bricks: one step on 1, 2, 4 ranks
-                   from the same state, the crossing components gathered or spread, equals the
-                   serial step within ten solver tolerances, at two tolerances; 20 steps keep
-                   every gap above minus the tolerance and the same clusters
+                   from the same state (grids 4x1 and 2x2), the crossing components gathered or
+                   spread, equals the serial step within ten solver tolerances, at two
+                   tolerances; 20 steps keep every gap above minus the tolerance and the same
+                   clusters
   contact_restart  a restart point written by 2 ranks, continued on 4 and on 1: equal within
                    the solver tolerance
 """
@@ -280,10 +281,11 @@ elif case.startswith("contact"):
             ref = f"{start}_serial_{steps}"
             shutil.rmtree(ref, ignore_errors=True)
             run(0, ref, ["--restart", start, "-s", f"run.t_end={t_end}"])
-            for k, how in ((1, "gather"), (2, "gather"), (2, "spread"), (4, "gather"), (4, "spread")):
-                out = f"{start}_np{k}_{how}_{steps}"
+            for k, how, grid in ((1, "gather", "1 1"), (2, "gather", "2 1"), (2, "spread", "2 1"),
+                                 (4, "gather", "4 1"), (4, "spread", "4 1"), (4, "spread", "2 2")):
+                out = f"{start}_np{k}_{how}_{grid.replace(' ', 'x')}_{steps}"
                 shutil.rmtree(out, ignore_errors=True)
-                run(k, out, ["--restart", start, "-s", f"run.t_end={t_end}", "-s", f"parallel.grid={k} 1 1",
+                run(k, out, ["--restart", start, "-s", f"run.t_end={t_end}", "-s", f"parallel.grid={grid}",
                              "-s", f"parallel.crossing={how}"])
                 shift, g = worst_shift(ref, out), gaps(out, f"{k} ranks")
                 a, b = rows(ref)[-1], rows(out)[-1]
@@ -294,7 +296,7 @@ elif case.startswith("contact"):
                     if a[col] != b[col]:
                         fail(f"{steps} steps on {k} ranks ({how}): {col} {b[col]} (serial {a[col]})")
                 print(f"contact_span: largest cluster {len(big)} particles over 4 bricks; {steps} step(s) "
-                      f"at tolerance {tol:.0e} on {k} rank(s), {how}: positions within {shift:.2g} of the "
+                      f"at tolerance {tol:.0e} on {k} rank(s) ({grid}), {how}: positions within {shift:.2g} of the "
                       f"serial run, smallest gap {g:.3g}, {b['n_contacts']} contacts as serial")
     elif case == "contact_restart":
         run(2, "crest_np2", SED + sets(("run.t_end", 0.3), ("parallel.grid", "2 1 1")))
