@@ -8,11 +8,14 @@
 
    The projection splits into connected components of the contact graph. A component of a
    rank's graph without a ghost is the whole component (no constraint leaves the rank) and is
-   solved there. A component holding a ghost may continue on other ranks: every rank sends such
-   components to rank 0, which joins them (particles by id, constraints by their pair of ids),
-   solves them and sends back velocities and multipliers. This is measured in
-   docs/performance.md. The rounds that add missed pairs or widen the reach run as in the serial
-   step, with their counts summed over the ranks, so every rank takes the same rounds. */
+   solved there. A component holding a ghost may continue on other ranks; each of its
+   constraints is a row of the rank that owns its particle of lower id. Such components are
+   solved together by MPRGP over the ranks (spread: agglo_project_part, whose products by the
+   dual matrix replay the exchange backwards then forwards), or sent to rank 0, which joins and
+   solves them and sends back velocities and multipliers (gathered); parallel.crossing chooses,
+   by the largest such component (docs/performance.md). The rounds that add missed pairs or
+   widen the reach run as in the serial step, with their counts summed over the ranks, so every
+   rank takes the same rounds. */
 #include "bricks.h"
 #include "error.h"
 #include "model.h"
@@ -98,34 +101,25 @@ static void unpack(domain *d, size_t i, const double *r) {
 
 /* ---- the exchanges ----------------------------------------------------------------------- */
 
-/* Send cnt[s] records of d->send[s] to the lower (s = 0) and upper (s = 1) neighbour along axis
-   k (rec doubles each); what arrives is appended to the region (rec = REC) or written over the
-   ghosts' field f from d->at[k] (rec = 3, a replay). */
-static int exchange(domain *d, int k, const size_t cnt[2], int rec, double *f) {
+/* Send cnt[s] particles of d->send[s] to the lower (s = 0) and upper (s = 1) neighbour along
+   axis k; what arrives is appended to the region. */
+static int exchange(domain *d, int k, const size_t cnt[2]) {
   size_t total = 0, got[2];
   for (int s = 0; s < 2; s++) {
-    if (rec == 3) {
-      got[s] = d->got[k][s];
-    } else {
-      unsigned long out = cnt[s], in = 0;
-      MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->b.nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
-                   d->b.nb[k][1 - s], 7, d->b.comm, MPI_STATUS_IGNORE);
-      got[s] = d->b.nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
-    }
+    unsigned long out = cnt[s], in = 0;
+    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->b.nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
+                 d->b.nb[k][1 - s], 7, d->b.comm, MPI_STATUS_IGNORE);
+    got[s] = d->b.nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
     total += got[s];
   }
-  if (agglo_bricks_grow(&d->recv, &d->recv_cap, (size_t)rec * total, sizeof *d->recv) != 0) return -1;
-  if (rec == REC && reserve(d, d->reg.n + total) != 0) return -1;
+  if (agglo_bricks_grow(&d->recv, &d->recv_cap, REC * total, sizeof *d->recv) != 0 ||
+      reserve(d, d->reg.n + total) != 0)
+    return -1;
   size_t off = 0;
   for (int s = 0; s < 2; s++) {
-    MPI_Sendrecv(d->send[s], (int)((size_t)rec * cnt[s]), MPI_DOUBLE, d->b.nb[k][s], 8,
-                 d->recv + (size_t)rec * off, (int)((size_t)rec * got[s]), MPI_DOUBLE,
-                 d->b.nb[k][1 - s], 8, d->b.comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(d->send[s], (int)(REC * cnt[s]), MPI_DOUBLE, d->b.nb[k][s], 8, d->recv + REC * off,
+                 (int)(REC * got[s]), MPI_DOUBLE, d->b.nb[k][1 - s], 8, d->b.comm, MPI_STATUS_IGNORE);
     off += got[s];
-  }
-  if (rec == 3) {
-    memcpy(f + 3 * d->at[k], d->recv, 3 * total * sizeof *f);
-    return 0;
   }
   d->at[k] = d->reg.n, d->got[k][0] = got[0], d->got[k][1] = got[1];
   for (size_t q = 0; q < total; q++) unpack(d, d->reg.n + q, d->recv + REC * q);
@@ -162,41 +156,49 @@ static int make_ghosts(domain *d, double halo) {
         d->list[k][s][d->lcnt[k][s]++] = i;
       }
     }
-    if (exchange(d, k, cnt, REC, NULL) != 0) return -1;
+    if (exchange(d, k, cnt) != 0) return -1;
   }
   d->ghosts += (double)(d->reg.n - d->own);
   return 0;
 }
 
-/* The ghosts' copy of field f (3 per particle: velocities) from their owners. */
-static int replay(domain *d, double *f) {
-  for (int k = 0; k < d->b.dim; k++) {
-    if (d->b.dims[k] == 1) continue;
-    size_t cnt[2];
-    for (int s = 0; s < 2; s++) {
-      cnt[s] = d->lcnt[k][s];
-      if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], 3 * cnt[s] + 1, sizeof(double)) != 0) return -1;
-      for (size_t q = 0; q < cnt[s]; q++) memcpy(d->send[s] + 3 * q, f + 3 * d->list[k][s][q], 3 * sizeof *f);
-    }
-    if (exchange(d, k, cnt, 3, f) != 0) return -1;
-  }
-  return 0;
-}
-
-/* Room in the buffers for a replay or its reverse of up to 3 values per particle. */
+/* Room in the buffers for replays of up to 3 values per particle, either way. */
 static int reserve_replay(domain *d) {
   for (int k = 0; k < d->b.dim; k++)
     for (int s = 0; s < 2; s++)
       if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], 3 * d->lcnt[k][s] + 1, sizeof(double)) != 0 ||
-          agglo_bricks_grow(&d->recv, &d->recv_cap, 3 * (d->lcnt[k][s] + d->got[k][s]) + 1, sizeof(double)) != 0)
+          agglo_bricks_grow(&d->recv, &d->recv_cap, 3 * d->lcnt[k][s] + 1, sizeof(double)) != 0)
         return -1;
   return 0;
 }
 
+/* The ghosts' copy of field f (w per particle) from the particles they were copied from, the
+   stages forwards (the buffers reserved). */
+static void send_out(domain *d, double *f, size_t w) {
+  for (int k = 0; k < d->b.dim; k++) {
+    if (d->b.dims[k] == 1) continue;
+    size_t at = d->at[k];
+    for (int s = 0; s < 2; s++) { /* block s comes from nb[k][1 - s], which sends its list[k][s] */
+      double *out = d->send[s];
+      for (size_t q = 0; q < d->lcnt[k][s]; q++) memcpy(out + w * q, f + w * d->list[k][s][q], w * sizeof *f);
+      MPI_Sendrecv(out, (int)(w * d->lcnt[k][s]), MPI_DOUBLE, d->b.nb[k][s], 10, f + w * at,
+                   (int)(w * d->got[k][s]), MPI_DOUBLE, d->b.nb[k][1 - s], 10, d->b.comm, MPI_STATUS_IGNORE);
+      at += d->got[k][s];
+    }
+  }
+}
+
+/* The ghosts' copy of field f (3 per particle: velocities) from their owners. */
+static int replay(domain *d, double *f) {
+  if (reserve_replay(d) != 0) return -1;
+  send_out(d, f, 3);
+  return 0;
+}
+
 /* agglo_projection_part: f (width per particle) summed over the copies of each particle, every
-   copy given the sum. The ghosts' values go back to the particles they were copied from (the
+   copy given the sum. The ghosts' values are added to the particles they were copied from (the
    stages backwards: a ghost of an earlier stage may have been sent on), then the owners' sums
-   out to the ghosts (the stages forwards). The buffers are reserved (reserve_replay). */
+   go out to the ghosts (send_out). The buffers are reserved (reserve_replay). */
 static void sum_shared(void *ctx, double *f, int width) {
   domain *d = ctx;
   const size_t w = (size_t)width;
@@ -211,17 +213,7 @@ static void sum_shared(void *ctx, double *f, int width) {
       at += d->got[k][s];
     }
   }
-  for (int k = 0; k < d->b.dim; k++) {
-    if (d->b.dims[k] == 1) continue;
-    size_t at = d->at[k];
-    for (int s = 0; s < 2; s++) {
-      double *out = d->send[s];
-      for (size_t q = 0; q < d->lcnt[k][s]; q++) memcpy(out + w * q, f + w * d->list[k][s][q], w * sizeof *f);
-      MPI_Sendrecv(out, (int)(w * d->lcnt[k][s]), MPI_DOUBLE, d->b.nb[k][s], 10, f + w * at,
-                   (int)(w * d->got[k][s]), MPI_DOUBLE, d->b.nb[k][1 - s], 10, d->b.comm, MPI_STATUS_IGNORE);
-      at += d->got[k][s];
-    }
-  }
+  send_out(d, f, w);
 }
 
 /* The combination of sum_then_max: [n, n sums, maxima] (one MPI_Allreduce for both kinds). */
@@ -261,7 +253,7 @@ static int migrate(domain *d) {
       if (i + 1 < d->reg.n) pack(d, d->reg.n - 1, rec), unpack(d, i, rec);
       d->reg.n--;
     }
-    if (exchange(d, k, cnt, REC, NULL) != 0) return -1;
+    if (exchange(d, k, cnt) != 0) return -1;
     d->sent -= (double)(cnt[0] + cnt[1]); /* (counted as ghosts' traffic only) */
   }
   d->own = d->reg.n;
