@@ -52,6 +52,28 @@ int agglo_bricks_grow(void *buf, size_t *cap, size_t n, size_t size) {
   return 0;
 }
 
+long agglo_bricks_exchange(const agglo_bricks *b, int k, double *const send[2],
+                           const size_t cnt[2], int rec, double **recv, size_t *cap,
+                           size_t got[2]) {
+  size_t total = 0;
+  for (int s = 0; s < 2; s++) {
+    unsigned long out = cnt[s], in = 0;
+    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, b->nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
+                 b->nb[k][1 - s], 7, b->comm, MPI_STATUS_IGNORE);
+    got[s] = b->nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
+    total += got[s];
+  }
+  if (agglo_bricks_grow(recv, cap, (size_t)rec * total, sizeof **recv) != 0) return -1;
+  size_t off = 0;
+  for (int s = 0; s < 2; s++) {
+    MPI_Sendrecv(send[s], (int)((size_t)rec * cnt[s]), MPI_DOUBLE, b->nb[k][s], 8,
+                 *recv + (size_t)rec * off, (int)((size_t)rec * got[s]), MPI_DOUBLE,
+                 b->nb[k][1 - s], 8, b->comm, MPI_STATUS_IGNORE);
+    off += got[s];
+  }
+  return (long)total;
+}
+
 int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3],
                        const double len[3], const int periodic[3], double halo, char *err,
                        size_t errlen) {

@@ -16,6 +16,13 @@ typedef struct {
 /* *buf (of *cap items of `size` bytes) grown to hold n, with room to spare: 0, or -1 (memory). */
 int agglo_bricks_grow(void *buf, size_t *cap, size_t n, size_t size);
 
+/* One stage of a staged exchange: send[s] (cnt[s] records of rec doubles) to the lower (s = 0)
+   and upper (s = 1) neighbour along axis k; what arrives, got[0] records from the upper then
+   got[1] from the lower, into *recv (grown, *cap). Returns got[0] + got[1], or -1 (memory). */
+long agglo_bricks_exchange(const agglo_bricks *b, int k, double *const send[2],
+                           const size_t cnt[2], int rec, double **recv, size_t *cap,
+                           size_t got[2]);
+
 /* The grid (parallel.grid, or the fewest ghosts for a halo `halo`) over rank 0's box lo, len,
    periodic (broadcast from rank 0; the others' are ignored). Fails, with the allowed range, when
    a brick is narrower than the halo. Collective. */

@@ -104,23 +104,10 @@ static void unpack(domain *d, size_t i, const double *r) {
 /* Send cnt[s] particles of d->send[s] to the lower (s = 0) and upper (s = 1) neighbour along
    axis k; what arrives is appended to the region. */
 static int exchange(domain *d, int k, const size_t cnt[2]) {
-  size_t total = 0, got[2];
-  for (int s = 0; s < 2; s++) {
-    unsigned long out = cnt[s], in = 0;
-    MPI_Sendrecv(&out, 1, MPI_UNSIGNED_LONG, d->b.nb[k][s], 7, &in, 1, MPI_UNSIGNED_LONG,
-                 d->b.nb[k][1 - s], 7, d->b.comm, MPI_STATUS_IGNORE);
-    got[s] = d->b.nb[k][1 - s] == MPI_PROC_NULL ? 0 : in;
-    total += got[s];
-  }
-  if (agglo_bricks_grow(&d->recv, &d->recv_cap, REC * total, sizeof *d->recv) != 0 ||
-      reserve(d, d->reg.n + total) != 0)
-    return -1;
-  size_t off = 0;
-  for (int s = 0; s < 2; s++) {
-    MPI_Sendrecv(d->send[s], (int)(REC * cnt[s]), MPI_DOUBLE, d->b.nb[k][s], 8, d->recv + REC * off,
-                 (int)(REC * got[s]), MPI_DOUBLE, d->b.nb[k][1 - s], 8, d->b.comm, MPI_STATUS_IGNORE);
-    off += got[s];
-  }
+  size_t got[2];
+  long got_all = agglo_bricks_exchange(&d->b, k, d->send, cnt, REC, &d->recv, &d->recv_cap, got);
+  if (got_all < 0 || reserve(d, d->reg.n + (size_t)got_all) != 0) return -1;
+  size_t total = (size_t)got_all;
   d->at[k] = d->reg.n, d->got[k][0] = got[0], d->got[k][1] = got[1];
   for (size_t q = 0; q < total; q++) unpack(d, d->reg.n + q, d->recv + REC * q);
   d->reg.n += total;
