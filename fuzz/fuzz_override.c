@@ -1,5 +1,5 @@
 /* libFuzzer target: `-s section.key=value` overrides (NUL-separated in the input), then checks. */
-#include "config.h"
+#include "config/config.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* libFuzzer target: a scenario file, parsed and checked. Must never crash, whatever the bytes. */
-#include "config.h"
+#include "config/config.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

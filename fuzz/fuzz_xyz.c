@@ -1,5 +1,5 @@
 /* libFuzzer target: the extended XYZ reader of `agglo analyze`, every frame of the input. */
-#include "xyz_read.h"
+#include "io/xyz_read.h"
 #include <stdint.h>
 #include <stdio.h>
 

@@ -2,9 +2,9 @@
    Include after cmocka.h. */
 #ifndef AGGLO_TEST_DPD_SUPPORT_H
 #define AGGLO_TEST_DPD_SUPPORT_H
-#include "config.h"
-#include "model.h"
-#include "setup.h"
+#include "config/config.h"
+#include "core/model.h"
+#include "core/setup.h"
 #include <string.h>
 
 typedef struct {

@@ -1,7 +1,7 @@
 /* Shared by the cmocka tests: settings from INI text plus overrides. Include after cmocka.h. */
 #ifndef AGGLO_TEST_SUPPORT_H
 #define AGGLO_TEST_SUPPORT_H
-#include "config.h"
+#include "config/config.h"
 
 /* Settings from INI text plus "section.key=value" overrides (NULL-terminated); fails the test on
    any error. */

@@ -1,6 +1,6 @@
 /* The grid of bricks, gathering to rank 0 and the end of a step (bricks.h). */
-#include "bricks.h"
-#include "error.h"
+#include "mpi/bricks.h"
+#include "core/error.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

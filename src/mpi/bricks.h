@@ -3,7 +3,7 @@
    which keeps the serial API's simulation (flags, outputs, restart points, stops). */
 #ifndef AGGLO_MPI_BRICKS_H
 #define AGGLO_MPI_BRICKS_H
-#include "simulation.h"
+#include "core/simulation.h"
 #include <mpi.h>
 
 typedef struct {

@@ -1,6 +1,6 @@
 /* Spatial domain decomposition of the contact model over MPI (docs/parallel.md).
 
-   Each rank owns the particles of its brick (bricks.h) and runs the contact step (model_contact.c)
+   Each rank owns the particles of its brick (bricks.h) and runs the contact step (contact_model.c)
    over them plus ghosts: copies of the particles of other ranks within the step's reach, which
    grows with the fastest a priori speed, exchanged in stages (x, y, z) after the a priori
    velocities. The exchange is recorded and replayed to send the ghosts their velocities: after
@@ -16,10 +16,10 @@
    by the largest such component (docs/performance.md). The rounds that add missed pairs or
    widen the reach run as in the serial step, with their counts summed over the ranks, so every
    rank takes the same rounds. */
-#include "bricks.h"
-#include "error.h"
-#include "model.h"
-#include "model_contact_state.h"
+#include "mpi/bricks.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "models/contact_state.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -653,7 +653,7 @@ static double max_speed(const double *v, size_t n) {
   return sqrt(q);
 }
 
-/* One step of the contact model over the ranks (model_contact.c's, phase by phase). Collective;
+/* One step of the contact model over the ranks (contact_model.c's, phase by phase). Collective;
    fills rep (this rank's part). Returns 0, -1 (memory) or 1 (the reach outgrew a brick). */
 static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
   contact *m = d->m;

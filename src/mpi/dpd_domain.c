@@ -1,7 +1,7 @@
 /* Spatial domain decomposition of the DPD model over MPI (docs/parallel.md).
 
    The box is cut into px x py x pz bricks, one per rank (MPI_Cart_create). Each rank runs the
-   DPD model (model_dpd.c) over its own particles plus ghosts: copies of the particles of other
+   DPD model (dpd_model.c) over its own particles plus ghosts: copies of the particles of other
    ranks within the largest cut-off of its brick, exchanged at every step after the drift. The
    exchange is the usual staged one (x, then y, then z; what arrived along x is forwarded along
    y and z), so edge and corner neighbours are reached through face neighbours only. A pair with
@@ -14,11 +14,11 @@
    gathers them back (in global id order, into the same writers) at every step with an output,
    a stop or a restart point; between those only the temperature sums and the step's flags
    travel. Rank 0's own model of the whole system computes the stats columns of a gathered state. */
-#include "bricks.h"
-#include "error.h"
-#include "model_dpd.h"
-#include "model_dpd_state.h"
-#include "simulation.h"
+#include "mpi/bricks.h"
+#include "core/error.h"
+#include "models/dpd_model.h"
+#include "models/dpd_state.h"
+#include "core/simulation.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>

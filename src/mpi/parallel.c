@@ -1,7 +1,7 @@
 /* agglo_sim_run_parallel (include/agglo/parallel.h): the decomposition of the run's model. */
 #include "agglo/parallel.h"
-#include "bricks.h"
-#include "error.h"
+#include "mpi/bricks.h"
+#include "core/error.h"
 
 agglo_status agglo_sim_run_parallel(agglo_sim *sim, const agglo_config *settings) {
   int rank;

@@ -1,0 +1,56 @@
+/* Aggregate indicators (SPEC §3, §4): per-cluster geometry, box-counting and mass-radius fractal
+   dimensions, contacts per sphere, cumulative pair distribution, ellipsoid classes. */
+#ifndef AGGLO_ANALYSIS_H
+#define AGGLO_ANALYSIS_H
+#include "agglo/analysis.h" /* AGGLO_SPHERE ... */
+#include "core/system.h"
+
+typedef struct {
+  int64_t label;     /* cluster label (smallest id) */
+  size_t size;       /* particles */
+  double mass;
+  double com[3];     /* centre of mass (unwrapped, then put back in the box) */
+  double rg;         /* radius of gyration of the member centres */
+  double eig[3];     /* eigenvalues of the gyration tensor, descending */
+  double axis[3];    /* leading eigenvector (orientation) */
+  double aspect;     /* eig[0]/eig[1] (2D: lambda1/lambda2); 1 for a single particle */
+} agglo_cluster_info;
+
+/* Eigenvalues (descending, negatives from round-off set to 0) and, if V is not NULL, unit
+   eigenvectors (columns of V) of a symmetric positive semi-definite 3x3 matrix (Jacobi). */
+void agglo_sym3_eigen(const double A[9], double eig[3], double V[9]);
+
+/* Positions u (3n) with every cluster made whole: members placed at the minimum image of the
+   member they touch (gap < contact_gap), so clusters that wrap around periodic faces unfold. */
+int agglo_unwrap_clusters(const agglo_system *s, double contact_gap, double *u);
+
+/* Per-cluster geometry from the labels in s->cluster; clusters that wrap around periodic
+   boundaries are unwrapped through their contacts (pairs with gap < contact_gap).
+   *out is allocated (free it), sorted by decreasing size. */
+int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster_info **out,
+                        size_t *n_out);
+
+/* Box counting (SPEC §3): occupied cells of the 2^m grid of side eps_m = L/2^m, for the points
+   x (3n); L is the side of the smallest square (cube) holding them (the box side for a cluster
+   that spans the box); fit log N = log a - D log eps over eps in [eps_min, L/2].
+   eps/counts (if not NULL, room for 64) receive the curve; returns D (NAN if < 2 points). */
+double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps,
+                          double *counts, int *npoints);
+
+/* Mass-radius dimension: fit log Rg = c + (1/D) log s over the clusters with size >= min_size. */
+double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size);
+
+/* Relative contacts per sphere (SPEC §3): (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, double sum
+   including i = j, k = 6 in 2D and 12 in 3D. */
+double agglo_contacts_per_sphere(const agglo_system *s, double dist);
+
+/* Cumulative pair distribution P(r) = (1/N) sum_{i,j != i} 1{|x_i - x_j| <= r} at nr radii
+   r[k]; uses at most max_ref reference particles (subsampled evenly, then rescaled). */
+int agglo_pair_distribution(const agglo_system *s, const double *r, size_t nr, size_t max_ref,
+                            double *p);
+
+/* Ellipsoid classification of agglomerates (Mokkapati): semi-axes from the eigenvalues of the
+   inertia tensor of member centres (+1 each, in diameters); class by relative tolerance tol. */
+int agglo_ellipsoid_class(const double semi[3], double tol);
+
+#endif

@@ -1,0 +1,31 @@
+/* The indicators of one frame, as printed by `agglo analyze` and written to stats.csv. */
+#ifndef AGGLO_FRAME_SUMMARY_H
+#define AGGLO_FRAME_SUMMARY_H
+#include "analysis/analysis.h"
+#include <stdio.h>
+
+typedef struct {
+  double time;
+  size_t n_particles, n_clusters, max_cluster_size;
+  double mean_cluster_size;       /* number average */
+  double weight_avg_cluster_size; /* sum s^2 / sum s */
+  double fractal_dimension_box;   /* box counting of the largest cluster, eps in [3 r, L/2] */
+  double fractal_dimension_mass;  /* Rg ~ s^(1/D) over the clusters of the frame */
+  double contacts_per_sphere;     /* N_c with centre distance <= 2.1 r */
+  double aspect_ratio;            /* of the largest cluster */
+  double rg_largest;
+  double contact_gap, r_mean;
+} agglo_frame_summary;
+
+/* Label clusters (pairs with gap < contact_gap) and compute every indicator. If infos is not
+   NULL it receives the per-cluster table (free it). */
+int agglo_frame_summarize(agglo_system *s, double contact_gap, agglo_frame_summary *out,
+                          agglo_cluster_info **infos, size_t *n_infos);
+
+/* CSV columns shared by analysis.csv and stats.csv. */
+void agglo_frame_summary_header(FILE *f);
+void agglo_frame_summary_row(FILE *f, const agglo_frame_summary *a);
+/* One JSON object. */
+void agglo_frame_summary_json(FILE *f, const agglo_frame_summary *a);
+
+#endif

@@ -1,0 +1,307 @@
+#include "core/cells.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The grid: cells at least `cell` wide, particles counting-sorted by cell. */
+typedef struct {
+  int nc[3], span;    /* cells per axis; the stencil reaches span cells each way */
+  double w[3];
+  int32_t *cell_of;   /* n */
+  size_t *first;      /* ncells+1 */
+  int32_t *members;   /* n, grouped by cell, ascending index inside a cell */
+  double *gx, *gy, *gz, *gr; /* coordinates and radii in member order: contiguous scans */
+} grid;
+
+size_t agglo_grid_counts(int dim, const double len[3], const int *periodic, double cell,
+                         int min_count, size_t n, int nc[3]) {
+  const size_t max_cells = 8 * n + 4096;
+  for (int k = 0; k < 3; k++) nc[k] = k < dim ? agglo_cells_along(len[k], cell) : 1;
+  for (;;) {
+    size_t total = 1;
+    int finest = 0;
+    for (int k = 0; k < 3; k++) {
+      if (nc[k] < min_count && (!periodic || periodic[k])) nc[k] = 1;
+      total *= (size_t)nc[k];
+      if (nc[k] > nc[finest]) finest = k;
+    }
+    if (total <= max_cells) return total;
+    nc[finest] /= 2;
+  }
+}
+
+static int axis_cell(const agglo_system *s, const grid *g, int k, double xk) {
+  if (g->nc[k] == 1) return 0;
+  double c = floor((xk - s->box.lo[k]) / g->w[k]); /* clamped before the cast: any x is safe */
+  if (!(c >= 0)) return 0;
+  if (c >= g->nc[k]) return g->nc[k] - 1;
+  return (int)c;
+}
+
+static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
+  memset(g, 0, sizeof *g);
+  g->span = span;
+  /* a periodic axis needs 2 span + 1 cells for the stencil to see each image once */
+  size_t ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 2 * span + 1, s->n, g->nc);
+  for (int k = 0; k < 3; k++) g->w[k] = s->box.len[k] / g->nc[k];
+  size_t n = s->n;
+  g->cell_of = malloc((n ? n : 1) * sizeof *g->cell_of);
+  g->first = calloc(ncells + 1, sizeof *g->first);
+  g->members = malloc((n ? n : 1) * sizeof *g->members);
+  if (!g->cell_of || !g->first || !g->members) return -1;
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    const double *x = s->x + 3 * i;
+    int c0 = axis_cell(s, g, 0, x[0]), c1 = axis_cell(s, g, 1, x[1]), c2 = axis_cell(s, g, 2, x[2]);
+    g->cell_of[i] = (int32_t)(((size_t)c2 * g->nc[1] + c1) * g->nc[0] + c0);
+  }
+  for (size_t i = 0; i < n; i++) g->first[g->cell_of[i] + 1]++;
+  for (size_t c = 0; c < ncells; c++) g->first[c + 1] += g->first[c];
+  size_t *fill = malloc((ncells + 1) * sizeof *fill);
+  if (!fill) return -1;
+  memcpy(fill, g->first, (ncells + 1) * sizeof *fill);
+  for (size_t i = 0; i < n; i++) g->members[fill[g->cell_of[i]]++] = (int32_t)i;
+  free(fill);
+  return 0;
+}
+
+static int grid_pack(grid *g, const agglo_system *s) {
+  size_t n = s->n;
+  g->gx = malloc(4 * (n ? n : 1) * sizeof *g->gx);
+  if (!g->gx) return -1;
+  g->gy = g->gx + n, g->gz = g->gy + n, g->gr = g->gz + n;
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
+  for (size_t q = 0; q < n; q++) {
+    size_t i = (size_t)g->members[q];
+    g->gx[q] = s->x[3 * i], g->gy[q] = s->x[3 * i + 1], g->gz[q] = s->x[3 * i + 2];
+    g->gr[q] = s->r[i];
+  }
+  return 0;
+}
+
+static void grid_free(grid *g) {
+  free(g->cell_of); free(g->first); free(g->members); free(g->gx);
+}
+
+/* Distinct neighbour cell indices along one axis (wrapping on periodic axes). */
+#define MAX_SPAN 2
+static int axis_stencil(const agglo_system *s, const grid *g, int k, int c, int out[2 * MAX_SPAN + 1]) {
+  int m = 0;
+  for (int d = -g->span; d <= g->span; d++) {
+    int cc = c + d;
+    if (cc < 0 || cc >= g->nc[k]) {
+      if (!s->box.periodic[k]) continue;
+      cc = (cc + g->nc[k]) % g->nc[k];
+    }
+    int dup = 0;
+    for (int q = 0; q < m; q++) dup |= out[q] == cc;
+    if (!dup) out[m++] = cc;
+  }
+  return m;
+}
+
+/* Partners j > i of particle i within the list distance, appended to out (ascending). */
+typedef struct {
+  int32_t *v;
+  size_t n, cap;
+} ibuf;
+
+static int scan_particle(const agglo_system *s, const grid *g, size_t i, double reach, ibuf *out) {
+  const double *xi = s->x + 3 * i;
+  double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
+  /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
+  double L0 = s->box.periodic[0] ? s->box.len[0] : 0, L1 = s->box.periodic[1] ? s->box.len[1] : 0,
+         L2 = s->box.periodic[2] ? s->box.len[2] : 0;
+  double i0 = L0 > 0 ? 1 / L0 : 0, i1 = L1 > 0 ? 1 / L1 : 0, i2 = L2 > 0 ? 1 / L2 : 0;
+  int32_t ci = g->cell_of[i];
+  int c[3] = {ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1])};
+  int sx[2 * MAX_SPAN + 1], sy[2 * MAX_SPAN + 1], sz[2 * MAX_SPAN + 1];
+  int mx = axis_stencil(s, g, 0, c[0], sx), my = axis_stencil(s, g, 1, c[1], sy),
+      mz = axis_stencil(s, g, 2, c[2], sz);
+  size_t first = out->n;
+  for (int a = 0; a < mz; a++)
+    for (int b = 0; b < my; b++) {
+      size_t row = ((size_t)sz[a] * g->nc[1] + sy[b]) * g->nc[0];
+      for (int q = 0; q < mx;) {
+        /* a run of consecutive cells is one contiguous range of members */
+        int q1 = q + 1;
+        while (q1 < mx && sx[q1] == sx[q1 - 1] + 1) q1++;
+        size_t p0 = g->first[row + sx[q]], p1 = g->first[row + sx[q1 - 1] + 1];
+        q = q1;
+        if (out->n + (p1 - p0) > out->cap) {
+          size_t cap = 2 * out->cap + (p1 - p0) + 1024;
+          int32_t *nv = realloc(out->v, cap * sizeof *nv);
+          if (!nv) return -1;
+          out->v = nv, out->cap = cap;
+        }
+        int32_t *dst = out->v;
+        size_t cnt = out->n;
+        for (size_t p = p0; p < p1; p++) {
+          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1, d2 = g->gz[p] - x2;
+          d0 -= L0 * rint(d0 * i0);
+          d1 -= L1 * rint(d1 * i1);
+          d2 -= L2 * rint(d2 * i2);
+          double lim = reach + ri + g->gr[p];
+          int32_t j = g->members[p];
+          dst[cnt] = j;
+          cnt += (size_t)((d0 * d0 + d1 * d1 + d2 * d2 < lim * lim) & ((size_t)j > i));
+        }
+        out->n = cnt;
+      }
+    }
+  /* ascending partners (insertion sort: short, nearly sorted lists) */
+  int32_t *v = out->v + first;
+  size_t m = out->n - first;
+  for (size_t a = 1; a < m; a++) {
+    int32_t x = v[a];
+    size_t b = a;
+    while (b > 0 && v[b - 1] > x) v[b] = v[b - 1], b--;
+    v[b] = x;
+  }
+  return 0;
+}
+
+int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin) {
+  size_t n = s->n;
+  if (nb->n != n || !nb->start) {
+    free(nb->start); free(nb->x_ref);
+    nb->start = calloc(n + 1, sizeof *nb->start);
+    nb->x_ref = malloc(3 * (n ? n : 1) * sizeof *nb->x_ref);
+    if (!nb->start || !nb->x_ref) return -1;
+    nb->n = n;
+  }
+  nb->cutoff = cutoff;
+  nb->skin = skin;
+  double reach = cutoff + skin;
+  grid g;
+  /* cells one list distance wide, 3 x 3 (x 3) stencil, scanned as runs of consecutive cells
+     (measured faster than half-width cells and a 5 x 5 stencil) */
+  if (grid_build(&g, s, 2 * agglo_max_radius(s) + reach, 1) != 0 || grid_pack(&g, s) != 0) {
+    grid_free(&g);
+    return -1;
+  }
+  /* one scan: each thread lists a contiguous range of particles into its own buffer, then the
+     buffers are concatenated in particle order (the list does not depend on the threads) */
+  int failed = 0;
+  size_t *tot = NULL;
+#pragma omp parallel if (n > AGGLO_PAR_MIN)
+  {
+    int nt = 1, tid = 0;
+#ifdef _OPENMP
+    nt = omp_get_num_threads();
+    tid = omp_get_thread_num();
+#endif
+#pragma omp single
+    {
+      tot = calloc((size_t)nt + 1, sizeof *tot);
+      if (!tot) failed = 1;
+    }
+    ibuf buf = {0};
+    size_t a = n * (size_t)tid / (size_t)nt, b = n * (size_t)(tid + 1) / (size_t)nt;
+    int bad = failed;
+    for (size_t i = a; i < b && !bad; i++) {
+      size_t before = buf.n;
+      bad = scan_particle(s, &g, i, reach, &buf) != 0;
+      nb->start[i + 1] = buf.n - before;
+    }
+    if (bad) {
+#pragma omp atomic write
+      failed = 1;
+    }
+    if (!failed) tot[tid + 1] = buf.n;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int q = 0; q < nt; q++) tot[q + 1] += tot[q];
+      nb->npairs = tot[nt];
+      if (!failed && nb->npairs > nb->cap) {
+        free(nb->nbr);
+        nb->cap = nb->npairs + nb->npairs / 4 + 16;
+        nb->nbr = malloc(nb->cap * sizeof *nb->nbr);
+        if (!nb->nbr) failed = 1, nb->cap = 0;
+      }
+    }
+    if (!failed && buf.n) memcpy(nb->nbr + tot[tid], buf.v, buf.n * sizeof *buf.v);
+    free(buf.v);
+  }
+  free(tot);
+  grid_free(&g);
+  if (failed) return -1;
+  nb->start[0] = 0;
+  for (size_t i = 0; i < n; i++) nb->start[i + 1] += nb->start[i];
+  memcpy(nb->x_ref, s->x, 3 * n * sizeof *s->x);
+  nb->builds++;
+  return 0;
+}
+
+int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s) {
+  if (!nb->start || nb->n != s->n) return 1;
+  /* a pair's separation changed by at most the sum of the two largest displacements */
+  double top1 = 0, top2 = 0;
+#pragma omp parallel if (s->n > AGGLO_PAR_MIN)
+  {
+    double a1 = 0, a2 = 0;
+#pragma omp for schedule(static) nowait
+    for (size_t i = 0; i < s->n; i++) {
+      double d[3];
+      agglo_box_delta(&s->box, nb->x_ref + 3 * i, s->x + 3 * i, d);
+      double q = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (q > a2) {
+        if (q > a1) a2 = a1, a1 = q;
+        else a2 = q;
+      }
+    }
+#pragma omp critical(agglo_stale)
+    {
+      double v[4] = {top1, top2, a1, a2};
+      for (int x = 0; x < 4; x++)
+        for (int y = x + 1; y < 4; y++)
+          if (v[y] > v[x]) { double tmp = v[x]; v[x] = v[y]; v[y] = tmp; }
+      top1 = v[0], top2 = v[1];
+    }
+  }
+  return sqrt(top1) + sqrt(top2) > nb->skin;
+}
+
+int agglo_neighbors_update(agglo_neighbors *nb, const agglo_system *s) {
+  return agglo_neighbors_stale(nb, s) ? agglo_neighbors_build(nb, s, nb->cutoff, nb->skin) : 0;
+}
+
+void agglo_neighbors_free(agglo_neighbors *nb) {
+  free(nb->start); free(nb->nbr); free(nb->x_ref);
+  memset(nb, 0, sizeof *nb);
+}
+
+#define PERMUTE(arr, T, width)                                             \
+  do {                                                                     \
+    T *tmp = malloc(n * (width) * sizeof(T));                              \
+    if (!tmp) { ok = 0; break; }                                           \
+    for (size_t p = 0; p < n; p++)                                         \
+      memcpy(tmp + p * (width), (arr) + (size_t)order[p] * (width), (width) * sizeof(T)); \
+    memcpy((arr), tmp, n * (width) * sizeof(T));                           \
+    free(tmp);                                                             \
+  } while (0)
+
+int agglo_sort_spatially(agglo_system *s, double cell) {
+  size_t n = s->n;
+  if (n < 2) return 0;
+  grid g;
+  if (grid_build(&g, s, cell, 1) != 0) {
+    grid_free(&g);
+    return -1;
+  }
+  const int32_t *order = g.members;
+  int ok = 1;
+  PERMUTE(s->x, double, 3);
+  PERMUTE(s->v, double, 3);
+  PERMUTE(s->r, double, 1);
+  PERMUTE(s->m, double, 1);
+  PERMUTE(s->inv_m, double, 1);
+  PERMUTE(s->id, int64_t, 1);
+  PERMUTE(s->cluster, int32_t, 1);
+  grid_free(&g);
+  return ok ? 0 : -1;
+}

@@ -1,0 +1,71 @@
+/* A model is a small table of functions over the shared system; the driver does not know which
+   model it runs. */
+#ifndef AGGLO_MODEL_H
+#define AGGLO_MODEL_H
+#include "config/config.h"
+#include "core/shapes.h"
+#include "core/system.h"
+#include <stdio.h>
+
+/* What one step reports (the solver's statistics and the state's health). */
+typedef struct {
+  int iterations;       /* solver iterations of this step */
+  int converged;        /* 0 if the solver hit its cap */
+  double max_violation; /* largest overlap the solver left (length) */
+  double min_gap;       /* smallest gap between particles (and walls) after the step */
+  size_t n_contacts;    /* constraints in the step */
+  size_t bad_particle;  /* first particle with a non-finite value, or SIZE_MAX */
+  int outer_iterations; /* ballistic time stepping: growths of the link set in the step */
+  int finished;         /* the model has nothing left to do (e.g. one cluster left): stop */
+  double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
+} agglo_step_info;
+
+typedef struct {
+  const char *name;
+  int (*init)(void **state, const agglo_system *s, const agglo_config *c, char *err, size_t errlen);
+  int (*step)(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
+  /* the contact notion used for clusters (gap below which two particles touch) */
+  double (*contact_gap)(const void *state);
+  /* neighbour list of the last step, reusable by cluster labelling (may be NULL) */
+  const void *(*neighbors)(const void *state);
+  /* model state needed for an exact restart (e.g. multipliers for the warm start) */
+  int (*save)(const void *state, FILE *f);
+  int (*load)(void *state, FILE *f, char *err, size_t errlen);
+  void (*destroy)(void *state);
+  /* 1: the model chooses its own step and sets s->t; outputs are then scheduled by time and
+     the run ends when the step reports finished */
+  int variable_step;
+  /* the model's own cluster labels (e.g. linked components) into s->cluster, if not NULL */
+  int (*labels)(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
+  /* optional: links to draw on snapshots (e.g. glued pairs, darker = stronger), valid until the
+     next step */
+  int (*links)(void *state, agglo_link_lines *out);
+  /* optional: obstacles to draw on snapshots at the system's time (walls as segments clipped to
+     the box, spheres as discs), valid until the next call */
+  int (*obstacles)(void *state, const agglo_system *s, agglo_obstacle_shapes *out);
+  /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
+  const char *stats_columns;
+  void (*stats_values)(const void *state, FILE *f);
+  /* optional: a warning about the run as a whole at its end (e.g. a temperature off its target);
+     1 with the message in msg, else 0 */
+  int (*final_warning)(const void *state, char *msg, size_t n);
+} agglo_model;
+
+extern const agglo_model agglo_model_contact;
+extern const agglo_model agglo_model_ballistic;    /* time stepping (ballistic_model.c) */
+extern const agglo_model agglo_model_ballistic_ed; /* event driven (ballistic_event_driven.c) */
+extern const agglo_model agglo_model_dpd;          /* DPD-VV (dpd_model.c) */
+extern const agglo_model agglo_model_gluey;        /* gluey particles (gluey_model.c) */
+/* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count
+   must not turn into a huge allocation) */
+static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
+  long here = ftell(f), end = -1;
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) end = ftell(f), fseek(f, here, SEEK_SET);
+  return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / 8 + 1;
+}
+
+/* The registry (models.c): the model of a scenario, from run.model and, for ballistic,
+   ballistic.method. */
+const agglo_model *agglo_model_select(const agglo_config *c);
+
+#endif

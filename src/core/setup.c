@@ -1,0 +1,229 @@
+#include "core/setup.h"
+#include "core/cells.h"
+#include "models/dpd_model.h"
+#include "models/gluey_model.h"
+#include "core/rng.h"
+#include "core/error.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
+  for (size_t i = 0; i < s->n; i++) {
+    double r;
+    if (c->radii.n > 0) {
+      r = c->radii.v[i % (size_t)c->radii.n];
+    } else {
+      double u[4];
+      agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
+      r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
+    }
+    /* DPD species with their own radius or mass (dpd.species_radius, dpd.species_mass) */
+    int sp = c->model == MODEL_DPD && (c->dpd_species_radius.n || c->dpd_species_mass.n)
+                 ? agglo_dpd_species_of(c, (int64_t)i, s->n)
+                 : -1;
+    if (sp >= 0 && c->dpd_species_radius.n) r = c->dpd_species_radius.v[sp];
+    s->r[i] = r;
+    double q = r / c->radius;
+    s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+    if (sp >= 0 && c->dpd_species_mass.n) s->m[i] = c->dpd_species_mass.v[sp];
+    s->inv_m[i] = 1.0 / s->m[i];
+  }
+}
+
+static void set_box(agglo_system *s, const agglo_config *c) {
+  int d = c->dim;
+  double side = 0;
+  if (c->fraction > 0) {
+    double vol = 0;
+    for (size_t i = 0; i < s->n; i++)
+      vol += d == 2 ? M_PI * s->r[i] * s->r[i] : 4.0 / 3.0 * M_PI * pow(s->r[i], 3);
+    side = pow(vol / c->fraction, 1.0 / d);
+  }
+  double rmax = agglo_max_radius(s);
+  for (int k = 0; k < 3; k++) {
+    s->box.lo[k] = 0;
+    if (k < d) {
+      s->box.len[k] = c->fraction > 0 ? side : agglo_list_component(&c->size, k);
+      s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == 1;
+    } else {
+      s->box.len[k] = 2 * rmax; /* a slab in 2D: z = 0 stays fixed */
+      s->box.lo[k] = -rmax;
+      s->box.periodic[k] = 0;
+    }
+    s->box.hi[k] = s->box.lo[k] + s->box.len[k];
+  }
+}
+
+/* Random sequential addition on a grid of cells at least one diameter wide, in the whole box or,
+   when region is given (low corner then high corner, dim values each), inside that region. */
+static int place_random(agglo_system *s, const agglo_config *c, const double *region, char *err,
+                        size_t errlen) {
+  size_t n = s->n;
+  int d = s->dim;
+  double rmax = agglo_max_radius(s), cell = 2 * rmax;
+  int nc[3] = {1, 1, 1};
+  size_t ncells = 1;
+  for (int k = 0; k < d; k++) {
+    nc[k] = (int)fmax(1, floor(s->box.len[k] / cell));
+    if (s->box.periodic[k] && nc[k] < 3) nc[k] = 1;
+    ncells *= (size_t)nc[k];
+  }
+  int32_t *head = malloc(ncells * sizeof *head), *next = malloc(n * sizeof *next);
+  if (!head || !next) {
+    free(head); free(next);
+    return agglo_fail(err, errlen, "out of memory placing %zu particles", n);
+  }
+  for (size_t q = 0; q < ncells; q++) head[q] = -1;
+  const uint64_t max_attempts = 100000;
+  for (size_t i = 0; i < n; i++) {
+    double *x = s->x + 3 * i, r = s->r[i];
+    uint64_t a;
+    for (a = 0; a < max_attempts; a++) {
+      double u[4];
+      agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_PLACEMENT, a, i, u);
+      for (int k = 0; k < 3; k++) {
+        if (k >= d) x[k] = 0;
+        else if (region) {
+          double lo = region[k] + r, hi = region[d + k] - r;
+          x[k] = lo + u[k] * (hi - lo);
+        }
+        else if (s->box.periodic[k]) x[k] = s->box.lo[k] + u[k] * s->box.len[k];
+        else x[k] = s->box.lo[k] + r + u[k] * (s->box.len[k] - 2 * r);
+      }
+      int ci[3];
+      for (int k = 0; k < 3; k++) {
+        ci[k] = k < d ? (int)floor((x[k] - s->box.lo[k]) / s->box.len[k] * nc[k]) : 0;
+        if (ci[k] >= nc[k]) ci[k] = nc[k] - 1;
+        if (ci[k] < 0) ci[k] = 0;
+      }
+      int ok = 1;
+      for (int dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0) && ok; dz++)
+        for (int dy = -1; dy <= 1 && ok; dy++)
+          for (int dx = -1; dx <= 1 && ok; dx++) {
+            int cc[3] = {ci[0] + dx, ci[1] + dy, ci[2] + dz}, skip = 0;
+            for (int k = 0; k < 3; k++) {
+              if (cc[k] >= 0 && cc[k] < nc[k]) continue;
+              if (!s->box.periodic[k] || nc[k] == 1) skip = 1;
+              else cc[k] = (cc[k] + nc[k]) % nc[k];
+            }
+            /* with one cell along a periodic axis, only offset 0 is distinct */
+            for (int k = 0; k < 3; k++)
+              if (nc[k] == 1 && (k == 0 ? dx : k == 1 ? dy : dz) != 0) skip = 1;
+            if (skip) continue;
+            size_t q = ((size_t)cc[2] * nc[1] + cc[1]) * nc[0] + cc[0];
+            for (int32_t j = head[q]; j >= 0; j = next[j]) {
+              double dd[3];
+              agglo_box_delta(&s->box, x, s->x + 3 * (size_t)j, dd);
+              double lim = r + s->r[j];
+              if (dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2] < lim * lim) {
+                ok = 0;
+                break;
+              }
+            }
+          }
+      if (ok) {
+        size_t q = ((size_t)ci[2] * nc[1] + ci[1]) * nc[0] + ci[0];
+        next[i] = head[q];
+        head[q] = (int32_t)i;
+        break;
+      }
+    }
+    if (a == max_attempts) {
+      free(head); free(next);
+      return agglo_fail(err, errlen, "random placement failed: no room for particle %zu of %zu after %llu "
+                  "attempts; lower particles.n or particles.fraction, or enlarge %s",
+                  i + 1, n, (unsigned long long)max_attempts, region ? "gluey.region" : "box.size");
+    }
+  }
+  free(head); free(next);
+  return 0;
+}
+
+/* Square or cubic lattice filled in order, one particle per cell centre. */
+static int place_lattice(agglo_system *s, char *err, size_t errlen) {
+  int d = s->dim;
+  size_t m = (size_t)ceil(pow((double)s->n, 1.0 / d) - 1e-9);
+  while ((d == 2 ? m * m : m * m * m) < s->n) m++;
+  double rmax = agglo_max_radius(s);
+  for (int k = 0; k < d; k++)
+    if (s->box.len[k] / (double)m < 2 * rmax)
+      return agglo_fail(err, errlen, "lattice placement: %zu sites per axis of spacing %g cannot hold "
+                  "particles of radius %g; enlarge box.size", m, s->box.len[k] / (double)m, rmax);
+  for (size_t i = 0; i < s->n; i++) {
+    size_t idx[3] = {i % m, (i / m) % m, i / (m * m)};
+    for (int k = 0; k < 3; k++)
+      s->x[3 * i + k] = k < d ? s->box.lo[k] + (idx[k] + 0.5) * s->box.len[k] / (double)m : 0;
+  }
+  return 0;
+}
+
+/* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
+   paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
+static void set_ballistic_velocities(agglo_system *s, const agglo_config *c) {
+  int d = s->dim;
+  for (size_t i = 0; i < s->n; i++) {
+    double u[4], *v = s->v + 3 * i;
+    agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
+    v[0] = v[1] = v[2] = 0;
+    if (c->ball_velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = c->ball_speed * (u[k] - 0.5);
+    } else if (d == 2) {
+      double a = 2 * M_PI * u[0];
+      v[0] = c->ball_speed * cos(a), v[1] = c->ball_speed * sin(a);
+    } else {
+      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
+      v[0] = c->ball_speed * q * cos(a), v[1] = c->ball_speed * q * sin(a), v[2] = c->ball_speed * z;
+    }
+  }
+}
+
+/* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
+   mean removed so that the total momentum is zero. */
+static void set_dpd_velocities(agglo_system *s, const agglo_config *c) {
+  double p[3] = {0, 0, 0}, mt = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    double z[4];
+    agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
+    double sd = sqrt(c->dpd_kT * s->inv_m[i]);
+    for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
+    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
+    mt += s->m[i];
+  }
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < s->dim; k++) s->v[3 * i + k] -= p[k] / mt;
+}
+
+int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
+    return agglo_fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
+  set_radii_and_masses(s, c);
+  set_box(s, c);
+  /* the gluey model can confine the random placement to a region of the box */
+  const agglo_list *R = &c->gluey_region;
+  const double *region = c->model == MODEL_GLUEY && R->n ? R->v : NULL;
+  int rc = 0;
+  if (region && R->n != 2 * c->dim)
+    rc = agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
+                    R->n, 2 * c->dim);
+  for (int k = 0; region && rc == 0 && k < c->dim; k++)
+    if (!(region[c->dim + k] - region[k] >= 2 * agglo_max_radius(s)))
+      rc = agglo_fail(err, errlen, "gluey.region is narrower than a particle");
+  if (rc == 0 && c->from[0]) {
+    /* particles.from: the file gives the positions (simulation_start.c) */
+  } else if (rc == 0)
+    rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)
+                                       : place_random(s, c, region, err, errlen);
+  if (rc != 0) {
+    agglo_system_free(s);
+    return -1;
+  }
+  if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
+  if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
+  if (c->model == MODEL_GLUEY && !c->from[0] && agglo_gluey_place(s, c, err, errlen) != 0) {
+    agglo_system_free(s);
+    return -1;
+  }
+  return 0;
+}

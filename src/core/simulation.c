@@ -1,0 +1,430 @@
+/* The simulation handle: set up, step (step -> checks -> outputs -> callback), read and write the
+   state. The stepping loop of every run, `agglo run` included. */
+#include "core/simulation.h"
+#include "core/cells.h"
+#include "io/checkpoint.h"
+#include "io/checkpoint_h5.h"
+#include "core/error.h"
+#include "io/xyz_write.h"
+#include "core/setup.h"
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *agglo_version(void) { return AGGLO_VERSION; }
+
+agglo_status agglo_set_threads(int threads) {
+  if (threads < 0 || threads > 4096)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_set_threads: %d threads (allowed: 0 to 4096)", threads);
+  if (threads > 0) omp_set_num_threads(threads);
+  return AGGLO_OK;
+}
+
+#define NEED(sim, ret)                                                                   \
+  do {                                                                                   \
+    if (!(sim)) {                                                                        \
+      agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation handle is NULL", __func__);     \
+      return ret;                                                                        \
+    }                                                                                    \
+  } while (0)
+
+int agglo_sim_label(agglo_sim *sim) {
+  if (sim->labelled_step == sim->sys.step) return 0;
+  int rc;
+  if (sim->model->labels) {
+    size_t nc = 0, mx = 0;
+    rc = sim->model->labels(sim->state, &sim->sys, &nc, &mx);
+    sim->clusters.n_clusters = nc, sim->clusters.max_size = mx;
+    sim->clusters.mean_size = nc ? (double)sim->sys.n / (double)nc : 0;
+  } else {
+    const void *nb = sim->model->neighbors ? sim->model->neighbors(sim->state) : NULL;
+    rc = agglo_clusters_label(&sim->sys, nb, sim->model->contact_gap(sim->state), &sim->clusters);
+  }
+  if (rc == 0) sim->labelled_step = sim->sys.step;
+  return rc;
+}
+
+/* A handle for the settings, without particles yet. */
+static agglo_status sim_new(const agglo_config *c, agglo_sim **out) {
+  if (!out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_sim_create: out is NULL");
+  *out = NULL;
+  if (!c) return agglo_error(AGGLO_ERROR_USAGE, "agglo_sim_create: the settings handle is NULL");
+  if (agglo_config_validate(c, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
+  agglo_sim *sim = calloc(1, sizeof *sim);
+  if (!sim) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  sim->cfg = *c;
+  sim->model = agglo_model_select(c);
+  if (!sim->model) {
+    free(sim);
+    return agglo_error(AGGLO_ERROR_INPUT, "run.model: model not available in this build");
+  }
+  sim->labelled_step = -1;
+  sim->last.min_gap = INFINITY;
+  sim->last.converged = 1;
+  sim->last_step = sim->model->variable_step ? INT64_MAX : llround(c->t_end / c->dt);
+  *out = sim;
+  return AGGLO_OK;
+}
+
+/* The particle arrays are in place: make the model and the rollback buffers. */
+static agglo_status sim_finish(agglo_sim *sim) {
+  char *err = agglo_error_buffer();
+  if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, err, AGGLO_ERROR_LEN) != 0)
+    return AGGLO_ERROR_INPUT;
+  size_t n3 = 3 * sim->sys.n;
+  sim->x_good = malloc((n3 ? n3 : 1) * sizeof(double));
+  sim->v_good = malloc((n3 ? n3 : 1) * sizeof(double));
+  if (!sim->x_good || !sim->v_good) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  return AGGLO_OK;
+}
+
+agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out) {
+  agglo_sim *sim;
+  agglo_status st = sim_new(c, &sim);
+  if (st != AGGLO_OK) return st;
+  agglo_system *s = &sim->sys, file = {0};
+  agglo_start_columns has; /* particles.from (simulation_start.c) */
+  if (sim->cfg.from[0]) st = agglo_start_read(sim, &file, &has);
+  if (st != AGGLO_OK) {
+  } else if (agglo_setup(s, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_INPUT;
+  else if (sim->cfg.from[0] && (st = agglo_start_apply(sim, &file, &has)) != AGGLO_OK) {
+  }
+  /* cell order for memory locality; ids travel with the particles */
+  else if (agglo_sort_spatially(s, 4 * agglo_max_radius(s)) != 0)
+    st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  else {
+    for (size_t i = 0; i < s->n; i++) s->cluster[i] = (int32_t)s->id[i];
+    st = sim_finish(sim);
+  }
+  agglo_system_free(&file);
+  if (st != AGGLO_OK) agglo_sim_destroy(sim);
+  else *out = sim;
+  return st;
+}
+
+agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *dir, agglo_sim **out) {
+  agglo_sim *sim;
+  agglo_status st = sim_new(c, &sim);
+  if (st != AGGLO_OK) return st;
+  char path[4096], *err = agglo_error_buffer();
+  sim->restarted = 1;
+  snprintf(path, sizeof path, "%s/state.xyz", dir ? dir : "(NULL)");
+  /* state.h5 (output.checkpoint_format = hdf5) or the text pair: agglo_checkpoint_uses_h5 */
+  char *bytes = NULL;
+  size_t nbytes = 0;
+  int recovered = dir && agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) == 0;
+  int h5 = recovered && agglo_checkpoint_uses_h5(dir, c->checkpoint_format);
+  if (h5) snprintf(path, sizeof path, "%s/state.h5", dir);
+  if (!recovered || (h5 ? agglo_checkpoint_h5_read(path, &sim->sys, &bytes, &nbytes, err, AGGLO_ERROR_LEN)
+                        : agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN)) != 0) {
+    if (!dir) agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_create_from_restart: the directory is NULL");
+    st = AGGLO_ERROR_INPUT;
+  } else if (sim->sys.dim != c->dim) {
+    st = agglo_error(AGGLO_ERROR_INPUT, "%s: dim %d differs from run.dim %d", path, sim->sys.dim, c->dim);
+  } else if ((st = agglo_start_check_restart(sim, path)) == AGGLO_OK &&
+             (st = sim_finish(sim)) == AGGLO_OK) {
+    /* the model's state: contacts.txt, or the same bytes stored in state.h5 (model/contacts) */
+    if (!h5) snprintf(path, sizeof path, "%s/contacts.txt", dir);
+    FILE *f = !h5 ? fopen(path, "r") : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
+    if (!f) st = agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    else {
+      if (sim->model->load && sim->model->load(sim->state, f, err, AGGLO_ERROR_LEN) != 0) {
+        st = AGGLO_ERROR_INPUT;
+        if (h5) {
+          char keep[AGGLO_ERROR_LEN];
+          snprintf(keep, sizeof keep, "%s", err);
+          agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, keep);
+        }
+      }
+      fclose(f);
+    }
+  }
+  free(bytes);
+  if (st != AGGLO_OK) agglo_sim_destroy(sim);
+  else *out = sim;
+  return st;
+}
+
+void agglo_sim_destroy(agglo_sim *sim) {
+  if (!sim) return;
+  agglo_outputs_close(sim);
+  if (sim->state) sim->model->destroy(sim->state);
+  free(sim->x_good);
+  free(sim->v_good);
+  agglo_system_free(&sim->sys);
+  free(sim);
+}
+
+/* ---- stepping ---------------------------------------------------------------------------- */
+
+static void warn(agglo_sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(agglo_sim *sim, const char *fmt, ...) {
+  if (sim->warnings++ >= 5 || !sim->log) return;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (sim->warnings == 5 && len > 0 && (size_t)len < sizeof msg)
+    snprintf(msg + len, sizeof msg - (size_t)len, "; further warnings not shown");
+  sim->log(msg, sim->log_user);
+}
+
+static void rollback(agglo_sim *sim, double t, int64_t step) {
+  size_t n3 = 3 * sim->sys.n;
+  memcpy(sim->sys.x, sim->x_good, n3 * sizeof(double));
+  memcpy(sim->sys.v, sim->v_good, n3 * sizeof(double));
+  sim->sys.t = t, sim->sys.step = step;
+  sim->labelled_step = -1;
+}
+
+/* The state writer's restart point, keeping the thread's message. */
+static void save_state_quietly(agglo_sim *sim) {
+  char keep[AGGLO_ERROR_LEN];
+  memcpy(keep, agglo_error_buffer(), sizeof keep);
+  if (sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE)) agglo_outputs_save_state(sim, sim->out.dir);
+  memcpy(agglo_error_buffer(), keep, sizeof keep);
+}
+
+/* A failed step: back to the state it started from; the run ends there (the outputs of that
+   step and the restart point are written). */
+static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
+  rollback(sim, t_good, step_good);
+  sim->failed = 1;
+  char *err = agglo_error_buffer();
+  size_t l = strlen(err);
+  if (l + 1 < AGGLO_ERROR_LEN)
+    snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
+             (long long)step_good, sim->out.which & AGGLO_OUTPUT_STATE ? "saved" : "kept");
+  char keep[AGGLO_ERROR_LEN];
+  memcpy(keep, err, sizeof keep);
+  if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
+  memcpy(err, keep, sizeof keep);
+  save_state_quietly(sim);
+  return AGGLO_ERROR_RUN;
+}
+
+/* The health of the step just taken (sim->last): AGGLO_OK, perhaps with a warning, or
+   AGGLO_ERROR_RUN with its message. */
+agglo_status agglo_sim_check_step(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
+  if (sim->last.bad_particle != SIZE_MAX) {
+    size_t i = sim->last.bad_particle;
+    agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                "the time step (run.dt = %g) is probably too large for the forces",
+                (long long)s->step, (long long)s->id[i], c->dt);
+    return AGGLO_ERROR_RUN;
+  }
+  if (!sim->last.converged) {
+    if (c->on_failure == 1) {
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: the projection did not converge in %lld iterations "
+                  "(largest overlap left %.3g); raise solver.max_iter or solver.tol, or lower "
+                  "run.dt", (long long)s->step, (long long)c->max_iter, sim->last.max_violation);
+      return AGGLO_ERROR_RUN;
+    }
+    warn(sim, "step %lld: projection stopped at the iteration cap (largest overlap left %.3g)",
+         (long long)s->step, sim->last.max_violation);
+  }
+  if (sim->last.overlap_limit > 0 && sim->last.min_gap < -sim->last.overlap_limit) {
+    if (c->on_failure == 1) {
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: an overlap of %.3g remains (more than ten times "
+                  "the solver tolerance, %.3g): the solver stopped early or a contact was missed; "
+                  "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,
+                  -sim->last.min_gap, sim->last.overlap_limit / 10);
+      return AGGLO_ERROR_RUN;
+    }
+    warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
+         (long long)s->step, -sim->last.min_gap);
+  }
+  return AGGLO_OK;
+}
+
+/* One step with its checks, outputs and callback. */
+static agglo_status step_once(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  char *err = agglo_error_buffer();
+  if (!sim->started) {
+    sim->started = 1;
+    if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) return AGGLO_ERROR_IO;
+  }
+  size_t n3 = 3 * s->n;
+  memcpy(sim->x_good, s->x, n3 * sizeof(double));
+  memcpy(sim->v_good, s->v, n3 * sizeof(double));
+  double t_good = s->t;
+  int64_t step_good = s->step;
+  sim->labelled_step = -1;
+  /* a failed step may have written velocities: keep the state it started from */
+  if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0)
+    return fail_run(sim, t_good, step_good);
+  sim->iter_sum += sim->last.iterations;
+  sim->iter_steps++;
+  if (agglo_sim_check_step(sim) != AGGLO_OK) return fail_run(sim, t_good, step_good);
+  if (sim->last.finished) sim->finished = 1;
+  int final = s->step == sim->last_step || sim->finished;
+  if (agglo_outputs_write(sim, final) != 0) {
+    sim->failed = 1;
+    save_state_quietly(sim);
+    return AGGLO_ERROR_IO;
+  }
+  char msg[512];
+  if (final && sim->log && sim->model->final_warning &&
+      sim->model->final_warning(sim->state, msg, sizeof msg))
+    sim->log(msg, sim->log_user); /* not one of the five step warnings: always passed on */
+  if (final && sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
+      agglo_outputs_save_state(sim, sim->out.dir) != 0)
+    return AGGLO_ERROR_IO;
+  if (!final && agglo_outputs_checkpoint(sim) != 0) return AGGLO_ERROR_IO;
+  /* a stop writes the restart point but no output off the schedule: the run may go on */
+  if (sim->callback && s->step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user)) {
+    save_state_quietly(sim);
+    return agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)",
+                       (long long)s->step, s->t);
+  }
+  return AGGLO_OK;
+}
+
+static agglo_status can_step(const agglo_sim *sim, const char *fn) {
+  if (!sim) return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation handle is NULL", fn);
+  if (sim->failed)
+    return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation failed at step %lld and cannot go "
+                       "on (its last good state is kept)", fn, (long long)sim->sys.step);
+  if (sim->finished)
+    return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation is finished (the model has nothing "
+                       "left to do at t = %g, step %lld)", fn, sim->sys.t, (long long)sim->sys.step);
+  return AGGLO_OK;
+}
+
+agglo_status agglo_sim_step(agglo_sim *sim, int64_t n) {
+  agglo_status st = can_step(sim, __func__);
+  if (st != AGGLO_OK) return st;
+  if (n < 0) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_step: n = %lld (allowed: >= 0)", (long long)n);
+  for (int64_t k = 0; k < n && !sim->finished && st == AGGLO_OK; k++) st = step_once(sim);
+  return st;
+}
+
+agglo_status agglo_sim_run_until(agglo_sim *sim, double t) {
+  agglo_status st = can_step(sim, __func__);
+  if (st != AGGLO_OK) return st;
+  if (!isfinite(t)) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_until: t = %g (allowed: finite)", t);
+  if (sim->model->variable_step) {
+    while (st == AGGLO_OK && !sim->finished && sim->sys.t < t) st = step_once(sim);
+    return st;
+  }
+  int64_t target = (int64_t)ceil(t / sim->cfg.dt - 1e-9);
+  while (st == AGGLO_OK && !sim->finished && sim->sys.step < target) st = step_once(sim);
+  return st;
+}
+
+agglo_status agglo_sim_run(agglo_sim *sim) {
+  agglo_status st = can_step(sim, __func__);
+  if (st != AGGLO_OK) return st;
+  while (st == AGGLO_OK && !sim->finished && sim->sys.step < sim->last_step) st = step_once(sim);
+  return st;
+}
+
+int agglo_sim_finished(const agglo_sim *sim) { return sim && sim->finished; }
+
+agglo_status agglo_sim_set_callback(agglo_sim *sim, int64_t every, agglo_callback fn, void *user) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (fn && every < 1)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_set_callback: every = %lld (allowed: >= 1)", (long long)every);
+  sim->callback = fn, sim->callback_user = user, sim->callback_every = every;
+  return AGGLO_OK;
+}
+
+agglo_status agglo_sim_set_log(agglo_sim *sim, agglo_log_fn fn, void *user) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  sim->log = fn, sim->log_user = user;
+  return AGGLO_OK;
+}
+
+/* ---- outputs ----------------------------------------------------------------------------- */
+
+agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (which & ~(unsigned)(AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE))
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: which = %u (allowed: a sum of "
+                       "AGGLO_OUTPUT_* flags, at most %d)", which, AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE);
+  if (agglo_outputs_close(sim) != 0) return AGGLO_ERROR_IO;
+  if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
+  if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
+  if (agglo_outputs_open(sim, dir, which) != 0) {
+    char keep[AGGLO_ERROR_LEN];
+    memcpy(keep, agglo_error_buffer(), sizeof keep);
+    agglo_outputs_close(sim);
+    memcpy(agglo_error_buffer(), keep, sizeof keep);
+    return AGGLO_ERROR_IO;
+  }
+  return AGGLO_OK;
+}
+
+agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_save_state: the directory is NULL");
+  return agglo_outputs_save_state(sim, dir) == 0 ? AGGLO_OK : AGGLO_ERROR_IO;
+}
+
+agglo_status agglo_sim_close_outputs(agglo_sim *sim) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  return agglo_outputs_close(sim) == 0 ? AGGLO_OK : AGGLO_ERROR_IO;
+}
+
+/* ---- reading the state ------------------------------------------------------------------- */
+
+size_t agglo_sim_count(const agglo_sim *sim) { NEED(sim, 0); return sim->sys.n; }
+int agglo_sim_dim(const agglo_sim *sim) { NEED(sim, 0); return sim->sys.dim; }
+const char *agglo_sim_model(const agglo_sim *sim) { NEED(sim, NULL); return sim->model->name; }
+double agglo_sim_time(const agglo_sim *sim) { NEED(sim, NAN); return sim->sys.t; }
+int64_t agglo_sim_step_count(const agglo_sim *sim) { NEED(sim, -1); return sim->sys.step; }
+double agglo_sim_dt(const agglo_sim *sim) { NEED(sim, NAN); return sim->cfg.dt; }
+const double *agglo_sim_positions(const agglo_sim *sim) { NEED(sim, NULL); return sim->sys.x; }
+const double *agglo_sim_velocities(const agglo_sim *sim) { NEED(sim, NULL); return sim->sys.v; }
+const double *agglo_sim_radii(const agglo_sim *sim) { NEED(sim, NULL); return sim->sys.r; }
+const double *agglo_sim_masses(const agglo_sim *sim) { NEED(sim, NULL); return sim->sys.m; }
+const int64_t *agglo_sim_ids(const agglo_sim *sim) { NEED(sim, NULL); return sim->sys.id; }
+
+agglo_status agglo_sim_box(const agglo_sim *sim, agglo_box *box) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (!box) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_box: box is NULL");
+  *box = sim->sys.box;
+  return AGGLO_OK;
+}
+
+double agglo_sim_contact_gap(const agglo_sim *sim) {
+  NEED(sim, NAN);
+  return sim->model->contact_gap(sim->state);
+}
+
+const int32_t *agglo_sim_clusters(agglo_sim *sim) {
+  NEED(sim, NULL);
+  if (agglo_sim_label(sim) != 0) {
+    agglo_error(AGGLO_ERROR_MEMORY, "agglo_sim_clusters: out of memory");
+    return NULL;
+  }
+  return sim->sys.cluster;
+}
+
+size_t agglo_sim_cluster_count(agglo_sim *sim) {
+  return agglo_sim_clusters(sim) ? sim->clusters.n_clusters : 0;
+}
+
+agglo_status agglo_sim_get_report(const agglo_sim *sim, agglo_sim_report *r) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (!r) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_get_report: report is NULL");
+  *r = (agglo_sim_report){.time = sim->sys.t,
+                          .step = sim->sys.step,
+                          .end_step = sim->model->variable_step ? -1 : sim->last_step,
+                          .iterations = sim->last.iterations,
+                          .converged = sim->last.converged,
+                          .max_violation = sim->last.max_violation,
+                          .min_gap = sim->last.min_gap,
+                          .n_contacts = sim->last.n_contacts,
+                          .n_clusters = sim->clusters.n_clusters,
+                          .max_cluster_size = sim->clusters.max_size,
+                          .warnings = sim->warnings};
+  return AGGLO_OK;
+}

@@ -1,0 +1,72 @@
+/* The simulation handle behind include/agglo/agglo.h: a system, its model and the run's
+   bookkeeping. Shared by simulation.c (stepping, state) and outputs.c (the writers). */
+#ifndef AGGLO_SIMULATION_H
+#define AGGLO_SIMULATION_H
+#include "analysis/clusters.h"
+#include "config/config.h"
+#include "core/model.h"
+#include <stdio.h>
+
+/* The writers attached to an output directory and their schedule. */
+typedef struct {
+  char *dir;
+  unsigned which;  /* AGGLO_OUTPUT_* */
+  FILE *traj, *stats;
+  struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
+  int64_t traj_every, stats_every, analysis_every, snap_next;
+  int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
+  int64_t state_step;            /* step of the last state written (-1: none) */
+  double traj_next, stats_next, analysis_next; /* models with a variable step: by time */
+  int analysis_due;
+  int initial_pending;           /* the outputs of the start are due at the first step */
+  double checkpoint_wall, checkpoint_next; /* last restart point (wall clock), next (sim time) */
+} agglo_outputs;
+
+struct agglo_sim {
+  agglo_config cfg;
+  const agglo_model *model;
+  void *state;
+  agglo_system sys;
+  agglo_cluster_stats clusters;
+  int64_t labelled_step;   /* step of the labels in sys.cluster (-1: stale) */
+  agglo_step_info last;
+  int64_t iter_sum, iter_steps, warnings;
+  int64_t last_step;       /* the step of run.t_end (INT64_MAX for a variable step) */
+  int started, restarted, finished, failed;
+  double *x_good, *v_good; /* the state before the current step */
+  agglo_callback callback;
+  void *callback_user;
+  int64_t callback_every;
+  agglo_log_fn log;
+  void *log_user;
+  agglo_outputs out;
+};
+
+/* Label the clusters of the current state (model labels or contacts). 0 or -1 (memory). */
+int agglo_sim_label(agglo_sim *sim);
+
+/* outputs.c: open the writers, write what is due at the current step (final: everything of the
+   run's end), write the restart point, close. Return 0 or -1 with the thread's message set. */
+int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which);
+int agglo_outputs_write(agglo_sim *sim, int final);
+/* Would agglo_outputs_write write anything at the current step? (fixed-step models) */
+int agglo_outputs_due(const agglo_sim *sim, int final);
+int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
+int agglo_outputs_checkpoint(agglo_sim *sim);
+int agglo_outputs_close(agglo_sim *sim);
+
+/* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
+   apply it over the set-up state before the model is made (checked as the setters check; errors
+   name the file, frame, particle and value). */
+typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
+agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
+agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
+/* A state read for a restart (the reader checked each value): inside walls, distinct ids, no
+   overlap beyond ten tolerances; errors name the file, line, particle and value. */
+agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path);
+/* The health of the step just taken (sim->last: a non-finite particle, a solver that stopped
+   at its cap, an overlap beyond ten tolerances): AGGLO_OK, perhaps with a warning through the
+   log, or AGGLO_ERROR_RUN with its message (run.on_failure decides which). */
+agglo_status agglo_sim_check_step(agglo_sim *sim);
+
+#endif

@@ -1,0 +1,330 @@
+/* A user's own start: positions, velocities, radii and masses written before the first step,
+   checked (finite, positive, inside walls, no overlap beyond the model's tolerance) and applied
+   only when every value passes; the model is then rebuilt over the new state. */
+#include "core/cells.h"
+#include "core/error.h"
+#include "io/h5md_read.h"
+#include "core/simulation.h"
+#include "io/xyz_read.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_id(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Ids distinct and >= 0 (the random numbers are keyed by them). */
+static agglo_status check_ids(const int64_t *id, size_t n, const char *where) {
+  int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+  if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  memcpy(ids, id, n * sizeof *ids);
+  qsort(ids, n, sizeof *ids, cmp_id);
+  agglo_status st = AGGLO_OK;
+  for (size_t i = 0; i < n && st == AGGLO_OK; i++)
+    if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
+      st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle id %lld is %s (allowed: distinct, >= 0)",
+                       where, (long long)ids[i], ids[i] < 0 ? "negative" : "repeated");
+  free(ids);
+  return st;
+}
+
+static agglo_status writable(agglo_sim *sim, const void *data, size_t n, const char *fn) {
+  if (!sim) return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation handle is NULL", fn);
+  if (sim->started || sim->restarted)
+    return agglo_error(AGGLO_ERROR_USAGE, "%s: only before the first step of a new simulation "
+                       "(this one is at step %lld%s)", fn, (long long)sim->sys.step,
+                       sim->restarted ? ", restarted" : "");
+  if (!data) return agglo_error(AGGLO_ERROR_INPUT, "%s: the array is NULL", fn);
+  if (n != sim->sys.n)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: %zu particles given, the simulation has %zu", fn, n,
+                       sim->sys.n);
+  return AGGLO_OK;
+}
+
+/* The model's state depends on the particles (neighbour lists, masses): make it again. */
+static agglo_status rebuild(agglo_sim *sim) {
+  if (sim->state) sim->model->destroy(sim->state);
+  sim->state = NULL;
+  sim->labelled_step = -1;
+  if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    return AGGLO_ERROR_INPUT;
+  return AGGLO_OK;
+}
+
+/* Overlap allowed by the model (DPD particles are soft: any). */
+static double overlap_tolerance(const agglo_sim *sim) {
+  const agglo_config *c = &sim->cfg;
+  double rmin = agglo_min_radius(&sim->sys);
+  if (c->model == MODEL_DPD) return INFINITY;
+  if (c->model == MODEL_BALLISTIC) return c->ball_tol * rmin;
+  return c->solver_tol * rmin;
+}
+
+/* Every pair of x (3n) overlapping by more than scale times the tolerance, reported for the first. */
+static agglo_status check_overlaps_scaled(agglo_sim *sim, const double *x, const double *r,
+                                         double scale, const char *fn) {
+  double tol = scale * overlap_tolerance(sim);
+  if (isinf(tol) || sim->sys.n < 2) return AGGLO_OK;
+  agglo_system t = sim->sys; /* the same particles at the proposed positions and radii */
+  t.x = (double *)x, t.r = (double *)r;
+  agglo_neighbors nb = {0};
+  if (agglo_neighbors_build(&nb, &t, 0, 0) != 0) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
+  agglo_status st = AGGLO_OK;
+  for (size_t i = 0; i < t.n && st == AGGLO_OK; i++)
+    for (size_t k = nb.start[i]; k < nb.start[i + 1]; k++) {
+      size_t j = (size_t)nb.nbr[k];
+      double d[3];
+      agglo_box_delta(&t.box, &x[3 * i], &x[3 * j], d);
+      double gap = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - r[i] - r[j];
+      if (gap < -tol) {
+        st = agglo_error(AGGLO_ERROR_INPUT, "%s: particles %zu and %zu overlap by %.6g (allowed: "
+                         "at most %.3g for the %s model)", fn, i, j, -gap, tol, sim->model->name);
+        break;
+      }
+    }
+  agglo_neighbors_free(&nb);
+  return st;
+}
+
+static agglo_status check_overlaps(agglo_sim *sim, const double *x, const double *r, const char *fn) {
+  return check_overlaps_scaled(sim, x, r, 1, fn);
+}
+
+/* Positions x (stride values a particle) copied into y (3n) if finite, z = 0 in 2D, wrapped into
+   periodic axes, clear of the walls with radii r and without overlaps beyond the tolerance. */
+static agglo_status check_positions(agglo_sim *sim, const double *x, size_t n, int stride,
+                                    const double *r, double *y, const char *fn) {
+  const agglo_system *s = &sim->sys;
+  agglo_status st = AGGLO_OK;
+  for (size_t i = 0; i < n && st == AGGLO_OK; i++)
+    for (int k = 0; k < 3; k++) {
+      double v = k < stride ? x[(size_t)stride * i + (size_t)k] : 0;
+      if (!isfinite(v)) {
+        st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: coordinate %d is %g (allowed: finite)", fn, i, k, v);
+        break;
+      }
+      if (k == 2 && s->dim == 2 && v != 0) {
+        st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: z = %g in a 2D simulation (allowed: 0)", fn, i, v);
+        break;
+      }
+      y[3 * i + k] = v;
+    }
+  for (size_t i = 0; i < n && st == AGGLO_OK; i++) {
+    agglo_box_wrap(&s->box, &y[3 * i]);
+    for (int k = 0; k < s->dim; k++)
+      if (!s->box.periodic[k] && (y[3 * i + k] - r[i] < s->box.lo[k] - 1e-12 * s->box.len[k] ||
+                                  y[3 * i + k] + r[i] > s->box.hi[k] + 1e-12 * s->box.len[k])) {
+        st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu (radius %g) at %c = %g crosses the "
+                         "wall (allowed: %g to %g)", fn, i, r[i], "xyz"[k], y[3 * i + k],
+                         s->box.lo[k] + r[i], s->box.hi[k] - r[i]);
+        break;
+      }
+  }
+  if (st == AGGLO_OK) st = check_overlaps(sim, y, r, fn);
+  return st;
+}
+
+agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, int stride) {
+  const char *fn = __func__;
+  agglo_status st = writable(sim, x, n, fn);
+  if (st != AGGLO_OK) return st;
+  const agglo_system *s = &sim->sys;
+  if (stride != 3 && !(stride == 2 && s->dim == 2))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: stride %d (allowed: 3, or 2 in 2D)", fn, stride);
+  double *y = malloc((n ? 3 * n : 1) * sizeof *y);
+  if (!y) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
+  st = check_positions(sim, x, n, stride, s->r, y, fn);
+  if (st == AGGLO_OK) {
+    memcpy(sim->sys.x, y, 3 * n * sizeof *y);
+    st = rebuild(sim);
+  }
+  free(y);
+  return st;
+}
+
+agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n, int stride) {
+  const char *fn = __func__;
+  agglo_status st = writable(sim, v, n, fn);
+  if (st != AGGLO_OK) return st;
+  agglo_system *s = &sim->sys;
+  if (stride != 3 && !(stride == 2 && s->dim == 2))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: stride %d (allowed: 3, or 2 in 2D)", fn, stride);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) {
+      double u = k < stride ? v[(size_t)stride * i + (size_t)k] : 0;
+      if (!isfinite(u) || (k == 2 && s->dim == 2 && u != 0))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: component %d is %g (allowed: "
+                           "finite%s)", fn, i, k, u, s->dim == 2 ? ", z = 0 in 2D" : "");
+    }
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < stride ? v[(size_t)stride * i + (size_t)k] : 0;
+  return rebuild(sim);
+}
+
+/* Radii (masses follow particles.mass_rule, as at set-up) or masses. */
+static agglo_status set_positive(agglo_sim *sim, const double *a, size_t n, int radii, const char *fn) {
+  agglo_status st = writable(sim, a, n, fn);
+  if (st != AGGLO_OK) return st;
+  for (size_t i = 0; i < n; i++)
+    if (!(a[i] > 0) || !isfinite(a[i]))
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: %g (allowed: positive and finite)", fn, i, a[i]);
+  agglo_system *s = &sim->sys;
+  if (radii) {
+    st = check_overlaps(sim, s->x, a, fn);
+    for (size_t i = 0; i < n && st == AGGLO_OK; i++)
+      for (int k = 0; k < s->dim; k++)
+        if (!s->box.periodic[k] && (s->x[3 * i + k] - a[i] < s->box.lo[k] || s->x[3 * i + k] + a[i] > s->box.hi[k])) {
+          st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu of radius %g at %c = %g crosses the wall",
+                           fn, i, a[i], "xyz"[k], s->x[3 * i + k]);
+          break;
+        }
+    if (st != AGGLO_OK) return st;
+  }
+  const agglo_config *c = &sim->cfg;
+  for (size_t i = 0; i < n; i++) {
+    if (radii) {
+      double q = a[i] / c->radius;
+      s->r[i] = a[i];
+      s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+    } else {
+      s->m[i] = a[i];
+    }
+    s->inv_m[i] = 1.0 / s->m[i];
+  }
+  return rebuild(sim);
+}
+
+agglo_status agglo_sim_set_radii(agglo_sim *sim, const double *r, size_t n) {
+  return set_positive(sim, r, n, 1, __func__);
+}
+
+agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n) {
+  return set_positive(sim, m, n, 0, __func__);
+}
+
+/* ---- particles.from: the particles of a file ------------------------------------------------ */
+
+agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has) {
+  agglo_config *c = &sim->cfg;
+  char *err = agglo_error_buffer();
+  agglo_xyz_reader rd;
+  memset(has, 0, sizeof *has);
+  if (agglo_xyz_open(&rd, c->from, c->radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
+  int64_t want = c->from_frame, got = 0;
+  int r = 1;
+  if (rd.h5) { /* random access: go straight to the frame */
+    int64_t frames = (int64_t)agglo_h5md_read_frames(rd.h5);
+    if (want > frames) r = 0, got = frames;
+    else rd.frame = (int)((want ? want : frames) - 1), got = rd.frame;
+  }
+  while (r == 1 && (want == 0 || got < want)) {
+    agglo_system next = {0};
+    r = agglo_xyz_next(&rd, &next, err, AGGLO_ERROR_LEN);
+    if (r == 1) {
+      agglo_system_free(t);
+      *t = next;
+      got++;
+      *has = (agglo_start_columns){rd.has_velocity, rd.has_radius, rd.has_mass, rd.has_id, rd.has_box};
+    } else {
+      agglo_system_free(&next); /* what a failed read allocated */
+    }
+  }
+  agglo_xyz_close(&rd);
+  if (r < 0) return AGGLO_ERROR_INPUT;
+  if (got == 0 || (want && got < want))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: particles.frame = %lld, but the file has %lld frames",
+                       c->from, (long long)want, (long long)got);
+  if (t->n == 0) return agglo_error(AGGLO_ERROR_INPUT, "%s: frame %lld has no particle", c->from, (long long)got);
+  c->from_frame = got; /* the frame read, for messages and the resolved scenario */
+  c->n = (int64_t)t->n;
+  return AGGLO_OK;
+}
+
+agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has) {
+  agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
+  char fn[AGGLO_PATH_MAX + 64];
+  snprintf(fn, sizeof fn, "%s: frame %lld", c->from, (long long)c->from_frame);
+  size_t n = s->n;
+  /* the box: the file's (if any) must be the scenario's */
+  for (int k = 0; has->box && k < s->dim; k++) {
+    if (fabs(t->box.len[k] - s->box.len[k]) > 1e-9 * s->box.len[k] ||
+        fabs(t->box.lo[k] - s->box.lo[k]) > 1e-9 * s->box.len[k])
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box along %c is [%.10g, %.10g], the scenario's "
+                         "[%.10g, %.10g] (box.size, particles.fraction)", fn, "xyz"[k], t->box.lo[k],
+                         t->box.hi[k], s->box.lo[k], s->box.hi[k]);
+    if (t->box.periodic[k] != s->box.periodic[k])
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box is %s along %c, the scenario's %s (box.boundary)",
+                         fn, t->box.periodic[k] ? "periodic" : "walled", "xyz"[k],
+                         s->box.periodic[k] ? "periodic" : "walled");
+  }
+  /* radii and masses from the file, else the scenario's (masses follow radii by mass_rule) */
+  for (size_t i = 0; i < n; i++) {
+    if (has->radius) {
+      if (!(t->r[i] > 0) || !isfinite(t->r[i]))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: radius %g (allowed: positive and finite)", fn, i, t->r[i]);
+      double q = t->r[i] / c->radius;
+      s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+      s->r[i] = t->r[i];
+    }
+    if (has->mass) {
+      if (!(t->m[i] > 0) || !isfinite(t->m[i]))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: mass %g (allowed: positive and finite)", fn, i, t->m[i]);
+      s->m[i] = t->m[i];
+    }
+    s->inv_m[i] = 1 / s->m[i];
+    for (int k = 0; has->velocity && k < 3; k++) {
+      double u = t->v[3 * i + k];
+      if (!isfinite(u) || (k == 2 && s->dim == 2 && u != 0))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: velocity component %c is %g (allowed: "
+                           "finite%s)", fn, i, "xyz"[k], u, s->dim == 2 ? ", z = 0 in 2D" : "");
+      s->v[3 * i + k] = u;
+    }
+  }
+  if (has->id) { /* ids must be unique: the random numbers are keyed by them */
+    agglo_status st = check_ids(t->id, n, fn);
+    if (st != AGGLO_OK) return st;
+    memcpy(s->id, t->id, n * sizeof *s->id);
+  }
+  /* centres outside a wall by less than the rounding of a file (XYZ frames 9 digits, H5MD single
+     precision): back onto the wall */
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < s->dim; k++) {
+      double *x = &t->x[3 * i + k], lo = s->box.lo[k] + s->r[i], hi = s->box.hi[k] - s->r[i];
+      double slack = 1e-6 * s->box.len[k];
+      if (!s->box.periodic[k] && *x < lo && *x >= lo - slack) *x = lo;
+      if (!s->box.periodic[k] && *x > hi && *x <= hi + slack) *x = hi;
+    }
+  agglo_status st = check_positions(sim, t->x, n, 3, s->r, s->x, fn);
+  if (st != AGGLO_OK) return st;
+  return AGGLO_OK;
+}
+
+/* ---- a restart point: checked before anything runs ------------------------------------------ */
+
+agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
+  const agglo_system *s = &sim->sys;
+  if (s->step < 0 || s->step > (int64_t)1 << 53) /* beyond 2^53, t = step dt loses the step */
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: Step=%lld (allowed: 0 to 2^53); nothing was run",
+                       path, (long long)s->step);
+  /* the reader refused non-finite values, non-positive radii and masses, missing columns; a run
+     that only warned may have left up to ten tolerances of overlap (with walls too): accept those */
+  double tol = 10 * overlap_tolerance(sim);
+  for (size_t i = 0; i < s->n; i++) /* particle i is on line i + 3 (two header lines) */
+    for (int k = 0; k < s->dim; k++) {
+      double slack = (isinf(tol) ? s->r[i] : tol) + 1e-9 * s->box.len[k]; /* DPD: centres inside */
+      if (!s->box.periodic[k] && (s->x[3 * i + k] - s->r[i] < s->box.lo[k] - slack ||
+                                  s->x[3 * i + k] + s->r[i] > s->box.hi[k] + slack))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s:%zu: particle %lld (radius %g) at %c = %.17g crosses "
+                           "the wall (allowed: %g to %g); nothing was run", path, i + 3,
+                           (long long)s->id[i], s->r[i], "xyz"[k], s->x[3 * i + k],
+                           s->box.lo[k] + s->r[i], s->box.hi[k] - s->r[i]);
+    }
+  char where[4200];
+  snprintf(where, sizeof where, "%s: nothing was run", path);
+  agglo_status st = check_ids(s->id, s->n, where);
+  if (st != AGGLO_OK) return st;
+  return check_overlaps_scaled(sim, s->x, s->r, 10, where);
+}

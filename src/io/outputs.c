@@ -1,0 +1,344 @@
+/* The writers of a run: trajectory (extended XYZ), stats.csv, PNG snapshots, the restart point
+   (state.xyz, contacts.txt, scenario.ini), on the scenario's output schedule. */
+#include "core/error.h"
+#include "core/files.h"
+#include "io/checkpoint.h"
+#include "io/checkpoint_h5.h"
+#include "analysis/frame_summary.h"
+#include "io/h5md_write.h"
+#include "picture/picture.h"
+#include "io/xyz_write.h"
+#include "core/simulation.h"
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+static FILE *open_out(const char *dir, const char *name, const char *mode) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, mode);
+  if (!f) agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", path, strerror(errno));
+  return f;
+}
+
+/* scenario.ini, whole or not at all (a resumed run reads it back) */
+static int write_scenario(const agglo_sim *sim, const char *dir) {
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
+  fprintf(f, "# resolved scenario of this run (agglo %s); `agglo run` reads it back\n", AGGLO_VERSION);
+  int rc = agglo_config_write(&sim->cfg, f);
+  if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", path);
+  return 0;
+}
+
+static int64_t every(double interval, double dt) {
+  if (interval <= 0) return 0;
+  int64_t k = llround(interval / dt);
+  return k < 1 ? 1 : k;
+}
+
+/* The columns of stats.csv (also the observables of an H5MD trajectory). */
+static void stats_header(FILE *f, const agglo_model *m) {
+  fprintf(f, "time,step,n_clusters,mean_cluster_size,max_cluster_size,kinetic_energy,"
+             "solver_iterations,mean_solver_iterations,max_violation,min_gap,n_contacts,converged,"
+             "weight_avg_cluster_size,fractal_dimension_box,fractal_dimension_mass,"
+             "contacts_per_sphere,aspect_ratio,rg_largest,outer_iterations");
+  fprintf(f, "%s\n", m->stats_columns ? m->stats_columns : "");
+}
+
+/* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
+static int agglo_file(const char *name) {
+  static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
+                               "scenario.ini", "state.xyz", "contacts.txt", "state.h5"};
+  for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
+    size_t l = strlen(ours[k]);
+    if (!strncmp(name, ours[k], l) && (!name[l] || name[l] == '.')) return 1;
+  }
+  size_t l = strlen(name);
+  return !strncmp(name, "snapshot_", 9) && l > 13 && !strcmp(name + l - 4, ".png");
+}
+
+/* The step of the restart point in dir, state.xyz or state.h5 (-1 if none). */
+static int64_t saved_step(const agglo_sim *sim, const char *dir) {
+  return agglo_checkpoint_step(dir, sim->cfg.checkpoint_format);
+}
+
+/* A directory holding another run's outputs is refused, or cleared with AGGLO_OUTPUT_OVERWRITE;
+   a restarted run continues in the directory of its restart point. */
+static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int rc = 0, continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
+  for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+    if (!agglo_file(e->d_name) || continuing) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (!overwrite)
+      rc = agglo_error(AGGLO_ERROR_IO, "%s holds the outputs of another run (%s): give another output "
+                       "directory, or --overwrite (AGGLO_OUTPUT_OVERWRITE) to replace them", dir, e->d_name);
+    else if (remove(path) != 0)
+      rc = agglo_error(AGGLO_ERROR_IO, "%s: cannot delete: %s", path, strerror(errno));
+  }
+  closedir(d);
+  return rc;
+}
+
+int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
+  agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  if (agglo_make_dir(dir) != 0 || claim_dir(sim, dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
+  which &= AGGLO_OUTPUT_ALL;
+  if (write_scenario(sim, dir) != 0) return -1;
+  o->dir = strdup(dir);
+  if (!o->dir) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  o->which = which;
+  /* a restarted run appends to the trajectory and stats it continues, cut after its step (a run
+     killed after its last restart point wrote more) */
+  const char *mode = sim->restarted ? "a" : "w";
+  if (sim->restarted && agglo_checkpoint_truncate(dir, sim->sys.step, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    return -1;
+  if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
+    char path[4096], *names = NULL;
+    size_t len = 0;
+    FILE *m = (which & AGGLO_OUTPUT_STATS) ? open_memstream(&names, &len) : NULL;
+    if (m) stats_header(m, sim->model), fclose(m);
+    if (names && len) names[len - 1] = 0; /* the newline */
+    snprintf(path, sizeof path, "%s/trajectory.h5md", dir);
+    o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, (int)c->h5md_deflate, names, agglo_error_buffer(), AGGLO_ERROR_LEN);
+    free(names);
+    if (!o->h5) return -1;
+  } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
+    return -1;
+  }
+  if ((which & AGGLO_OUTPUT_STATS) && !(o->stats = open_out(dir, "stats.csv", mode))) return -1;
+  if (o->stats && ftell(o->stats) == 0) stats_header(o->stats, sim->model);
+  const agglo_system *s = &sim->sys;
+  /* continuing (a restart, or writers attached after some steps): the outputs of the current
+     step belong to the earlier part of the run */
+  int cont = sim->restarted || s->step > 0;
+  o->traj_every = every(c->trajectory_interval, c->dt);
+  o->stats_every = every(c->stats_interval, c->dt);
+  o->analysis_every = every(c->analysis_interval, c->dt);
+  o->traj_next = o->stats_next = o->analysis_next = s->t;
+  if (cont && sim->model->variable_step) {
+    /* the schedule of an uninterrupted run: multiples of the interval summed from t = 0, past
+       the current time, as the time-based schedule leaves them */
+    double *next[3] = {&o->traj_next, &o->stats_next, &o->analysis_next};
+    double every_t[3] = {c->trajectory_interval, c->stats_interval, c->analysis_interval};
+    for (int k = 0; k < 3; k++) {
+      *next[k] = 0;
+      if (every_t[k] > 0)
+        while (*next[k] <= s->t * (1 + 1e-12)) *next[k] += every_t[k];
+    }
+  }
+  o->traj_last = o->stats_last = cont ? s->step : -1;
+  o->state_step = -1;
+  o->snap_next = 0;
+  while (o->snap_next < c->snapshots.n &&
+         (sim->model->variable_step
+              ? (cont ? c->snapshots.v[o->snap_next] <= s->t : c->snapshots.v[o->snap_next] < s->t)
+              : llround(c->snapshots.v[o->snap_next] / c->dt) < s->step + cont))
+    o->snap_next++;
+  if (!(which & AGGLO_OUTPUT_SNAPSHOTS)) o->snap_next = c->snapshots.n;
+  o->initial_pending = !cont;
+  o->checkpoint_wall = now();
+  o->checkpoint_next = 0;
+  while (c->checkpoint_interval > 0 && o->checkpoint_next <= s->t * (1 + 1e-12))
+    o->checkpoint_next += c->checkpoint_interval;
+  return 0;
+}
+
+/* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
+static void analysis_columns(agglo_sim *sim, FILE *f) {
+  agglo_system *s = &sim->sys;
+  agglo_outputs *o = &sim->out;
+  agglo_frame_summary a;
+  int due = sim->model->variable_step ? o->analysis_due
+                                      : o->analysis_every && s->step % o->analysis_every == 0;
+  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &a, NULL, NULL) != 0) {
+    fprintf(f, ",,,,,,");
+    return;
+  }
+  fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
+          a.fractal_dimension_box, a.fractal_dimension_mass, a.contacts_per_sphere, a.aspect_ratio,
+          a.rg_largest);
+  sim->labelled_step = -1; /* the summary relabels with its own contact notion */
+}
+
+static int stats_row(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  char *row = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&row, &len); /* the row goes to stats.csv and the H5MD observables */
+  if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
+  fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
+          sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
+          agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
+          sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
+  analysis_columns(sim, f);
+  fprintf(f, ",%d", sim->last.outer_iterations);
+  if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
+  fputc('\n', f);
+  fclose(f);
+  sim->iter_sum = sim->iter_steps = 0;
+  int rc = 0;
+  if (fputs(row, sim->out.stats) == EOF || fflush(sim->out.stats) != 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed (disk full?)", sim->out.dir);
+  else if (sim->out.h5 &&
+           agglo_h5md_observables(sim->out.h5, s->step, s->t, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    rc = -1;
+  free(row);
+  return rc;
+}
+
+static int snapshot(agglo_sim *sim) {
+  char path[4096], err[1024];
+  /* named by the step, zero-padded: the names sort in time order */
+  snprintf(path, sizeof path, "%s/snapshot_%09lld.png", sim->out.dir, (long long)sim->sys.step);
+  agglo_link_lines links = {0};
+  int have = sim->model->links && sim->model->links(sim->state, &links) == 0;
+  agglo_obstacle_shapes obs = {0};
+  int have_obs = sim->model->obstacles && sim->model->obstacles(sim->state, &sim->sys, &obs) == 0;
+  const agglo_system *s = &sim->sys;
+  agglo_picture_frame f = {.n = s->n, .dim = s->dim, .positions = s->x, .radii = s->r,
+                           .clusters = s->cluster, .velocities = s->v, .ids = s->id, .box = s->box,
+                           .time = s->t};
+  if (agglo_picture_draw(&sim->cfg, &f, have ? &links : NULL, have_obs ? &obs : NULL, path, err,
+                         sizeof err) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s", err);
+  return 0;
+}
+
+/* Variable step: is a time-based output due at t? Advances *next past t. */
+static int due_by_time(double t, double interval, double *next) {
+  if (interval <= 0 || t < *next * (1 - 1e-12)) return 0;
+  while (*next <= t * (1 + 1e-12)) *next += interval;
+  return 1;
+}
+
+static int snap_due(const agglo_sim *sim) {
+  const agglo_config *c = &sim->cfg;
+  if (sim->out.snap_next >= c->snapshots.n) return 0;
+  if (sim->model->variable_step) return sim->sys.t >= c->snapshots.v[sim->out.snap_next] * (1 - 1e-12);
+  return sim->sys.step >= llround(c->snapshots.v[sim->out.snap_next] / c->dt);
+}
+
+/* Fixed step: the trajectory's and the stats' schedules at step k. */
+static int traj_due_at(const agglo_outputs *o, int64_t k, int final) {
+  return final || (o->traj_every && k % o->traj_every == 0) || k == 0;
+}
+static int stats_due_at(const agglo_outputs *o, int64_t k, int final) {
+  return final || k % (o->stats_every ? o->stats_every : 1) == 0;
+}
+
+int agglo_outputs_due(const agglo_sim *sim, int final) {
+  const agglo_outputs *o = &sim->out;
+  const int64_t k = sim->sys.step;
+  return o->dir && (traj_due_at(o, k, final) || stats_due_at(o, k, final) || snap_due(sim));
+}
+
+int agglo_outputs_write(agglo_sim *sim, int final) {
+  agglo_outputs *o = &sim->out;
+  const agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
+  if (!o->dir) return 0;
+  o->initial_pending = 0;
+  int want_traj, want_stats;
+  if (sim->model->variable_step) {
+    want_traj = due_by_time(s->t, c->trajectory_interval, &o->traj_next) || final || s->step == 0;
+    want_stats = due_by_time(s->t, c->stats_interval, &o->stats_next) || final ||
+                 c->stats_interval <= 0;
+    o->analysis_due = due_by_time(s->t, c->analysis_interval, &o->analysis_next) ||
+                      (final && c->analysis_interval > 0);
+  } else {
+    want_traj = traj_due_at(o, s->step, final);
+    want_stats = stats_due_at(o, s->step, final);
+  }
+  want_traj = (o->traj || o->h5) && want_traj && s->step != o->traj_last;
+  want_stats = o->stats && want_stats && s->step != o->stats_last;
+  int want_snap = snap_due(sim);
+  if (!(want_traj || want_stats || want_snap)) return 0;
+  if (agglo_sim_label(sim) != 0) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory labelling clusters");
+  if (want_traj && o->h5) {
+    if (agglo_h5md_frame(o->h5, s, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_IO;
+    o->traj_last = s->step;
+  } else if (want_traj) {
+    if (agglo_xyz_write_frame(o->traj, s) != 0 || fflush(o->traj) != 0)
+      return agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed (disk full?)", o->dir);
+    o->traj_last = s->step;
+  }
+  if (want_stats) {
+    if (stats_row(sim) != 0) return -1;
+    o->stats_last = s->step;
+  }
+  while (want_snap) {
+    if (snapshot(sim) != 0) return -1;
+    o->snap_next++;
+    want_snap = snap_due(sim);
+  }
+  return 0;
+}
+
+int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
+  char err[1024];
+  if (agglo_make_dir(dir) != 0) return -1;
+  if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
+  int h5 = sim->cfg.checkpoint_format == AGGLO_CHECKPOINT_HDF5;
+  if ((h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model, sim->state,
+                                                              err, sizeof err) != 0)
+    return agglo_error(AGGLO_ERROR_IO, "%s", err);
+  if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
+  return 0;
+}
+
+/* A restart point when one is due (output.checkpoint_minutes of wall clock or
+   output.checkpoint_interval of simulated time), at a step that wrote the stats row: the
+   solver's mean iterations restart there, so a run resumed from it writes the same rows. */
+int agglo_outputs_checkpoint(agglo_sim *sim) {
+  agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE) || o->state_step == sim->sys.step) return 0;
+  if (o->stats && o->stats_last != sim->sys.step) return 0;
+  double wall = now();
+  int due = (c->checkpoint_minutes > 0 && wall - o->checkpoint_wall >= 60 * c->checkpoint_minutes) ||
+            (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
+  if (!due) return 0;
+  o->checkpoint_wall = wall;
+  while (c->checkpoint_interval > 0 && o->checkpoint_next <= sim->sys.t * (1 + 1e-12))
+    o->checkpoint_next += c->checkpoint_interval;
+  return agglo_outputs_save_state(sim, o->dir);
+}
+
+int agglo_outputs_close(agglo_sim *sim) {
+  agglo_outputs *o = &sim->out;
+  int rc = 0;
+  /* the run ends here: the outputs of the current step (those of the start if none was taken) */
+  if (o->dir) rc = agglo_outputs_write(sim, !o->initial_pending);
+  if (o->dir && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
+    rc = agglo_outputs_save_state(sim, o->dir);
+  if (o->traj && fclose(o->traj) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed", o->dir);
+  if (o->h5 && agglo_h5md_close(o->h5) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.h5md: write failed", o->dir);
+  if (o->stats && fclose(o->stats) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed", o->dir);
+  free(o->dir);
+  memset(o, 0, sizeof *o);
+  return rc;
+}

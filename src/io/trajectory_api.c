@@ -1,0 +1,107 @@
+/* Public reading of trajectories, frame by frame (include/agglo/analysis.h), over xyz_read.c
+   (extended XYZ or H5MD), and their conversion. */
+#include "agglo/analysis.h"
+#include "core/error.h"
+#include "io/h5md_write.h"
+#include "io/xyz_write.h"
+#include "io/xyz_read.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct agglo_trajectory {
+  agglo_xyz_reader rd;
+  agglo_system s;
+  char *path;
+};
+
+agglo_status agglo_trajectory_open(const char *path, double default_radius, agglo_trajectory **out) {
+  if (!out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_open: out is NULL");
+  *out = NULL;
+  if (!path) return agglo_error(AGGLO_ERROR_INPUT, "agglo_trajectory_open: the path is NULL");
+  agglo_trajectory *tr = calloc(1, sizeof *tr);
+  if (!tr || !(tr->path = strdup(path))) {
+    free(tr);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  if (agglo_xyz_open(&tr->rd, tr->path, default_radius, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) {
+    free(tr->path);
+    free(tr);
+    return AGGLO_ERROR_INPUT;
+  }
+  *out = tr;
+  return AGGLO_OK;
+}
+
+agglo_status agglo_trajectory_next(agglo_trajectory *tr, int *got) {
+  if (!tr || !got) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_next: NULL handle or got");
+  int r = agglo_xyz_next(&tr->rd, &tr->s, agglo_error_buffer(), AGGLO_ERROR_LEN);
+  *got = r == 1;
+  return r < 0 ? AGGLO_ERROR_INPUT : AGGLO_OK;
+}
+
+#define GET(type, name, expr, none)                                                      \
+  type agglo_trajectory_##name(const agglo_trajectory *tr) {                             \
+    if (!tr) {                                                                           \
+      agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_" #name ": the handle is NULL");  \
+      return none;                                                                       \
+    }                                                                                    \
+    return expr;                                                                         \
+  }
+GET(size_t, count, tr->s.n, 0)
+GET(int, dim, tr->s.dim, 0)
+GET(double, time, tr->s.t, 0)
+GET(int64_t, step, tr->s.step, 0)
+GET(const double *, positions, tr->s.x, NULL)
+GET(const double *, velocities, tr->s.v, NULL)
+GET(const double *, radii, tr->s.r, NULL)
+GET(const int64_t *, ids, tr->s.id, NULL)
+GET(const int32_t *, clusters, tr->s.cluster, NULL)
+
+agglo_status agglo_trajectory_box(const agglo_trajectory *tr, agglo_box *box) {
+  if (!tr || !box) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_box: NULL handle or box");
+  *box = tr->s.box;
+  return AGGLO_OK;
+}
+
+void agglo_trajectory_close(agglo_trajectory *tr) {
+  if (!tr) return;
+  agglo_xyz_close(&tr->rd);
+  agglo_system_free(&tr->s);
+  free(tr->path);
+  free(tr);
+}
+
+static int ends_with(const char *s, const char *tail) {
+  size_t l = strlen(s), t = strlen(tail);
+  return l >= t && !strcmp(s + l - t, tail);
+}
+
+agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius) {
+  if (!in || !out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_convert: NULL path");
+  if (!strcmp(in, out)) return agglo_error(AGGLO_ERROR_INPUT, "%s: input and output are the same file", in);
+  char *err = agglo_error_buffer();
+  agglo_xyz_reader rd;
+  if (agglo_xyz_open(&rd, in, default_radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
+  int h5 = ends_with(out, ".h5md") || ends_with(out, ".h5");
+  agglo_h5md *w = NULL;
+  FILE *f = NULL;
+  agglo_system s = {0};
+  agglo_status st = AGGLO_OK;
+  int got, frames = 0;
+  if (!h5 && !(f = fopen(out, "w"))) st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", out, strerror(errno));
+  while (st == AGGLO_OK && (got = agglo_xyz_next(&rd, &s, err, AGGLO_ERROR_LEN)) == 1) {
+    frames++;
+    if (h5 && !w && !(w = agglo_h5md_open(out, &s, 0, 0, NULL, err, AGGLO_ERROR_LEN))) st = AGGLO_ERROR_IO;
+    else if (h5 && agglo_h5md_frame(w, &s, err, AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_IO;
+    else if (!h5 && agglo_xyz_write_frame(f, &s) != 0)
+      st = agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", out);
+  }
+  if (st == AGGLO_OK && got < 0) st = AGGLO_ERROR_INPUT;
+  if (st == AGGLO_OK && frames == 0) st = agglo_error(AGGLO_ERROR_INPUT, "%s: no frame to convert", in);
+  if (w && agglo_h5md_close(w) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  if (f && fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  agglo_system_free(&s);
+  agglo_xyz_close(&rd);
+  return st;
+}

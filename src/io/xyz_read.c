@@ -1,0 +1,273 @@
+#include "io/xyz_read.h"
+#include "core/error.h"
+#include "io/h5md_read.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius, char *err,
+                   size_t errlen) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  r->default_radius = default_radius;
+  if (agglo_is_hdf5(path)) {
+    r->h5 = agglo_h5md_read_open(path, err, errlen);
+    return r->h5 ? 0 : -1;
+  }
+  r->f = fopen(path, "r");
+  if (!r->f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  r->path = path;
+  r->default_radius = default_radius;
+  return 0;
+}
+
+void agglo_xyz_close(agglo_xyz_reader *r) {
+  if (r->f) fclose(r->f);
+  r->f = NULL;
+  agglo_h5md_read_close(r->h5);
+  r->h5 = NULL;
+}
+
+/* A line of any length; returns NULL at end of file. */
+static char *get_line(agglo_xyz_reader *r, char **buf, size_t *cap) {
+  ssize_t got = getline(buf, cap, r->f);
+  if (got < 0) return NULL;
+  r->line++;
+  r->partial = (*buf)[got - 1] != '\n'; /* the last line of a file cut mid-way */
+  return *buf;
+}
+
+/* Value of key=... in the comment line ("quoted" or bare), copied into out. */
+static int comment_value(const char *line, const char *key, char *out, size_t n) {
+  size_t kl = strlen(key);
+  for (const char *p = line; (p = strstr(p, key)); p++) {
+    if ((p != line && p[-1] != ' ' && p[-1] != '\t') || p[kl] != '=') continue;
+    p += kl + 1;
+    const char *end;
+    if (*p == '"') {
+      p++;
+      end = strchr(p, '"');
+      if (!end) return -1;
+    } else {
+      end = p + strcspn(p, " \t\r\n");
+    }
+    size_t l = (size_t)(end - p);
+    if (l >= n) l = n - 1;
+    memcpy(out, p, l);
+    out[l] = 0;
+    return 0;
+  }
+  return -1;
+}
+
+typedef struct { int pos, radius, velo, mass, id, cluster, ncols; } columns;
+
+/* Properties=name:type:count:... -> column offsets of the columns agglo reads (OVITO's and ASE's
+   names: velo/vel/velocities, mass/masses). */
+static int parse_properties(const char *props, columns *c) {
+  c->pos = c->radius = c->velo = c->mass = c->id = c->cluster = -1;
+  c->ncols = 0;
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", props);
+  char *save = NULL;
+  for (char *name = strtok_r(buf, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+    char *type = strtok_r(NULL, ":", &save), *count = strtok_r(NULL, ":", &save);
+    if (!type || !count) return -1;
+    int k = atoi(count);
+    if (k < 1 || k > 64) return -1;
+    if (!strcmp(name, "pos")) {
+      if (k != 3) return -1;
+      c->pos = c->ncols;
+    }
+    int *one = !strcmp(name, "radius") || !strcmp(name, "radii") ? &c->radius
+               : !strcmp(name, "mass") || !strcmp(name, "masses")   ? &c->mass
+               : !strcmp(name, "id")                                ? &c->id
+               : !strcmp(name, "cluster")                           ? &c->cluster
+                                                                    : NULL;
+    if (one) {
+      if (k != 1) return -1;
+      *one = c->ncols;
+    }
+    if (!strcmp(name, "velo") || !strcmp(name, "vel") || !strcmp(name, "velocities")) {
+      if (k != 3) return -1;
+      c->velo = c->ncols;
+    }
+    if (!strcmp(name, "id") && k == 1) c->id = c->ncols;
+    c->ncols += k;
+  }
+  return c->pos >= 0 ? 0 : -1;
+}
+
+int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errlen) {
+  if (r->h5) {
+    if ((size_t)r->frame >= agglo_h5md_read_frames(r->h5)) return 0;
+    if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, err, errlen) != 0) return -1;
+    agglo_h5md_has h = agglo_h5md_read_has(r->h5);
+    r->has_velocity = h.velocity, r->has_radius = h.radius, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
+    r->has_box = h.box;
+    r->frame++;
+    return 1;
+  }
+  char *buf = NULL;
+  size_t cap = 0;
+  int rc = -1;
+  r->truncated = r->partial = 0;
+  char *line = get_line(r, &buf, &cap);
+  while (line && strspn(line, " \t\r\n") == strlen(line)) line = get_line(r, &buf, &cap);
+  if (!line) {
+    free(buf);
+    return 0;
+  }
+  int frame = r->frame + 1;
+  char *end;
+  long long n = strtoll(line, &end, 10);
+  if (end == line || n < 0 || strspn(end, " \t\r\n") != strlen(end)) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: expected the number of particles, got '%.40s'", r->path,
+         r->line, frame, line);
+    goto out;
+  }
+  /* a particle line takes at least 8 bytes ("P 0 0 0\n"): refuse counts the file cannot hold
+     before allocating for them */
+  long here = ftell(r->f), end_pos = -1;
+  if (here >= 0 && fseek(r->f, 0, SEEK_END) == 0) {
+    end_pos = ftell(r->f);
+    fseek(r->f, here, SEEK_SET);
+  }
+  if (end_pos >= 0 && n > (end_pos - here) / 8 + 1) {
+    r->truncated = 1;
+    agglo_fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
+         "(truncated or not an XYZ file)", r->path, r->line, frame, n, end_pos - here);
+    goto out;
+  }
+  line = get_line(r, &buf, &cap);
+  if (!line) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: file ends before the comment line (truncated?)", r->path,
+         r->line + 1, frame);
+    goto out;
+  }
+  char props[1024] = "species:S:1:pos:R:3", val[1024];
+  comment_value(line, "Properties", props, sizeof props);
+  columns col;
+  if (parse_properties(props, &col) != 0) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Properties='%s' has no pos:R:3 column", r->path, r->line,
+         frame, props);
+    goto out;
+  }
+  if (col.radius < 0 && r->default_radius <= 0) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: no radius column; give --radius R", r->path, r->line, frame);
+    goto out;
+  }
+  double lat[9] = {0}, org[3] = {0, 0, 0};
+  int have_lattice = comment_value(line, "Lattice", val, sizeof val) == 0 &&
+                     sscanf(val, "%lg %lg %lg %lg %lg %lg %lg %lg %lg", &lat[0], &lat[1], &lat[2],
+                            &lat[3], &lat[4], &lat[5], &lat[6], &lat[7], &lat[8]) == 9;
+  if (comment_value(line, "Origin", val, sizeof val) == 0)
+    sscanf(val, "%lg %lg %lg", &org[0], &org[1], &org[2]);
+  char pbc[3] = {'F', 'F', 'F'};
+  if (comment_value(line, "pbc", val, sizeof val) == 0) sscanf(val, " %c %c %c", &pbc[0], &pbc[1], &pbc[2]);
+  double t = 0;
+  long long step = 0;
+  if (comment_value(line, "Time", val, sizeof val) == 0) t = atof(val);
+  if (comment_value(line, "Step", val, sizeof val) == 0) step = atoll(val);
+  int dim = 3;
+  if (comment_value(line, "dim", val, sizeof val) == 0) dim = atoi(val) == 2 ? 2 : 3;
+  agglo_system_free(s);
+  if (agglo_system_alloc(s, dim, (size_t)n) != 0) {
+    agglo_fail(err, errlen, "%s: frame %d: out of memory for %lld particles", r->path, frame, n);
+    goto out;
+  }
+  s->t = t;
+  s->step = step;
+  r->has_velocity = col.velo >= 0, r->has_radius = col.radius >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
+  r->has_cluster = col.cluster >= 0, r->has_box = have_lattice;
+  double *vals = malloc(((size_t)col.ncols + 1) * sizeof *vals);
+  if (!vals) goto out;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (long long i = 0; i < n; i++) {
+    line = get_line(r, &buf, &cap);
+    if (!line) {
+      agglo_fail(err, errlen, "%s:%ld: frame %d: file ends after %lld of %lld particle lines (truncated)",
+           r->path, r->line + 1, frame, i, n);
+      free(vals);
+      goto out;
+    }
+    char *p = line, *e;
+    for (int k = 0; k < col.ncols; k++) {
+      p += strspn(p, " \t");
+      e = p + strcspn(p, " \t\r\n");
+      if (e == p) {
+        agglo_fail(err, errlen, "%s:%ld: frame %d: particle line has fewer than the %d columns of "
+             "Properties", r->path, r->line, frame, col.ncols);
+        free(vals);
+        goto out;
+      }
+      char save = *e;
+      *e = 0;
+      char *q;
+      vals[k] = strtod(p, &q);
+      int numeric = q != p && *q == 0;
+      *e = save;
+      int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius || k == col.mass ||
+                   k == col.id || k == col.cluster || (col.velo >= 0 && k >= col.velo && k < col.velo + 3);
+      if (needed && (!numeric || !isfinite(vals[k]))) {
+        agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: column %d is '%.*s', not a finite "
+                   "number", r->path, r->line, frame, i, k + 1, (int)(e - p < 40 ? e - p : 40), p);
+        free(vals);
+        goto out;
+      }
+      p = e;
+    }
+    double *x = s->x + 3 * (size_t)i;
+    for (int k = 0; k < 3; k++) {
+      x[k] = vals[col.pos + k];
+      lo[k] = fmin(lo[k], x[k]);
+      hi[k] = fmax(hi[k], x[k]);
+    }
+    s->r[i] = col.radius >= 0 ? vals[col.radius] : r->default_radius;
+    if (!(s->r[i] > 0)) {
+      agglo_fail(err, errlen, "%s:%ld: frame %d: radius %g is not positive", r->path, r->line, frame, s->r[i]);
+      free(vals);
+      goto out;
+    }
+    double rr = s->r[i];
+    s->m[i] = col.mass >= 0 ? vals[col.mass] : rr * rr * rr;
+    s->inv_m[i] = s->m[i] > 0 ? 1 / s->m[i] : 0;
+    if (col.velo >= 0)
+      for (int k = 0; k < 3; k++) s->v[3 * (size_t)i + k] = vals[col.velo + k];
+    /* ids and labels are integers: refuse what does not fit (a cast would be undefined) */
+    double id = col.id >= 0 ? vals[col.id] : 0, cl = col.cluster >= 0 ? vals[col.cluster] : 0;
+    int id_ok = id >= 0 && id <= 0x1p53 && id == floor(id);
+    int cl_ok = cl >= INT32_MIN && cl <= INT32_MAX && cl == floor(cl);
+    if (!id_ok || !cl_ok) {
+      agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: %s %g is not an integer from %s",
+                 r->path, r->line, frame, i, id_ok ? "cluster" : "id", id_ok ? cl : id,
+                 id_ok ? "-2^31 to 2^31 - 1" : "0 to 2^53");
+      free(vals);
+      goto out;
+    }
+    if (col.id >= 0) s->id[i] = (int64_t)id;
+    s->cluster[i] = col.cluster >= 0 ? (int32_t)cl : (int32_t)s->id[i];
+  }
+  free(vals);
+  for (int k = 0; k < 3; k++) {
+    if (have_lattice && lat[4 * k] > 0) {
+      s->box.lo[k] = org[k];
+      s->box.len[k] = lat[4 * k];
+      s->box.periodic[k] = pbc[k] == 'T';
+    } else { /* no box: the bounding box with walls */
+      s->box.lo[k] = n ? lo[k] : 0;
+      s->box.len[k] = n ? fmax(hi[k] - lo[k], 1e-300) : 1;
+      s->box.periodic[k] = 0;
+    }
+    s->box.hi[k] = s->box.lo[k] + s->box.len[k];
+  }
+  if (s->dim == 3 && !have_lattice && n && hi[2] == lo[2]) s->dim = 2;
+  r->frame = frame;
+  rc = 1;
+out:
+  if (rc < 0 && (feof(r->f) || r->partial)) r->truncated = 1; /* the file ends inside this frame */
+  free(buf);
+  return rc;
+}

@@ -1,0 +1,77 @@
+#include "io/xyz_write.h"
+#include "core/error.h"
+#include "io/xyz_read.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void header(FILE *f, const agglo_system *s, const char *props) {
+  const agglo_box *b = &s->box;
+  fprintf(f, "%zu\n", s->n);
+  fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
+          "Properties=%s Time=%.17g Step=%lld dim=%d pbc=\"%c %c %c\"\n",
+          b->len[0], b->len[1], b->len[2], b->lo[0], b->lo[1], b->lo[2], props, s->t,
+          (long long)s->step, s->dim, b->periodic[0] ? 'T' : 'F', b->periodic[1] ? 'T' : 'F',
+          b->periodic[2] ? 'T' : 'F');
+}
+
+/* Column names as ASE and OVITO read them: velocities (OVITO's Velocity; ASE >= 3.23), momenta
+   (ASE 3.22 derives get_velocities() from momenta / masses), masses (both), radius, id, cluster.
+   Species X is ASE's placeholder element (no chemistry implied). */
+int agglo_xyz_write_frame(FILE *f, const agglo_system *s) {
+  header(f, s, "species:S:1:pos:R:3:velocities:R:3:momenta:R:3:masses:R:1:radius:R:1:cluster:I:1:id:I:1");
+  for (size_t i = 0; i < s->n; i++) {
+    const double *x = s->x + 3 * i, *v = s->v + 3 * i;
+    double m = s->m[i];
+    fprintf(f, "X %.9g %.9g %.9g %.7g %.7g %.7g %.7g %.7g %.7g %.7g %.9g %d %lld\n", x[0], x[1], x[2],
+            v[0], v[1], v[2], m * v[0], m * v[1], m * v[2], m, s->r[i], s->cluster[i], (long long)s->id[i]);
+  }
+  return ferror(f) ? -1 : 0;
+}
+
+int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, size_t errlen) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+  header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1");
+  for (size_t i = 0; i < s->n; i++) {
+    const double *x = s->x + 3 * i, *v = s->v + 3 * i;
+    fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],
+            v[0], v[1], v[2], s->r[i], s->m[i], (long long)s->id[i], s->cluster[i]);
+  }
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) return agglo_fail(err, errlen, "%s: write failed", tmp);
+  if (rename(tmp, path) != 0) return agglo_fail(err, errlen, "%s: cannot rename: %s", path, strerror(errno));
+  return 0;
+}
+
+/* The state through the trajectory reader: columns found by Properties= (any order); every one
+   a restart needs must be there, with positive radii and masses. */
+int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t errlen) {
+  agglo_xyz_reader rd;
+  if (agglo_xyz_open(&rd, path, 0, err, errlen) != 0) return -1;
+  agglo_system t = {0};
+  int got = agglo_xyz_next(&rd, &t, err, errlen), rc = -1;
+  const char *missing = !rd.has_velocity ? "velocities (or velo)" : !rd.has_mass ? "masses (or mass)"
+                        : !rd.has_id     ? "id"
+                        : !rd.has_cluster ? "cluster"
+                        : !rd.has_box     ? "the box (Lattice=)"
+                                          : NULL;
+  if (got == 0) agglo_fail(err, errlen, "%s: empty: no state to restart from", path);
+  else if (got == 1 && missing)
+    agglo_fail(err, errlen, "%s: frame 1: no %s column in Properties=: not a restart state", path, missing);
+  else if (got == 1) {
+    rc = 0;
+    for (size_t i = 0; i < t.n && rc == 0; i++)
+      if (!(t.m[i] > 0) || !isfinite(t.m[i]))
+        rc = agglo_fail(err, errlen, "%s: frame 1: particle %zu (id %lld): mass %g (allowed: positive "
+                        "and finite)", path, i, (long long)t.id[i], t.m[i]);
+  }
+  agglo_xyz_close(&rd);
+  if (rc == 0) *s = t;
+  else agglo_system_free(&t);
+  return rc;
+}

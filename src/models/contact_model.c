@@ -1,0 +1,370 @@
+/* Contact dynamics with aggregation (Maury 2004): explicit drift, attraction, noise and gravity
+   give v*, a global projection onto the non-overlap cone gives v^{n+1}, then x += h v. */
+#include "core/model.h"
+#include "models/contact_state.h"
+#include "core/rng.h"
+#include "core/error.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Verlet skin in mean radii, used when the list can last several steps (the fastest pair closes
+   by less than SKIN_SLOW of it per step); otherwise the list is rebuilt every step anyway, and a
+   skin would only lengthen it */
+#define SKIN 1.0
+#define SKIN_SLOW 0.125
+
+void agglo_contact_set_scale(contact *m, double r_mean) {
+  m->r_mean = r_mean;
+  m->contact_margin = 0.5 * r_mean;
+  m->solver.tol = m->cfg.solver_tol * r_mean;
+}
+
+static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                        size_t errlen) {
+  contact *m = calloc(1, sizeof *m);
+  if (!m) return agglo_fail(err, errlen, "out of memory");
+  m->cfg = *c;
+  double rsum = 0;
+  for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
+  agglo_contact_set_scale(m, s->n ? rsum / (double)s->n : c->radius);
+  m->att_reach = c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0;
+  m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
+  m->solver.max_iter = (int)c->max_iter;
+  m->solver.rho_factor = c->rho_factor;
+  m->solver.compliance = c->compliance;
+  m->flow.type = c->flow;
+  m->flow.rate = c->flow_rate;
+  m->flow.omega = c->flow_omega;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&c->flow_velocity, k) : 0;
+  m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
+  if (!m->vstar) {
+    free(m);
+    return agglo_fail(err, errlen, "out of memory");
+  }
+  *state = m;
+  return 0;
+}
+
+/* Compile with -DAGGLO_PROFILE for the CPU time of each phase of the step, summed over the run
+   and printed to stderr when the model is destroyed (the breakdown in docs/performance.md). */
+#ifdef AGGLO_PROFILE
+#include <time.h>
+static double prof_t[8];
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define PROF_START double prof_last = cpu_now()
+#define PROF(k)                  \
+  do {                           \
+    double t_ = cpu_now();       \
+    prof_t[k] += t_ - prof_last; \
+    prof_last = t_;              \
+  } while (0)
+static void prof_print(void) {
+  fprintf(stderr, "agglo profile (CPU s): a priori %.3f, neighbour list %.3f, attraction %.3f, "
+          "contacts %.3f, projection %.3f, miss check %.3f, move and checks %.3f\n", prof_t[0],
+          prof_t[1], prof_t[2], prof_t[3], prof_t[4], prof_t[5], prof_t[6] + prof_t[7]);
+}
+#else
+#define PROF_START
+#define PROF(k)
+static void prof_print(void) {}
+#endif
+
+static void contact_destroy(void *state) {
+  prof_print();
+  contact *m = state;
+  if (!m) return;
+  agglo_neighbors_free(&m->nb);
+  agglo_constraints_free(&m->con);
+  free(m->vstar);
+  free(m->pair_force);
+  free(m->mark);
+  free(m);
+}
+
+/* Impulse of the attraction over one step, per unit time: (kappa/eps) sech^2(D/eps), with
+   sech^2 x = 4 e^-2|x| / (1 + e^-2|x|)^2 (one exponential, no overflow). */
+static inline double attraction(double gap, double k_over_e, double eps) {
+  double q = exp(-2.0 * fabs(gap) / eps), d = 1.0 + q;
+  return k_over_e * 4.0 * q / (d * d);
+}
+
+int agglo_contact_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+  const agglo_config *c = &m->cfg;
+  if (c->kappa <= 0) return 0;
+  double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
+  size_t n = s->n, np = m->nb.npairs;
+  int D = s->dim;
+  double *pf = realloc(m->pair_force, (np ? np : 1) * sizeof(double));
+  if (!pf) return -1;
+  m->pair_force = pf;
+  /* pair impulses (over the distance) in parallel, then accumulated in a fixed order:
+     deterministic */
+#pragma omp parallel for schedule(dynamic, 512) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    const double *xi = s->x + 3 * i;
+    double ri = s->r[i];
+    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      size_t j = (size_t)m->nb.nbr[p];
+      double d[3];
+      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+      double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = reach + ri + s->r[j];
+      double f = 0;
+      if (d2 < lim * lim && d2 > 0) {
+        double dist = sqrt(d2);
+        f = scale * attraction(dist - ri - s->r[j], ke, eps) / dist;
+      }
+      pf[p] = f;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    double wi = s->inv_m[i], *dvi = dv + 3 * i;
+    const double *xi = s->x + 3 * i;
+    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      if (pf[p] == 0) continue;
+      size_t j = (size_t)m->nb.nbr[p];
+      double d[3];
+      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+      double wj = s->inv_m[j], *dvj = dv + 3 * j;
+      for (int k = 0; k < D; k++) {
+        double fk = pf[p] * d[k];
+        dvi[k] += fk * wi;
+        dvj[k] -= fk * wj;
+      }
+    }
+  }
+  return 0;
+}
+
+void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
+  const agglo_config *c = &m->cfg;
+  double h = c->dt, sqh = sqrt(h);
+  size_t n = s->n;
+  int d = s->dim;
+  double g[3];
+  for (int k = 0; k < 3; k++) g[k] = k < d ? agglo_list_component(&c->gravity, k) : 0;
+#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
+    if (c->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+    double rate = 0;
+    if (c->viscosity > 0) rate = 6 * M_PI * c->viscosity * s->r[i] * s->inv_m[i];
+    else if (c->tau > 0) rate = 1.0 / c->tau;
+    double z[4] = {0, 0, 0, 0};
+    if (c->sigma > 0) {
+      if (d == 2)
+        agglo_rng_normal2((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
+                          (uint64_t)s->id[i], z);
+      else
+        agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
+                          (uint64_t)s->id[i], z);
+    }
+    for (int k = 0; k < 3; k++)
+      vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
+                                  c->sigma * sqh * z[k] * s->inv_m[i]
+                            : 0.0;
+  }
+}
+
+/* the list must reach the attraction range and any gap that can close */
+void agglo_contact_reach(const contact *m, double vmax, double *reach, double *cutoff) {
+  *reach = fmax(m->contact_margin, 2.5 * m->cfg.dt * vmax);
+  *cutoff = fmax(m->att_reach, *reach);
+}
+
+double agglo_contact_gap_at(const agglo_system *s, const agglo_constraints *c, size_t k,
+                            const double *x) {
+  size_t i = (size_t)c->i[k];
+  if (c->j[k] < 0) {
+    agglo_system at = *s; /* (the wall's gap at x) */
+    at.x = (double *)x;
+    return agglo_wall_gap(&at, -1 - c->j[k], i);
+  }
+  size_t j = (size_t)c->j[k];
+  double dd[3];
+  agglo_box_delta(&s->box, x + 3 * i, x + 3 * j, dd);
+  return sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]) - s->r[i] - s->r[j];
+}
+
+static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                        size_t errlen) {
+  contact *m = state;
+  const agglo_config *c = &m->cfg;
+  double h = c->dt, sqh = sqrt(h);
+  PROF_START;
+  size_t n = s->n;
+  int d = s->dim;
+  /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
+  double *vs = m->vstar;
+  agglo_contact_vstar(m, s, vs);
+  PROF(0);
+  /* 2. neighbours: the list must reach the attraction range and any gap that can close */
+  double vmax2 = 0;
+#pragma omp parallel for reduction(max : vmax2) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    double *v = vs + 3 * i;
+    double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (q > vmax2) vmax2 = q;
+  }
+  double reach, cutoff;
+  agglo_contact_reach(m, sqrt(vmax2), &reach, &cutoff);
+  double skin = 2 * h * sqrt(vmax2) < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
+  if (!m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s)) {
+    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
+      return agglo_fail(err, errlen, "out of memory building the neighbour list");
+  }
+  PROF(1);
+  if (agglo_contact_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
+    return agglo_fail(err, errlen, "out of memory in the attraction");
+  PROF(2);
+  /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
+     pair could travel at its a priori relative speed (capped at the contact reach, within the list
+     cutoff, so that the set does not depend on when the list was built). After the solve, every listed pair that the
+     answer would make overlap is added and the components it touches are solved again
+     (warm-started); and if the answer is so fast that an unlisted pair could close, the list is
+     widened and the step solved again. So the selection saves work, never accuracy. */
+  agglo_solver_stats st = {0}, st1;
+  const double *vtry = NULL;
+  const uint8_t *only = NULL;
+  int rounds = 0;
+  double work = 0;
+  int add_only = 0;
+  for (;;) {
+    int rc = add_only ? agglo_constraints_add_missed(&m->con, s, &m->nb) : 1;
+    if (rc == 1)
+      rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
+                                            AGGLO_CONTACT_CLOSING_SAFETY, reach, vs, vtry);
+    if (rc != 0) return agglo_fail(err, errlen, "out of memory collecting contacts");
+    PROF(3);
+    if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
+      return agglo_fail(err, errlen, "out of memory in the projection");
+    PROF(4);
+    work += st1.mean_iterations * (double)m->con.n;
+    if (rounds == 0) {
+      st = st1;
+    } else {
+      if (st1.iterations > st.iterations) st.iterations = st1.iterations;
+      st.converged &= st1.converged;
+      st.max_violation = st1.max_violation;
+      st.residual = st1.residual;
+      st.components = st1.components;
+    }
+    rounds++;
+    if (!m->mark) m->mark = malloc(n ? n : 1);
+    if (!m->mark) return agglo_fail(err, errlen, "out of memory");
+    memset(m->mark, 0, n);
+    size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
+    PROF(5);
+    vtry = s->v;
+    if (missed > 0 && rounds < AGGLO_CONTACT_MAX_ROUNDS) {
+      only = m->mark;
+      add_only = 1;
+      continue;
+    }
+    add_only = 0;
+    /* can a pair beyond the list close at these velocities? */
+    double vout2 = 0;
+#pragma omp parallel for reduction(max : vout2) if (n > AGGLO_PAR_MIN)
+    for (size_t i = 0; i < n; i++) {
+      double *v = s->v + 3 * i;
+      double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+      if (q > vout2) vout2 = q;
+    }
+    if (2 * h * sqrt(vout2) < cutoff || rounds >= AGGLO_CONTACT_MAX_ROUNDS) break;
+    cutoff = 2.5 * h * sqrt(vout2);
+    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
+      return agglo_fail(err, errlen, "out of memory building the neighbour list");
+    only = NULL;
+  }
+  st.mean_iterations = m->con.n ? work / (double)m->con.n : 0;
+  PROF(6);
+  /* 4. move; 2D keeps z = 0 */
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    double *x = s->x + 3 * i, *v = s->v + 3 * i;
+    for (int k = 0; k < d; k++) x[k] += h * v[k];
+    agglo_box_wrap(&s->box, x);
+    if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
+          isfinite(v[2])) && i < bad)
+      bad = i;
+  }
+  s->step++;
+  s->t = (double)s->step * h;
+  /* health of the new state: the smallest gap among the contacts (they include every pair that
+     could have closed) */
+  double min_gap = INFINITY;
+#pragma omp parallel for reduction(min : min_gap) if (m->con.n > AGGLO_PAR_MIN)
+  for (size_t k = 0; k < m->con.n; k++) {
+    double gap = agglo_contact_gap_at(s, &m->con, k, s->x);
+    if (gap < min_gap) min_gap = gap;
+  }
+  PROF(7);
+  info->iterations = st.iterations;
+  info->converged = st.converged;
+  info->max_violation = st.max_violation;
+  info->min_gap = min_gap;
+  /* a correct solve leaves at most tol of overlap; ten times that means a missed contact */
+  info->overlap_limit = 10 * m->solver.tol;
+  info->n_contacts = m->con.n;
+  info->bad_particle = bad;
+  return 0;
+}
+
+static double contact_gap(const void *state) {
+  const contact *m = state;
+  /* touching = within a tenth of a radius [choice, docs/models.md] */
+  return 0.1 * m->r_mean;
+}
+
+static const void *contact_neighbors(const void *state) {
+  const contact *m = state;
+  return m->nb.start && m->nb.cutoff + m->nb.skin >= contact_gap(state) ? &m->nb : NULL;
+}
+
+/* Multipliers of the last step, so that a restart warm-starts exactly as the run would have. */
+static int contact_save(const void *state, FILE *f) {
+  const contact *m = state;
+  fprintf(f, "# i j lambda gamma (storage indices; j < 0: wall -1-j)\n%zu\n", m->con.n);
+  for (size_t k = 0; k < m->con.n; k++)
+    fprintf(f, "%d %d %.17g %.17g\n", m->con.i[k], m->con.j[k], m->con.lambda[k], m->con.gamma[k]);
+  return ferror(f) ? -1 : 0;
+}
+
+static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
+  contact *m = state;
+  char line[256];
+  size_t cnt;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return agglo_fail(err, errlen, "contacts file: missing header");
+  if (!agglo_load_count_fits(f, cnt))
+    return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
+  agglo_constraints *c = &m->con;
+  agglo_constraints_free(c);
+  if (agglo_constraints_reserve(c, cnt + 1) != 0) return agglo_fail(err, errlen, "out of memory");
+  for (size_t k = 0; k < cnt; k++) {
+    int i, j;
+    double l, g;
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
+    c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
+  }
+  c->n = cnt;
+  return 0;
+}
+
+const agglo_model agglo_model_contact = {
+    .name = "contact",
+    .init = contact_init,
+    .step = contact_step,
+    .contact_gap = contact_gap,
+    .neighbors = contact_neighbors,
+    .save = contact_save,
+    .load = contact_load,
+    .destroy = contact_destroy,
+};

@@ -1,0 +1,32 @@
+/* The mean of a series x_1, x_2, ... over its last half, at any length, in bounded memory: sums
+   over blocks of equal length (a power of two, doubled by merging neighbours when more than
+   AGGLO_HALF_MEAN_BLOCKS are complete). Used for the DPD end-of-run temperature check
+   (dpd_model.c). The blocks depend only on the number of values added, so the state saved and
+   loaded with a restart gives the same means bit for bit, whatever the planned length of the
+   run. */
+#ifndef AGGLO_HALF_MEAN_H
+#define AGGLO_HALF_MEAN_H
+#include <stdint.h>
+#include <stdio.h>
+
+#define AGGLO_HALF_MEAN_BLOCKS 1024
+
+typedef struct {
+  double sum[AGGLO_HALF_MEAN_BLOCKS]; /* complete blocks */
+  int64_t block;                      /* values per block */
+  int64_t nb;                         /* complete blocks */
+  double part;                        /* the block being filled */
+  int64_t npart;
+} agglo_half_mean;
+
+void agglo_half_mean_init(agglo_half_mean *h);
+void agglo_half_mean_add(agglo_half_mean *h, double x);
+/* Mean of the values from the first block starting in the second half of the series to the
+   last value (within 2 / AGGLO_HALF_MEAN_BLOCKS of the series of exactly the last half); *n
+   (if not NULL) receives how many values it averages. 0 values: NAN. */
+double agglo_half_mean_value(const agglo_half_mean *h, int64_t *n);
+/* One line of text (exact: %a); read back by agglo_half_mean_load. Returns 0 or -1. */
+int agglo_half_mean_save(const agglo_half_mean *h, FILE *f);
+int agglo_half_mean_load(agglo_half_mean *h, FILE *f);
+
+#endif

@@ -1,0 +1,1059 @@
+/* Dissipative particle dynamics with attractive conservative forces (Mokkapati 2006; SPEC §4;
+   docs/dpd.md), integrated by DPD-VV (Groot-Warren 1997):
+     x += dt v + dt^2/2 f/m ;  v~ = v + lambda dt f/m ;  f = f(x, v~) ;  v += dt/2 (f_old + f)/m.
+
+   The fast path (why this file does not use cells.h's Verlet list): at the Groot-Warren density a
+   particle moves more than skin/2 = 0.15 in one step somewhere in the box at every step, so any
+   Verlet list (LAMMPS's too) is rebuilt at every step. Instead the model keeps its own copy of
+   the particles, structure of arrays in reduced units, re-sorted by cell (cells at least rc
+   wide) at every step with a counting sort, and loops over the pairs of each cell and of its
+   neighbour cells of higher index, which are contiguous ranges of the sorted arrays. Threads work
+   on (y, z) columns of cells in colour phases: a column only writes into its own and its 8
+   neighbouring columns, and columns of one colour are at least 3 columns apart (extra colours
+   take the remainder of a periodic ring not divisible by 3), so there are no races. Each
+   particle receives its pair forces in an order fixed by the grid (colour, column, cell, slot),
+   whatever the number of threads: results are bitwise identical with any thread count. Each
+   pair's force is computed once, added to i and subtracted from j, so total momentum is
+   conserved to round-off. The pair random number is a Philox draw keyed by (seed, step, min id,
+   max id): zeta_ij = zeta_ji, independent of storage order and threads. The system arrays are
+   written back (scenario units, original order) after every step.
+
+   Thermostats (dpd.thermostat, docs/dpd.md): `dpd` is the central pair thermostat above.
+   `transverse` adds its part perpendicular to the pair axis (Junghans, Praprotnik, Kremer 2008):
+   -gamma_p w^2 P v_ij + sigma_p w P zeta_ij / sqrt(dt), P = 1 - e e^T, zeta_ij a vector of three
+   Philox draws of the same call as zeta_ij, antisymmetric (+ on the lower id), so the pair forces
+   stay opposite (momentum conserved) but exert torques: only a non-central friction can cool
+   the rigid rotation of a cluster, whose angular momentum central forces conserve. `langevin`
+   drops the pair thermostat for -xi v + sqrt(2 xi kT / dt) eta_i on every particle (implicit
+   solvent), eta_i keyed by (seed, step, id).
+
+   Capillary bridges with memory (dpd.capillary_bridge = memory): a pair holds a bridge when it
+   touches (gap <= 0) or held one at the previous force evaluation and its gap is below the
+   rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
+   bridges (dpd_bonds.h) is read by all threads during the force loop and rebuilt after it from
+   the pairs each thread found bridged; it is saved with the restart state. */
+#include "core/cells.h"
+#include "core/model.h"
+#include "models/dpd_model.h"
+#include "models/dpd_state.h"
+#include "agglo/analysis.h"
+#include "models/dpd_pair_forces.h"
+#include "core/rng.h"
+#include "core/error.h"
+#include "models/dpd_bonds.h"
+#include "models/dpd_half_mean.h"
+#include <omp.h>
+#include <Random123/philox.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this many particles the loops run on one thread: starting a team costs more than the
+   work (and much more on busy cores). Results do not depend on it. */
+#define PAR_MIN 4096
+
+/* ---------------------------------------------------------------- units */
+
+void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
+  memset(u, 0, sizeof *u);
+  u->si = c->dpd_units == DPD_UNITS_SI;
+  if (u->si) {
+    u->length = 2 * c->radius;
+    u->mass = c->mass;
+    u->energy = 3 * c->dpd_kT;
+  } else {
+    u->length = u->mass = u->energy = 1;
+  }
+  u->time = u->length * sqrt(u->mass / u->energy);
+  u->velocity = u->length / u->time;
+  u->force = u->energy / u->length;
+}
+
+double agglo_dpd_temperature(const agglo_system *s) {
+  double kT = 0; /* 0 for fewer than two particles */
+  agglo_analysis_temperature(s->v, s->m, s->n, s->dim, &kT);
+  return kT;
+}
+
+/* The pair parameters of species pair (si, sj) in reduced units. */
+static double pair_value(const agglo_list *l, double def, int nspec, int si, int sj) {
+  if (l->n == 0) return def;
+  int a = si < sj ? si : sj, b = si < sj ? sj : si;
+  int idx = a * nspec - a * (a - 1) / 2 + (b - a); /* upper triangle row by row */
+  return l->v[idx];
+}
+
+static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pair_params *p) {
+  memset(p, 0, sizeof *p);
+  double L = u->length, E = u->energy, F = u->force;
+  p->kind = c->dpd_conservative;
+  p->rc = c->dpd_rc / L;
+  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? c->dpd_vdw_a / F : c->dpd_a / F;
+  p->hamaker = c->dpd_hamaker / E;
+  p->surface_tension = c->dpd_surface_tension * L * L / E;
+  p->cos_theta = cos(c->dpd_contact_angle * M_PI / 180);
+  p->alpha = c->dpd_fill_angle * M_PI / 180;
+  p->cap_volume = c->dpd_cap_volume;
+  p->edl_charge2_over_eps = c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity * L * L * L / E;
+  p->edl_debye = c->dpd_edl_debye / L;
+  p->lj_eps = c->dpd_lj_epsilon / E;
+  p->lj_sigma = c->dpd_lj_sigma / L;
+  p->lj_rmin = c->dpd_lj_rmin;
+  p->min_gap = c->dpd_min_gap / L;
+  p->core_k = c->dpd_core_k * L * L / E;
+}
+
+int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
+  double acc = 0, pos = ((double)id + 0.5) / (double)n;
+  int sp = 0;
+  for (int q = 0; q < c->dpd_species.n; q++) {
+    acc += c->dpd_species.v[q];
+    sp = q;
+    if (pos < acc) break;
+  }
+  return sp;
+}
+
+/* The pair parameters of species pair (i, j): the common ones, with the per-pair lists (upper
+   triangle) where given. */
+static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u, int ns, int i,
+                                int j, agglo_pair_params *p) {
+  params_of(c, u, p);
+  double L = u->length, E = u->energy;
+  if (c->dpd_conservative_ij.n) {
+    int a = i < j ? i : j, b = i < j ? j : i;
+    p->kind = c->dpd_conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
+  }
+  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&c->dpd_vdw_a_ij, c->dpd_vdw_a, ns, i, j) / u->force;
+  p->rc = pair_value(&c->dpd_rc_ij, c->dpd_rc, ns, i, j) / L;
+  p->hamaker = pair_value(&c->dpd_hamaker_ij, c->dpd_hamaker, ns, i, j) / E;
+  p->surface_tension = pair_value(&c->dpd_surface_tension_ij, c->dpd_surface_tension, ns, i, j) * L * L / E;
+  p->edl_charge2_over_eps = pair_value(&c->dpd_edl_charge_product_ij, c->dpd_edl_charge * c->dpd_edl_charge,
+                                        ns, i, j) / c->dpd_edl_permittivity * L * L * L / E;
+  p->edl_debye = pair_value(&c->dpd_edl_debye_ij, c->dpd_edl_debye, ns, i, j) / L;
+  p->lj_eps = pair_value(&c->dpd_lj_epsilon_ij, c->dpd_lj_epsilon, ns, i, j) / E;
+  p->lj_sigma = pair_value(&c->dpd_lj_sigma_ij, c->dpd_lj_sigma, ns, i, j) / L;
+}
+
+void agglo_dpd_describe(const agglo_config *c, FILE *f) {
+  agglo_dpd_units u;
+  agglo_dpd_units_of(c, &u);
+  agglo_pair_params p;
+  params_of(c, &u, &p);
+  double gamma = c->dpd_gamma * u.time / u.mass, kT = c->dpd_kT / u.energy;
+  static const char *thermo[] = {"dpd", "transverse", "langevin"};
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd_conservative),
+          c->dpd_conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[c->dpd_thermostat]);
+  if (!u.si) {
+    fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
+            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd_lambda);
+    return;
+  }
+  fprintf(f, "SI scenario converted to reduced units:\n"
+          "  length unit  d  = %.6g m (2 particles.radius)\n"
+          "  mass unit    m  = %.6g kg (particles.mass)\n"
+          "  energy unit  E  = %.6g J (3 dpd.kT, so kT* = 1/3 and v_rms = 1)\n"
+          "  time unit    t  = %.6g s (d sqrt(m/E)); force unit %.6g N\n",
+          u.length, u.mass, u.energy, u.time, u.force);
+  fprintf(f, "  dt = %g s -> %.6g, rc = %g m -> %.6g, gamma = %g kg/s -> %.6g (sigma* = %.6g)\n",
+          c->dt, c->dt / u.time, c->dpd_rc, p.rc, c->dpd_gamma, gamma, sqrt(2 * gamma * kT));
+  switch (c->dpd_conservative) {
+  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_a, p.a); break;
+  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", c->dpd_hamaker, p.hamaker); break;
+  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_vdw_a, p.a); break;
+  case AGGLO_PF_CAPILLARY:
+    fprintf(f, "  surface tension = %g N/m -> %.6g (F0* = 2 pi R gamma cos(theta) = %.6g)\n",
+            c->dpd_surface_tension, p.surface_tension,
+            2 * M_PI * 0.5 * p.surface_tension * p.cos_theta);
+    break;
+  case AGGLO_PF_EDL:
+    fprintf(f, "  sigma_q^2/eps = %g -> %.6g, Debye length %g m -> %.6g\n",
+            c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity,
+            p.edl_charge2_over_eps, c->dpd_edl_debye, p.edl_debye);
+    break;
+  case AGGLO_PF_LJ:
+    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", c->dpd_lj_epsilon, p.lj_eps,
+            c->dpd_lj_sigma, p.lj_sigma);
+    break;
+  default: break;
+  }
+  if (c->dpd_conservative != AGGLO_PF_GROOT_WARREN && c->dpd_conservative != AGGLO_PF_NONE)
+    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", c->dpd_min_gap, p.min_gap,
+            c->dpd_core_k, p.core_k);
+}
+
+/* ---------------------------------------------------------------- pair random numbers */
+
+/* zeta_ij of unit variance, a function of (seed, step, {id_i, id_j}) only. */
+static inline double pair_zeta(uint64_t seed, uint64_t step, uint32_t a, uint32_t b, int gaussian) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  philox4x32_ctr_t c = {{lo, hi, (uint32_t)step,
+                         ((uint32_t)(step >> 32) & 0xffffu) | ((uint32_t)AGGLO_STREAM_PAIR << 16)}};
+  philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+  philox4x32_ctr_t r = philox4x32(c, k);
+  if (!gaussian) /* sqrt(3) (2u - 1), u = (r + 1/2) / 2^32 */
+    return 1.7320508075688772 * (((double)r.v[0] + 0.5) * 4.6566128730773926e-10 - 1.0);
+  double u1 = ((double)r.v[0] + 0.5) * 2.3283064365386963e-10;
+  double u2 = ((double)r.v[1] + 0.5) * 2.3283064365386963e-10;
+  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* Both random draws of pair {a, b} for the transverse thermostat from one Philox call (the
+   cost of a second call was a third of the step): *zeta as pair_zeta (the same number), and the
+   transverse vector z of three more unit-variance draws -- the unused words of the same call
+   (uniform), or the sine of the same Box-Muller pair and a second pair (gaussian). The caller
+   applies z with + on the lower id and - on the higher (zeta_ij = -zeta_ji). */
+static inline double pair_zeta4(uint64_t seed, uint64_t step, uint32_t a, uint32_t b,
+                                int gaussian, double z[3]) {
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  philox4x32_ctr_t c = {{lo, hi, (uint32_t)step,
+                         ((uint32_t)(step >> 32) & 0xffffu) | ((uint32_t)AGGLO_STREAM_PAIR << 16)}};
+  philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+  philox4x32_ctr_t r = philox4x32(c, k);
+  if (!gaussian) {
+    for (int q = 0; q < 3; q++)
+      z[q] = 1.7320508075688772 * (((double)r.v[q + 1] + 0.5) * 4.6566128730773926e-10 - 1.0);
+    return 1.7320508075688772 * (((double)r.v[0] + 0.5) * 4.6566128730773926e-10 - 1.0);
+  }
+  double u[4];
+  for (int q = 0; q < 4; q++) u[q] = ((double)r.v[q] + 0.5) * 2.3283064365386963e-10;
+  double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+  z[0] = r0 * sin(6.283185307179586 * u[1]);
+  z[1] = r1 * cos(6.283185307179586 * u[3]);
+  z[2] = r1 * sin(6.283185307179586 * u[3]);
+  return r0 * cos(6.283185307179586 * u[1]);
+}
+
+/* ---------------------------------------------------------------- grid and sort */
+
+/* Grow one array to m elements of `size` bytes (contents kept). */
+static int grow(void *arrayp, size_t m, size_t size) {
+  void **a = arrayp, *q = realloc(*a, m * size);
+  if (!q) return -1;
+  *a = q;
+  return 0;
+}
+
+static int parts_grow(parts *p, size_t m) {
+  int bad = 0;
+  for (int k = 0; k < 3; k++)
+    bad |= grow(&p->x[k], m, sizeof(double)) | grow(&p->v[k], m, sizeof(double)) |
+           grow(&p->t[k], m, sizeof(double));
+  bad |= grow(&p->r, m, sizeof(double)) | grow(&p->im, m, sizeof(double)) |
+         grow(&p->id, m, sizeof(uint32_t)) | grow(&p->spec, m, 1) | grow(&p->perm, m, sizeof(size_t)) |
+         grow(&p->gh, m, 1);
+  return bad ? -1 : 0;
+}
+
+int agglo_dpd_reserve(dpd *m, size_t n) {
+  if (m->p.x[0] && n <= m->cap) return 0;
+  size_t cap = m->p.x[0] ? n + n / 4 + 64 : n; /* growing (ghosts, migrants): room ahead */
+  int bad = parts_grow(&m->p, cap + 1) | parts_grow(&m->q, cap + 1);
+  for (int k = 0; k < 3; k++) bad |= grow(&m->f[k], cap + 1, sizeof(double));
+  bad |= grow(&m->cell_of, cap + 1, sizeof *m->cell_of) | grow(&m->order, cap + 1, sizeof *m->order);
+  if (bad) return -1;
+  m->cap = cap;
+  return 0;
+}
+
+static void parts_free(parts *p) {
+  for (int k = 0; k < 3; k++) free(p->x[k]), free(p->v[k]), free(p->t[k]);
+  free(p->r); free(p->im); free(p->id); free(p->spec); free(p->perm); free(p->gh);
+}
+
+static int cell_coord(const dpd *m, int k, double xk) {
+  if (m->nc[k] == 1) return 0;
+  double c = floor((xk - m->lo[k]) / m->len[k] * m->nc[k]); /* clamped before the cast */
+  return !(c >= 0) ? 0 : c >= m->nc[k] ? m->nc[k] - 1 : (int)c;
+}
+
+static inline double wrap1(const dpd *m, int k, double x) {
+  if (!m->periodic[k]) return x;
+  double y = x - m->lo[k];
+  if (y < 0 || y >= m->len[k]) {
+    y -= m->len[k] * floor(y / m->len[k]);
+    if (y >= m->len[k] || y < 0) y = 0;
+  }
+  return m->lo[k] + y;
+}
+
+/* Colour of a cell coordinate along a column axis: c mod 3, and on a periodic ring whose length
+   is not a multiple of 3, extra colours 3, 4 for the last one or two cells. */
+static int axis_colour(int c, int n, int periodic) {
+  if (n < 3) return c; /* one colour per cell (axis_colours); the rule below gave 3 or 4 for
+                          n = 2, beyond the colours counted, and those columns were skipped */
+  int base = 3 * (n / 3);
+  if (!periodic || c < base) return c % 3;
+  return 3 + (c - base);
+}
+
+static int axis_colours(int n, int periodic) {
+  if (n < 3) return n;
+  return periodic ? 3 + n % 3 : 3;
+}
+
+/* Wrap positions, then sort every per-particle array by cell (stable counting sort), leaving out
+   the particles flagged AGGLO_DPD_DROP. */
+void agglo_dpd_sort(dpd *m) {
+  size_t n = m->n, nc = m->ncells;
+  parts *p = &m->p, *q = &m->q;
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
+    p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
+    m->cell_of[i] = p->gh[i] == AGGLO_DPD_DROP
+                        ? -1
+                        : (int32_t)(((size_t)cell_coord(m, 2, x2) * m->nc[1] + cell_coord(m, 1, x1)) *
+                                        m->nc[0] + cell_coord(m, 0, x0));
+  }
+  memset(m->cell_start, 0, (nc + 1) * sizeof *m->cell_start);
+  for (size_t i = 0; i < n; i++) m->cell_start[m->cell_of[i] + 1] += m->cell_of[i] >= 0;
+  for (size_t c = 0; c < nc; c++) m->cell_start[c + 1] += m->cell_start[c];
+  memcpy(m->fill, m->cell_start, nc * sizeof *m->fill);
+  for (size_t i = 0; i < n; i++)
+    if (m->cell_of[i] >= 0) m->order[m->fill[m->cell_of[i]]++] = i;
+  n = m->n = m->cell_start[nc]; /* the dropped particles leave here */
+  /* within a cell, by id: the order (hence the summation order of the forces) is a function of
+     the state only, not of its history, so that a restart continues bitwise */
+#pragma omp parallel for schedule(static, 64) if (m->n >= PAR_MIN)
+  for (size_t c = 0; c < nc; c++)
+    for (size_t a = m->cell_start[c] + 1; a < m->cell_start[c + 1]; a++) {
+      size_t o = m->order[a], b = a;
+      while (b > m->cell_start[c] && p->id[m->order[b - 1]] > p->id[o]) m->order[b] = m->order[b - 1], b--;
+      m->order[b] = o;
+    }
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
+  for (size_t k = 0; k < n; k++) {
+    size_t i = m->order[k];
+    for (int d = 0; d < 3; d++) {
+      q->x[d][k] = p->x[d][i];
+      q->v[d][k] = p->v[d][i];
+      q->t[d][k] = p->t[d][i];
+    }
+    q->r[k] = p->r[i];
+    q->im[k] = p->im[i];
+    q->id[k] = p->id[i];
+    q->spec[k] = p->spec[i];
+    q->perm[k] = p->perm[i];
+    q->gh[k] = p->gh[i];
+  }
+  parts tmp = *p;
+  *p = *q;
+  *q = tmp;
+}
+
+/* ---------------------------------------------------------------- forces */
+
+typedef struct {
+  double min_gap;
+  size_t in_range;
+  struct bond_buf *bb; /* this thread's list of bridged pairs */
+} force_stats;
+
+static void bond_push(struct bond_buf *b, uint64_t k) {
+  if (b->n == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    uint64_t *q = realloc(b->k, cap * sizeof *q);
+    if (!q) {
+      b->oom = 1;
+      return;
+    }
+    b->k = q, b->cap = cap;
+  }
+  b->k[b->n++] = k;
+}
+
+/* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
+   indices [a, b). Returns the number of ranges (at most 26). */
+static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size_t ra[26],
+                            size_t rb[26]) {
+  size_t cells[26];
+  int nn = 0;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int cc[3] = {cx + dx, cy + dy, cz + dz}, skip = 0;
+        for (int k = 0; k < 3; k++) {
+          if (cc[k] >= 0 && cc[k] < m->nc[k]) continue;
+          if (!m->periodic[k]) skip = 1;
+          else cc[k] = (cc[k] + m->nc[k]) % m->nc[k];
+        }
+        if (skip) continue;
+        size_t q = ((size_t)cc[2] * m->nc[1] + cc[1]) * m->nc[0] + cc[0];
+        if (q <= c) continue;
+        int dup = 0;
+        for (int t = 0; t < nn; t++) dup |= cells[t] == q;
+        if (dup) continue;
+        int t = nn++; /* insertion, ascending */
+        while (t > 0 && cells[t - 1] > q) cells[t] = cells[t - 1], t--;
+        cells[t] = q;
+      }
+  int nr = 0;
+  for (int t = 0; t < nn; t++) {
+    if (nr > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
+    else ra[nr] = cells[t], rb[nr] = cells[t] + 1, nr++;
+  }
+  return nr;
+}
+
+#define CHUNK 64
+
+/* A bridge: formed on contact, kept below the rupture distance. */
+static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
+  return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
+                      agglo_bond_set_has(&m->bonds, agglo_bond_key(a, b)));
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell). */
+static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_stats *st) {
+  size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
+  size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
+  if (i0 == i1) return;
+  size_t ra[27], rb[27];
+  int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+  for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+  const parts *p = &m->p;
+  const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
+  const double *restrict t0 = p->t[0], *restrict t1 = p->t[1], *restrict t2 = p->t[2];
+  double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
+  const uint32_t *restrict id = p->id;
+  const uint8_t *restrict spec = p->spec;
+  const double rc = m->rc, rc2 = rc * rc, isdt = m->inv_sqrt_dt;
+  const int multi_rc = m->multi_rc;
+  const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
+  const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
+  const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
+  const int pair_thermo = m->thermo != DPD_THERMO_LANGEVIN;
+  const int transverse = m->thermo == DPD_THERMO_TRANSVERSE, planar = m->dim == 2;
+  const uint64_t seed = m->seed;
+  const int bridges = m->bridges;
+  double min_gap = st->min_gap;
+  size_t in_range = 0;
+  for (size_t i = i0; i < i1; i++) {
+    const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
+    const double vi0 = t0[i], vi1 = t1[i], vi2 = t2[i];
+    const uint32_t idi = id[i];
+    const int si = spec[i] * ns, ghi = p->gh[i];
+    double fi0 = 0, fi1 = 0, fi2 = 0;
+    ra[0] = i + 1, rb[0] = i1;
+    for (int t = 0; t < nr; t++)
+      for (size_t j0 = ra[t]; j0 < rb[t]; j0 += CHUNK) {
+        /* distances of a chunk of candidates (vectorised), then the list of those in range */
+        size_t len = rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, nh = 0;
+        double r2c[CHUNK];
+        uint32_t hit[CHUNK];
+#pragma omp simd
+        for (size_t k = 0; k < len; k++) {
+          double d0 = xi0 - x0[j0 + k], d1 = xi1 - x1[j0 + k], d2 = xi2 - x2[j0 + k];
+          d0 -= L0 * rint(d0 * I0);
+          d1 -= L1 * rint(d1 * I1);
+          d2 -= L2 * rint(d2 * I2);
+          r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
+        }
+        for (size_t k = 0; k < len; k++) {
+          hit[nh] = (uint32_t)k;
+          nh += r2c[k] < rc2 && r2c[k] > 0;
+        }
+        if (!ghi) in_range += nh;
+        for (size_t h = 0; h < nh; h++) {
+          const size_t j = j0 + hit[h];
+          double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
+          d0 -= L0 * rint(d0 * I0);
+          d1 -= L1 * rint(d1 * I1);
+          d2 -= L2 * rint(d2 * I2);
+          const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
+          const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
+          const int q = si + spec[j];
+          if (ghi | p->gh[j]) { /* a ghost's pair: counted by the rank of the lower id */
+            in_range -= !ghi && idi > id[j];
+            in_range += ghi && !p->gh[j] && id[j] < idi;
+          }
+          if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          if (ghi & p->gh[j]) {
+            /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in
+               case one of them migrates here (docs/parallel.md) */
+            if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
+                bridged(m, q, idi, id[j], p->r[i], p->r[j], r - p->r[i] - p->r[j]))
+              bond_push(st->bb, agglo_bond_key(idi, id[j]));
+            continue;
+          }
+          const double w = 1.0 - r * m->inv_rcp[q];
+          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
+          double z[3] = {0, 0, 0};
+          const double zeta = !pair_thermo ? 0
+                              : transverse ? pair_zeta4(seed, step, idi, id[j], gaussian, z)
+                                           : pair_zeta(seed, step, idi, id[j], gaussian);
+          double F;
+          if (gw) {
+            F = m->a[q] * w;
+          } else {
+            double gap = r - p->r[i] - p->r[j];
+            if (gap < min_gap) min_gap = gap;
+            if (m->pgw[q]) {
+              F = m->a[q] * w;
+            } else if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
+              const double ri = p->r[i], rj = p->r[j];
+              int b = bridged(m, q, idi, id[j], ri, rj, gap);
+              F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
+              if (b) bond_push(st->bb, agglo_bond_key(idi, id[j]));
+            } else {
+              F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
+            }
+          }
+          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev); /* 0 for langevin */
+          if (!transverse) {
+            const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+            fi0 += F0, fi1 += F1, fi2 += F2;
+            f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+            continue;
+          }
+          double F0 = F * e0, F1 = F * e1, F2 = F * e2;
+          {
+            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a); v_ij after the
+               first half kick, not predicted: with v~ (lambda = 0.65) the Groot-Warren fluid ran
+               2.0 % cold, with it 0.9 % */
+            if (planar) z[2] = 0;
+            const double sz = (idi < id[j] ? 1 : -1) * m->sig_t[q] * isdt, gd = m->gam_t[q] * w;
+            const double *restrict hv0 = p->v[0], *restrict hv1 = p->v[1], *restrict hv2 = p->v[2];
+            double a0 = sz * z[0] - gd * (hv0[i] - hv0[j]), a1 = sz * z[1] - gd * (hv1[i] - hv1[j]);
+            double a2 = sz * z[2] - gd * (hv2[i] - hv2[j]);
+            const double ea = e0 * a0 + e1 * a1 + e2 * a2;
+            F0 += w * (a0 - ea * e0), F1 += w * (a1 - ea * e1), F2 += w * (a2 - ea * e2);
+          }
+          fi0 += F0, fi1 += F1, fi2 += F2;
+          f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
+        }
+      }
+    f0[i] += fi0, f1[i] += fi1, f2[i] += fi2;
+  }
+  st->min_gap = min_gap;
+  st->in_range += in_range;
+}
+
+/* The bridges found by the threads become the set of the next evaluation. */
+static int rebuild_bonds(dpd *m, int nthreads) {
+  size_t total = 0;
+  for (int t = 0; t < nthreads; t++) {
+    if (m->bb[t].oom) return -1;
+    total += m->bb[t].n;
+  }
+  if (total > m->bond_all_cap) {
+    uint64_t *q = realloc(m->bond_all, total * sizeof *q);
+    if (!q) return -1;
+    m->bond_all = q, m->bond_all_cap = total;
+  }
+  size_t k = 0;
+  for (int t = 0; t < nthreads; t++) {
+    if (!m->bb[t].n) continue; /* (empty lists may still be NULL) */
+    memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
+    k += m->bb[t].n;
+  }
+  return agglo_bond_set_assign(&m->bonds, m->bond_all, total);
+}
+
+/* f = F(x, v~) with the random numbers of step `step`. Returns 0 or -1 (memory). */
+static int forces(dpd *m, uint64_t step, force_stats *out) {
+  size_t n = m->n;
+  double min_gap = INFINITY;
+  size_t in_range = 0;
+  const int nc0 = m->nc[0], nc1 = m->nc[1];
+  int nthreads = m->n >= PAR_MIN ? omp_get_max_threads() : 1;
+  if (nthreads > m->nbb) {
+    struct bond_buf *b = realloc(m->bb, (size_t)nthreads * sizeof *b);
+    if (!b) return -1;
+    memset(b + m->nbb, 0, (size_t)(nthreads - m->nbb) * sizeof *b);
+    m->bb = b, m->nbb = nthreads;
+  }
+  for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+#pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
+  {
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i++) m->f[0][i] = m->f[1][i] = m->f[2][i] = 0;
+    force_stats st = {INFINITY, 0, &m->bb[omp_get_thread_num()]};
+    for (int colour = 0; colour < m->ncolours; colour++) {
+#pragma omp for schedule(dynamic, 1)
+      for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++) {
+        int col = m->columns[k], cy = col % nc1, cz = col / nc1;
+        for (int cx = 0; cx < nc0; cx++) cell_forces(m, cx, cy, cz, step, &st);
+      }
+    }
+    if (st.min_gap < min_gap) min_gap = st.min_gap;
+    in_range += st.in_range;
+    if (m->thermo == DPD_THERMO_LANGEVIN) {
+      /* implicit solvent: -xi v + sqrt(2 xi kT / dt) eta on each particle */
+      const double xi = m->xi, sl = m->sig_l;
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        double u[4];
+        agglo_rng_uniform4(m->seed, AGGLO_STREAM_LANGEVIN, step, m->p.id[i], u);
+        if (m->gaussian) {
+          double r0 = sqrt(-2.0 * log(u[0])), r1 = sqrt(-2.0 * log(u[2]));
+          u[0] = r0 * cos(6.283185307179586 * u[1]), u[1] = r0 * sin(6.283185307179586 * u[1]);
+          u[2] = r1 * cos(6.283185307179586 * u[3]);
+        } else {
+          for (int k = 0; k < 3; k++) u[k] = 1.7320508075688772 * (2 * u[k] - 1);
+        }
+        /* friction on v + dt/2 f/m (the velocity after the first half kick), not on the
+           DPD-VV prediction v~: lambda = 0.65, tuned for the pair thermostat, runs a per-particle
+           friction cold (0.964 kT against 1.0006 for xi = 4.5 in the Groot-Warren fluid) */
+        for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.v[k][i];
+      }
+    }
+  }
+  out->min_gap = min_gap;
+  out->in_range = in_range;
+  return m->bridges ? rebuild_bonds(m, m->nbb) : 0;
+}
+
+/* ---------------------------------------------------------------- model */
+
+/* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
+   the state: the same with any thread count and after a restart). */
+static double temperature_now(const dpd *m) {
+  double sums[6];
+  agglo_dpd_kinetic_sums(m, sums);
+  return agglo_dpd_temperature_of(m->dim, sums);
+}
+
+
+static void dpd_destroy(void *state) {
+  dpd *m = state;
+  if (!m) return;
+  free(m->pp); free(m->a); free(m->gam); free(m->sig); free(m->gam_t); free(m->sig_t);
+  free(m->rcp); free(m->inv_rcp); free(m->pgw); free(m->rupt_k);
+  parts_free(&m->p);
+  parts_free(&m->q);
+  for (int k = 0; k < 3; k++) free(m->f[k]);
+  free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
+  free(m->colour_start);
+  agglo_bond_set_free(&m->bonds);
+  for (int t = 0; t < m->nbb; t++) free(m->bb[t].k);
+  free(m->bb);
+  free(m->bond_all);
+  free(m);
+}
+
+/* Write the state back into the system (scenario units, system order). */
+static void write_back(const dpd *m, agglo_system *s) {
+  double L = m->u.length, V = m->u.velocity;
+  const parts *p = &m->p;
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
+  for (size_t k = 0; k < m->n; k++) {
+    size_t i = p->perm[k];
+    for (int d = 0; d < 3; d++) {
+      s->x[3 * i + d] = wrap1(m, d, p->x[d][k]) * L;
+      s->v[3 * i + d] = p->v[d][k] * V;
+    }
+  }
+}
+
+static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                    size_t errlen) {
+  dpd *m = calloc(1, sizeof *m);
+  if (!m) return agglo_fail(err, errlen, "out of memory");
+  *state = m;
+  m->cfg = *c;
+  agglo_dpd_units_of(c, &m->u);
+  const agglo_dpd_units *u = &m->u;
+  size_t n = m->n = s->n;
+  m->dim = s->dim;
+  m->dt = c->dt / u->time;
+  m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
+  m->lambda = c->dpd_lambda;
+  m->seed = (uint64_t)c->seed;
+  m->gaussian = c->dpd_noise == DPD_NOISE_GAUSSIAN;
+  m->kind = c->dpd_conservative;
+  m->contact_gap_sys = c->dpd_agglomerate_gap;
+  double kT = m->kT = c->dpd_kT / u->energy;
+  m->thermo = c->dpd_thermostat;
+  m->xi = c->dpd_langevin_gamma * u->time / u->mass;
+  m->sig_l = sqrt(2 * m->xi * kT / m->dt);
+  agglo_half_mean_init(&m->T_half);
+  for (int k = 0; k < 3; k++) {
+    m->len[k] = s->box.len[k] / u->length;
+    m->lo[k] = s->box.lo[k] / u->length;
+    m->periodic[k] = k < s->dim && s->box.periodic[k];
+    m->plen[k] = m->periodic[k] ? m->len[k] : 0;
+    m->pinv[k] = m->periodic[k] ? 1.0 / m->len[k] : 0;
+    m->wall[k] = k < s->dim && !s->box.periodic[k];
+    m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
+  }
+  /* species and per-pair coefficients */
+  int ns = m->nspec = c->dpd_species.n ? c->dpd_species.n : 1;
+  m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
+  m->a = calloc((size_t)ns * ns, sizeof *m->a);
+  m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
+  m->sig = calloc((size_t)ns * ns, sizeof *m->sig);
+  m->gam_t = calloc((size_t)ns * ns, sizeof *m->gam_t);
+  m->sig_t = calloc((size_t)ns * ns, sizeof *m->sig_t);
+  m->rcp = calloc((size_t)ns * ns, sizeof *m->rcp);
+  m->inv_rcp = calloc((size_t)ns * ns, sizeof *m->inv_rcp);
+  m->pgw = calloc((size_t)ns * ns, sizeof *m->pgw);
+  m->rupt_k = calloc((size_t)ns * ns, sizeof *m->rupt_k);
+  int ok = m->pp && m->a && m->gam && m->sig && m->gam_t && m->sig_t && m->rcp && m->inv_rcp &&
+           m->pgw && m->rupt_k && agglo_dpd_reserve(m, n) == 0;
+  if (!ok) return agglo_fail(err, errlen, "out of memory for %zu DPD particles", n);
+  memset(m->p.gh, 0, n + 1); /* no ghosts outside a domain decomposition */
+  for (int i = 0; i < ns; i++)
+    for (int j = 0; j < ns; j++) {
+      int q = i * ns + j;
+      agglo_pair_params *pp = &m->pp[q];
+      species_pair_params(c, u, ns, i, j, pp);
+      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
+      if (pp->kind == AGGLO_PF_GROOT_WARREN) pp->a = m->a[q];
+      m->pgw[q] = pp->kind == AGGLO_PF_GROOT_WARREN || pp->kind == AGGLO_PF_NONE;
+      m->rcp[q] = pp->rc, m->inv_rcp[q] = 1.0 / pp->rc;
+      m->rupt_k[q] = agglo_capillary_rupture(pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
+      m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
+      m->sig[q] = sqrt(2 * m->gam[q] * kT);
+      m->gam_t[q] = c->dpd_transverse_ratio * m->gam[q];
+      m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
+      if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
+    }
+  /* the grid takes the largest cut-off; the fast path needs groot_warren (or none) everywhere */
+  m->rc = 0, m->gw = 1, m->bridges = 0, m->multi_rc = 0;
+  for (int q = 0; q < ns * ns; q++) {
+    m->rc = fmax(m->rc, m->rcp[q]);
+    m->multi_rc |= m->rcp[q] != m->rcp[0];
+    m->gw &= m->pgw[q];
+    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
+  }
+  /* particles; species in blocks of ids given by the fractions */
+  parts *p = &m->p;
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) {
+      p->x[k][i] = s->x[3 * i + k] / u->length;
+      p->v[k][i] = p->t[k][i] = k < s->dim ? s->v[3 * i + k] / u->velocity : 0;
+    }
+    p->r[i] = s->r[i] / u->length;
+    p->im[i] = s->inv_m[i] * u->mass;
+    if ((uint64_t)s->id[i] > UINT32_MAX)
+      return agglo_fail(err, errlen, "particle id %lld: the DPD model handles ids below 2^32",
+                  (long long)s->id[i]);
+    p->id[i] = (uint32_t)s->id[i];
+    p->perm[i] = i;
+    p->spec[i] = (uint8_t)agglo_dpd_species_of(c, s->id[i], n);
+  }
+  /* grid: cells at least rc wide */
+  m->ncells = agglo_grid_counts(s->dim, m->len, NULL, m->rc, 1, n, m->nc);
+  m->cell_start = calloc(m->ncells + 1, sizeof *m->cell_start);
+  m->fill = malloc((m->ncells + 1) * sizeof *m->fill);
+  size_t ncol = (size_t)m->nc[1] * m->nc[2];
+  int cy_n = axis_colours(m->nc[1], m->periodic[1]), cz_n = axis_colours(m->nc[2], m->periodic[2]);
+  m->ncolours = cy_n * cz_n;
+  m->columns = malloc(ncol * sizeof *m->columns);
+  m->colour_start = malloc((size_t)(m->ncolours + 1) * sizeof *m->colour_start);
+  if (!m->cell_start || !m->fill || !m->columns || !m->colour_start)
+    return agglo_fail(err, errlen, "out of memory (cell grid)");
+  size_t q = 0;
+  for (int colour = 0; colour < m->ncolours; colour++) {
+    m->colour_start[colour] = q;
+    for (int cz = 0; cz < m->nc[2]; cz++)
+      for (int cy = 0; cy < m->nc[1]; cy++)
+        if (axis_colour(cz, m->nc[2], m->periodic[2]) * cy_n +
+                axis_colour(cy, m->nc[1], m->periodic[1]) == colour)
+          m->columns[q++] = (int32_t)(cz * m->nc[1] + cy);
+  }
+  m->colour_start[m->ncolours] = q;
+  agglo_dpd_sort(m);
+  force_stats st;
+  if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
+  m->T_last = temperature_now(m);
+  return 0;
+}
+
+int agglo_dpd_temperature_report(const void *state, double *mean, double *target) {
+  const dpd *m = state;
+  *target = m->kT * m->u.energy;
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt == 0) {
+    *mean = NAN;
+    return -1;
+  }
+  *mean = T * m->u.energy;
+  return fabs(*mean / *target - 1) > AGGLO_DPD_T_TOLERANCE;
+}
+
+/* The conservative part of the state, from the positions of the last force evaluation (the
+   sorted arrays) and the bridges it left, in one serial pass over the pairs (a function of the
+   state: the same with any thread count): potential energy U, virial W = sum r F^C(r) over the
+   pairs (F > 0 repels), and the bound pairs -- the capillary bridges with memory, else the pairs
+   whose gap is below the agglomerate gap. Reduced units. The dissipative and random forces are
+   left out of W: they average to zero in equilibrium (docs/dpd.md). */
+static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t *bound_out) {
+  const parts *p = &m->p;
+  const double rc2 = m->rc * m->rc, agap = m->contact_gap_sys / m->u.length;
+  double U = 0, W = 0;
+  size_t bound = 0;
+  for (int cz = 0; cz < m->nc[2]; cz++)
+    for (int cy = 0; cy < m->nc[1]; cy++)
+      for (int cx = 0; cx < m->nc[0]; cx++) {
+        size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx, ra[27], rb[27];
+        int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+        for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+        for (size_t i = m->cell_start[c]; i < m->cell_start[c + 1]; i++) {
+          ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
+          for (int t = 0; t < nr; t++)
+            for (size_t j = ra[t]; j < rb[t]; j++) {
+              double d2 = 0;
+              for (int k = 0; k < 3; k++) {
+                double d = p->x[k][i] - p->x[k][j];
+                d -= m->plen[k] * rint(d * m->pinv[k]);
+                d2 += d * d;
+              }
+              const int q = p->spec[i] * m->nspec + p->spec[j];
+              if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
+              double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
+              const agglo_pair_params *pp = &m->pp[q];
+              int bridged = 0;
+              if (m->pgw[q]) {
+                double w = 1 - r / m->rcp[q], a = m->a[q];
+                F = a * w, u = 0.5 * a * m->rcp[q] * w * w;
+              } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
+                if (!agglo_bond_set_has(&m->bonds, agglo_bond_key(p->id[i], p->id[j]))) continue;
+                /* the bridge's potential is zero at rupture: forming one costs U(0) < 0 */
+                double D = m->rupt_k[q] * 2 * ri * rj / (ri + rj), u_rupt;
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+                agglo_pair_force(pp, ri + rj + D, ri, rj, &u_rupt);
+                u -= u_rupt;
+                bound++, bridged = 1;
+              } else {
+                F = agglo_pair_force(pp, r, ri, rj, &u);
+              }
+              if (!bridged && !(m->bridges && pp->kind == AGGLO_PF_CAPILLARY) && gap < agap) bound++;
+              U += u, W += r * F;
+            }
+        }
+      }
+  *U_out = U, *W_out = W, *bound_out = bound;
+}
+
+static void dpd_stats_values(const void *state, FILE *f) {
+  const dpd *m = state;
+  fprintf(f, ",%.9g", m->T_last * m->u.energy);
+  int64_t cnt;
+  double T = agglo_half_mean_value(&m->T_half, &cnt);
+  if (cnt) fprintf(f, ",%.9g", T * m->u.energy);
+  else fputc(',', f);
+  /* potential, total energy, virial pressure P = (sum m v^2 + W) / (d V), bound pairs */
+  double U, W, K2 = 0, V = 1;
+  size_t bound;
+  conservative_sums(m, &U, &W, &bound);
+  for (size_t i = 0; i < m->n; i++)
+    for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
+  for (int k = 0; k < m->dim; k++) V *= m->len[k];
+  const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
+  fprintf(f, ",%.9g,%.9g,%.9g,%zu", U * E, (U + 0.5 * K2) * E, (K2 + W) / (m->dim * V) * Pu, bound);
+}
+
+void agglo_dpd_drift(dpd *m) {
+  size_t n = m->n;
+  const double dt = m->dt, hdt = 0.5 * dt, hdt2 = 0.5 * dt * dt, ldt = m->lambda * dt;
+  parts *p = &m->p;
+  for (int k = 0; k < m->dim; k++) {
+    double *restrict x = p->x[k], *restrict v = p->v[k], *restrict t = p->t[k];
+    const double *restrict f = m->f[k], *restrict im = p->im;
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
+    for (size_t i = 0; i < n; i++) {
+      double a = f[i] * im[i];
+      x[i] += dt * v[i] + hdt2 * a;
+      t[i] = v[i] + ldt * a;
+      v[i] += hdt * a;
+    }
+    if (m->wall[k]) { /* walls reflect specularly */
+#pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
+      for (size_t i = 0; i < n; i++) {
+        double lo = m->wlo[k] + p->r[i], hi = m->whi[k] - p->r[i];
+        if (x[i] < lo || x[i] > hi) {
+          x[i] = x[i] < lo ? 2 * lo - x[i] : 2 * hi - x[i];
+          v[i] = -v[i];
+          t[i] = -t[i];
+        }
+      }
+    }
+  }
+}
+
+int agglo_dpd_forces(dpd *m, uint64_t step, size_t *in_range, double *min_gap) {
+  force_stats st;
+  int rc = forces(m, step, &st);
+  *in_range = st.in_range, *min_gap = st.min_gap;
+  return rc;
+}
+
+size_t agglo_dpd_kick(dpd *m) {
+  const double hdt = 0.5 * m->dt;
+  parts *p = &m->p;
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (m->n >= PAR_MIN)
+  for (size_t i = 0; i < m->n; i++) {
+    double im = p->im[i], chk = 0;
+    for (int k = 0; k < m->dim; k++) {
+      p->v[k][i] += hdt * m->f[k][i] * im;
+      chk += p->v[k][i] + p->x[k][i];
+    }
+    if (!isfinite(chk) && !p->gh[i] && i < bad) bad = i;
+  }
+  return bad;
+}
+
+void agglo_dpd_kinetic_sums(const dpd *m, double out[6]) {
+  const parts *p = &m->p;
+  memset(out, 0, 6 * sizeof *out);
+  for (size_t i = 0; i < m->n; i++) {
+    if (p->gh[i]) continue;
+    double mi = 1 / p->im[i];
+    out[0] += mi;
+    for (int k = 0; k < m->dim; k++) out[1 + k] += mi * p->v[k][i], out[4] += mi * p->v[k][i] * p->v[k][i];
+    out[5] += 1;
+  }
+}
+
+double agglo_dpd_temperature_of(int dim, const double sum[6]) {
+  double e = sum[4];
+  for (int k = 0; k < dim; k++) e -= sum[1 + k] * sum[1 + k] / sum[0];
+  return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
+}
+
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *g) {
+  parts *p = &m->p;
+  for (size_t k = 0; k < m->n; k++) {
+    size_t i = p->perm[k];
+    for (int d = 0; d < 3; d++) {
+      p->x[d][k] = s->x[3 * i + d] / m->u.length;
+      p->v[d][k] = p->t[d][k] = s->v[3 * i + d] / m->u.velocity;
+    }
+  }
+  agglo_dpd_sort(m); /* (f is not sorted along: it is set after) */
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * p->perm[k] + d];
+}
+
+void agglo_dpd_record_temperature(dpd *m, double T) {
+  m->T_last = T;
+  agglo_half_mean_add(&m->T_half, T);
+}
+
+static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                    size_t errlen) {
+  dpd *m = state;
+  /* 1. positions, predicted velocities, first half kick */
+  agglo_dpd_drift(m);
+  agglo_dpd_sort(m);
+  /* 2. forces at the new positions and predicted velocities */
+  force_stats st;
+  if (forces(m, (uint64_t)s->step + 1, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
+  /* 3. second half kick */
+  size_t bad = agglo_dpd_kick(m);
+  s->step++;
+  s->t = (double)s->step * m->cfg.dt;
+  agglo_dpd_record_temperature(m, temperature_now(m));
+  write_back(m, s);
+  memset(info, 0, sizeof *info);
+  info->converged = 1;
+  info->min_gap = isfinite(st.min_gap) ? st.min_gap * m->u.length : INFINITY;
+  info->n_contacts = st.in_range;
+  info->bad_particle = bad == SIZE_MAX ? SIZE_MAX : m->p.perm[bad];
+  return 0;
+}
+
+static double dpd_contact_gap(const void *state) { return ((const dpd *)state)->contact_gap_sys; }
+
+/* Restart: the forces of the last step (DPD-VV needs f(t)), by system index, reduced units. */
+static int dpd_save(const void *state, FILE *f) {
+  const dpd *m = state;
+  double *g = malloc(3 * (m->n + 1) * sizeof *g);
+  if (!g) return -1;
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) g[3 * m->p.perm[k] + d] = m->f[d][k];
+  fprintf(f, "# dpd forces (reduced units) by storage index\n%zu\n", m->n);
+  for (size_t i = 0; i < m->n; i++)
+    fprintf(f, "%.17g %.17g %.17g\n", g[3 * i], g[3 * i + 1], g[3 * i + 2]);
+  free(g);
+  fprintf(f, "# temperature: last, then block sums (half_mean.h)\n%a\n", m->T_last);
+  agglo_half_mean_save(&m->T_half, f);
+  if (m->bridges) {
+    uint64_t *k = malloc((m->bonds.n + 1) * sizeof *k);
+    if (!k) return -1;
+    agglo_bond_set_sorted(&m->bonds, k);
+    fprintf(f, "# capillary bridges: count, then id pairs\n%zu\n", m->bonds.n);
+    for (size_t t = 0; t < m->bonds.n; t++)
+      fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
+    free(k);
+  }
+  return ferror(f) ? -1 : 0;
+}
+
+static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
+  dpd *m = state;
+  char line[256];
+  size_t cnt;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
+      sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
+    return agglo_fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
+  double *g = malloc(3 * (m->n + 1) * sizeof *g);
+  if (!g) return agglo_fail(err, errlen, "out of memory");
+  for (size_t i = 0; i < m->n; i++)
+    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3) {
+      free(g);
+      return agglo_fail(err, errlen, "contacts.txt: force of particle %zu missing", i);
+    }
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
+  free(g);
+  /* older files end here: the temperature record starts again */
+  if (fscanf(f, " # temperature: last, then block sums (half_mean.h)") != 0 ||
+      fscanf(f, "%la", &m->T_last) != 1 || agglo_half_mean_load(&m->T_half, f) != 0)
+    m->T_last = temperature_now(m), agglo_half_mean_init(&m->T_half);
+  size_t nb;
+  if (m->bridges) {
+    if (fscanf(f, " # capillary bridges: count, then id pairs") != 0 || fscanf(f, "%zu", &nb) != 1)
+      return agglo_fail(err, errlen, "contacts.txt: the capillary bridges are missing");
+    uint64_t *k = malloc((nb + 1) * sizeof *k);
+    if (!k) return agglo_fail(err, errlen, "out of memory");
+    for (size_t t = 0; t < nb; t++) {
+      unsigned a, b;
+      if (fscanf(f, "%u %u", &a, &b) != 2) {
+        free(k);
+        return agglo_fail(err, errlen, "contacts.txt: capillary bridge %zu missing", t);
+      }
+      k[t] = agglo_bond_key(a, b);
+    }
+    int r = agglo_bond_set_assign(&m->bonds, k, nb);
+    free(k);
+    if (r != 0) return agglo_fail(err, errlen, "out of memory");
+  }
+  return 0;
+}
+
+/* The run's warning: its mean temperature over the last half far from dpd.kT. */
+static int dpd_final_warning(const void *state, char *msg, size_t n) {
+  static const char *thermo[] = {"dpd", "transverse", "langevin"};
+  double mean, target;
+  if (agglo_dpd_temperature_report(state, &mean, &target) != 1) return 0;
+  char off[64]; /* a blown-up run: a ratio, not a 60-digit percentage */
+  if (mean / target > 1000) snprintf(off, sizeof off, "%.3g times", mean / target);
+  else snprintf(off, sizeof off, "%+.1f%% from", 100 * (mean / target - 1));
+  snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %s dpd.kT = %.4g "
+           "(dpd.thermostat = %s; docs/dpd.md)", mean, off, target, thermo[((const dpd *)state)->thermo]);
+  return 1;
+}
+
+const agglo_model agglo_model_dpd = {
+    .name = "dpd",
+    .final_warning = dpd_final_warning,
+    .init = dpd_init,
+    .step = dpd_step,
+    .contact_gap = dpd_contact_gap,
+    .neighbors = NULL,
+    .save = dpd_save,
+    .load = dpd_load,
+    .destroy = dpd_destroy,
+    .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
+                     "pressure,bound_pairs",
+    .stats_values = dpd_stats_values,
+};

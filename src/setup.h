@@ -1,9 +1,0 @@
-/* The initial state from the settings: box, radii, masses, non-overlapping placement. */
-#ifndef AGGLO_SETUP_H
-#define AGGLO_SETUP_H
-#include "config.h"
-#include "system.h"
-
-int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
-
-#endif

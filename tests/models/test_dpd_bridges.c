@@ -1,0 +1,143 @@
+/* Capillary bridges with memory (dpd.capillary_bridge = memory, src/models/dpd_model.c): a bridge forms
+   on contact and ruptures at the gap D_rupt = (1 + theta/2) V^(1/3) of Lian et al. (1993); pairs
+   without a bridge feel no capillary force; the literal long-range form (always) attracts up to
+   the cut-off. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "core/model.h"
+#include "models/dpd_model.h"
+#include "models/dpd_pair_forces.h"
+#include "core/setup.h"
+
+static void rupture_distance(void **st) {
+  (void)st;
+  agglo_pair_params p;
+  memset(&p, 0, sizeof p);
+  p.alpha = 10 * M_PI / 180, p.cos_theta = 1;
+  double V = 0.5 * M_PI * pow(0.5, 3) * pow(p.alpha, 4);
+  assert_true(fabs(agglo_capillary_rupture(&p, 0.5, 0.5) - cbrt(V)) < 1e-15);
+  printf("D_rupt (d = 1, alpha = 10 deg, theta = 0) = %.6f\n", cbrt(V));
+  p.cos_theta = 0.5; /* 60 degrees */
+  assert_true(fabs(agglo_capillary_rupture(&p, 0.5, 0.5) - (1 + M_PI / 6) * cbrt(V)) < 1e-15);
+  double R = 2 * 0.3 * 0.7 / 1.0; /* unequal spheres: R = 2 ri rj / (ri + rj) */
+  V = 0.5 * M_PI * R * R * R * pow(p.alpha, 4);
+  assert_true(fabs(agglo_capillary_rupture(&p, 0.3, 0.7) - (1 + M_PI / 6) * cbrt(V)) < 1e-15);
+}
+
+typedef struct {
+  agglo_system s;
+  void *state;
+} sim;
+
+/* Two particles (d = 1) along x at gap0, velocities -+u, capillary water bridge as the thesis's
+   examples (F0* = 7282, alpha = 10 deg), hard core, no thermostat (gamma = 0). */
+static void start_pair(sim *S, int bridge, double gap0, double u) {
+  agglo_config c;
+  agglo_config_defaults(&c);
+  c.model = MODEL_DPD, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
+  c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
+  c.size.n = 1, c.size.v[0] = 6, c.boundary.n = 1, c.boundary.v[0] = 1;
+  c.dpd_conservative = AGGLO_PF_CAPILLARY, c.dpd_cap_bridge = bridge;
+  c.dpd_surface_tension = 2318, c.dpd_fill_angle = 10, c.dpd_rc = 3;
+  c.dpd_min_gap = 0.02, c.dpd_core_k = 1e5, c.dpd_gamma = 0, c.dpd_kT = 1.0 / 3;
+  char err[512];
+  memset(S, 0, sizeof *S);
+  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_setup(&S->s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  double x0[6] = {2.5, 3, 3, 3.5 + gap0, 3, 3}, v0[6] = {-u, 0, 0, u, 0, 0};
+  memcpy(S->s.x, x0, sizeof x0);
+  memcpy(S->s.v, v0, sizeof v0);
+  if (agglo_model_dpd.init(&S->state, &S->s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+}
+
+static double gap_of(const agglo_system *s) {
+  double d = s->x[3] - s->x[0];
+  return fabs(d - 6 * rint(d / 6)) - 1;
+}
+
+static void step1(sim *S) {
+  char err[256];
+  agglo_step_info info;
+  if (agglo_model_dpd.step(S->state, &S->s, &info, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
+/* Pulled apart from contact at a relative speed of 60 (kinetic energy 900 against a well of
+   ~150): the bridge slows the pair while the gap is below D_rupt; beyond it the velocities stay
+   bitwise constant all the way to the cut-off (gap 2). With `always` the pair is still
+   decelerated at gap 1.5. */
+static void force_zero_beyond_rupture(void **st) {
+  (void)st;
+  double Drupt = cbrt(0.5 * M_PI * 0.125 * pow(10 * M_PI / 180, 4));
+  for (int bridge = DPD_BRIDGE_MEMORY; bridge <= DPD_BRIDGE_ALWAYS; bridge++) {
+    sim S;
+    start_pair(&S, bridge, -0.001, 30);
+    double v_before = S.s.v[3], v_rupt = NAN;
+    int slowed = 0, steps_beyond = 0, changed_beyond = 0;
+    while (gap_of(&S.s) < 1.9) {
+      double v = S.s.v[3];
+      step1(&S);
+      if (gap_of(&S.s) < Drupt) slowed += S.s.v[3] < v;
+      else {
+        if (isnan(v_rupt)) v_rupt = S.s.v[3]; /* the step that crossed D_rupt */
+        else steps_beyond++, changed_beyond += S.s.v[3] != v;
+      }
+    }
+    printf("%s: speed 30 -> %.4f at rupture, %d of %d steps beyond D_rupt changed the velocity\n",
+           bridge == DPD_BRIDGE_MEMORY ? "memory" : "always", v_rupt, changed_beyond, steps_beyond);
+    assert_true(slowed >= 1 && v_rupt < v_before);
+    assert_true(steps_beyond > 50);
+    if (bridge == DPD_BRIDGE_MEMORY) assert_int_equal(changed_beyond, 0);
+    else assert_int_equal(changed_beyond, steps_beyond);
+    agglo_model_dpd.destroy(S.state);
+    agglo_system_free(&S.s);
+  }
+}
+
+/* Approaching from a gap of 1 at a relative speed of 2: no force until contact (memory), then
+   the bridge holds the pair (gap below D_rupt for the next 4000 steps). `always` pulls from
+   the start. */
+static void no_force_without_bridge_then_capture(void **st) {
+  (void)st;
+  double Drupt = cbrt(0.5 * M_PI * 0.125 * pow(10 * M_PI / 180, 4));
+  for (int bridge = DPD_BRIDGE_MEMORY; bridge <= DPD_BRIDGE_ALWAYS; bridge++) {
+    sim S;
+    start_pair(&S, bridge, 1, -1);
+    int free_steps = 0, changed = 0;
+    while (gap_of(&S.s) > 0.01) {
+      double v = S.s.v[3];
+      step1(&S);
+      free_steps++, changed += S.s.v[3] != v;
+    }
+    printf("%s: %d steps to contact, velocity changed in %d\n",
+           bridge == DPD_BRIDGE_MEMORY ? "memory" : "always", free_steps, changed);
+    if (bridge == DPD_BRIDGE_MEMORY) {
+      assert_int_equal(changed, 0);
+      double gmax = 0;
+      for (int k = 0; k < 4000; k++) step1(&S), gmax = fmax(gmax, gap_of(&S.s));
+      printf("  bound: largest gap over 4000 steps %.4f (D_rupt %.4f)\n", gmax, Drupt);
+      assert_true(gmax < Drupt);
+    } else {
+      assert_true(changed > free_steps / 2);
+    }
+    agglo_model_dpd.destroy(S.state);
+    agglo_system_free(&S.s);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rupture_distance),
+      cmocka_unit_test(force_zero_beyond_rupture),
+      cmocka_unit_test(no_force_without_bridge_then_capture),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
