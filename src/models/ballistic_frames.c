@@ -34,7 +34,8 @@ static size_t grid_geometry(const agglo_system *s, double cell, int *ncv, double
   return ncells;
 }
 
-int agglo_frames_init(agglo_frames *f, const agglo_system *s, double r_max) {
+int agglo_frames_init(agglo_frames *f, const agglo_system *s, double r_max, size_t frame_min,
+                      double frame_slack) {
   memset(f, 0, sizeof *f);
   size_t n = s->n, m = n ? n : 1;
   f->r_max = r_max;
@@ -75,14 +76,8 @@ int agglo_frames_init(agglo_frames *f, const agglo_system *s, double r_max) {
     f->small[i] = (int32_t)i;
   }
   f->nsmall = n;
-  /* 16 and 2 r_max: the fastest at N = 10^5, V_f = 0.2; AGGLO_BALL_FRAME=0 (no frames) is for
-     tests and comparisons */
-  f->frame_min = 16;
-  const char *fm = getenv("AGGLO_BALL_FRAME");
-  if (fm) f->frame_min = strtoul(fm, NULL, 10) ? strtoul(fm, NULL, 10) : SIZE_MAX;
-  f->frame_slack = 2 * r_max;
-  const char *fs = getenv("AGGLO_BALL_FSLACK");
-  if (fs && atof(fs) > 0) f->frame_slack = atof(fs) * r_max;
+  f->frame_min = frame_min;
+  f->frame_slack = frame_slack * r_max;
   f->grid_slack = 0.25 * r_max;
   f->ncells = grid_geometry(s, 2 * r_max + 2 * f->grid_slack, f->nc, f->w);
   f->nfcells = grid_geometry(s, 2 * r_max + f->grid_slack + 2 * f->frame_slack, f->fnc, f->fw);
@@ -449,7 +444,7 @@ static void reframe(agglo_frames *f) {
     for (int k = 0; k < 3; k++)
       f->fbox[6 * (size_t)C + k] = INFINITY, f->fbox[6 * (size_t)C + 3 + k] = -INFINITY;
     for (int32_t m = f->mhead[C]; m >= 0; m = f->mnext[m])
-      if (f->fcell[m] >= 0) frame_bin(f, m), f->prof_reframed++;
+      if (f->fcell[m] >= 0) frame_bin(f, m);
   }
 }
 
@@ -529,7 +524,6 @@ static int scan_frames(agglo_frames *f, const agglo_system *s, const int32_t *ro
     for (size_t k = 0; k < f->ndirty; k++) f->dirty[f->dlist[k]] = 0;
     f->ndirty = 0;
   }
-  f->prof_cand += (double)f->nv;
   for (size_t e = 0; e < f->nv; e++) {
     int32_t i = f->va[e], j = f->vb[e];
     if (f->cid[i] == f->cid[j]) continue;
@@ -653,7 +647,6 @@ size_t agglo_frames_beyond_walls(agglo_frames *f, const agglo_system *s, int32_t
   const agglo_box *box = &s->box;
   size_t nh = 0;
   f->wstamp_now++;
-  f->prof_wall_p += (double)f->nsmall;
   for (size_t q = 0; q < f->nsmall; q++) {
     int32_t i = f->small[q], C = f->cid[i];
     if (!f->framed[C] && f->wstamp[C] != f->wstamp_now && beyond_wall(s, (size_t)i))
@@ -669,7 +662,6 @@ size_t agglo_frames_beyond_walls(agglo_frames *f, const agglo_system *s, int32_t
       may = fb[k] + D[k] - tol <= box->lo[k] || fb[3 + k] + D[k] + tol >= box->hi[k];
     }
     if (!may) continue;
-    f->prof_wall_p += f->csize[C];
     for (int32_t m = f->mhead[C]; m >= 0; m = f->mnext[m])
       if (beyond_wall(s, (size_t)m)) {
         f->wstamp[C] = f->wstamp_now, out[nh++] = C;
@@ -687,7 +679,6 @@ int agglo_frames_scan(agglo_frames *f, const agglo_system *s, const int32_t *roo
     grid_bin(f, s);
     return scan_all(f, s, root, 0);
   }
-  f->prof_frame_steps++;
   reframe(f);
   small_rebin(f, s);
   return f->oom || scan_frames(f, s, root) != 0 ? -1 : 0;

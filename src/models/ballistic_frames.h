@@ -7,8 +7,7 @@
    grid), against each other and against the frame grid. Pairs of two framed clusters come from
    a candidate (Verlet) list, listed again for the particles (re)binned since the last step.
    Clusters are named here by handle (union by size with member lists), as frames follow them:
-   the handle of a cluster is one of its particles. AGGLO_BALL_FRAME sets frame_min (0: no
-   frames), AGGLO_BALL_FSLACK the frame slack in units of r_max. */
+   the handle of a cluster is one of its particles. */
 #ifndef AGGLO_BALLISTIC_FRAMES_H
 #define AGGLO_BALLISTIC_FRAMES_H
 #include "models/ballistic_dah.h"
@@ -67,12 +66,21 @@ typedef struct {
   struct agglo_pair_key *keys; /* pairs found with their position in the full scan */
   size_t nkeys, kcap;
   uint32_t *wstamp, wstamp_now; /* clusters already listed as beyond a wall */
-  double prof_frame_steps, prof_cand, prof_reframed, prof_wall_p; /* AGGLO_BALL_PROFILE */
 } agglo_frames;
 
-/* Every particle its own cluster, grids for the box of s and particles up to r_max. Returns 0,
-   -1 if the per-particle arrays or -2 if the grids could not be allocated. */
-int agglo_frames_init(agglo_frames *f, const agglo_system *s, double r_max);
+/* frame_min 16 and frame_slack 2 r_max: the fastest at N = 10^5, V_f = 0.2 (docs/ballistic.md) */
+#define AGGLO_FRAME_MIN 16
+#define AGGLO_FRAME_SLACK 2.0
+
+/* Every particle its own cluster, grids for the box of s and particles up to r_max; frames for
+   clusters of frame_min particles or more (SIZE_MAX: none), reset after moving frame_slack r_max.
+   Returns 0, -1 if the per-particle arrays or -2 if the grids could not be allocated. */
+int agglo_frames_init(agglo_frames *f, const agglo_system *s, double r_max, size_t frame_min,
+                      double frame_slack);
+/* The ballistic time stepping's frames set afresh (from frame_min particles, SIZE_MAX: none;
+   slack in units of r_max), before its first step (ballistic_model.c): for tests showing that
+   frames do not change a run. 0, or -1 when out of memory. */
+int agglo_ballistic_set_frames(void *state, const agglo_system *s, size_t frame_min, double slack);
 void agglo_frames_free(agglo_frames *f);
 
 /* Merge the clusters (handles) of particles i and j, which differ; the smaller one joins the

@@ -21,12 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-static double prof_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct {
   agglo_config cfg;
   size_t n;
@@ -47,8 +41,6 @@ typedef struct {
   size_t nchg;
   agglo_dah_work *dah;
   agglo_dah_settings dset;
-  double prof_work, prof_solves, prof_touched, prof_checks, prof_full; /* AGGLO_BALL_PROFILE */
-  double prof_dah_s, prof_scan_s, prof_vel_p, prof_small_p;
 } ballistic;
 
 static int32_t find(int32_t *parent, int32_t a) {
@@ -80,15 +72,6 @@ static int unite(ballistic *b, int32_t i, int32_t j) {
 static void ball_destroy(void *state) {
   ballistic *b = state;
   if (!b) return;
-  const agglo_frames *f = &b->fr;
-  if (getenv("AGGLO_BALL_PROFILE"))
-    fprintf(stderr, "ballistic: %.0f solves, %.4g particle updates, %.4g particles touched, "
-            "%.4g neighbour checks, %.0f full checks; CPU: relaxations %.3g s, bin + scan %.3g s; "
-            "%.0f steps with frames, %.4g candidate pair checks, %.4g particles re-framed; particle "
-            "visits: %.4g outside frames, %.4g walls, %.4g velocities\n",
-            b->prof_solves, b->prof_work, b->prof_touched, b->prof_checks, b->prof_full,
-            b->prof_dah_s, b->prof_scan_s, f->prof_frame_steps, f->prof_cand, f->prof_reframed,
-            b->prof_small_p, f->prof_wall_p, b->prof_vel_p);
   agglo_links_free(&b->L);
   agglo_frames_free(&b->fr);
   free(b->parent); free(b->M); free(b->P); free(b->root);
@@ -117,7 +100,7 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->chg = calloc(m, sizeof *b->chg);
   b->clist = malloc(m * sizeof *b->clist);
   b->r_max = agglo_max_radius(s);
-  int fr = agglo_frames_init(&b->fr, s, b->r_max);
+  int fr = agglo_frames_init(&b->fr, s, b->r_max, AGGLO_FRAME_MIN, AGGLO_FRAME_SLACK);
   if (fr == -1 || !b->parent || !b->M || !b->P || !b->root || !b->ext || !b->shift || !b->dah ||
       !b->hl || !b->chg || !b->clist || agglo_links_init(&b->L, n) != 0) {
     ball_destroy(b);
@@ -144,6 +127,12 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->dset.length = b->r_mean;
   *state = b;
   return 0;
+}
+
+int agglo_ballistic_set_frames(void *state, const agglo_system *s, size_t frame_min, double slack) {
+  ballistic *b = state;
+  agglo_frames_free(&b->fr);
+  return agglo_frames_init(&b->fr, s, b->r_max, frame_min, slack) == 0 ? 0 : -1;
 }
 
 static int push_seed(ballistic *b, int32_t i) {
@@ -281,16 +270,13 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   if (s->box.periodic[0] || s->box.periodic[1] || s->box.periodic[2])
     for (size_t i = 0; i < n; i++) agglo_box_wrap(&s->box, s->x + 3 * i);
   /* 3. interactions: new links from overlaps, relaxation, repeated while the set grows */
-  double t_scan = prof_now();
   if (agglo_frames_scan(f, s, b->root) != 0) return agglo_fail(err, errlen, "out of memory");
   if (link_pairs(b) != 0) return agglo_fail(err, errlen, "out of memory");
-  b->prof_scan_s += prof_now() - t_scan;
   double max_overlap = 0;
   int outer = 0, touched_walls = 0;
   while (b->nseeds > 0) {
     /* one relaxation per new link, in order: each stays in cache, and a relaxation that
        disturbs an earlier one's particles takes them up again (Gauss-Seidel across links) */
-    double t_dah = prof_now();
     b->nmoved = 0;
     double max_move = 0;
     for (size_t q = 0; q + 1 < b->nseeds; q += 2) {
@@ -299,8 +285,6 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
                           NULL, 0) != 0)
         return agglo_fail(err, errlen, "out of memory in the minimiser");
       info->iterations += ds.iterations;
-      b->prof_work += ds.work, b->prof_solves++, b->prof_touched += (double)ds.active;
-      b->prof_checks += ds.checks, b->prof_full += ds.full_checks;
       if (!ds.converged) info->converged = 0;
       if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;
       if (ds.max_move > max_move) max_move = ds.max_move;
@@ -315,7 +299,6 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
       memcpy(b->moved + b->nmoved, mv, nm * sizeof *mv);
       b->nmoved += nm;
     }
-    b->prof_dah_s += prof_now() - t_dah;
     outer++;
     const int32_t *moved = b->moved;
     size_t nm = b->nmoved;
@@ -339,7 +322,6 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   /* 4. cluster velocities: mass-weighted mean of the pre-step velocities; in frames only the
      clusters that merged or hit a wall (the others keep their velocity and root) */
   size_t bad = SIZE_MAX;
-  b->prof_small_p += (double)f->nsmall;
   for (size_t k = 0; k < f->nsmall; k++) {
     size_t i = (size_t)f->small[k];
     if (!update_velocity(b, s, i) && i < bad) bad = i;
@@ -348,7 +330,6 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     int32_t C = f->flist[q];
     const double *D = f->D + 3 * (size_t)C;
     if (!b->chg[C] && isfinite(D[0]) && isfinite(D[1]) && isfinite(D[2])) continue;
-    b->prof_vel_p += f->csize[C];
     /* one root and one velocity for all members (the same values update_velocity gives) */
     int32_t r = find(b->parent, C);
     double inv = 1.0 / b->M[r], V[3];

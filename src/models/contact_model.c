@@ -47,36 +47,7 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   return 0;
 }
 
-/* Compile with -DAGGLO_PROFILE for the CPU time of each phase of the step, summed over the run
-   and printed to stderr when the model is destroyed (the breakdown in docs/performance.md). */
-#ifdef AGGLO_PROFILE
-#include <time.h>
-static double prof_t[8];
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#define PROF_START double prof_last = cpu_now()
-#define PROF(k)                  \
-  do {                           \
-    double t_ = cpu_now();       \
-    prof_t[k] += t_ - prof_last; \
-    prof_last = t_;              \
-  } while (0)
-static void prof_print(void) {
-  fprintf(stderr, "agglo profile (CPU s): a priori %.3f, neighbour list %.3f, attraction %.3f, "
-          "contacts %.3f, projection %.3f, miss check %.3f, move and checks %.3f\n", prof_t[0],
-          prof_t[1], prof_t[2], prof_t[3], prof_t[4], prof_t[5], prof_t[6] + prof_t[7]);
-}
-#else
-#define PROF_START
-#define PROF(k)
-static void prof_print(void) {}
-#endif
-
 static void contact_destroy(void *state) {
-  prof_print();
   contact *m = state;
   if (!m) return;
   agglo_neighbors_free(&m->nb);
@@ -196,13 +167,11 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
   contact *m = state;
   const agglo_config *c = &m->cfg;
   double h = c->dt, sqh = sqrt(h);
-  PROF_START;
   size_t n = s->n;
   int d = s->dim;
   /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
   double *vs = m->vstar;
   agglo_contact_vstar(m, s, vs);
-  PROF(0);
   /* 2. neighbours: the list must reach the attraction range and any gap that can close */
   double vmax2 = 0;
 #pragma omp parallel for reduction(max : vmax2) if (n > AGGLO_PAR_MIN)
@@ -218,10 +187,8 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return agglo_fail(err, errlen, "out of memory building the neighbour list");
   }
-  PROF(1);
   if (agglo_contact_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
     return agglo_fail(err, errlen, "out of memory in the attraction");
-  PROF(2);
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
      pair could travel at its a priori relative speed (capped at the contact reach, within the list
      cutoff, so that the set does not depend on when the list was built). After the solve, every listed pair that the
@@ -240,10 +207,8 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
       rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
                                             AGGLO_CONTACT_CLOSING_SAFETY, reach, vs, vtry);
     if (rc != 0) return agglo_fail(err, errlen, "out of memory collecting contacts");
-    PROF(3);
     if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
       return agglo_fail(err, errlen, "out of memory in the projection");
-    PROF(4);
     work += st1.mean_iterations * (double)m->con.n;
     if (rounds == 0) {
       st = st1;
@@ -259,7 +224,6 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (!m->mark) return agglo_fail(err, errlen, "out of memory");
     memset(m->mark, 0, n);
     size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
-    PROF(5);
     vtry = s->v;
     if (missed > 0 && rounds < AGGLO_CONTACT_MAX_ROUNDS) {
       only = m->mark;
@@ -282,7 +246,6 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     only = NULL;
   }
   st.mean_iterations = m->con.n ? work / (double)m->con.n : 0;
-  PROF(6);
   /* 4. move; 2D keeps z = 0 */
   size_t bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (n > AGGLO_PAR_MIN)
@@ -304,7 +267,6 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     double gap = agglo_contact_gap_at(s, &m->con, k, s->x);
     if (gap < min_gap) min_gap = gap;
   }
-  PROF(7);
   info->iterations = st.iterations;
   info->converged = st.converged;
   info->max_violation = st.max_violation;

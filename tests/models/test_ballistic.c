@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/ballistic_compare.h"
+#include "models/ballistic_frames.h"
 #include "core/cells.h"
 #include "config/config.h"
 #include "core/model.h"
@@ -338,12 +339,10 @@ static void ts_converges_to_ed(void **st) {
   assert_true(fabs(p_ts[1] - p_ed) < fabs(p_ts[0] - p_ed));
 }
 
-/* Frames (AGGLO_BALL_FRAME = the minimum size of a framed cluster) change where pairs are
-   looked for, not which are found nor their order: the run is the same bit for bit. */
-static double *frames_run(const agglo_config *c, const char *frame_min, const char *slack,
-                          size_t *n, double *t) {
-  setenv("AGGLO_BALL_FRAME", frame_min, 1);
-  if (slack) setenv("AGGLO_BALL_FSLACK", slack, 1);
+/* Frames (from frame_min particles, slack in units of r_max) change where pairs are looked for,
+   not which are found nor their order: the run is the same bit for bit. */
+static double *frames_run(const agglo_config *c, size_t frame_min, double slack, size_t *n,
+                          double *t) {
   agglo_system s;
   char err[256];
   assert_int_equal(agglo_setup(&s, c, err, sizeof err), 0);
@@ -351,10 +350,9 @@ static double *frames_run(const agglo_config *c, const char *frame_min, const ch
   const agglo_model *m = &agglo_model_ballistic;
   void *state;
   assert_int_equal(m->init(&state, &s, c, err, sizeof err), 0);
+  assert_int_equal(agglo_ballistic_set_frames(state, &s, frame_min, slack), 0);
   agglo_step_info info = {0};
   while (!info.finished) assert_int_equal(m->step(state, &s, &info, err, sizeof err), 0);
-  unsetenv("AGGLO_BALL_FRAME");
-  unsetenv("AGGLO_BALL_FSLACK");
   double *x = malloc(6 * s.n * sizeof *x);
   memcpy(x, s.x, 3 * s.n * sizeof *x);
   memcpy(x + 3 * s.n, s.v, 3 * s.n * sizeof *x);
@@ -379,8 +377,8 @@ static void ts_frames_identical(void **st) {
     double t0, t1, t2;
     /* no frames; frames from 30 particles (default slack); frames from 3 particles with a
        small slack (frames reset often, many framed-framed candidates) */
-    double *a = frames_run(&c, "0", NULL, &n0, &t0), *b = frames_run(&c, "30", NULL, &n1, &t1);
-    double *e = frames_run(&c, "3", "0.2", &n2, &t2);
+    double *a = frames_run(&c, SIZE_MAX, 2, &n0, &t0), *b = frames_run(&c, 30, 2, &n1, &t1);
+    double *e = frames_run(&c, 3, 0.2, &n2, &t2);
     assert_int_equal(n0, n1);
     assert_int_equal(n0, n2);
     assert_true(t0 == t1 && t0 == t2);
