@@ -3,6 +3,7 @@
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
 #include "picture_cli.h"
+#include "wall_clock.h"
 #ifdef AGGLO_HAVE_MPI
 #include "agglo/parallel.h"
 #include "run_mpi.h"
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f) {
@@ -75,12 +75,6 @@ static void run_usage(FILE *f) {
 static volatile sig_atomic_t stop_signal = 0;
 static void on_signal(int sig) { stop_signal = sig; }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 typedef struct {
   double t0, last_draw, t_end;
   int progress, drew;
@@ -91,7 +85,7 @@ static void draw_progress(agglo_sim *sim, run_view *v, int end) {
   agglo_sim_get_report(sim, &r);
   double frac = v->t_end > 0 ? r.time / v->t_end : 1;
   if (frac > 1) frac = 1;
-  double el = now() - v->t0, eta = frac > 0 ? el * (1 - frac) / frac : 0;
+  double el = agglo_cli_wall_seconds() - v->t0, eta = frac > 0 ? el * (1 - frac) / frac : 0;
   char bar[31];
   int filled = (int)(30 * frac);
   for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
@@ -109,7 +103,7 @@ static int on_step(agglo_sim *sim, void *user) {
   run_view *v = user;
   if (stop_signal) return 1;
   if (v->progress) {
-    double t = now();
+    double t = agglo_cli_wall_seconds();
     if (t - v->last_draw > 0.2 && t - v->t0 > 1.0) {
       draw_progress(sim, v, 0);
       v->last_draw = t;
@@ -131,7 +125,7 @@ static agglo_status run_here(agglo_sim *sim, const agglo_config *cfg) {
 
 static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, int quiet,
                       runner_fn runner) {
-  run_view v = {.t0 = now(), .progress = !quiet && isatty(2)};
+  run_view v = {.t0 = agglo_cli_wall_seconds(), .progress = !quiet && isatty(2)};
   v.last_draw = v.t0;
   agglo_sim_report r;
   agglo_sim_get_report(sim, &r);
@@ -169,7 +163,7 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   }
   if (!quiet)
     fprintf(stderr, "agglo: done in %.1f s: t = %g, %zu clusters (largest %zu). Results in %s/: "
-            "trajectory.xyz, stats.csv, snapshot_*.png, state.xyz\n", now() - v.t0, r.time,
+            "trajectory.xyz, stats.csv, snapshot_*.png, state.xyz\n", agglo_cli_wall_seconds() - v.t0, r.time,
             r.n_clusters, r.max_cluster_size, out);
   return 0;
 }

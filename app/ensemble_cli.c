@@ -3,31 +3,25 @@
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
 #include "picture_cli.h"
+#include "wall_clock.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int agglo_cli_run_member(agglo_ensemble *e, size_t i, agglo_callback poll, void *user, int rank,
                          int quiet) {
-  double t0 = now();
+  double t0 = agglo_cli_wall_seconds();
   agglo_status st = agglo_ensemble_run_member(e, i, poll, user);
   if (!quiet || st != AGGLO_OK) {
     char where[32] = "";
     if (rank >= 0) snprintf(where, sizeof where, " (rank %d)", rank);
     if (st == AGGLO_OK)
       fprintf(stderr, "agglo ensemble: %s: done in %.1f s%s\n", agglo_ensemble_member_name(e, i),
-              now() - t0, where);
+              agglo_cli_wall_seconds() - t0, where);
     else
       fprintf(stderr, "agglo ensemble: FAILED%s: %s\n", where, agglo_last_error());
   }

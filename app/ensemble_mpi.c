@@ -4,6 +4,7 @@
    busy; members go out one at a time, so long and short ones balance. The members' files (and
    the markers the summary reads) go to the shared output directory. */
 #include "ensemble_cli.h"
+#include "wall_clock.h"
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +23,6 @@ typedef struct {
   int stopped, nranks;
   double last_poll;
 } dispatcher;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The next member to run (skipping the finished ones of a resumed ensemble); -1 when none. */
 static long take(dispatcher *d) {
@@ -53,7 +48,7 @@ static void serve(dispatcher *d) {
 static int poll_requests(agglo_sim *sim, void *user) {
   (void)sim;
   dispatcher *d = user;
-  double t = now();
+  double t = agglo_cli_wall_seconds();
   if (t - d->last_poll > 1e-3) {
     d->last_poll = t;
     serve(d);
@@ -87,7 +82,7 @@ int agglo_cli_mpi_ensemble(agglo_ensemble *e, int resume, int quiet, agglo_cli_r
   }
   int fatal = 0;
   if (rank == 0) {
-    dispatcher d = {.e = e, .count = agglo_ensemble_count(e), .nranks = nranks, .last_poll = now()};
+    dispatcher d = {.e = e, .count = agglo_ensemble_count(e), .nranks = nranks, .last_poll = agglo_cli_wall_seconds()};
     long i;
     while ((i = take(&d)) >= 0) {
       serve(&d);

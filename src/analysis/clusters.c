@@ -1,14 +1,7 @@
 #include "analysis/clusters.h"
+#include "core/union_find.h"
 #include <math.h>
 #include <stdlib.h>
-
-static int32_t find(int32_t *parent, int32_t a) {
-  while (parent[a] != a) {
-    parent[a] = parent[parent[a]]; /* path halving */
-    a = parent[a];
-  }
-  return a;
-}
 
 int agglo_clusters_label(agglo_system *s, const agglo_neighbors *nb, double gap_max,
                          agglo_cluster_stats *st) {
@@ -33,18 +26,17 @@ int agglo_clusters_label(agglo_system *s, const agglo_neighbors *nb, double gap_
       agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
       double lim = s->r[i] + s->r[j] + gap_max;
       if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= lim * lim) continue;
-      int32_t a = find(parent, (int32_t)i), b = find(parent, (int32_t)j);
-      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+      agglo_uf_union(parent, (int32_t)i, (int32_t)j);
     }
   for (size_t i = 0; i < n; i++) root_id[i] = INT64_MAX;
   for (size_t i = 0; i < n; i++) {
-    int32_t root = find(parent, (int32_t)i);
+    int32_t root = agglo_uf_find(parent, (int32_t)i);
     if (s->id[i] < root_id[root]) root_id[root] = s->id[i];
     size[root]++;
   }
   agglo_cluster_stats out = {0};
   for (size_t i = 0; i < n; i++) {
-    s->cluster[i] = (int32_t)root_id[find(parent, (int32_t)i)];
+    s->cluster[i] = (int32_t)root_id[agglo_uf_find(parent, (int32_t)i)];
     if (size[i]) {
       out.n_clusters++;
       if (size[i] > out.max_size) out.max_size = size[i];

@@ -7,12 +7,12 @@
 #include "core/error.h"
 #include "analysis/frame_summary.h"
 #include "core/simulation.h"
+#include "core/timing.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -42,18 +42,6 @@ static const char *field_names[F_COUNT] = {
     "status", "finished", "t_final", "steps", "iterations", "n_clusters", "max_cluster_size",
     "t_one_cluster", "nc", "df_box", "df_mass", "aspect_ratio", "rg_largest", "max_overlap",
     "warnings", "P2.5r", "P4r", "P6r", "P10r", "P15r", "P20r", "error", "cpu_s", "wall_s"};
-
-static double wall_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -204,11 +192,8 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
   NEED_OPEN(e);
   if (!key || !values) return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_vary: NULL key or values");
   char buf[1024];
-  if (agglo_config_get(e->base, key, buf, sizeof buf) != AGGLO_OK) {
-    char msg[AGGLO_ERROR_LEN];
-    snprintf(msg, sizeof msg, "%s", agglo_last_error());
-    return agglo_error(AGGLO_ERROR_INPUT, "--vary %s: %s", key, msg);
-  }
+  if (agglo_config_get(e->base, key, buf, sizeof buf) != AGGLO_OK)
+    return agglo_error(AGGLO_ERROR_INPUT, "--vary %s: %s", key, agglo_last_error());
   if (!strcmp(key, "run.seed"))
     return agglo_error(AGGLO_ERROR_INPUT, "--vary run.seed: give the seeds with --seeds");
   for (size_t d = 0; d < e->ndims; d++)
@@ -530,7 +515,7 @@ static void clean_message(char *dst, size_t len, const char *src) {
 agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callback fn, void *user) {
   if (!e || !e->prepared || i >= e->count)
     return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_run_member: no member %zu (prepare first)", i);
-  double w0 = wall_now();
+  double w0 = agglo_wall_seconds();
   char path[8400], dir[8192];
   member_path(e, i, NULL, dir, sizeof dir);
   member_path(e, i, "done", path, sizeof path);
@@ -572,12 +557,12 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
     for (size_t k = 0; k < n; k++) sum += rad[k];
     if (n && sum > 0) r.rmean = sum / (double)n;
     agglo_sim_set_callback(sim, 1, member_step, &r);
-    double c0 = cpu_now();
+    double c0 = agglo_cpu_seconds();
     st = agglo_sim_run(sim);
     if (st == AGGLO_STOPPED) snprintf(err, sizeof err, "stopped by its callback at t = %g", agglo_sim_time(sim));
     else if (st != AGGLO_OK) snprintf(err, sizeof err, "%s", agglo_last_error());
     agglo_status sc = agglo_sim_close_outputs(sim);
-    set_num(&m, F_CPU, cpu_now() - c0);
+    set_num(&m, F_CPU, agglo_cpu_seconds() - c0);
     if (sc != AGGLO_OK && (st == AGGLO_OK || st == AGGLO_STOPPED)) {
       snprintf(err, sizeof err, "%s", agglo_last_error());
       st = sc;
@@ -620,7 +605,7 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   agglo_config_destroy(c);
   snprintf(m.f[F_STATUS], sizeof m.f[F_STATUS], "%s", st == AGGLO_OK ? "ok" : "failed");
   clean_message(m.f[F_ERROR], sizeof m.f[F_ERROR], st == AGGLO_OK ? "" : err);
-  set_num(&m, F_WALL, wall_now() - w0);
+  set_num(&m, F_WALL, agglo_wall_seconds() - w0);
   agglo_status sm = write_marker(e, i, &m);
   if (sm != AGGLO_OK) return sm;
   if (st != AGGLO_OK) agglo_error(st, "%s: %s", e->names[i], m.f[F_ERROR]);

@@ -25,4 +25,10 @@ agglo_status agglo_error(agglo_status status, const char *fmt, ...) {
 
 char *agglo_error_buffer(void) { return last_error; }
 
+void agglo_error_save(agglo_error_saved *saved) { memcpy(saved->text, last_error, sizeof last_error); }
+
+void agglo_error_restore(const agglo_error_saved *saved) {
+  memcpy(last_error, saved->text, sizeof last_error);
+}
+
 const char *agglo_last_error(void) { return last_error; }

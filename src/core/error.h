@@ -16,4 +16,11 @@ agglo_status agglo_error(agglo_status status, const char *fmt, ...)
 char *agglo_error_buffer(void);
 enum { AGGLO_ERROR_LEN = 2048 };
 
+/* A copy of this thread's message, put back after clean-up calls that may overwrite it. */
+typedef struct {
+  char text[AGGLO_ERROR_LEN];
+} agglo_error_saved;
+void agglo_error_save(agglo_error_saved *saved);
+void agglo_error_restore(const agglo_error_saved *saved);
+
 #endif

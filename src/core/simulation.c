@@ -133,11 +133,7 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
     else {
       if (sim->model->load && sim->model->load(sim->state, f, err, AGGLO_ERROR_LEN) != 0) {
         st = AGGLO_ERROR_INPUT;
-        if (h5) {
-          char keep[AGGLO_ERROR_LEN];
-          snprintf(keep, sizeof keep, "%s", err);
-          agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, keep);
-        }
+        if (h5) agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, err);
       }
       fclose(f);
     }
@@ -183,10 +179,10 @@ static void rollback(agglo_sim *sim, double t, int64_t step) {
 
 /* The state writer's restart point, keeping the thread's message. */
 static void save_state_quietly(agglo_sim *sim) {
-  char keep[AGGLO_ERROR_LEN];
-  memcpy(keep, agglo_error_buffer(), sizeof keep);
+  agglo_error_saved keep;
+  agglo_error_save(&keep);
   if (sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE)) agglo_outputs_save_state(sim, sim->out.dir);
-  memcpy(agglo_error_buffer(), keep, sizeof keep);
+  agglo_error_restore(&keep);
 }
 
 /* A failed step: back to the state it started from; the run ends there (the outputs of that
@@ -199,10 +195,10 @@ static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
   if (l + 1 < AGGLO_ERROR_LEN)
     snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
              (long long)step_good, sim->out.which & AGGLO_OUTPUT_STATE ? "saved" : "kept");
-  char keep[AGGLO_ERROR_LEN];
-  memcpy(keep, err, sizeof keep);
+  agglo_error_saved keep;
+  agglo_error_save(&keep);
   if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
-  memcpy(err, keep, sizeof keep);
+  agglo_error_restore(&keep);
   save_state_quietly(sim);
   return AGGLO_ERROR_RUN;
 }
@@ -353,10 +349,10 @@ agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned 
   if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
   if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
   if (agglo_outputs_open(sim, dir, which) != 0) {
-    char keep[AGGLO_ERROR_LEN];
-    memcpy(keep, agglo_error_buffer(), sizeof keep);
+    agglo_error_saved keep;
+    agglo_error_save(&keep);
     agglo_outputs_close(sim);
-    memcpy(agglo_error_buffer(), keep, sizeof keep);
+    agglo_error_restore(&keep);
     return AGGLO_ERROR_IO;
   }
   return AGGLO_OK;

@@ -9,19 +9,13 @@
 #include "picture/picture.h"
 #include "io/xyz_write.h"
 #include "core/simulation.h"
+#include "core/timing.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 
 static FILE *open_out(const char *dir, const char *name, const char *mode) {
@@ -156,7 +150,7 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
     o->snap_next++;
   if (!(which & AGGLO_OUTPUT_SNAPSHOTS)) o->snap_next = c->snapshots.n;
   o->initial_pending = !cont;
-  o->checkpoint_wall = now();
+  o->checkpoint_wall = agglo_wall_seconds();
   o->checkpoint_next = 0;
   while (c->checkpoint_interval > 0 && o->checkpoint_next <= s->t * (1 + 1e-12))
     o->checkpoint_next += c->checkpoint_interval;
@@ -315,7 +309,7 @@ int agglo_outputs_checkpoint(agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE) || o->state_step == sim->sys.step) return 0;
   if (o->stats && o->stats_last != sim->sys.step) return 0;
-  double wall = now();
+  double wall = agglo_wall_seconds();
   int due = (c->checkpoint_minutes > 0 && wall - o->checkpoint_wall >= 60 * c->checkpoint_minutes) ||
             (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
   if (!due) return 0;

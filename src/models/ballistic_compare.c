@@ -7,19 +7,13 @@
 #include "core/model.h"
 #include "core/setup.h"
 #include "core/error.h"
+#include "core/timing.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 const double agglo_ball_pr_radii[AGGLO_BALL_NPR] = {2.5, 4, 6, 10, 15, 20};
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char *err,
                              size_t errlen) {
@@ -34,7 +28,7 @@ int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char
   }
   const agglo_model *m = agglo_model_select(c);
   void *state = NULL;
-  double t0 = cpu_now();
+  double t0 = agglo_cpu_seconds();
   if (m->init(&state, &s, c, err, errlen) != 0) {
     agglo_system_free(&s);
     return -1;
@@ -58,7 +52,7 @@ int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char
       break;
     }
   }
-  res->cpu = cpu_now() - t0;
+  res->cpu = agglo_cpu_seconds() - t0;
   res->t_final = s.t;
   if (rc == 0) {
     size_t nc, mx;

@@ -15,6 +15,7 @@
 #include "models/ballistic_dah.h"
 #include "core/model.h"
 #include "core/error.h"
+#include "core/union_find.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,14 +44,6 @@ typedef struct {
   agglo_dah_settings dset;
 } ballistic;
 
-static int32_t find(int32_t *parent, int32_t a) {
-  while (parent[a] != a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
-  }
-  return a;
-}
-
 static inline void mark_changed(ballistic *b, int32_t C) {
   if (!b->chg[C]) b->chg[C] = 1, b->clist[b->nchg++] = C;
 }
@@ -58,10 +51,9 @@ static inline void mark_changed(ballistic *b, int32_t C) {
 /* Merge the clusters of i and j (momentum and mass add; the member lists and frames follow in
    ballistic_frames.c). Returns 1 if they were different. */
 static int unite(ballistic *b, int32_t i, int32_t j) {
-  int32_t a = find(b->parent, i), c = find(b->parent, j);
-  if (a == c) return 0;
-  if (c < a) { int32_t t = a; a = c; c = t; }
-  b->parent[c] = a;
+  int32_t c = agglo_uf_union(b->parent, i, j);
+  if (c < 0) return 0;
+  int32_t a = b->parent[c];
   b->M[a] += b->M[c];
   for (int k = 0; k < 3; k++) b->P[3 * (size_t)a + k] += b->P[3 * (size_t)c + k];
   b->n_clusters--;
@@ -172,7 +164,7 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
   size_t nh = agglo_frames_beyond_walls(f, s, b->hl);
   if (!nh) return;
   for (size_t q = 0; q < nh; q++) {
-    size_t C = (size_t)b->hl[q], r = (size_t)find(b->parent, (int32_t)C);
+    size_t C = (size_t)b->hl[q], r = (size_t)agglo_uf_find(b->parent, (int32_t)C);
     double *e = b->ext + 6 * C, *P = b->P + 3 * r, *sh = b->shift + 3 * C;
     for (int k = 0; k < 3; k++) e[k] = INFINITY, e[3 + k] = -INFINITY;
     for (int32_t m = f->mhead[C]; m >= 0; m = f->mnext[m]) {
@@ -216,7 +208,7 @@ static void walls(ballistic *b, agglo_system *s, int reflect) {
 /* Root cache and velocity of particle i from its cluster's mass and momentum; 0 if the
    position or velocity is not finite. */
 static inline int update_velocity(ballistic *b, agglo_system *s, size_t i) {
-  int32_t r = find(b->parent, (int32_t)i);
+  int32_t r = agglo_uf_find(b->parent, (int32_t)i);
   b->root[i] = r;
   double inv = 1.0 / b->M[r], *v = s->v + 3 * i;
   for (int k = 0; k < 3; k++) v[k] = k < s->dim ? b->P[3 * (size_t)r + k] * inv : 0;
@@ -240,7 +232,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   /* 1. time step from the fastest cluster (rule (3.3)) */
   double vmax2 = 0;
   for (size_t k = 0; k < f->nsmall + f->nframed; k++) { /* roots outside frames, framed ones */
-    size_t i = (size_t)(k < f->nsmall ? f->small[k] : find(b->parent, f->flist[k - f->nsmall]));
+    size_t i = (size_t)(k < f->nsmall ? f->small[k] : agglo_uf_find(b->parent, f->flist[k - f->nsmall]));
     if (b->parent[i] == (int32_t)i) {
       const double *P = b->P + 3 * i;
       double q = (P[0] * P[0] + P[1] * P[1] + P[2] * P[2]) / (b->M[i] * b->M[i]);
@@ -331,7 +323,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     const double *D = f->D + 3 * (size_t)C;
     if (!b->chg[C] && isfinite(D[0]) && isfinite(D[1]) && isfinite(D[2])) continue;
     /* one root and one velocity for all members (the same values update_velocity gives) */
-    int32_t r = find(b->parent, C);
+    int32_t r = agglo_uf_find(b->parent, C);
     double inv = 1.0 / b->M[r], V[3];
     for (int k = 0; k < 3; k++) V[k] = k < d ? b->P[3 * (size_t)r + k] * inv : 0;
     int vok = isfinite(V[0]) && isfinite(V[1]) && isfinite(V[2]);
@@ -376,13 +368,13 @@ static int ball_labels(const void *state, agglo_system *s, size_t *n_clusters, s
   }
   for (size_t i = 0; i < n; i++) low[i] = INT64_MAX;
   for (size_t i = 0; i < n; i++) {
-    int32_t r = find(b->parent, (int32_t)i);
+    int32_t r = agglo_uf_find(b->parent, (int32_t)i);
     if (s->id[i] < low[r]) low[r] = s->id[i];
     size[r]++;
   }
   size_t nc = 0, mx = 0;
   for (size_t i = 0; i < n; i++) {
-    s->cluster[i] = (int32_t)low[find(b->parent, (int32_t)i)];
+    s->cluster[i] = (int32_t)low[agglo_uf_find(b->parent, (int32_t)i)];
     if (size[i]) {
       nc++;
       if (size[i] > mx) mx = size[i];
@@ -440,7 +432,7 @@ static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
       for (int q = 0; q < 3; q++) b->P[3 * r + q] = p[q];
     }
   }
-  for (size_t i = 0; i < b->n; i++) b->root[i] = find(b->parent, (int32_t)i);
+  for (size_t i = 0; i < b->n; i++) b->root[i] = agglo_uf_find(b->parent, (int32_t)i);
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "models/contact_state.h"
+#include "core/union_find.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -344,11 +345,6 @@ static void load_warm(domain *d) {
 
 /* ---- the components that cross ranks ----------------------------------------------------- */
 
-static int32_t find(int32_t *p, int32_t a) {
-  while (p[a] != a) a = p[a] = p[p[a]];
-  return a;
-}
-
 /* d->root and d->cross from the constraints; returns the constraints in crossing components
    that this rank owns, and in *largest the most of them in one component. */
 static size_t mark_crossing(domain *d, size_t *largest) {
@@ -358,10 +354,9 @@ static size_t mark_crossing(domain *d, size_t *largest) {
   for (size_t i = 0; i < n; i++) p[i] = (int32_t)i, d->cross[i] = 0, d->comp_rows[i] = 0;
   for (size_t k = 0; k < c->n; k++) {
     if (c->j[k] < 0) continue;
-    int32_t a = find(p, c->i[k]), b = find(p, c->j[k]);
-    if (a != b) p[a < b ? b : a] = a < b ? a : b;
+    agglo_uf_union(p, c->i[k], c->j[k]);
   }
-  for (size_t i = 0; i < n; i++) p[i] = find(p, (int32_t)i);
+  for (size_t i = 0; i < n; i++) p[i] = agglo_uf_find(p, (int32_t)i);
   for (size_t i = d->own; i < n; i++) d->cross[p[i]] = 1;
   *largest = 0;
   for (size_t k = 0; k < c->n; k++)

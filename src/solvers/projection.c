@@ -20,6 +20,7 @@
    Iterations are counted in products by A, the unit of cost of all three. */
 #include "solvers/projection.h"
 #include "solvers/active_set.h"
+#include "core/union_find.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -558,14 +559,6 @@ static void store_row(const proj_ws *w, agglo_constraints *c, size_t k, size_t k
   c->lambda[k] = y / w->sw[kk];
 }
 
-static int32_t uf_find(int32_t *parent, int32_t a) {
-  while (parent[a] != a) {
-    parent[a] = parent[parent[a]];
-    a = parent[a];
-  }
-  return a;
-}
-
 typedef struct {
   size_t size, index;
 } comp_key;
@@ -605,8 +598,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     pos[i] = -2;
     if (j < 0) continue;
     pos[j] = -2;
-    int32_t a = uf_find(parent, i), b = uf_find(parent, j);
-    if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+    agglo_uf_union(parent, i, j);
   }
   /* every particle's root, once (read-only walks: parallel) */
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
