@@ -2,6 +2,7 @@
 #include "agglo/agglo.h"
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
+#include "analyze_cli.h"
 #include "picture_cli.h"
 #include "wall_clock.h"
 #ifdef AGGLO_HAVE_MPI
@@ -38,6 +39,18 @@ static void usage(FILE *f) {
           agglo_version());
 }
 
+/* Every scenario key (agglo_config_keys_text) on f: 0, or 1 with the message. */
+static int print_keys(FILE *f, int markdown) {
+  char *text;
+  if (agglo_config_keys_text(markdown, &text) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
+    return 1;
+  }
+  fputs(text, f);
+  agglo_free(text);
+  return 0;
+}
+
 static void run_usage(FILE *f) {
   fprintf(f,
           "usage: agglo run [SCENARIO.ini] [-s section.key=value]... [-o DIR] [--seed N]\n"
@@ -67,7 +80,7 @@ static void run_usage(FILE *f) {
           "and trajectory.xdmf for ParaView), stats.csv, snapshot_STEP.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
-  agglo_config_print_keys(f, 0);
+  print_keys(f, 0);
 }
 
 /* ---- agglo run: a client of the library's stepping API --------------------------------- */
@@ -312,7 +325,11 @@ static int cmd_run(int argc, char **argv) {
     goto out;
   }
 #endif
-  if (!quiet) agglo_config_print_summary(cfg, stderr);
+  char *summary;
+  if (!quiet && agglo_config_summary_text(cfg, &summary) == AGGLO_OK) {
+    fputs(summary, stderr);
+    agglo_free(summary);
+  }
   agglo_set_threads(threads);
   agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
                             : agglo_sim_create(cfg, &sim);
@@ -378,7 +395,8 @@ static int parse_double(const char *opt, const char *text, double *out) {
 }
 
 static int cmd_analyze(int argc, char **argv) {
-  agglo_analyze_options o = {.out_dir = "analysis", .warnings = stderr};
+  agglo_analyze_options o = {.out_dir = "analysis"};
+  int json = 0, plots = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -402,9 +420,9 @@ static int cmd_analyze(int argc, char **argv) {
     } else if (!strcmp(a, "-o") && more) {
       o.out_dir = argv[++i];
     } else if (!strcmp(a, "--json")) {
-      o.json = 1;
+      json = 1;
     } else if (!strcmp(a, "--plots")) {
-      o.plots = 1;
+      plots = o.curves = 1;
     } else if (!strcmp(a, "--rdf")) {
       o.rdf = 1;
     } else if (!strcmp(a, "--msd")) {
@@ -433,11 +451,12 @@ static int cmd_analyze(int argc, char **argv) {
     analyze_usage(stderr);
     return 2;
   }
-  if (agglo_analyze_trajectory(&o, stdout) != AGGLO_OK) {
+  agglo_analyze_result r;
+  if (agglo_analyze_trajectory(&o, &r) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }
-  return 0;
+  return agglo_cli_analyze_report(&o, &r, json, plots);
 }
 
 static void agglomerates_usage(FILE *f) {
@@ -513,10 +532,13 @@ static int cmd_agglomerates(int argc, char **argv) {
   agglo_agglomerates_options o = {.path = path, .frame = (int)frame, .gap = gap, .tol = tol,
                                   .bins = (int)bins, .row = row, .definition = definition,
                                   .min_radius = min_radius};
-  if (agglo_agglomerates_report(&o, stdout) != AGGLO_OK) {
+  char *text;
+  if (agglo_agglomerates_report(&o, &text) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }
+  fputs(text, stdout);
+  agglo_free(text);
   return 0;
 }
 
@@ -554,10 +576,7 @@ static int cmd_convert(int argc, char **argv) {
 }
 
 static int cmd_list(int argc, char **argv) {
-  if (argc > 0 && !strcmp(argv[0], "keys")) {
-    agglo_config_print_keys(stdout, 1);
-    return 0;
-  }
+  if (argc > 0 && !strcmp(argv[0], "keys")) return print_keys(stdout, 1);
   printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n"
          "  ballistic  ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
          "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n"

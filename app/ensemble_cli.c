@@ -2,6 +2,7 @@
    hand-out of members to this process, to forked processes (--jobs) or to MPI ranks. The grid,
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
+#include "gnuplot.h"
 #include "picture_cli.h"
 #include "wall_clock.h"
 #include <errno.h>
@@ -321,18 +322,13 @@ static int compare_check(const agglo_config *c, void *user) {
 }
 
 static int compare_report(agglo_ensemble *e, void *user) {
-  const char *csv = user;
-  FILE *f = NULL;
-  if (csv && !(f = fopen(csv, "w"))) {
-    fprintf(stderr, "agglo compare: %s: cannot write\n", csv);
-    return -1;
-  }
-  agglo_status st = agglo_ensemble_compare_report(e, stdout, f);
-  if (f && fclose(f) != 0) st = AGGLO_ERROR_IO;
-  if (st != AGGLO_OK) {
+  char *text;
+  if (agglo_ensemble_compare_report(e, &text, user) != AGGLO_OK) {
     fprintf(stderr, "agglo compare: %s\n", agglo_last_error());
     return -1;
   }
+  fputs(text, stdout);
+  agglo_free(text);
   return 0;
 }
 
@@ -544,30 +540,42 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
   FILE *g = fopen(gp, "w");
   if (!g) {
     fprintf(stderr, "agglo plot: %s: cannot write\n", gp);
+    for (int k = 0; k < ngroups; k++) free(titles[k]);
     return 1;
   }
-  fprintf(g, "set terminal pngcairo size 900,600 noenhanced\nset output '%s'\nset grid\nset key outside right\n"
-          "set xlabel '%s'\nset ylabel '%s (mean, %s of one %s)'\n", png,
-          xkey ? xkey : "time", col, xkey ? "error bars" : "band", band_se ? "se" : "sd");
-  fputs("plot ", g);
+  /* every name from the user or the files as a quoted gnuplot string */
+  const char *who = "agglo plot";
+  char ylabel[600];
+  snprintf(ylabel, sizeof ylabel, "%s (mean, %s of one %s)", col, xkey ? "error bars" : "band",
+           band_se ? "se" : "sd");
+  fputs("set terminal pngcairo size 900,600 noenhanced\nset output ", g);
+  int bad = agglo_cli_gp_string(g, png, who);
+  fputs("\nset grid\nset key outside right\nset xlabel ", g);
+  bad |= agglo_cli_gp_string(g, xkey ? xkey : "time", who);
+  fputs("\nset ylabel ", g);
+  bad |= agglo_cli_gp_string(g, ylabel, who);
+  fputs("\nplot ", g);
   for (int k = 0; k < ngroups && k < 4096; k++) {
+    fputs(k ? ", " : "", g);
+    bad |= agglo_cli_gp_string(g, dat, who);
     if (!xkey)
-      fprintf(g, "%s'%s' index %d using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.2 "
-              "lc %d notitle, '' index %d using 1:2 with lines lw 2 lc %d title '%s'", k ? ", " : "",
-              dat, k, k + 1, k, k + 1, titles[k]);
+      fprintf(g, " index %d using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.2 "
+              "lc %d notitle, '' index %d using 1:2 with lines lw 2 lc %d title ", k, k + 1, k, k + 1);
     else
-      fprintf(g, "%s'%s' index %d using 1:2:3 with yerrorlines lw 2 lc %d title '%s'", k ? ", " : "",
-              dat, k, k + 1, titles[k]);
+      fprintf(g, " index %d using 1:2:3 with yerrorlines lw 2 lc %d title ", k, k + 1);
+    bad |= agglo_cli_gp_string(g, titles[k], who);
     free(titles[k]);
   }
   fputc('\n', g);
-  fclose(g);
-  char cmd[8600];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2> '%s.log'", gp, png);
-  if (system(cmd) != 0) {
-    fprintf(stderr, "agglo plot: gnuplot failed (is gnuplot installed?); see %s.log\n", png);
+  int werr = ferror(g);
+  if (fclose(g) != 0 || werr) {
+    fprintf(stderr, "agglo plot: %s: write failed\n", gp);
     return 1;
   }
+  if (bad) return 1;
+  char log[4300];
+  snprintf(log, sizeof log, "%s.log", png);
+  if (agglo_cli_gnuplot(who, NULL, gp, log, 0) != 0) return 1;
   fprintf(stderr, "agglo plot: %s\n", png);
   return 0;
 }

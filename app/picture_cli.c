@@ -2,6 +2,8 @@
    the public agglo_picture_render, movies encoded by the ffmpeg command line, and the stats.csv
    of a run plotted against time by gnuplot. */
 #include "picture_cli.h"
+#include "gnuplot.h"
+#include "run_program.h"
 #include "agglo/analysis.h"
 #include "agglo/picture.h"
 #include <errno.h>
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int is_dir(const char *p) {
@@ -219,26 +220,23 @@ int agglo_cli_render(int argc, char **argv) {
   return n < 0;
 }
 
-/* ffmpeg's command line, without a shell: its exit status, or -1 if it cannot be started. */
-static int run_ffmpeg(const char *frames, double fps, const char *out, int quiet) {
-  char rate[32], pattern[4500];
+/* ffmpeg's command line, without a shell: 0, or -1 with why in msg. */
+static int run_ffmpeg(const char *frames, double fps, const char *out, int quiet, char *msg,
+                      size_t msglen) {
+  char rate[32], pattern[9000], target[4200];
   snprintf(rate, sizeof rate, "%g", fps);
-  snprintf(pattern, sizeof pattern, "%s/frame_%%06d.png", frames);
-  char *args[] = {"ffmpeg", "-y", "-loglevel", quiet ? "error" : "warning", "-framerate", rate,
-                  "-i", pattern, "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white",
-                  "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
-                  (char *)out, NULL};
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execvp("ffmpeg", args);
-    _exit(127);
+  size_t k = 0; /* the frames' directory with any % doubled: ffmpeg reads the name as a pattern */
+  for (const char *p = frames; *p && k + 3 < sizeof pattern; p++) {
+    if (*p == '%') pattern[k++] = '%';
+    pattern[k++] = *p;
   }
-  int status;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  snprintf(pattern + k, sizeof pattern - k, "/frame_%%06d.png");
+  snprintf(target, sizeof target, "%s%s", out[0] == '-' ? "./" : "", out); /* not an option */
+  char *args[] = {"ffmpeg", "-nostdin", "-y", "-loglevel", quiet ? "error" : "warning",
+                  "-framerate", rate, "-i", pattern,
+                  "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2:color=white", "-c:v", "libx264",
+                  "-pix_fmt", "yuv420p", "-movflags", "+faststart", target, NULL};
+  return agglo_cli_run_program(args, NULL, NULL, 0, msg, msglen);
 }
 
 int agglo_cli_movie(int argc, char **argv) {
@@ -279,11 +277,10 @@ int agglo_cli_movie(int argc, char **argv) {
   agglo_config_destroy(c);
   int rc = 1;
   if (n > 0) {
-    int st = run_ffmpeg(frames, a.fps, a.out, a.quiet);
-    if (st < 0)
-      fprintf(stderr, "agglo movie: cannot run ffmpeg (apt-get install ffmpeg); the frames are in %s/\n", frames);
-    else if (st != 0)
-      fprintf(stderr, "agglo movie: ffmpeg failed (exit %d); the frames are in %s/\n", st, frames);
+    char msg[4600];
+    if (run_ffmpeg(frames, a.fps, a.out, a.quiet, msg, sizeof msg) != 0)
+      fprintf(stderr, "agglo movie: %s%s; the frames are in %s/\n", msg,
+              strstr(msg, "cannot start ffmpeg:") ? " (apt-get install ffmpeg)" : "", frames);
     else {
       rc = 0;
       if (!a.quiet) printf("%s: %ld frames at %g fps (%.2f s)\n", a.out, n, a.fps, n / a.fps);
@@ -394,7 +391,7 @@ int agglo_cli_plot_run(int argc, char **argv) {
   for (char *t = strtok(line, ","); t && ncol < 256; t = strtok(NULL, ",")) cols[ncol++] = t;
   scan_values(f, ncol);
   fclose(f);
-  if (make_dirs(out) != 0) return 1;
+  if (agglo_cli_gp_one_line(dir, "agglo plot") != 0 || make_dirs(out) != 0) return 1;
   char abs_stats[4400];
   if (!realpath(p, abs_stats)) snprintf(abs_stats, sizeof abs_stats, "%s", p);
   snprintf(p, sizeof p, "%s/plots_run.gp", out);
@@ -403,10 +400,16 @@ int agglo_cli_plot_run(int argc, char **argv) {
     fprintf(stderr, "agglo plot: %s: cannot write: %s\n", p, strerror(errno));
     return 1;
   }
+  /* the paths only in a comment (one line) and a quoted string */
   fprintf(g, "# agglo plot %s: the columns of stats.csv against time (gnuplot)\n"
              "set terminal pngcairo size 900,600 font ',11'\nset datafile separator ','\n"
              "set grid\nset key top right\nset xlabel 'time t (time unit of the scenario)'\n"
-             "stats = '%s'\n", dir, abs_stats);
+             "stats = ", dir);
+  if (agglo_cli_gp_string(g, abs_stats, "agglo plot") != 0) {
+    fclose(g);
+    return 1;
+  }
+  fputc('\n', g);
   int made = 0;
   for (size_t k = 0; k < sizeof run_plots / sizeof run_plots[0]; k++) {
     const run_plot *r = &run_plots[k];
@@ -455,18 +458,13 @@ int agglo_cli_plot_run(int argc, char **argv) {
             cols[k], cols[k], cols[k], cols[k]);
     made++;
   }
-  fclose(g);
-  char cwd[4096];
-  if (!getcwd(cwd, sizeof cwd) || chdir(out) != 0) {
-    fprintf(stderr, "agglo plot: cannot enter %s\n", out);
+  int werr = ferror(g);
+  if (fclose(g) != 0 || werr) {
+    fprintf(stderr, "agglo plot: %s: write failed\n", p);
     return 1;
   }
-  int st = system("gnuplot plots_run.gp > plots_run.log 2>&1");
-  if (chdir(cwd) != 0) return 1;
-  if (st != 0) {
-    fprintf(stderr, "agglo plot: gnuplot failed (is gnuplot installed?); see %s/plots_run.log\n", out);
-    return 1;
-  }
+  snprintf(p, sizeof p, "%s/plots_run.log", out);
+  if (agglo_cli_gnuplot("agglo plot", out, "plots_run.gp", p, 1) != 0) return 1;
   printf("%d plots of %s/stats.csv in %s/ (script: plots_run.gp)\n", made, dir, out);
   return 0;
 }

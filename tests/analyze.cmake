@@ -29,3 +29,10 @@ add_test(NAME analyze_rdf_msd
   COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=4 -s output.trajectory_interval=0.2 -s output.snapshots= && ${AGGLO} analyze an_gw/trajectory.xyz --rdf --msd -o an_gw/an && test $(wc -l < an_gw/an/rdf.csv) -eq 101 && test $(wc -l < an_gw/an/msd.csv) -eq 21")
 set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9]")
+
+# directories named like an injection (x'; touch pwned; ') for every command that starts gnuplot
+# or ffmpeg: the plots are made inside them, no command runs, no file appears outside
+add_test(NAME cli_quoted_dirs_no_shell
+  COMMAND sh ${DATA}/cli/quoted_dirs.sh ${AGGLO} quoted_dirs)
+set_tests_properties(cli_quoted_dirs_no_shell PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "no shell, nothing outside")

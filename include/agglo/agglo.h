@@ -17,12 +17,12 @@
    Every function that can fail returns an agglo_status; on failure agglo_last_error() gives a
    message a user can act on (the file and line, the key and its allowed range). The library never
    prints and never exits. Functions returning a pointer or a value give NULL (or 0) on misuse and
-   set the message too. Documentation: docs/api.md. */
+   set the message too. Text the library returns (char **text arguments) is the caller's: free it
+   with agglo_free. Documentation: docs/api.md. */
 #ifndef AGGLO_AGGLO_H
 #define AGGLO_AGGLO_H
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +47,8 @@ const char *agglo_last_error(void);
 const char *agglo_version(void);
 /* OpenMP threads of the hot loops (0: OpenMP's default). Results never depend on it. */
 agglo_status agglo_set_threads(int threads);
+/* Free text (or NULL) that the library returned through a char **text argument. */
+void agglo_free(void *p);
 
 /* ---- settings ---------------------------------------------------------------------------- */
 
@@ -72,11 +74,14 @@ agglo_status agglo_config_get(const agglo_config *c, const char *key, char *buf,
 agglo_status agglo_config_check(const agglo_config *c);
 /* Every key with its value, as a reloadable scenario file. */
 agglo_status agglo_config_save(const agglo_config *c, const char *path);
-/* Every key with its default, allowed values and meaning: markdown = 1 gives docs/config.md's
-   table, 0 the text of `agglo run --help`. */
-void agglo_config_print_keys(FILE *f, int markdown);
-/* A short account of the settings a model derives (e.g. DPD units and reduced parameters). */
-void agglo_config_print_summary(const agglo_config *c, FILE *f);
+/* The same text into *text (free it with agglo_free). */
+agglo_status agglo_config_text(const agglo_config *c, char **text);
+/* Every key with its default, allowed values and meaning into *text (free it with agglo_free):
+   markdown = 1 gives docs/config.md's table, 0 the text of `agglo run --help`. */
+agglo_status agglo_config_keys_text(int markdown, char **text);
+/* A short account of the settings a model derives (e.g. DPD units and reduced parameters) into
+   *text ("" when the model derives none; free it with agglo_free). */
+agglo_status agglo_config_summary_text(const agglo_config *c, char **text);
 
 /* ---- the box ----------------------------------------------------------------------------- */
 

@@ -86,23 +86,52 @@ void agglo_trajectory_close(agglo_trajectory *tr);
    out: H5MD when out ends in .h5md or .h5 (with its .xdmf beside it), else extended XYZ. */
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius);
 
-/* Reports of files (the CLI's `agglo analyze` and `agglo agglomerates`), printed on out. */
+/* The analysis of a trajectory file behind `agglo analyze` (docs/analysis.md): the indicator
+   files written into out_dir (created if needed), the reported frame's numbers returned. */
 typedef struct {
-  const char *path;    /* extended XYZ trajectory */
-  const char *out_dir; /* analysis.csv, clusters.csv, plots */
+  const char *path;    /* trajectory (extended XYZ or H5MD) */
+  const char *out_dir; /* analysis.csv (a row per analysed frame), clusters.csv (the reported
+                          frame's clusters) */
   int frame;           /* frame to report in detail (1-based; 0 = the last) */
-  int all;             /* indicators of every frame (else only the chosen one) */
-  double contact_gap;  /* > 0: touching below this gap; else the file's ContactGap or 0.1 r */
+  int all;             /* indicators of every frame (else only the reported one) */
+  double contact_gap;  /* > 0: touching below this gap; else 0.1 times the mean radius */
   double radius;       /* radius when the file has none */
-  int json, plots, quiet;
   int rdf;             /* g(r) into rdf.csv: averaged over every frame, or frame `frame` */
   double rdf_max;      /* its range (<= 0: half the smallest box side) */
   int rdf_bins;        /* its bins (0: 100) */
   int msd;             /* mean-square displacement over every frame into msd.csv, and D */
-  FILE *warnings;      /* a trajectory cut inside a frame (a killed run) is analysed to its last
-                          complete frame with a warning here (NULL: none) */
+  int curves;          /* the reported frame's curves (implies all): box_counting.dat (largest
+                          cluster), pair_distribution.dat, size_distribution.dat, rg_size.dat */
 } agglo_analyze_options;
-agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, FILE *out);
+
+typedef struct {
+  int frames;          /* complete frames read */
+  int frame;           /* the reported one (1-based) */
+  int dim;
+  /* the file ends inside a frame (a killed run): the complete frames before it were analysed,
+     and warning says where it ends ("" otherwise) */
+  char warning[2048];
+  /* the reported frame's indicators, as in analysis.csv */
+  double time;
+  size_t n_particles, n_clusters, max_cluster_size;
+  double mean_cluster_size, weight_avg_cluster_size;
+  double fractal_dimension_box, fractal_dimension_mass, contacts_per_sphere;
+  double aspect_ratio, rg_largest; /* of the largest cluster */
+  double contact_gap, r_mean;
+  /* rdf: the highest value of g(r), where, over how many frames, its range */
+  double rdf_peak, rdf_peak_r, rdf_max;
+  size_t rdf_frames;
+  /* msd: the diffusion coefficient of its linear part, over how many frames */
+  double diffusion;
+  size_t msd_frames;
+  /* curves: points of box_counting.dat and clusters of rg_size.dat (R_g > 0), and the means of
+     their logarithms (log eps, log N; log s, log R_g), where the fitted lines pass */
+  int box_points;
+  double box_log_eps, box_log_count;
+  size_t rg_points;
+  double rg_log_size, rg_log_rg;
+} agglo_analyze_result;
+agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, agglo_analyze_result *r);
 
 enum { AGGLO_ELLIPSOID_MOMENTS = 0, AGGLO_ELLIPSOID_THESIS = 1 }; /* docs/dpd.md */
 typedef struct {
@@ -115,7 +144,8 @@ typedef struct {
   int definition;   /* AGGLO_ELLIPSOID_MOMENTS (same second moments) or _THESIS (the literal one) */
   double min_radius; /* only particles of radius >= min_radius (colloids among solvent beads) */
 } agglo_agglomerates_options;
-agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out);
+/* The report of `agglo agglomerates` into *text (free it with agglo_free). */
+agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, char **text);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

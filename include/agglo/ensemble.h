@@ -70,8 +70,10 @@ agglo_status agglo_ensemble_write_summary(agglo_ensemble *e, size_t *failed);
 
 /* `agglo compare`'s report over an ensemble that varies ballistic.method (time_stepping,
    event_driven) and nothing else: mean (sd) over seeds of N_c, D_f, A_r, P(r), time to one
-   cluster, CPU time, on out; one row per member on csv (may be NULL). After the members ran. */
-agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, FILE *out, FILE *csv);
+   cluster, CPU time, into *text (free it with agglo_free); one row per member into the file
+   csv_path (NULL: none). After the members ran. */
+agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, char **text,
+                                           const char *csv_path);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -87,17 +87,15 @@ def _build():
     for h in HEADERS:
         with open(os.path.join(inc, "agglo", h), encoding="utf-8") as f:
             ffi.cdef(cdef_from_header(f.read()))
-    # C library calls used to hand FILE * arguments to the library
-    ffi.cdef("FILE *fopen(const char *path, const char *mode); int fclose(FILE *f);")
     try:
         lib = ffi.dlopen(path)
     except OSError as e:
         raise ImportError(f"agglo: cannot load {path}: {e} (set AGGLO_LIBRARY to the library's "
                           "path)") from e
-    return ffi, lib, ffi.dlopen(None), path, inc
+    return ffi, lib, path, inc
 
 
-ffi, lib, libc, LIBRARY, INCLUDE_DIR = _build()
+ffi, lib, LIBRARY, INCLUDE_DIR = _build()
 
 
 def last_error():
@@ -118,20 +116,12 @@ def encode(text):
     return os.fsencode(text) if not isinstance(text, bytes) else text
 
 
-def with_file(fn):
-    """Run fn(FILE *) on a temporary file and return what it wrote, as text."""
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix="agglo_", suffix=".txt")
-    os.close(fd)
+def take_text(call):
+    """Run call(char **) (an agglo function returning text) and return the text as str; the
+    library's copy is freed with agglo_free."""
+    out = ffi.new("char **")
+    check(call(out))
     try:
-        f = libc.fopen(encode(tmp), b"w")
-        if f == ffi.NULL:
-            raise OSError(f"{tmp}: cannot open for writing")
-        try:
-            fn(f)
-        finally:
-            libc.fclose(f)
-        with open(tmp, encoding="utf-8", errors="replace") as g:
-            return g.read()
+        return ffi.string(out[0]).decode("utf-8", "replace")
     finally:
-        os.unlink(tmp)
+        lib.agglo_free(out[0])

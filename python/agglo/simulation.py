@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from ._ffi import check, encode, ffi, lib, with_file
+from ._ffi import check, encode, ffi, lib, take_text
 from .errors import AggloWarning, InputError, UnknownKeyError, UsageError
 
 __all__ = ["Config", "Simulation", "Box", "config_keys", "KeyInfo", "OUTPUTS"]
@@ -28,7 +28,7 @@ def config_keys():
     `agglo run --help` (docs/config.md's table)."""
     global _KEYS
     if _KEYS is None:
-        text = with_file(lambda f: lib.agglo_config_print_keys(f, 1))
+        text = take_text(lambda out: lib.agglo_config_keys_text(1, out))
         row = re.compile(r"^\| `([^`]+)` \| (`[^`]*`|\(none\)) \| (.*?) \| (.*) \|$")
         keys = []
         for line in text.splitlines():
@@ -202,16 +202,11 @@ class Config(collections.abc.Mapping):
 
     def summary(self):
         """What the model derives from the settings (e.g. DPD units), as text."""
-        return with_file(lambda f: lib.agglo_config_print_summary(self._c, f))
+        return take_text(lambda out: lib.agglo_config_summary_text(self._c, out))
 
     def to_ini(self):
         """The scenario as INI text (what save writes)."""
-        import tempfile
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "scenario.ini")
-            self.save(p)
-            with open(p, encoding="utf-8") as f:
-                return f.read()
+        return take_text(lambda out: lib.agglo_config_text(self._c, out))
 
     def __repr__(self):
         g = self.get

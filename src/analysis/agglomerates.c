@@ -3,6 +3,7 @@
 #include "analysis/clusters.h"
 #include "core/error.h"
 #include "io/xyz_read.h"
+#include "core/text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,9 +204,10 @@ static void keep_large(agglo_system *s, double r_min) {
   s->n = k;
 }
 
-agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE *out) {
-  if (!o || !o->path || !out)
-    return agglo_error(AGGLO_ERROR_INPUT, "agglo_agglomerates_report: NULL options, path or stream");
+agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, char **text) {
+  if (!o || !o->path || !text)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_agglomerates_report: NULL options, path or text");
+  *text = NULL;
   char *err = agglo_error_buffer();
   agglo_xyz_reader rd;
   agglo_system s;
@@ -227,13 +229,17 @@ agglo_status agglo_agglomerates_report(const agglo_agglomerates_options *o, FILE
     if (agglo_agglomerates_measure(&s, o->gap, o->tol, o->definition, &a) != 0)
       st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   }
+  agglo_text out;
+  if (st == AGGLO_OK && (st = agglo_text_open(&out, "agglo_agglomerates_report")) != AGGLO_OK)
+    agglo_agglomerates_free(&a);
   if (st == AGGLO_OK) {
-    if (o->row) agglo_agglomerates_row(out, &a);
+    if (o->row) agglo_agglomerates_row(out.f, &a);
     else {
-      fprintf(out, "%s, frame %d (t = %g, %zu particles)\n", o->path, got, s.t, s.n);
-      agglo_agglomerates_print(out, &a, o->bins > 0 ? o->bins : 8);
+      fprintf(out.f, "%s, frame %d (t = %g, %zu particles)\n", o->path, got, s.t, s.n);
+      agglo_agglomerates_print(out.f, &a, o->bins > 0 ? o->bins : 8);
     }
     agglo_agglomerates_free(&a);
+    st = agglo_text_close(&out, st, text);
   }
   agglo_system_free(&s);
   return st;

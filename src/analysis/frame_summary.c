@@ -72,25 +72,3 @@ void agglo_frame_summary_row(FILE *f, const agglo_frame_summary *a) {
           a->fractal_dimension_box, a->fractal_dimension_mass, a->contacts_per_sphere,
           a->aspect_ratio, a->rg_largest);
 }
-
-static void json_num(FILE *f, const char *key, double v, int last) {
-  if (isfinite(v)) fprintf(f, "  \"%s\": %.10g%s\n", key, v, last ? "" : ",");
-  else fprintf(f, "  \"%s\": null%s\n", key, last ? "" : ",");
-}
-
-void agglo_frame_summary_json(FILE *f, const agglo_frame_summary *a) {
-  fprintf(f, "{\n");
-  json_num(f, "time", a->time, 0);
-  json_num(f, "n_particles", (double)a->n_particles, 0);
-  json_num(f, "n_clusters", (double)a->n_clusters, 0);
-  json_num(f, "mean_cluster_size", a->mean_cluster_size, 0);
-  json_num(f, "weight_avg_cluster_size", a->weight_avg_cluster_size, 0);
-  json_num(f, "max_cluster_size", (double)a->max_cluster_size, 0);
-  json_num(f, "fractal_dimension_box", a->fractal_dimension_box, 0);
-  json_num(f, "fractal_dimension_mass", a->fractal_dimension_mass, 0);
-  json_num(f, "contacts_per_sphere", a->contacts_per_sphere, 0);
-  json_num(f, "aspect_ratio", a->aspect_ratio, 0);
-  json_num(f, "rg_largest", a->rg_largest, 0);
-  json_num(f, "contact_distance", a->contact_gap, 1);
-  fprintf(f, "}\n");
-}

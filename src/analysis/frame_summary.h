@@ -1,4 +1,4 @@
-/* The indicators of one frame, as printed by `agglo analyze` and written to stats.csv. */
+/* The indicators of one frame, as written to stats.csv and analysis.csv. */
 #ifndef AGGLO_FRAME_SUMMARY_H
 #define AGGLO_FRAME_SUMMARY_H
 #include "analysis/analysis.h"
@@ -25,7 +25,5 @@ int agglo_frame_summarize(agglo_system *s, double contact_gap, agglo_frame_summa
 /* CSV columns shared by analysis.csv and stats.csv. */
 void agglo_frame_summary_header(FILE *f);
 void agglo_frame_summary_row(FILE *f, const agglo_frame_summary *a);
-/* One JSON object. */
-void agglo_frame_summary_json(FILE *f, const agglo_frame_summary *a);
 
 #endif

@@ -2,6 +2,7 @@
 #include "config/config.h"
 #include "core/error.h"
 #include "models/dpd_model.h"
+#include "core/text.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,36 @@ agglo_status agglo_config_save(const agglo_config *c, const char *path) {
   return AGGLO_OK;
 }
 
-void agglo_config_print_summary(const agglo_config *c, FILE *f) {
-  if (c && f && c->model == MODEL_DPD) agglo_dpd_describe(c, f);
+#define NEED_TEXT(text)                                                                   \
+  do {                                                                                     \
+    if (!(text)) return agglo_error(AGGLO_ERROR_USAGE, "%s: the text pointer is NULL", __func__); \
+  } while (0)
+
+agglo_status agglo_config_text(const agglo_config *c, char **text) {
+  NEED(c);
+  NEED_TEXT(text);
+  agglo_text t;
+  agglo_status st = agglo_text_open(&t, __func__);
+  if (st != AGGLO_OK) return st;
+  if (agglo_config_write(c, t.f) != 0) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", __func__);
+  return agglo_text_close(&t, st, text);
+}
+
+agglo_status agglo_config_keys_text(int markdown, char **text) {
+  NEED_TEXT(text);
+  agglo_text t;
+  agglo_status st = agglo_text_open(&t, __func__);
+  if (st != AGGLO_OK) return st;
+  agglo_config_print_keys(t.f, markdown);
+  return agglo_text_close(&t, AGGLO_OK, text);
+}
+
+agglo_status agglo_config_summary_text(const agglo_config *c, char **text) {
+  NEED(c);
+  NEED_TEXT(text);
+  agglo_text t;
+  agglo_status st = agglo_text_open(&t, __func__);
+  if (st != AGGLO_OK) return st;
+  if (c->model == MODEL_DPD) agglo_dpd_describe(c, t.f);
+  return agglo_text_close(&t, AGGLO_OK, text);
 }

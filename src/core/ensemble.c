@@ -8,6 +8,7 @@
 #include "analysis/frame_summary.h"
 #include "core/simulation.h"
 #include "core/timing.h"
+#include "core/text.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -919,8 +920,11 @@ static void mean_sd(const double *v, size_t n, double *mean, double *sd) {
   *sd = n > 1 ? sqrt(q / (double)(n - 1)) : 0;
 }
 
-agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, FILE *out, FILE *csv) {
-  if (!e || !e->prepared || !out)
+agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, char **text,
+                                           const char *csv_path) {
+  if (!text) return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_compare_report: NULL text");
+  *text = NULL;
+  if (!e || !e->prepared)
     return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_compare_report: prepare the ensemble first");
   if (e->ndims != 1 || strcmp(e->dims[0].key, "ballistic.method"))
     return agglo_error(AGGLO_ERROR_INPUT, "the compare report needs ballistic.method as the only varied key");
@@ -938,11 +942,18 @@ agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, FILE *out, F
   double *v = calloc(2 * ns * NQ, sizeof *v);
   size_t nok[2] = {0, 0};
   marker *mk = malloc(sizeof *mk);
-  if (!v || !mk) {
+  FILE *csv = NULL;
+  agglo_text report = {0};
+  agglo_status st = !v || !mk ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory")
+                              : agglo_text_open(&report, "agglo_ensemble_compare_report");
+  if (st == AGGLO_OK && csv_path && !(csv = fopen(csv_path, "w")))
+    st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", csv_path, strerror(errno));
+  if (st != AGGLO_OK) {
     free(v);
     free(mk);
-    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+    return report.f ? agglo_text_close(&report, st, text) : st;
   }
+  FILE *out = report.f;
   if (csv) {
     fprintf(csv, "method,seed,t_final,cpu,steps,iterations,n_clusters,nc,df,ar,max_overlap");
     for (int k = 0; k < AGGLO_BALL_NPR; k++) fprintf(csv, ",P%g", agglo_ball_pr_radii[k]);
@@ -993,8 +1004,14 @@ agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, FILE *out, F
     if (mv[0] < 0 || mv[1] < 0 || (q >= 5 && q <= 7)) fprintf(out, "%-22s %-24s %-24s\n", name, a, b);
     else fprintf(out, "%-22s %-24s %-24s %+.2f%%\n", name, a, b, 100 * (mean[0] / mean[1] - 1));
   }
+  if (!col) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   free(col);
   free(v);
   free(mk);
-  return AGGLO_OK;
+  if (csv) {
+    int bad = ferror(csv);
+    if ((fclose(csv) != 0 || bad) && st == AGGLO_OK)
+      st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", csv_path);
+  }
+  return agglo_text_close(&report, st, text);
 }

@@ -1,0 +1,106 @@
+/* `agglo analyze`: the numbers come from the library (agglo_analyze_trajectory, which also
+   writes the CSV files and the plots' data); here they are printed, and plotted by gnuplot. */
+#include "analyze_cli.h"
+#include "gnuplot.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void json_num(const char *key, double v, int last) {
+  if (isfinite(v)) printf("  \"%s\": %.10g%s\n", key, v, last ? "" : ",");
+  else printf("  \"%s\": null%s\n", key, last ? "" : ",");
+}
+
+static void print_json(const agglo_analyze_result *r) {
+  printf("{\n");
+  json_num("time", r->time, 0);
+  json_num("n_particles", (double)r->n_particles, 0);
+  json_num("n_clusters", (double)r->n_clusters, 0);
+  json_num("mean_cluster_size", r->mean_cluster_size, 0);
+  json_num("weight_avg_cluster_size", r->weight_avg_cluster_size, 0);
+  json_num("max_cluster_size", (double)r->max_cluster_size, 0);
+  json_num("fractal_dimension_box", r->fractal_dimension_box, 0);
+  json_num("fractal_dimension_mass", r->fractal_dimension_mass, 0);
+  json_num("contacts_per_sphere", r->contacts_per_sphere, 0);
+  json_num("aspect_ratio", r->aspect_ratio, 0);
+  json_num("rg_largest", r->rg_largest, 0);
+  json_num("contact_distance", r->contact_gap, 1);
+  printf("}\n");
+}
+
+static void print_text(const agglo_analyze_options *o, const agglo_analyze_result *r, int plots) {
+  printf("%s: frame %d of %d, t = %g, %zu particles (%dD)\n", o->path, r->frame, r->frames, r->time,
+         r->n_particles, r->dim);
+  printf("  contact distance (gap)     %g\n", r->contact_gap);
+  printf("  clusters                   %zu (mean size %.4g, weight average %.4g, largest %zu)\n",
+         r->n_clusters, r->mean_cluster_size, r->weight_avg_cluster_size, r->max_cluster_size);
+  printf("  fractal dimension, box     %.4g (largest cluster, eps in [3r, L/2])\n", r->fractal_dimension_box);
+  printf("  fractal dimension, mass    %.4g (R_g ~ s^(1/D) over the clusters)\n", r->fractal_dimension_mass);
+  printf("  contacts per sphere N_c    %.4g\n", r->contacts_per_sphere);
+  printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", r->rg_largest, r->aspect_ratio);
+  if (o->rdf)
+    printf("  g(r)                       highest %.4g at r = %.4g (%zu frame%s, r < %.4g)\n",
+           r->rdf_peak, r->rdf_peak_r, r->rdf_frames, r->rdf_frames == 1 ? "" : "s", r->rdf_max);
+  if (o->msd)
+    printf("  diffusion coefficient D    %.6g (MSD = 2 d D tau over lags of 20-50%% of the "
+           "%zu frames)\n", r->diffusion, r->msd_frames);
+  printf("written: %s/analysis.csv, %s/clusters.csv%s%s%s\n", o->out_dir, o->out_dir,
+         o->rdf ? ", rdf.csv" : "", o->msd ? ", msd.csv" : "", plots ? " and plots (*.png)" : "");
+}
+
+/* The five plots of the reported frame and the series: plots.gp beside the data, run there (it
+   names only its own files, so the directory's name never enters it). */
+static int draw_plots(const agglo_analyze_options *o, const agglo_analyze_result *r) {
+  char path[4200], log[4200];
+  snprintf(path, sizeof path, "%s/plots.gp", o->out_dir);
+  snprintf(log, sizeof log, "%s/plots.log", o->out_dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "agglo analyze: %s: cannot write: %s\n", path, strerror(errno));
+    return 1;
+  }
+  fprintf(f, "set terminal pngcairo size 800,600\nset grid\nset key top left\n"
+             "set datafile separator ','\n"
+             "set output 'n_clusters.png'\nset title 'number of clusters'\nset xlabel 't'\n"
+             "set ylabel 'clusters'\nplot 'analysis.csv' using 1:3 with linespoints title 'n_clusters'\n"
+             "set datafile separator whitespace\nset logscale xy\n");
+  if (r->n_clusters)
+    fprintf(f, "set output 'size_distribution.png'\nset title 'cluster size distribution (t = %g)'\n"
+               "set xlabel 'size s'\nset ylabel 'clusters per unit size'\n"
+               "plot 'size_distribution.dat' using 1:2 with points pt 7 title ''\n", r->time);
+  if (r->box_points >= 2 && isfinite(r->fractal_dimension_box))
+    fprintf(f, "set output 'box_counting.png'\nset title 'box counting, largest cluster'\n"
+               "set xlabel 'eps'\nset ylabel 'occupied cells N(eps)'\n"
+               "plot 'box_counting.dat' using 1:2 with points pt 7 title 'N(eps)', "
+               "exp(%.10g) * (x / exp(%.10g))**(-%.10g) title 'D_f = %.3f'\n",
+            r->box_log_count, r->box_log_eps, r->fractal_dimension_box, r->fractal_dimension_box);
+  if (r->rg_points >= 1) {
+    fprintf(f, "set output 'rg_size.png'\nset title 'radius of gyration against size'\n"
+               "set xlabel 'size s'\nset ylabel 'R_g'\n"
+               "plot 'rg_size.dat' using 1:2 with points pt 7 title 'clusters'");
+    if (isfinite(r->fractal_dimension_mass))
+      fprintf(f, ", exp(%.10g) * (x / exp(%.10g))**(1.0/%.10g) title 'D_f = %.3f'", r->rg_log_rg,
+              r->rg_log_size, r->fractal_dimension_mass, r->fractal_dimension_mass);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "set output 'pair_distribution.png'\nset title 'cumulative pair distribution P(r)'\n"
+             "set xlabel 'r'\nset ylabel 'P(r)'\n"
+             "plot 'pair_distribution.dat' using 1:($2 > 0 ? $2 : NaN) with linespoints title 'P(r)'\n");
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    fprintf(stderr, "agglo analyze: %s: write failed\n", path);
+    return 1;
+  }
+  return agglo_cli_gnuplot("agglo analyze", o->out_dir, "plots.gp", log, 1);
+}
+
+int agglo_cli_analyze_report(const agglo_analyze_options *o, const agglo_analyze_result *r,
+                             int json, int plots) {
+  if (r->warning[0]) /* a run killed while writing: its complete frames stand */
+    fprintf(stderr, "agglo analyze: warning: %s; analysed the %d complete frames before it\n",
+            r->warning, r->frames);
+  if (json) print_json(r);
+  else print_text(o, r, plots);
+  return plots ? draw_plots(o, r) : 0;
+}
