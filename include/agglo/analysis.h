@@ -25,7 +25,7 @@ agglo_status agglo_analysis_cluster_sizes(const int32_t *labels, size_t n, size_
 agglo_status agglo_analysis_gyration(const double *x, const double *m, size_t n, double tensor[9],
                                      double *rg);
 
-/* Box-counting dimension of n points (SPEC §3): occupied cells of 2^k grids, fitted over cell
+/* Box-counting dimension of n points (Degond et al. 2024; docs/analysis.md): occupied cells of 2^k grids, fitted over cell
    sides in [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and
    *npoints its length. */
 agglo_status agglo_analysis_box_counting(const double *x, size_t n, int dim, double eps_min,

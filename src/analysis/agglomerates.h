@@ -1,4 +1,4 @@
-/* The agglomerate report of the DPD thesis (Mokkapati 2006, ch. IV.D; SPEC §4): agglomerates are
+/* The agglomerate report of the DPD thesis (Mokkapati 2006, ch. IV.D; docs/dpd.md): agglomerates are
    the connected components (two or more particles) of the pairs whose surface gap is below a
    threshold (0: centres closer than one diameter); each is enclosed in an ellipsoid, classed
    sphere / prolate / oblate / scalene. Two ellipsoids (docs/dpd.md):

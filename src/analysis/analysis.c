@@ -172,7 +172,7 @@ int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster
       for (int k = 0; k < 3; k++) com[k] += s->m[i] * u[3 * i + k], cen[k] += u[3 * i + k];
     }
     for (int k = 0; k < 3; k++) com[k] /= mass, cen[k] /= (double)ci->size;
-    /* gyration tensor of the member centres (SPEC §3: unweighted) */
+    /* gyration tensor of the member centres (unweighted, as Degond et al. 2024) */
     double G[9] = {0};
     for (size_t q = a; q < b; q++) {
       size_t i = (size_t)order[q];

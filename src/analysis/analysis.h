@@ -1,5 +1,6 @@
-/* Aggregate indicators (SPEC §3, §4): per-cluster geometry, box-counting and mass-radius fractal
-   dimensions, contacts per sphere, cumulative pair distribution, ellipsoid classes. */
+/* Aggregate indicators (Degond et al. 2024, Mokkapati 2006; docs/analysis.md): per-cluster
+   geometry, box-counting and mass-radius fractal dimensions, contacts per sphere, cumulative pair
+   distribution, ellipsoid classes. */
 #ifndef AGGLO_ANALYSIS_H
 #define AGGLO_ANALYSIS_H
 #include "agglo/analysis.h" /* AGGLO_SPHERE ... */
@@ -30,8 +31,8 @@ int agglo_unwrap_clusters(const agglo_system *s, double contact_gap, double *u);
 int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster_info **out,
                         size_t *n_out);
 
-/* Box counting (SPEC §3): occupied cells of the 2^m grid of side eps_m = L/2^m, for the points
-   x (3n); L is the side of the smallest square (cube) holding them (the box side for a cluster
+/* Box counting (docs/analysis.md, after Degond et al. 2024): occupied cells of the 2^m grid of
+   side eps_m = L/2^m, for the points x (3n); L is the side of the smallest square (cube) holding them (the box side for a cluster
    that spans the box); fit log N = log a - D log eps over eps in [eps_min, L/2].
    eps/counts (if not NULL, room for 64) receive the curve; returns D (NAN if < 2 points). */
 double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps,
@@ -40,7 +41,7 @@ double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, do
 /* Mass-radius dimension: fit log Rg = c + (1/D) log s over the clusters with size >= min_size. */
 double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size);
 
-/* Relative contacts per sphere (SPEC §3): (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, double sum
+/* Relative contacts per sphere (Degond et al. 2024): (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, double sum
    including i = j, k = 6 in 2D and 12 in 3D. */
 double agglo_contacts_per_sphere(const agglo_system *s, double dist);
 

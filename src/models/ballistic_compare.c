@@ -1,4 +1,5 @@
-/* One ballistic run to its end and the indicators of its final cluster (SPEC §3): the tests of
+/* One ballistic run to its end and the indicators of its final cluster (Degond et al. 2024;
+   docs/ballistic.md): the tests of
    time stepping against event driven. */
 #include "models/ballistic_compare.h"
 #include "analysis/analysis.h"

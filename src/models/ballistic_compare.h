@@ -1,4 +1,5 @@
-/* Ensembles of ballistic runs, time stepping against event driven (SPEC §3 indicators). */
+/* Ensembles of ballistic runs, time stepping against event driven (the indicators of Degond et al.
+   2024; docs/ballistic.md). */
 #ifndef AGGLO_BALLISTIC_COMPARE_H
 #define AGGLO_BALLISTIC_COMPARE_H
 #include "config/config.h"

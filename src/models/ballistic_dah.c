@@ -1,4 +1,5 @@
-/* Damped Arrow-Hurwicz minimiser on a local active set (see ballistic_dah.h and shared DAH.md). */
+/* Damped Arrow-Hurwicz minimiser on a local active set (see ballistic_dah.h and
+   docs/ballistic.md). */
 #include "models/ballistic_dah.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* Damped Arrow-Hurwicz (DAH) minimiser of the ballistic time stepping (SPEC §3, DAH.md):
+/* Damped Arrow-Hurwicz (DAH) minimiser of the ballistic time stepping (Degond et al. 2024,
+   (3.17)-(3.23); Degond, Ferreira, Motsch, J. Comput. Phys. 332, 2017; docs/ballistic.md):
    the nearest constrained critical point, from the current positions, of
        W_S(X) = 1/2 sum_{(i,j) in S} |X_i - X_j|^2
    subject to phi_ij(X) = (r_i + r_j)^2 - |X_i - X_j|^2 <= 0 for (i,j) in S.

@@ -1,5 +1,5 @@
-/* Ballistic aggregation, exact event-driven reference (SPEC §3, the paper's supplement A, made
-   fast). Clusters translate rigidly: a particle's position is p_i + X_c + V_c (t - t_c) with p_i
+/* Ballistic aggregation, exact event-driven reference (Degond et al. 2024, supplement A, made
+   fast; docs/ballistic.md). Clusters translate rigidly: a particle's position is p_i + X_c + V_c (t - t_c) with p_i
    fixed relative to its cluster c. Events are pair contacts between particles of different
    clusters (closed-form time) and wall hits of a cluster (per axis, from its extents).
 

@@ -1,4 +1,5 @@
-/* Ballistic aggregation by time stepping (Degond, Dimarco, Ferreira, Hecht 2024; SPEC §3):
+/* Ballistic aggregation by time stepping (Degond, Dimarco, Ferreira, Hecht 2024;
+   docs/ballistic.md):
    1. free flight of every cluster over dt = dt_factor * max r / max |V_cluster| (rule (3.3)),
       with cluster-wise specular reflection on walls;
    2. interactions: overlapping pairs of different clusters become links; the damped

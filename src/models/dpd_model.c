@@ -1,4 +1,4 @@
-/* Dissipative particle dynamics with attractive conservative forces (Mokkapati 2006; SPEC §4;
+/* Dissipative particle dynamics with attractive conservative forces (Mokkapati 2006;
    docs/dpd.md), integrated by DPD-VV (Groot-Warren 1997):
      x += dt v + dt^2/2 f/m ;  v~ = v + lambda dt f/m ;  f = f(x, v~) ;  v += dt/2 (f_old + f)/m.
 

@@ -8,7 +8,7 @@ const char *agglo_pair_kind_name(int kind) {
   return kind >= 0 && kind <= AGGLO_PF_NONE ? names[kind] : "?";
 }
 
-/* ---- the formulas as printed in SPEC §4 (Mokkapati 2006 (4.1)-(4.4)) ---- */
+/* ---- the formulas as printed in Mokkapati 2006 (4.1)-(4.4) ---- */
 
 double agglo_vdw_thesis(double A, double R, double s) {
   double a = s * s + 4 * R * s, b = s * s + 4 * R * s + 4 * R * R;
@@ -81,7 +81,7 @@ double agglo_capillary_rupture(const agglo_pair_params *p, double ri, double rj)
 
 /* Derjaguin with the low-potential plate energy 2 sigma^2 lambda e^{-H/lambda} / eps:
    F = 4 pi R_eff (sigma^2/eps) lambda e^{-H/lambda}, R_eff = R1R2/(R1+R2) (equal spheres:
-   2 pi R sigma^2 e^{-kappa H} / (kappa eps eps0), SPEC §4); U = F lambda. */
+   2 pi R sigma^2 e^{-kappa H} / (kappa eps eps0), Mokkapati 2006); U = F lambda. */
 static double edl(const agglo_pair_params *p, double R1, double R2, double H, double *U) {
   double Reff = R1 * R2 / (R1 + R2), lam = p->edl_debye;
   double F = 4 * M_PI * Reff * p->edl_charge2_over_eps * lam * exp(-H / lam);

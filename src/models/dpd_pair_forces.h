@@ -1,4 +1,4 @@
-/* Central pair forces of DPD and colloids (SPEC §4, docs/dpd.md): the DPD weight functions and the
+/* Central pair forces of DPD and colloids (Mokkapati 2006, docs/dpd.md): the DPD weight functions and the
    conservative forces Groot-Warren, van der Waals (exact Hamaker sphere-sphere and the thesis's
    reduced form), capillary bridge (Rabinovich), electrostatic double layer, Lennard-Jones, each
    with its potential, plus the regularisation of the singular ones.
@@ -43,7 +43,7 @@ double agglo_pair_force(const agglo_pair_params *p, double r, double ri, double 
 
 /* The forces alone, without cap, core or cut-off (for tests and plots), as magnitudes of the
    attraction (> 0 attracts) or repulsion (edl, > 0 repels) at surface gap H between equal spheres
-   of radius R: the SPEC §4 formulas written as printed. */
+   of radius R: the formulas as Mokkapati 2006 prints them. */
 double agglo_vdw_thesis(double A, double R, double s);        /* (A/6) 64R^6 (s+2R) / ... */
 double agglo_vdw_reduced_thesis(double a, double q);         /* a / (q^3 (q^2-1)^2) */
 double agglo_capillary_thesis(double R, double gamma_s, double cos_theta, double V, double H);

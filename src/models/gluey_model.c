@@ -1,4 +1,4 @@
-/* Gluey particles (Lefebvre 2007, Algorithm 3.3; SPEC section 2; docs/gluey.md).
+/* Gluey particles (Lefebvre 2007, Algorithm 3.3; docs/gluey.md).
 
    Every pair and particle-obstacle contact carries an adhesion memory gamma <= 0. Per step:
    v* = v + h f; the projection of v* onto { D + h G.v >= 0 where gamma = 0, = 0 where gamma < 0 }

@@ -1,4 +1,4 @@
-/* Gluey particles (Lefebvre 2007; SPEC section 2; docs/gluey.md). */
+/* Gluey particles (Lefebvre 2007; docs/gluey.md). */
 #ifndef AGGLO_MODEL_GLUEY_H
 #define AGGLO_MODEL_GLUEY_H
 #include "config/config.h"

@@ -1,4 +1,4 @@
-/* Gluey particles (Lefebvre 2007; SPEC section 2): Algorithm 2.7 against the exact solution and
+/* Gluey particles (Lefebvre 2007; docs/gluey.md): Algorithm 2.7 against the exact solution and
    the paper's h = 0.63 table, the rough and inelastic limits; the many-particle model against
    Algorithm 2.7, the gluey billiard against the estimate 2 r v_n / v_t^2, glued pairs that neither
    separate nor overlap, and the adhesion memory across neighbour-list rebuilds. */
@@ -49,7 +49,7 @@ static void test_plane_exact_h003(void **st) {
     checked++;
   }
   assert_true(checked > 190);
-  /* q: the O(h) error of q += h u (h t in free fall, SPEC section 2) */
+  /* q: the O(h) error of q += h u (h t in free fall, Lefebvre 2007) */
   printf("# h = 0.03: max |q - q_exact| = %.4f (bound 2.5 h = %.3f)\n", qerr, 2.5 * h);
   assert_true(qerr < 2.5 * h);
   assert_true(qerr > 0.5 * h); /* the bound is the error, not round-off */

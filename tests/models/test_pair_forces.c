@@ -1,4 +1,4 @@
-/* Pair forces (src/models/dpd_pair_forces.c): each force against its printed formula (SPEC §4, Mokkapati
+/* Pair forces (src/models/dpd_pair_forces.c): each force against its printed formula (Mokkapati 2006
    (4.1)-(4.4)), and F = -dU/dr by central finite differences, including the capped and hard-core
    regions and unequal radii. */
 #include <setjmp.h>
