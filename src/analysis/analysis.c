@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "analysis/analysis.h"
 #include "core/cells.h"
+#include "core/compare.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,11 +213,6 @@ static void fit_line(const double *x, const double *y, int n, double *slope, dou
   *icept = (sy - *slope * sx) / n;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Spread the low bits of v so that d interleaved coordinates form a Morton code. */
 static uint64_t spread_bits(uint64_t v, int d) {
   uint64_t r = 0;
@@ -249,7 +245,7 @@ double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, do
     }
     code[i] = c;
   }
-  qsort(code, n, sizeof *code, cmp_u64);
+  qsort(code, n, sizeof *code, agglo_cmp_u64);
   double lx[64], ly[64];
   int np = 0;
   for (int m = 1; m <= M; m++) {

@@ -7,6 +7,7 @@
 #include "core/cells.h"
 #include "analysis/clusters.h"
 #include "core/error.h"
+#include "core/compare.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -198,11 +199,6 @@ agglo_status agglo_analysis_cluster_labels(const double *x, const double *r, siz
   return AGGLO_OK;
 }
 
-static int cmp_i32(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
 static int cmp_size_desc(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
   return (x < y) - (x > y);
@@ -221,7 +217,7 @@ agglo_status agglo_analysis_cluster_sizes(const int32_t *labels, size_t n, size_
   int32_t *lab = malloc(n * sizeof *lab);
   if (!lab) return oom(fn);
   memcpy(lab, labels, n * sizeof *lab);
-  qsort(lab, n, sizeof *lab, cmp_i32);
+  qsort(lab, n, sizeof *lab, agglo_cmp_i32);
   size_t nc = 0;
   for (size_t a = 0; a < n;) {
     size_t b = a;

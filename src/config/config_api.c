@@ -95,36 +95,32 @@ agglo_status agglo_config_save(const agglo_config *c, const char *path) {
   return AGGLO_OK;
 }
 
-#define NEED_TEXT(text)                                                                   \
-  do {                                                                                     \
-    if (!(text)) return agglo_error(AGGLO_ERROR_USAGE, "%s: the text pointer is NULL", __func__); \
-  } while (0)
-
-agglo_status agglo_config_text(const agglo_config *c, char **text) {
-  NEED(c);
-  NEED_TEXT(text);
+/* The settings (scenario), the key table (keys, markdown: docs/config.md's) or the model's
+   account of them (summary) as text for the caller. */
+enum { TEXT_SCENARIO, TEXT_KEYS, TEXT_KEYS_MARKDOWN, TEXT_SUMMARY };
+static agglo_status as_text(const char *fn, const agglo_config *c, int what, char **text) {
+  if (!text) return agglo_error(AGGLO_ERROR_USAGE, "%s: the text pointer is NULL", fn);
   agglo_text t;
-  agglo_status st = agglo_text_open(&t, __func__);
+  agglo_status st = agglo_text_open(&t, fn);
   if (st != AGGLO_OK) return st;
-  if (agglo_config_write(c, t.f) != 0) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", __func__);
+  if (what == TEXT_SCENARIO && agglo_config_write(c, t.f) != 0)
+    st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", fn);
+  if (what == TEXT_KEYS || what == TEXT_KEYS_MARKDOWN)
+    agglo_config_print_keys(t.f, what == TEXT_KEYS_MARKDOWN);
+  if (what == TEXT_SUMMARY && c->model == MODEL_DPD) agglo_dpd_describe(c, t.f);
   return agglo_text_close(&t, st, text);
 }
 
+agglo_status agglo_config_text(const agglo_config *c, char **text) {
+  NEED(c);
+  return as_text(__func__, c, TEXT_SCENARIO, text);
+}
+
 agglo_status agglo_config_keys_text(int markdown, char **text) {
-  NEED_TEXT(text);
-  agglo_text t;
-  agglo_status st = agglo_text_open(&t, __func__);
-  if (st != AGGLO_OK) return st;
-  agglo_config_print_keys(t.f, markdown);
-  return agglo_text_close(&t, AGGLO_OK, text);
+  return as_text(__func__, NULL, markdown ? TEXT_KEYS_MARKDOWN : TEXT_KEYS, text);
 }
 
 agglo_status agglo_config_summary_text(const agglo_config *c, char **text) {
   NEED(c);
-  NEED_TEXT(text);
-  agglo_text t;
-  agglo_status st = agglo_text_open(&t, __func__);
-  if (st != AGGLO_OK) return st;
-  if (c->model == MODEL_DPD) agglo_dpd_describe(c, t.f);
-  return agglo_text_close(&t, AGGLO_OK, text);
+  return as_text(__func__, c, TEXT_SUMMARY, text);
 }

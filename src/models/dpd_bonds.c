@@ -1,4 +1,5 @@
 #include "models/dpd_bonds.h"
+#include "core/compare.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +25,11 @@ int agglo_bond_set_assign(agglo_bond_set *s, const uint64_t *keys, size_t n) {
   return 0;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
 void agglo_bond_set_sorted(const agglo_bond_set *s, uint64_t *out) {
   size_t q = 0;
   for (size_t i = 0; i < s->cap; i++)
     if (s->key[i]) out[q++] = s->key[i];
-  qsort(out, q, sizeof *out, cmp_u64);
+  qsort(out, q, sizeof *out, agglo_cmp_u64);
 }
 
 void agglo_bond_set_free(agglo_bond_set *s) {

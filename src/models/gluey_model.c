@@ -18,6 +18,7 @@
 #include "solvers/projection.h"
 #include "core/rng.h"
 #include "core/error.h"
+#include "core/compare.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -304,11 +305,6 @@ static double vmax_of(const double *v, size_t n) {
   return sqrt(v2);
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* ------------------------------------------------------------ one step */
 
 static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
@@ -430,7 +426,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
       size_t a = 0;
       for (size_t k = 0; k < pn; k++)
         if (m->pgamma[k] < 0) buf[a++] = m->pgamma[k];
-      qsort(buf, ng, sizeof *buf, cmp_double);
+      qsort(buf, ng, sizeof *buf, agglo_cmp_double);
       m->st.gamma_median = ng % 2 ? buf[ng / 2] : 0.5 * (buf[ng / 2 - 1] + buf[ng / 2]);
       free(buf);
     }

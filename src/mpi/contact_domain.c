@@ -21,6 +21,7 @@
 #include "core/model.h"
 #include "models/contact_state.h"
 #include "core/union_find.h"
+#include "core/compare.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -368,11 +369,6 @@ static size_t mark_crossing(domain *d, size_t *largest) {
   return rows;
 }
 
-static int by_id(const void *p, const void *q) {
-  const double *a = p, *b = q;
-  return (a[0] > b[0]) - (a[0] < b[0]);
-}
-
 /* Rank 0: index of id among the n joined particles (records sorted by id). */
 static size_t joined_index(const double *parts, size_t n, double id) {
   size_t lo = 0, hi = n;
@@ -437,7 +433,7 @@ static int solve_joined(domain *d, const double *recs, const int *counts, double
     for (int p = 0; p < counts[2 * r]; p++, q += PREC) memcpy(parts + PREC * at++, q, PREC * sizeof *q);
     q += (size_t)CREC * counts[2 * r + 1];
   }
-  qsort(parts, np, PREC * sizeof *parts, by_id);
+  qsort(parts, np, PREC * sizeof *parts, agglo_cmp_double); /* by id, each record's first value */
   size_t n = 0;
   for (size_t p = 0; p < np; p++)
     if (n == 0 || parts[PREC * p] != parts[PREC * (n - 1)])

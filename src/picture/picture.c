@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "models/dpd_model.h"
 #include "picture/png_write.h"
+#include "core/compare.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +99,6 @@ static int species_of(const agglo_config *c, const agglo_picture_frame *f, size_
   return agglo_dpd_species_of(c, f->ids[i], f->n); /* as the DPD model assigns them */
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The speed at the top of the scale: picture.speed_max, or the 99th percentile of the frame. */
 static double top_speed(const agglo_config *c, const agglo_picture_frame *f) {
   if (c->pic_speed_max > 0) return c->pic_speed_max;
@@ -113,7 +109,7 @@ static double top_speed(const agglo_config *c, const agglo_picture_frame *f) {
     double v = norm3(f->velocities + 3 * i);
     if (isfinite(v)) s[m++] = v;
   }
-  qsort(s, m, sizeof *s, cmp_double);
+  qsort(s, m, sizeof *s, agglo_cmp_double);
   double top = m ? s[(size_t)(0.99 * (double)(m - 1))] : 1;
   free(s);
   return top > 0 ? top : 1;

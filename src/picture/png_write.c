@@ -2,6 +2,7 @@
 #include "picture/png_write.h"
 #include "picture/colors.h"
 #include "core/error.h"
+#include "core/compare.h"
 #include <cairo.h>
 #include <math.h>
 #include <stdarg.h>
@@ -51,11 +52,6 @@ static int make_view(view *v, const agglo_box *b, int width_px) {
 
 /* ---- cluster labels and colours ---- */
 
-static int cmp_i32(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Labels outside [0, n) have no slot in size[]; count them apart by sorting a copy. */
 static int count_odd_labels(const clusters *c, size_t nodd) {
   int32_t *odd = malloc(nodd * sizeof *odd);
@@ -63,7 +59,7 @@ static int count_odd_labels(const clusters *c, size_t nodd) {
   size_t k = 0;
   for (size_t i = 0; i < c->n; i++)
     if (c->label[i] < 0 || (size_t)c->label[i] >= c->n) odd[k++] = c->label[i];
-  qsort(odd, nodd, sizeof *odd, cmp_i32);
+  qsort(odd, nodd, sizeof *odd, agglo_cmp_i32);
   int distinct = 0;
   for (size_t i = 0; i < nodd; i++) distinct += (i == 0 || odd[i] != odd[i - 1]);
   free(odd);
