@@ -1,5 +1,6 @@
 #include "config/config.h"
 #include "core/error.h"
+#include "models/dpd_pair_forces.h"
 #include "picture/picture.h"
 #include <errno.h>
 #include <ini.h>
@@ -884,7 +885,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     int att = c->model == MODEL_CONTACT && c->kappa > 0; /* only the contact model attracts */
     double reach = 2 * rmax + (att ? c->attraction_cutoff * c->epsilon : 0) + rmean;
     for (int k = 0; k < d; k++) {
-      int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k];
+      int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC;
       if (periodic && agglo_list_component(&c->size, k) < 2 * reach)
         return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
                     "it must exceed %g (twice the interaction range)", k, agglo_list_component(&c->size, k),
@@ -917,7 +918,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   }
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
     /* flow.* keys are refused by check_unused (config_models.c) */
-    if ((c->dpd_conservative == 1 || c->dpd_conservative == 2) && !(c->dpd_min_gap > 0))
+    if ((c->dpd_conservative == AGGLO_PF_VDW || c->dpd_conservative == AGGLO_PF_VDW_REDUCED) && !(c->dpd_min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                   "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
     int ns = c->dpd_species.n ? c->dpd_species.n : 1, npair = ns * (ns + 1) / 2;
@@ -953,14 +954,14 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
       return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
                         c->dpd_species_mass.n, ns);
     for (int q = 0; q < c->dpd_conservative_ij.n; q++)
-      if ((c->dpd_conservative_ij.v[q] == 1 || c->dpd_conservative_ij.v[q] == 2) && !(c->dpd_min_gap > 0))
+      if ((c->dpd_conservative_ij.v[q] == AGGLO_PF_VDW || c->dpd_conservative_ij.v[q] == AGGLO_PF_VDW_REDUCED) && !(c->dpd_min_gap > 0))
         return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
                           "is vdw or vdw_reduced");
     double rc_max = c->dpd_rc_ij.n ? 0 : c->dpd_rc;
     for (int q = 0; q < c->dpd_rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd_rc_ij.v[q]);
     if (c->fraction <= 0)
       for (int k = 0; k < d; k++)
-        if (c->boundary.v[c->boundary.n == 1 ? 0 : k] &&
+        if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&
             agglo_list_component(&c->size, k) < 2 * rc_max)
           return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
                       "it must be at least 2 dpd.rc = %g", k, agglo_list_component(&c->size, k),

@@ -46,7 +46,7 @@ static void set_box(agglo_system *s, const agglo_config *c) {
     s->box.lo[k] = 0;
     if (k < d) {
       s->box.len[k] = c->fraction > 0 ? side : agglo_list_component(&c->size, k);
-      s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == 1;
+      s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC;
     } else {
       s->box.len[k] = 2 * rmax; /* a slab in 2D: z = 0 stays fixed */
       s->box.lo[k] = -rmax;

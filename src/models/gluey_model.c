@@ -199,12 +199,12 @@ static inline double row_weight(const gluey *m, double ri, double inv_rj) {
 static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double g0,
                    double lam, double gam, double w) {
   agglo_constraints *c = &m->con;
-  int two = gam < 0 && m->cfg.gluey_glued_rows == 1;
+  int two = gam < 0 && m->cfg.gluey_glued_rows == GLUEY_ROWS_BOUNDED;
   if (rows_reserve(m, c->n + 2) != 0) return -1;
   size_t k = c->n++;
   c->i[k] = i, c->j[k] = j;
   memcpy(c->e + 3 * k, e, 3 * sizeof *e);
-  c->gap[k] = gam < 0 && m->cfg.gluey_glued_rows == 2 ? g - fmax(g0, 0) : g;
+  c->gap[k] = gam < 0 && m->cfg.gluey_glued_rows == GLUEY_ROWS_KEEP ? g - fmax(g0, 0) : g;
   c->lambda[k] = two ? fmax(lam, 0) : lam;
   c->gamma[k] = gam;
   c->equality[k] = gam < 0 && !two;
@@ -255,7 +255,7 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
       }
       if (!in) continue;
       double g0 = g, e0[3];
-      if (gam < 0 && m->cfg.gluey_glued_rows == 2) g0 = agglo_obstacle_gap(o, t_next - h, xi, ri, e0);
+      if (gam < 0 && m->cfg.gluey_glued_rows == GLUEY_ROWS_KEEP) g0 = agglo_obstacle_gap(o, t_next - h, xi, ri, e0);
       if (add_row(m, (int32_t)i, j, e, g, g0, p >= 0 ? m->plambda[p] : 0, gam,
                   row_weight(m, ri, agglo_obstacle_inv_radius(o))) != 0)
         return -1;
