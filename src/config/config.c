@@ -63,29 +63,29 @@ static const key keys[] = {
    "unless particles.fraction sets the box"},
   {"box", "boundary", T_ENUMLIST, OFF(boundary), "periodic", 0, 0, 0, "wall|periodic",
    "boundary of each axis: one value for all axes or one per axis"},
-  {"drag", "tau", T_DOUBLE, OFF(tau), "0.2", 0, BIG, 0, 0,
+  {"drag", "tau", T_DOUBLE, OFF(contact.tau), "0.2", 0, BIG, 0, 0,
    "relaxation time tau = m/xi of the drift toward the flow; 0 = no drag"},
-  {"drag", "viscosity", T_DOUBLE, OFF(viscosity), "0", 0, BIG, 0, 0,
+  {"drag", "viscosity", T_DOUBLE, OFF(contact.viscosity), "0", 0, BIG, 0, 0,
    "if > 0, Stokes friction xi_i = 6 pi nu r_i instead of tau (tau_i = m_i / xi_i)"},
-  {"flow", "type", T_ENUM, OFF(flow), "none", 0, 0, 0,
+  {"flow", "type", T_ENUM, OFF(contact.flow), "none", 0, 0, 0,
    "none|uniform|shear|oscillating_shear|poiseuille|vortex",
    "prescribed fluid velocity U(x,t): uniform = flow.velocity; shear = (rate*y, 0); "
    "oscillating_shear = sin(omega t)(rate*y, 0) (Maury's (4.1)); poiseuille = "
    "(rate*y(Ly-y)/Ly^2*4, 0), peak speed rate; vortex = cellular flow of speed rate, "
    "(sin(pi x/Lx)cos(pi y/Ly), -cos(pi x/Lx)sin(pi y/Ly))"},
-  {"flow", "rate", T_DOUBLE, OFF(flow_rate), "1", -BIG, BIG, 0, 0, "shear rate or flow speed"},
-  {"flow", "omega", T_DOUBLE, OFF(flow_omega), "3.141592653589793", -BIG, BIG, 0, 0,
+  {"flow", "rate", T_DOUBLE, OFF(contact.flow_rate), "1", -BIG, BIG, 0, 0, "shear rate or flow speed"},
+  {"flow", "omega", T_DOUBLE, OFF(contact.flow_omega), "3.141592653589793", -BIG, BIG, 0, 0,
    "angular frequency of the oscillating shear"},
-  {"flow", "velocity", T_LIST, OFF(flow_velocity), "0", -BIG, BIG, 0, 0,
+  {"flow", "velocity", T_LIST, OFF(contact.flow_velocity), "0", -BIG, BIG, 0, 0,
    "velocity of the uniform flow (one value per axis)"},
-  {"attraction", "kappa", T_DOUBLE, OFF(kappa), "0.003", 0, BIG, 0, 0,
+  {"attraction", "kappa", T_DOUBLE, OFF(contact.kappa), "0.003", 0, BIG, 0, 0,
    "attraction strength; force (kappa/epsilon) sech^2(D/epsilon) toward the partner; 0 = none"},
-  {"attraction", "epsilon", T_DOUBLE, OFF(epsilon), "0.003", 0, BIG, 1, 0, "attraction range"},
-  {"attraction", "cutoff", T_DOUBLE, OFF(attraction_cutoff), "20", 0, 1000, 1, 0,
+  {"attraction", "epsilon", T_DOUBLE, OFF(contact.epsilon), "0.003", 0, BIG, 1, 0, "attraction range"},
+  {"attraction", "cutoff", T_DOUBLE, OFF(contact.attraction_cutoff), "20", 0, 1000, 1, 0,
    "attraction acts for gaps D < cutoff * epsilon"},
-  {"attraction", "scaling", T_ENUM, OFF(attraction_scaling), "sqrt_h", 0, 0, 0, "sqrt_h|h",
+  {"attraction", "scaling", T_ENUM, OFF(contact.attraction_scaling), "sqrt_h", 0, 0, 0, "sqrt_h|h",
    "impulse of the attraction per step: sqrt(h) F (Maury's (4.3), with noise) or h F"},
-  {"brownian", "sigma", T_DOUBLE, OFF(sigma), "0.5", 0, BIG, 0, 0,
+  {"brownian", "sigma", T_DOUBLE, OFF(contact.sigma), "0.5", 0, BIG, 0, 0,
    "noise amplitude of dv = -v/tau dt + sigma dW; 0 = deterministic"},
   {"gravity", "g", T_LIST, OFF(gravity), "0", -BIG, BIG, 0, 0,
    "constant acceleration (one value per axis, or one value for all)"},
@@ -110,89 +110,89 @@ static const key keys[] = {
   {"solver", "on_failure", T_ENUM, OFF(on_failure), "warn", 0, 0, 0, "warn|stop",
    "when the projection hits its iteration cap, or an overlap deeper than 10 solver.tol r "
    "remains after a step: warn and go on, or stop the run (last good state written)"},
-  {"ballistic", "method", T_ENUM, OFF(ball_method), "time_stepping", 0, 0, 0,
+  {"ballistic", "method", T_ENUM, OFF(ballistic.method), "time_stepping", 0, 0, 0,
    "time_stepping|event_driven",
    "time_stepping = free flight, then links relaxed by the damped Arrow-Hurwicz minimiser "
    "(Degond et al.); event_driven = exact collision times (cell lists and an event calendar)"},
-  {"ballistic", "velocity", T_ENUM, OFF(ball_velocity), "uniform", 0, 0, 0, "uniform|unit",
+  {"ballistic", "velocity", T_ENUM, OFF(ballistic.velocity), "uniform", 0, 0, 0, "uniform|unit",
    "initial velocities: uniform in [-speed/2, speed/2]^d, or of modulus speed in a uniformly "
    "random direction"},
-  {"ballistic", "speed", T_DOUBLE, OFF(ball_speed), "1", 0, BIG, 1, 0,
+  {"ballistic", "speed", T_DOUBLE, OFF(ballistic.speed), "1", 0, BIG, 1, 0,
    "scale of the initial velocities (1 = the paper's)"},
-  {"ballistic", "stop", T_ENUM, OFF(ball_stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
+  {"ballistic", "stop", T_ENUM, OFF(ballistic.stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
    "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
    "run.t_end"},
-  {"ballistic", "dt_factor", T_DOUBLE, OFF(ball_dt_factor), "1", 0, 1, 1, 0,
+  {"ballistic", "dt_factor", T_DOUBLE, OFF(ballistic.dt_factor), "1", 0, 1, 1, 0,
    "time stepping: step = dt_factor * max radius / largest cluster speed (rule (3.3)); run.dt "
    "is not used; above 1 particles could pass through each other"},
-  {"ballistic", "tol", T_DOUBLE, OFF(ball_tol), "1e-3", 0, 0.1, 1, 0,
+  {"ballistic", "tol", T_DOUBLE, OFF(ballistic.tol), "1e-3", 0, 0.1, 1, 0,
    "time stepping: the minimiser stops when every link has overlap phi+/(ri+rj)^2, "
    "complementarity lambda|phi|/(ri+rj)^2 and force |grad L|/r below tol (and moves < tol/100 r)"},
-  {"ballistic", "dah_alpha", T_DOUBLE, OFF(dah_alpha), "0.02", 0, 10, 1, 0,
+  {"ballistic", "dah_alpha", T_DOUBLE, OFF(ballistic.dah_alpha), "0.02", 0, 10, 1, 0,
    "damped Arrow-Hurwicz: step on grad_X L (positions in units of the mean radius)"},
-  {"ballistic", "dah_beta", T_DOUBLE, OFF(dah_beta), "0.05", 0, 10, 1, 0,
+  {"ballistic", "dah_beta", T_DOUBLE, OFF(ballistic.dah_beta), "0.05", 0, 10, 1, 0,
    "damped Arrow-Hurwicz: ascent step of the multipliers"},
-  {"ballistic", "dah_gamma", T_DOUBLE, OFF(dah_gamma), "0.05", 0, 10, 0, 0,
+  {"ballistic", "dah_gamma", T_DOUBLE, OFF(ballistic.dah_gamma), "0.05", 0, 10, 0, 0,
    "damped Arrow-Hurwicz: weight of the lambda phi grad(phi) term (capped by the stability "
    "bound of the particles moved)"},
-  {"ballistic", "dah_c", T_DOUBLE, OFF(dah_c), "0.3", 0, 1, 1, 0,
+  {"ballistic", "dah_c", T_DOUBLE, OFF(ballistic.dah_c), "0.3", 0, 1, 1, 0,
    "damped Arrow-Hurwicz: friction per pseudo-step (1 with dah_gamma = 0 is plain "
    "Arrow-Hurwicz)"},
-  {"ballistic", "dah_max_iter", T_INT, OFF(dah_max_iter), "5000", 1, 1e9, 0, 0,
+  {"ballistic", "dah_max_iter", T_INT, OFF(ballistic.dah_max_iter), "5000", 1, 1e9, 0, 0,
    "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
    "restarts (at most 3 times, reported)"},
-  {"ballistic", "window", T_DOUBLE, OFF(ball_window), "2", 0, 1000, 1, 0,
+  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0, 1000, 1, 0,
    "event driven: the neighbour list of candidate pairs is rebuilt each time the fastest "
    "cluster has moved window * max radius"},
-  {"dpd", "units", T_ENUM, OFF(dpd_units), "reduced", 0, 0, 0, "reduced|si",
+  {"dpd", "units", T_ENUM, OFF(dpd.units), "reduced", 0, 0, 0, "reduced|si",
    "units of every value of the scenario: reduced (any consistent units, e.g. the thesis's: "
    "length = particle diameter, mass = one particle, energy = 3 kT) or si (m, kg, s, J; agglo "
    "converts to the reduced units length = 2 particles.radius, mass = particles.mass, energy = "
    "3 dpd.kT, and prints the conversion)"},
-  {"dpd", "conservative", T_ENUM, OFF(dpd_conservative), "groot_warren", 0, 0, 0,
+  {"dpd", "conservative", T_ENUM, OFF(dpd.conservative), "groot_warren", 0, 0, 0,
    "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
    "conservative pair force: groot_warren a(1-r/rc); vdw = Hamaker sphere-sphere (exact); "
    "vdw_reduced = a/(q^3(q^2-1)^2), q = r/(ri+rj) (thesis (4.2)); capillary = Rabinovich liquid "
    "bridge; edl = electrostatic double layer; lj = Lennard-Jones; none = thermostat only"},
-  {"dpd", "a", T_DOUBLE, OFF(dpd_a), "25", -BIG, BIG, 0, 0,
+  {"dpd", "a", T_DOUBLE, OFF(dpd.a), "25", -BIG, BIG, 0, 0,
    "groot_warren: maximum repulsion a_ij (force)"},
-  {"dpd", "gamma", T_DOUBLE, OFF(dpd_gamma), "4.5", 0, BIG, 0, 0,
+  {"dpd", "gamma", T_DOUBLE, OFF(dpd.gamma), "4.5", 0, BIG, 0, 0,
    "dissipative coefficient gamma (mass/time); sigma^2 = 2 gamma kT"},
-  {"dpd", "kT", T_DOUBLE, OFF(dpd_kT), "1", 0, BIG, 1, 0,
+  {"dpd", "kT", T_DOUBLE, OFF(dpd.kT), "1", 0, BIG, 1, 0,
    "thermal energy k_B T (si: J, 4.14e-21 at 300 K); initial velocities Maxwell-Boltzmann at kT"},
-  {"dpd", "rc", T_DOUBLE, OFF(dpd_rc), "1", 0, BIG, 1, 0,
+  {"dpd", "rc", T_DOUBLE, OFF(dpd.rc), "1", 0, BIG, 1, 0,
    "cut-off of every pair force (centre distance)"},
-  {"dpd", "lambda", T_DOUBLE, OFF(dpd_lambda), "0.65", 0, 1, 0, 0,
+  {"dpd", "lambda", T_DOUBLE, OFF(dpd.lambda), "0.65", 0, 1, 0, 0,
    "DPD-VV (Groot-Warren) velocity prediction factor; 0.5 = velocity Verlet"},
-  {"dpd", "noise", T_ENUM, OFF(dpd_noise), "uniform", 0, 0, 0, "uniform|gaussian",
+  {"dpd", "noise", T_ENUM, OFF(dpd.noise), "uniform", 0, 0, 0, "uniform|gaussian",
    "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
    "(Groot-Warren) or gaussian"},
-  {"dpd", "thermostat", T_ENUM, OFF(dpd_thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
+  {"dpd", "thermostat", T_ENUM, OFF(dpd.thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
    "dpd = the pair dissipative and random forces along the pair axis (Groot-Warren, the "
    "thesis's; central, so they cannot cool the rotation of clusters); transverse = the same plus "
    "their transverse part, friction transverse_ratio * gamma perpendicular to the pair axis "
    "(Junghans, Praprotnik, Kremer 2008); langevin = implicit solvent: no pair thermostat, a "
    "friction langevin_gamma and noise on every particle (docs/dpd.md)"},
-  {"dpd", "transverse_ratio", T_DOUBLE, OFF(dpd_transverse_ratio), "1", 0, BIG, 0, 0,
+  {"dpd", "transverse_ratio", T_DOUBLE, OFF(dpd.transverse_ratio), "1", 0, BIG, 0, 0,
    "transverse thermostat: gamma_perp / gamma of every pair (sigma_perp^2 = 2 gamma_perp kT)"},
-  {"dpd", "langevin_gamma", T_DOUBLE, OFF(dpd_langevin_gamma), "1", 0, BIG, 1, 0,
+  {"dpd", "langevin_gamma", T_DOUBLE, OFF(dpd.langevin_gamma), "1", 0, BIG, 1, 0,
    "langevin thermostat: friction coefficient xi of every particle (mass/time), force "
    "-xi v + sqrt(2 xi kT/dt) eta; relaxation time m/xi"},
-  {"dpd", "species", T_LIST, OFF(dpd_species), "", 0, 1, 0, 0,
+  {"dpd", "species", T_LIST, OFF(dpd.species), "", 0, 1, 0, 0,
    "fractions of the particle species (ids in blocks, in order); empty = one species"},
-  {"dpd", "species_radius", T_LIST, OFF(dpd_species_radius), "", 0, BIG, 1, 0,
+  {"dpd", "species_radius", T_LIST, OFF(dpd.species_radius), "", 0, BIG, 1, 0,
    "radius of each species (one per dpd.species fraction); empty = particles.radius etc."},
-  {"dpd", "species_mass", T_LIST, OFF(dpd_species_mass), "", 0, BIG, 1, 0,
+  {"dpd", "species_mass", T_LIST, OFF(dpd.species_mass), "", 0, BIG, 1, 0,
    "mass of each species (one per dpd.species fraction); empty = particles.mass and mass_rule"},
-  {"dpd", "conservative_ij", T_ENUMLIST, OFF(dpd_conservative_ij), "", 0, AGGLO_LIST_MAX, 0,
+  {"dpd", "conservative_ij", T_ENUMLIST, OFF(dpd.conservative_ij), "", 0, AGGLO_LIST_MAX, 0,
    "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
    "conservative force per species pair, upper triangle row by row (e.g. solvent-solvent, "
    "solvent-colloid, colloid-colloid); empty = dpd.conservative for all"},
-  {"dpd", "rc_ij", T_LIST, OFF(dpd_rc_ij), "", 0, BIG, 1, 0,
+  {"dpd", "rc_ij", T_LIST, OFF(dpd.rc_ij), "", 0, BIG, 1, 0,
    "cut-off per species pair (forces and DPD weights), upper triangle; empty = dpd.rc for all"},
-  {"dpd", "hamaker_ij", T_LIST, OFF(dpd_hamaker_ij), "", 0, BIG, 0, 0,
+  {"dpd", "hamaker_ij", T_LIST, OFF(dpd.hamaker_ij), "", 0, BIG, 0, 0,
    "vdw Hamaker constant per species pair, upper triangle; empty = dpd.hamaker for all"},
-  {"dpd", "surface_tension_ij", T_LIST, OFF(dpd_surface_tension_ij), "", 0, BIG, 0, 0,
+  {"dpd", "surface_tension_ij", T_LIST, OFF(dpd.surface_tension_ij), "", 0, BIG, 0, 0,
    "capillary surface tension per species pair, upper triangle; empty = dpd.surface_tension"},
   {"parallel", "grid", T_LIST, OFF(parallel_grid), "", 1, 65536, 0, 0,
    "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd or contact): the box is "
@@ -204,98 +204,98 @@ static const key keys[] = {
    "exchange, dot products by MPI_Allreduce); auto = spread when a rank holds more than 2000 "
    "constraints of one such component and solver.method is mprgp or active_set "
    "(docs/performance.md)"},
-  {"dpd", "vdw_a_ij", T_LIST, OFF(dpd_vdw_a_ij), "", 0, BIG, 0, 0,
+  {"dpd", "vdw_a_ij", T_LIST, OFF(dpd.vdw_a_ij), "", 0, BIG, 0, 0,
    "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
-  {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd_edl_charge_product_ij), "", -BIG, BIG, 0, 0,
+  {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd.edl_charge_product_ij), "", -BIG, BIG, 0, 0,
    "edl: product sigma_i sigma_j of the two surfaces' charge densities per species pair, upper "
    "triangle (< 0: unlike charges attract); empty = dpd.edl_charge^2 for all"},
-  {"dpd", "edl_debye_ij", T_LIST, OFF(dpd_edl_debye_ij), "", 0, BIG, 1, 0,
+  {"dpd", "edl_debye_ij", T_LIST, OFF(dpd.edl_debye_ij), "", 0, BIG, 1, 0,
    "edl: Debye length per species pair, upper triangle; empty = dpd.edl_debye for all"},
-  {"dpd", "lj_epsilon_ij", T_LIST, OFF(dpd_lj_epsilon_ij), "", 0, BIG, 0, 0,
+  {"dpd", "lj_epsilon_ij", T_LIST, OFF(dpd.lj_epsilon_ij), "", 0, BIG, 0, 0,
    "lj well depth per species pair, upper triangle; empty = dpd.lj_epsilon for all"},
-  {"dpd", "lj_sigma_ij", T_LIST, OFF(dpd_lj_sigma_ij), "", 0, BIG, 1, 0,
+  {"dpd", "lj_sigma_ij", T_LIST, OFF(dpd.lj_sigma_ij), "", 0, BIG, 1, 0,
    "lj sigma per species pair, upper triangle; empty = dpd.lj_sigma for all"},
-  {"dpd", "a_ij", T_LIST, OFF(dpd_a_ij), "", -BIG, BIG, 0, 0,
+  {"dpd", "a_ij", T_LIST, OFF(dpd.a_ij), "", -BIG, BIG, 0, 0,
    "groot_warren a per species pair, upper triangle row by row (a_00, a_01, .., a_11, ..); "
    "empty = dpd.a for all"},
-  {"dpd", "gamma_ij", T_LIST, OFF(dpd_gamma_ij), "", 0, BIG, 0, 0,
+  {"dpd", "gamma_ij", T_LIST, OFF(dpd.gamma_ij), "", 0, BIG, 0, 0,
    "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
-  {"dpd", "hamaker", T_DOUBLE, OFF(dpd_hamaker), "0.805", 0, BIG, 0, 0,
+  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.805", 0, BIG, 0, 0,
    "vdw: Hamaker constant A (energy; 0.805 = 1e-20 J in the thesis's units)"},
-  {"dpd", "vdw_a", T_DOUBLE, OFF(dpd_vdw_a), "0.134", 0, BIG, 0, 0,
+  {"dpd", "vdw_a", T_DOUBLE, OFF(dpd.vdw_a), "0.134", 0, BIG, 0, 0,
    "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
-  {"dpd", "surface_tension", T_DOUBLE, OFF(dpd_surface_tension), "2318", 0, BIG, 0, 0,
+  {"dpd", "surface_tension", T_DOUBLE, OFF(dpd.surface_tension), "2318", 0, BIG, 0, 0,
    "capillary: liquid surface tension gamma_s (energy/area; 2318 = water, 0.072 N/m, in the "
    "thesis's units)"},
-  {"dpd", "contact_angle", T_DOUBLE, OFF(dpd_contact_angle), "0", 0, 90, 0, 0,
+  {"dpd", "contact_angle", T_DOUBLE, OFF(dpd.contact_angle), "0", 0, 90, 0, 0,
    "capillary: contact angle theta in degrees"},
-  {"dpd", "fill_angle", T_DOUBLE, OFF(dpd_fill_angle), "10", 0, 90, 1, 0,
+  {"dpd", "fill_angle", T_DOUBLE, OFF(dpd.fill_angle), "10", 0, 90, 1, 0,
    "capillary: half-filling (embracing) angle alpha of the bridge in degrees"},
-  {"dpd", "capillary_volume", T_ENUM, OFF(dpd_cap_volume), "constant", 0, 0, 0,
+  {"dpd", "capillary_volume", T_ENUM, OFF(dpd.cap_volume), "constant", 0, 0, 0,
    "constant|thesis",
    "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
    "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
-  {"dpd", "capillary_bridge", T_ENUM, OFF(dpd_cap_bridge), "memory", 0, 0, 0, "memory|always",
+  {"dpd", "capillary_bridge", T_ENUM, OFF(dpd.cap_bridge), "memory", 0, 0, 0, "memory|always",
    "capillary: memory = a bridge forms when two particles touch (gap <= 0) and ruptures beyond "
    "the gap (1 + theta/2) V^(1/3) of Lian et al. (1993), V = pi R^3 alpha^4/2; pairs without a "
    "bridge feel no capillary force; always = the thesis's literal form, every pair attracted "
    "up to dpd.rc"},
-  {"dpd", "edl_charge", T_DOUBLE, OFF(dpd_edl_charge), "1", 0, BIG, 0, 0,
+  {"dpd", "edl_charge", T_DOUBLE, OFF(dpd.edl_charge), "1", 0, BIG, 0, 0,
    "edl: surface charge density sigma_q (charge/area)"},
-  {"dpd", "edl_debye", T_DOUBLE, OFF(dpd_edl_debye), "0.5", 0, BIG, 1, 0,
+  {"dpd", "edl_debye", T_DOUBLE, OFF(dpd.edl_debye), "0.5", 0, BIG, 1, 0,
    "edl: Debye length 1/kappa"},
-  {"dpd", "edl_permittivity", T_DOUBLE, OFF(dpd_edl_permittivity), "1", 0, BIG, 1, 0,
+  {"dpd", "edl_permittivity", T_DOUBLE, OFF(dpd.edl_permittivity), "1", 0, BIG, 1, 0,
    "edl: permittivity eps_r eps_0 of the medium"},
-  {"dpd", "lj_epsilon", T_DOUBLE, OFF(dpd_lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
-  {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd_lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
-  {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd_lj_rmin), "0.8", 0, 1.12, 0, 0,
+  {"dpd", "lj_epsilon", T_DOUBLE, OFF(dpd.lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
+  {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd.lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
+  {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd.lj_rmin), "0.8", 0, 1.12, 0, 0,
    "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
-  {"dpd", "min_gap", T_DOUBLE, OFF(dpd_min_gap), "0.02", 0, BIG, 0, 0,
+  {"dpd", "min_gap", T_DOUBLE, OFF(dpd.min_gap), "0.02", 0, BIG, 0, 0,
    "force cap of vdw, vdw_reduced, capillary, edl: below this surface gap the force keeps its "
    "value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for vdw"},
-  {"dpd", "core_k", T_DOUBLE, OFF(dpd_core_k), "0", 0, BIG, 0, 0,
+  {"dpd", "core_k", T_DOUBLE, OFF(dpd.core_k), "0", 0, BIG, 0, 0,
    "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
    "(force/length); 0 = none (particles may overlap, as in the thesis)"},
-  {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd_agglomerate_gap), "0", 0, BIG, 0, 0,
+  {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd.agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
-  {"gluey", "gamma_min", T_DOUBLE, OFF(gluey_gamma_min), "-inf", -INFINITY, 0, 0, 0,
+  {"gluey", "gamma_min", T_DOUBLE, OFF(gluey.gamma_min), "-inf", -INFINITY, 0, 0, 0,
    "roughness threshold of the adhesion memory: gamma >= gamma_min; -inf = smooth gluey "
    "particles, 0 = plain inelastic contact, in between = rough"},
-  {"gluey", "radius_weighting", T_ENUM, OFF(gluey_radius_weighting), "off", 0, 0, 0, "off|on",
+  {"gluey", "radius_weighting", T_ENUM, OFF(gluey.radius_weighting), "off", 0, 0, 0, "off|on",
    "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
    "off: gamma -= h lambda"},
-  {"gluey", "glued_rows", T_ENUM, OFF(gluey_glued_rows), "equality", 0, 0, 0,
+  {"gluey", "glued_rows", T_ENUM, OFF(gluey.glued_rows), "equality", 0, 0, 0,
    "equality|bounded|keep",
    "constraint of a glued contact: equality = D + h G.v = 0 (the paper's); bounded = "
    "0 <= D + h G.v <= max(D, 0), cannot open, may close; keep = D + h G.v = max(D, 0), keeps its "
    "gap, closes an overlap (bounded and keep are always feasible for a rigidly moving glued "
    "cluster; see docs/gluey.md)"},
-  {"gluey", "force_times", T_LIST, OFF(gluey_force_times), "", 0, BIG, 0, 0,
+  {"gluey", "force_times", T_LIST, OFF(gluey.force_times), "", 0, BIG, 0, 0,
    "times (ascending) at which the external force per unit mass changes to the next value of "
    "gluey.force (zero before the first); added to gravity.g"},
-  {"gluey", "force", T_LIST, OFF(gluey_force), "", -BIG, BIG, 0, 0,
+  {"gluey", "force", T_LIST, OFF(gluey.force), "", -BIG, BIG, 0, 0,
    "external force per unit mass from each of gluey.force_times on: run.dim values per time"},
-  {"gluey", "skin", T_DOUBLE, OFF(gluey_skin), "0.5", 0, BIG, 0, 0,
+  {"gluey", "skin", T_DOUBLE, OFF(gluey.skin), "0.5", 0, BIG, 0, 0,
    "Verlet skin of the neighbour list in mean radii (0: rebuilt every step; the adhesion memory "
    "is carried by pair, whatever the rebuilds)"},
-  {"gluey", "region", T_LIST, OFF(gluey_region), "", -BIG, BIG, 0, 0,
+  {"gluey", "region", T_LIST, OFF(gluey.region), "", -BIG, BIG, 0, 0,
    "random placement inside this box only: low corner then high corner (2 run.dim values); "
    "empty = the whole box"},
-  {"gluey", "positions", T_LIST, OFF(gluey_positions), "", -BIG, BIG, 0, 0,
+  {"gluey", "positions", T_LIST, OFF(gluey.positions), "", -BIG, BIG, 0, 0,
    "explicit initial centres, run.dim values per particle (overrides the placement)"},
-  {"gluey", "velocities", T_LIST, OFF(gluey_velocities), "", -BIG, BIG, 0, 0,
+  {"gluey", "velocities", T_LIST, OFF(gluey.velocities), "", -BIG, BIG, 0, 0,
    "explicit initial velocities, run.dim values per particle (the rest start at rest)"},
-  {"obstacles", "planes", T_LIST, OFF(obs_planes), "", -BIG, BIG, 0, 0,
+  {"obstacles", "planes", T_LIST, OFF(gluey.obs_planes), "", -BIG, BIG, 0, 0,
    "fixed planes n.x >= c: run.dim values of the normal n then c, per plane (gluey model)"},
-  {"obstacles", "segments", T_LIST, OFF(obs_segments), "", -BIG, BIG, 0, 0,
+  {"obstacles", "segments", T_LIST, OFF(gluey.obs_segments), "", -BIG, BIG, 0, 0,
    "fixed two-sided walls of finite length: two end points (2 run.dim values) per segment"},
-  {"obstacles", "spheres", T_LIST, OFF(obs_spheres), "", -BIG, BIG, 0, 0,
+  {"obstacles", "spheres", T_LIST, OFF(gluey.obs_spheres), "", -BIG, BIG, 0, 0,
    "fixed spheres: centre (run.dim values) and radius, per sphere"},
-  {"obstacles", "box", T_LIST, OFF(obs_box), "", -BIG, BIG, 0, 0,
+  {"obstacles", "box", T_LIST, OFF(gluey.obs_box), "", -BIG, BIG, 0, 0,
    "a square box rotating about its centre: centre x, centre y, side, angular velocity (rad per "
    "time unit); particles inside"},
-  {"obstacles", "wheel", T_LIST, OFF(obs_wheel), "", -BIG, BIG, 0, 0,
+  {"obstacles", "wheel", T_LIST, OFF(gluey.obs_wheel), "", -BIG, BIG, 0, 0,
    "a paddle wheel of spheres rotating about its centre: centre x, centre y, radius, blades, "
    "ball radius, angular velocity"},
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
@@ -826,7 +826,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   if (check_unused(c, err, errlen) != 0) return -1;
   if (agglo_picture_check(c, err, errlen) != 0) return -1;
   int d = c->dim;
-  const agglo_list *lists[] = {&c->size, &c->flow_velocity, &c->gravity};
+  const agglo_list *lists[] = {&c->size, &c->contact.flow_velocity, &c->gravity};
   const char *names[] = {"box.size", "flow.velocity", "gravity.g"};
   for (int q = 0; q < 3; q++)
     if (lists[q]->n != 1 && lists[q]->n != d && !(q == 0 && lists[q]->n == 0))
@@ -882,8 +882,8 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
                 (long long)c->n, rmean, fraction,
                 c->placement == PLACE_LATTICE ? "lattice" : "random", limit);
   if (c->fraction <= 0) {
-    int att = c->model == MODEL_CONTACT && c->kappa > 0; /* only the contact model attracts */
-    double reach = 2 * rmax + (att ? c->attraction_cutoff * c->epsilon : 0) + rmean;
+    int att = c->model == MODEL_CONTACT && c->contact.kappa > 0; /* only the contact model attracts */
+    double reach = 2 * rmax + (att ? c->contact.attraction_cutoff * c->contact.epsilon : 0) + rmean;
     for (int k = 0; k < d; k++) {
       int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC;
       if (periodic && agglo_list_component(&c->size, k) < 2 * reach)
@@ -896,7 +896,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     }
   }
   if (c->model == MODEL_CONTACT &&
-      c->dt * (c->sigma > 0 ? c->sigma * sqrt(c->tau > 0 ? c->tau : 1) : 0) > 2 * rmax)
+      c->dt * (c->contact.sigma > 0 ? c->contact.sigma * sqrt(c->contact.tau > 0 ? c->contact.tau : 1) : 0) > 2 * rmax)
     return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
   if (c->model == MODEL_CONTACT || c->model == MODEL_GLUEY) {
@@ -904,9 +904,9 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     double g2 = 0, big = 0;
     for (int k = 0; k < d; k++) g2 += pow(agglo_list_component(&c->gravity, k), 2);
     for (int k = 0; k < d; k++) big = fmax(big, c->fraction > 0 ? 0 : agglo_list_component(&c->size, k));
-    double u = c->flow == FLOW_UNIFORM ? 0 : fabs(c->flow_rate) * (c->flow == FLOW_SHEAR || c->flow == FLOW_OSC_SHEAR ? big : 1);
-    for (int k = 0; k < d && c->flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&c->flow_velocity, k)));
-    if (c->flow == FLOW_NONE) u = 0;
+    double u = c->contact.flow == FLOW_UNIFORM ? 0 : fabs(c->contact.flow_rate) * (c->contact.flow == FLOW_SHEAR || c->contact.flow == FLOW_OSC_SHEAR ? big : 1);
+    for (int k = 0; k < d && c->contact.flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&c->contact.flow_velocity, k)));
+    if (c->contact.flow == FLOW_NONE) u = 0;
     if (sqrt(g2) * c->dt * c->dt > 2 * rmax)
       return agglo_fail(err, errlen, "run.dt = %g is too large for gravity.g: one step of free fall "
                         "(|g| dt^2 = %g) exceeds a particle diameter (%g)", c->dt,
@@ -918,47 +918,47 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   }
   if (c->model == MODEL_DPD) { /* docs/dpd.md */
     /* flow.* keys are refused by check_unused (config_models.c) */
-    if ((c->dpd_conservative == AGGLO_PF_VDW || c->dpd_conservative == AGGLO_PF_VDW_REDUCED) && !(c->dpd_min_gap > 0))
+    if ((c->dpd.conservative == AGGLO_PF_VDW || c->dpd.conservative == AGGLO_PF_VDW_REDUCED) && !(c->dpd.min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                   "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
-    int ns = c->dpd_species.n ? c->dpd_species.n : 1, npair = ns * (ns + 1) / 2;
+    int ns = c->dpd.species.n ? c->dpd.species.n : 1, npair = ns * (ns + 1) / 2;
     double fsum = 0;
-    for (int i = 0; i < c->dpd_species.n; i++) fsum += c->dpd_species.v[i];
-    if (c->dpd_species.n && fabs(fsum - 1) > 1e-6)
+    for (int i = 0; i < c->dpd.species.n; i++) fsum += c->dpd.species.v[i];
+    if (c->dpd.species.n && fabs(fsum - 1) > 1e-6)
       return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
-    if (c->dpd_a_ij.n && c->dpd_a_ij.n != npair)
+    if (c->dpd.a_ij.n && c->dpd.a_ij.n != npair)
       return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
-                  c->dpd_a_ij.n, ns, npair);
-    if (c->dpd_gamma_ij.n && c->dpd_gamma_ij.n != npair)
+                  c->dpd.a_ij.n, ns, npair);
+    if (c->dpd.gamma_ij.n && c->dpd.gamma_ij.n != npair)
       return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
-                  c->dpd_gamma_ij.n, ns, npair);
+                  c->dpd.gamma_ij.n, ns, npair);
     if (npair > AGGLO_LIST_MAX)
       return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
                         npair, AGGLO_LIST_MAX);
-    const agglo_list *per_pair[] = {&c->dpd_rc_ij, &c->dpd_hamaker_ij, &c->dpd_surface_tension_ij,
-                                    &c->dpd_lj_epsilon_ij, &c->dpd_lj_sigma_ij, &c->dpd_vdw_a_ij,
-                                    &c->dpd_edl_charge_product_ij, &c->dpd_edl_debye_ij};
+    const agglo_list *per_pair[] = {&c->dpd.rc_ij, &c->dpd.hamaker_ij, &c->dpd.surface_tension_ij,
+                                    &c->dpd.lj_epsilon_ij, &c->dpd.lj_sigma_ij, &c->dpd.vdw_a_ij,
+                                    &c->dpd.edl_charge_product_ij, &c->dpd.edl_debye_ij};
     const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
                                 "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
     for (int q = 0; q < 8; q++)
       if (per_pair[q]->n && per_pair[q]->n != npair)
         return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
                           pair_names[q], per_pair[q]->n, ns, npair);
-    if (c->dpd_conservative_ij.n && c->dpd_conservative_ij.n != npair)
+    if (c->dpd.conservative_ij.n && c->dpd.conservative_ij.n != npair)
       return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
-                        "(upper triangle)", c->dpd_conservative_ij.n, ns, npair);
-    if (c->dpd_species_radius.n && c->dpd_species_radius.n != ns)
+                        "(upper triangle)", c->dpd.conservative_ij.n, ns, npair);
+    if (c->dpd.species_radius.n && c->dpd.species_radius.n != ns)
       return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
-                        c->dpd_species_radius.n, ns);
-    if (c->dpd_species_mass.n && c->dpd_species_mass.n != ns)
+                        c->dpd.species_radius.n, ns);
+    if (c->dpd.species_mass.n && c->dpd.species_mass.n != ns)
       return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
-                        c->dpd_species_mass.n, ns);
-    for (int q = 0; q < c->dpd_conservative_ij.n; q++)
-      if ((c->dpd_conservative_ij.v[q] == AGGLO_PF_VDW || c->dpd_conservative_ij.v[q] == AGGLO_PF_VDW_REDUCED) && !(c->dpd_min_gap > 0))
+                        c->dpd.species_mass.n, ns);
+    for (int q = 0; q < c->dpd.conservative_ij.n; q++)
+      if ((c->dpd.conservative_ij.v[q] == AGGLO_PF_VDW || c->dpd.conservative_ij.v[q] == AGGLO_PF_VDW_REDUCED) && !(c->dpd.min_gap > 0))
         return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
                           "is vdw or vdw_reduced");
-    double rc_max = c->dpd_rc_ij.n ? 0 : c->dpd_rc;
-    for (int q = 0; q < c->dpd_rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd_rc_ij.v[q]);
+    double rc_max = c->dpd.rc_ij.n ? 0 : c->dpd.rc;
+    for (int q = 0; q < c->dpd.rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd.rc_ij.v[q]);
     if (c->fraction <= 0)
       for (int k = 0; k < d; k++)
         if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&

@@ -7,31 +7,20 @@
 #include <stdio.h>
 #include "agglo/agglo.h"
 
-#define AGGLO_LIST_MAX 64
-#define AGGLO_PATH_MAX 1024
-typedef struct { double v[AGGLO_LIST_MAX]; int n; } agglo_list;
-typedef struct { int v[AGGLO_LIST_MAX]; int n; } agglo_enum_list;
+#include "config/lists.h"
+/* each model's own settings (src/models/<model>_config.h) */
+#include "models/ballistic_config.h"
+#include "models/contact_config.h"
+#include "models/dpd_config.h"
+#include "models/gluey_config.h"
 
-/* Component k of a per-axis list given with one value (all axes) or one per axis; 0 if empty. */
-static inline double agglo_list_component(const agglo_list *l, int k) {
-  return l->n == 0 ? 0 : (l->n == 1 ? l->v[0] : l->v[k]);
-}
+#define AGGLO_PATH_MAX 1024
 
 enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
-enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
-enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
-enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
-enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
-enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
-enum { BALL_VEL_UNIFORM = 0, BALL_VEL_UNIT = 1 };
-enum { BALL_STOP_ONE_CLUSTER = 0, BALL_STOP_T_END = 1 };
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
 enum { ON_FAILURE_WARN = 0, ON_FAILURE_STOP = 1 };
-enum { GLUEY_ROWS_EQUALITY = 0, GLUEY_ROWS_BOUNDED = 1, GLUEY_ROWS_KEEP = 2 };
-enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
-enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
 enum { AGGLO_CHECKPOINT_TEXT = 0, AGGLO_CHECKPOINT_HDF5 = 1 };
 
@@ -49,52 +38,19 @@ typedef struct agglo_config {
   /* [box] */
   agglo_list size;
   agglo_enum_list boundary;
-  /* [drag] */
-  double tau, viscosity;
-  /* [flow] */
-  int flow;
-  double flow_rate, flow_omega;
-  agglo_list flow_velocity;
-  /* [attraction] */
-  double kappa, epsilon, attraction_cutoff;
-  int attraction_scaling;
-  /* [brownian] */
-  double sigma;
-  /* [gravity] */
-  agglo_list gravity;
-  /* [solver] */
-  int solver;
+  /* keys read by several models (not every one) */
+  agglo_list gravity; /* [gravity] */
+  int solver;         /* [solver] */
   double solver_tol, rho_factor, compliance;
   int64_t max_iter;
   int on_failure;
-  /* [ballistic] */
-  int ball_method, ball_velocity, ball_stop;
-  double ball_speed, ball_dt_factor, ball_tol, ball_window;
-  double dah_alpha, dah_beta, dah_gamma, dah_c;
-  int64_t dah_max_iter;
-  /* [dpd] (dpd_model.c, docs/dpd.md) */
-  int dpd_units, dpd_conservative, dpd_noise, dpd_cap_volume;
-  double dpd_a, dpd_gamma, dpd_kT, dpd_rc, dpd_lambda;
-  agglo_list dpd_species, dpd_a_ij, dpd_gamma_ij;
-  double dpd_hamaker, dpd_vdw_a, dpd_surface_tension, dpd_contact_angle, dpd_fill_angle;
-  double dpd_edl_charge, dpd_edl_debye, dpd_edl_permittivity;
-  double dpd_lj_epsilon, dpd_lj_sigma, dpd_lj_rmin;
-  double dpd_min_gap, dpd_core_k, dpd_agglomerate_gap;
-  int dpd_thermostat, dpd_cap_bridge;
-  double dpd_transverse_ratio, dpd_langevin_gamma;
-  /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
-  agglo_list dpd_species_radius, dpd_species_mass;
-  agglo_enum_list dpd_conservative_ij;
-  agglo_list dpd_rc_ij, dpd_hamaker_ij, dpd_surface_tension_ij, dpd_lj_epsilon_ij, dpd_lj_sigma_ij;
-  agglo_list dpd_vdw_a_ij, dpd_edl_charge_product_ij, dpd_edl_debye_ij;
   agglo_list parallel_grid; /* px py pz of a domain-decomposed run (mpirun); empty = chosen */
   int parallel_crossing;     /* contact components across ranks: CROSS_AUTO, _GATHER, _SPREAD */
-  /* [gluey] (gluey_model.c, docs/gluey.md) */
-  double gluey_gamma_min, gluey_skin;
-  int gluey_radius_weighting, gluey_glued_rows;
-  agglo_list gluey_force_times, gluey_force, gluey_region, gluey_positions, gluey_velocities;
-  /* [obstacles] (gluey_obstacles.c; used by the gluey model) */
-  agglo_list obs_planes, obs_segments, obs_spheres, obs_box, obs_wheel;
+  /* each model's own keys */
+  agglo_contact_settings contact;
+  agglo_ballistic_settings ballistic;
+  agglo_dpd_settings dpd;
+  agglo_gluey_settings gluey;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

@@ -15,7 +15,7 @@ static const struct {
 const agglo_model *agglo_model_select(const agglo_config *c) {
   for (size_t k = 0; k < sizeof registry / sizeof registry[0]; k++)
     if (registry[k].model == c->model &&
-        (registry[k].ball_method < 0 || registry[k].ball_method == c->ball_method))
+        (registry[k].ball_method < 0 || registry[k].ball_method == c->ballistic.method))
       return registry[k].m;
   return NULL;
 }

@@ -20,14 +20,14 @@ static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
       r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
     }
     /* DPD species with their own radius or mass (dpd.species_radius, dpd.species_mass) */
-    int sp = c->model == MODEL_DPD && (c->dpd_species_radius.n || c->dpd_species_mass.n)
+    int sp = c->model == MODEL_DPD && (c->dpd.species_radius.n || c->dpd.species_mass.n)
                  ? agglo_dpd_species_of(c, (int64_t)i, s->n)
                  : -1;
-    if (sp >= 0 && c->dpd_species_radius.n) r = c->dpd_species_radius.v[sp];
+    if (sp >= 0 && c->dpd.species_radius.n) r = c->dpd.species_radius.v[sp];
     s->r[i] = r;
     double q = r / c->radius;
     s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
-    if (sp >= 0 && c->dpd_species_mass.n) s->m[i] = c->dpd_species_mass.v[sp];
+    if (sp >= 0 && c->dpd.species_mass.n) s->m[i] = c->dpd.species_mass.v[sp];
     s->inv_m[i] = 1.0 / s->m[i];
   }
 }
@@ -167,14 +167,14 @@ static void set_ballistic_velocities(agglo_system *s, const agglo_config *c) {
     double u[4], *v = s->v + 3 * i;
     agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
     v[0] = v[1] = v[2] = 0;
-    if (c->ball_velocity == BALL_VEL_UNIFORM) {
-      for (int k = 0; k < d; k++) v[k] = c->ball_speed * (u[k] - 0.5);
+    if (c->ballistic.velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = c->ballistic.speed * (u[k] - 0.5);
     } else if (d == 2) {
       double a = 2 * M_PI * u[0];
-      v[0] = c->ball_speed * cos(a), v[1] = c->ball_speed * sin(a);
+      v[0] = c->ballistic.speed * cos(a), v[1] = c->ballistic.speed * sin(a);
     } else {
       double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
-      v[0] = c->ball_speed * q * cos(a), v[1] = c->ball_speed * q * sin(a), v[2] = c->ball_speed * z;
+      v[0] = c->ballistic.speed * q * cos(a), v[1] = c->ballistic.speed * q * sin(a), v[2] = c->ballistic.speed * z;
     }
   }
 }
@@ -186,7 +186,7 @@ static void set_dpd_velocities(agglo_system *s, const agglo_config *c) {
   for (size_t i = 0; i < s->n; i++) {
     double z[4];
     agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
-    double sd = sqrt(c->dpd_kT * s->inv_m[i]);
+    double sd = sqrt(c->dpd.kT * s->inv_m[i]);
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
     for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
     mt += s->m[i];
@@ -201,7 +201,7 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   set_radii_and_masses(s, c);
   set_box(s, c);
   /* the gluey model can confine the random placement to a region of the box */
-  const agglo_list *R = &c->gluey_region;
+  const agglo_list *R = &c->gluey.region;
   const double *region = c->model == MODEL_GLUEY && R->n ? R->v : NULL;
   int rc = 0;
   if (region && R->n != 2 * c->dim)

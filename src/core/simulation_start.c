@@ -58,7 +58,7 @@ static double overlap_tolerance(const agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   double rmin = agglo_min_radius(&sim->sys);
   if (c->model == MODEL_DPD) return INFINITY;
-  if (c->model == MODEL_BALLISTIC) return c->ball_tol * rmin;
+  if (c->model == MODEL_BALLISTIC) return c->ballistic.tol * rmin;
   return c->solver_tol * rmin;
 }
 

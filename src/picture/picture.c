@@ -97,7 +97,7 @@ static const double species_palette[8][3] = {
 
 static int species_of(const agglo_config *c, const agglo_picture_frame *f, size_t i) {
   if (f->species) return f->species[i] < 0 ? 0 : f->species[i];
-  if (!f->ids || c->dpd_species.n < 2) return 0;
+  if (!f->ids || c->dpd.species.n < 2) return 0;
   return agglo_dpd_species_of(c, f->ids[i], f->n); /* as the DPD model assigns them */
 }
 

@@ -1,0 +1,20 @@
+/* The contact model's settings: the keys of [drag], [flow], [attraction] and [brownian]
+   (contact_config.c). It also reads the shared [gravity], [solver] and [parallel]. */
+#ifndef AGGLO_MODELS_CONTACT_CONFIG_H
+#define AGGLO_MODELS_CONTACT_CONFIG_H
+#include "config/lists.h"
+
+enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
+enum { ATTR_SQRT_H = 0, ATTR_H = 1 };
+
+typedef struct {
+  double tau, viscosity; /* [drag] */
+  int flow;              /* [flow] */
+  double flow_rate, flow_omega;
+  agglo_list flow_velocity;
+  double kappa, epsilon, attraction_cutoff; /* [attraction] */
+  int attraction_scaling;
+  double sigma; /* [brownian] */
+} agglo_contact_settings;
+
+#endif
