@@ -1,5 +1,6 @@
-/* Scenario settings: one table of keys (type, default, allowed range, meaning) drives the INI
-   reader, the -s overrides, `agglo run --help`, docs/config.md and the resolved scenario file. */
+/* Scenario settings: the shared keys and each model's own (config/keys.h: type, default, allowed
+   range, meaning) drive the INI reader, the -s overrides, `agglo run --help`, docs/config.md and
+   the resolved scenario file. */
 #ifndef AGGLO_CONFIG_H
 #define AGGLO_CONFIG_H
 #include <stddef.h>
@@ -16,7 +17,6 @@
 
 #define AGGLO_PATH_MAX 1024
 
-enum { MODEL_CONTACT = 0, MODEL_BALLISTIC = 1, MODEL_DPD = 2, MODEL_GLUEY = 3 };
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
@@ -26,7 +26,8 @@ enum { AGGLO_CHECKPOINT_TEXT = 0, AGGLO_CHECKPOINT_HDF5 = 1 };
 
 typedef struct agglo_config {
   /* [run] */
-  int model, dim;
+  const struct agglo_model_entry *model; /* run.model: its entry in the registry (core/model.h) */
+  int dim;
   int64_t seed;
   double t_end, dt;
   /* [particles] */
@@ -85,8 +86,6 @@ void agglo_config_print_keys(FILE *f, int markdown);
 extern const char *agglo_default_scenario;
 int agglo_config_read_string(agglo_config *c, const char *text, const char *name, char *err,
                              size_t errlen);
-/* The models that read a key (bits 1 << MODEL_*; config_models.c). */
-unsigned agglo_config_key_models(const char *section, const char *name);
 /* One key by name ("section.key"): set from text, or its value written to f. */
 int agglo_config_set_value(agglo_config *c, const char *dotted, const char *value, char *err,
                            size_t errlen);

@@ -95,5 +95,5 @@ agglo_status agglo_config_save(const agglo_config *c, const char *path) {
 }
 
 void agglo_config_print_summary(const agglo_config *c, FILE *f) {
-  if (c && f && c->model == MODEL_DPD) agglo_dpd_describe(c, f);
+  if (c && f && c->model == &agglo_dpd_entry) agglo_dpd_describe(c, f);
 }

@@ -3,6 +3,7 @@
 #ifndef AGGLO_MODEL_H
 #define AGGLO_MODEL_H
 #include "config/config.h"
+#include "config/keys.h"
 #include "core/shapes.h"
 #include "core/system.h"
 #include <stdio.h>
@@ -64,8 +65,28 @@ static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
   return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / 8 + 1;
 }
 
-/* The registry (models.c): the model of a scenario, from run.model and, for ballistic,
-   ballistic.method. */
+/* A model as the registry (models.c) lists it: what run.model names, the keys it owns and reads,
+   their checks, its set-up and its dynamics. Each is defined in src/models/<model>_config.c;
+   docs/architecture.md walks through adding one. */
+typedef struct agglo_model_entry {
+  const char *name;        /* the value of run.model */
+  const char *help;        /* what it is, in the meaning of run.model (`agglo run --help`) */
+  const char *description; /* `agglo list`: a few lines (the app indents the next ones) */
+  const agglo_key *keys;   /* its own keys (config/keys.h), in the order of --help */
+  size_t n_keys;
+  /* keys of other tables it reads besides the shared ones ("section." or "section.key",
+     blank-separated), and shared keys it does not read: a key set for a model that does not
+     read it is refused (agglo_config_validate) */
+  const char *also_reads, *ignores;
+  /* the runtime table of a scenario (e.g. by ballistic.method) */
+  const agglo_model *(*dynamics)(const agglo_config *c);
+} agglo_model_entry;
+
+/* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called
+   name, or NULL. */
+const agglo_model_entry *agglo_model_at(size_t k);
+const agglo_model_entry *agglo_model_named(const char *name);
+/* The runtime table of a scenario: c->model->dynamics(c). */
 const agglo_model *agglo_model_select(const agglo_config *c);
 
 #endif

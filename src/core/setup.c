@@ -20,7 +20,7 @@ static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
       r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
     }
     /* DPD species with their own radius or mass (dpd.species_radius, dpd.species_mass) */
-    int sp = c->model == MODEL_DPD && (c->dpd.species_radius.n || c->dpd.species_mass.n)
+    int sp = c->model == &agglo_dpd_entry && (c->dpd.species_radius.n || c->dpd.species_mass.n)
                  ? agglo_dpd_species_of(c, (int64_t)i, s->n)
                  : -1;
     if (sp >= 0 && c->dpd.species_radius.n) r = c->dpd.species_radius.v[sp];
@@ -202,7 +202,7 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   set_box(s, c);
   /* the gluey model can confine the random placement to a region of the box */
   const agglo_list *R = &c->gluey.region;
-  const double *region = c->model == MODEL_GLUEY && R->n ? R->v : NULL;
+  const double *region = c->model == &agglo_gluey_entry && R->n ? R->v : NULL;
   int rc = 0;
   if (region && R->n != 2 * c->dim)
     rc = agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
@@ -219,9 +219,9 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     agglo_system_free(s);
     return -1;
   }
-  if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
-  if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
-  if (c->model == MODEL_GLUEY && !c->from[0] && agglo_gluey_place(s, c, err, errlen) != 0) {
+  if (c->model == &agglo_ballistic_entry) set_ballistic_velocities(s, c);
+  if (c->model == &agglo_dpd_entry) set_dpd_velocities(s, c);
+  if (c->model == &agglo_gluey_entry && !c->from[0] && agglo_gluey_place(s, c, err, errlen) != 0) {
     agglo_system_free(s);
     return -1;
   }

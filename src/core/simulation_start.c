@@ -57,8 +57,8 @@ static agglo_status rebuild(agglo_sim *sim) {
 static double overlap_tolerance(const agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   double rmin = agglo_min_radius(&sim->sys);
-  if (c->model == MODEL_DPD) return INFINITY;
-  if (c->model == MODEL_BALLISTIC) return c->ballistic.tol * rmin;
+  if (c->model == &agglo_dpd_entry) return INFINITY;
+  if (c->model == &agglo_ballistic_entry) return c->ballistic.tol * rmin;
   return c->solver_tol * rmin;
 }
 

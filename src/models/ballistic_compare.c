@@ -24,7 +24,7 @@ static double cpu_now(void) {
 int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char *err,
                              size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (c->model != MODEL_BALLISTIC) return agglo_fail(err, errlen, "run.model must be ballistic");
+  if (c->model != &agglo_ballistic_entry) return agglo_fail(err, errlen, "run.model must be ballistic");
   if (agglo_config_validate(c, err, errlen) != 0) return -1;
   agglo_system s;
   if (agglo_setup(&s, c, err, errlen) != 0) return -1;

@@ -14,4 +14,7 @@ typedef struct {
   int64_t dah_max_iter;
 } agglo_ballistic_settings;
 
+/* its entry in the registry (core/model.h) */
+extern const struct agglo_model_entry agglo_ballistic_entry;
+
 #endif

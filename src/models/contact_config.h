@@ -17,4 +17,7 @@ typedef struct {
   double sigma; /* [brownian] */
 } agglo_contact_settings;
 
+/* its entry in the registry (core/model.h) */
+extern const struct agglo_model_entry agglo_contact_entry;
+
 #endif

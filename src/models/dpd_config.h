@@ -26,4 +26,7 @@ typedef struct {
   agglo_list vdw_a_ij, edl_charge_product_ij, edl_debye_ij;
 } agglo_dpd_settings;
 
+/* its entry in the registry (core/model.h) */
+extern const struct agglo_model_entry agglo_dpd_entry;
+
 #endif

@@ -14,4 +14,7 @@ typedef struct {
   agglo_list obs_planes, obs_segments, obs_spheres, obs_box, obs_wheel;
 } agglo_gluey_settings;
 
+/* its entry in the registry (core/model.h) */
+extern const struct agglo_model_entry agglo_gluey_entry;
+
 #endif

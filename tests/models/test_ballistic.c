@@ -18,7 +18,7 @@
 
 static void base_config(agglo_config *c, int method) {
   agglo_config_defaults(c);
-  c->model = MODEL_BALLISTIC;
+  c->model = &agglo_ballistic_entry;
   c->ballistic.method = method;
   c->radius = 1;
   c->radius_spread = 0;

@@ -22,7 +22,7 @@
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
-  c->model = MODEL_DPD;
+  c->model = &agglo_dpd_entry;
   c->dim = 3;
   c->dt = 0.04;
   c->n = (int64_t)llround(3 * L * L * L);
@@ -126,7 +126,7 @@ static void attractive_2d_walls_species(void **st) {
   (void)st;
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD;
+  c.model = &agglo_dpd_entry;
   c.dim = 2;
   c.n = 200;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
@@ -154,7 +154,7 @@ static void si_conversion_of_the_thesis(void **st) {
   (void)st;
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD;
+  c.model = &agglo_dpd_entry;
   c.dpd.units = DPD_UNITS_SI;
   c.radius = 10e-9;
   c.mass = 8920 * M_PI / 6 * pow(20e-9, 3);
@@ -228,7 +228,7 @@ static void si_and_reduced_runs_agree(void **st) {
   for (int u = 0; u < 2; u++) {
     agglo_config *q = &c[u];
     agglo_config_defaults(q);
-    q->model = MODEL_DPD, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
+    q->model = &agglo_dpd_entry, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
     q->boundary.n = 1, q->boundary.v[0] = 1, q->size.n = 1;
     q->dpd.conservative = 1, q->dpd.lambda = 0.65;
     double l = u ? L : 1, e = u ? E : 1, t = u ? T : 1, m = u ? M : 1;

@@ -43,7 +43,7 @@ typedef struct {
 static void start_pair(sim *S, int bridge, double gap0, double u) {
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 6, c.boundary.n = 1, c.boundary.v[0] = 1;
   c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = bridge;

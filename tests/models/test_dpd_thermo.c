@@ -39,7 +39,7 @@ static void columns(const sim *S, double v[6]) {
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
-  c->model = MODEL_DPD, c->dim = 3, c->dt = 0.04, c->t_end = 1e6;
+  c->model = &agglo_dpd_entry, c->dim = 3, c->dt = 0.04, c->t_end = 1e6;
   c->n = (int64_t)llround(3 * L * L * L);
   c->radius = 0.1, c->radius_spread = 0, c->mass = 1;
   c->size.n = 1, c->size.v[0] = L;
@@ -88,7 +88,7 @@ static void pressure_is_minus_dU_dV(void **st) {
   virial_check(&c, "Groot-Warren");
   /* van der Waals, unequal radii, hard core, at the thesis's scale but dense enough to touch */
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 400, c.seed = 3;
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 400, c.seed = 3;
   c.radius = 0.5, c.radius_spread = 0.2, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 12, c.boundary.n = 1, c.boundary.v[0] = 1;
   c.dpd.conservative = AGGLO_PF_VDW, c.dpd.kT = 1.0 / 3, c.dpd.gamma = 13.5, c.dpd.rc = 3;

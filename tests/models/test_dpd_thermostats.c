@@ -24,7 +24,7 @@
 /* Groot-Warren: rho = 3, a = 25, gamma = 4.5, kT = 1, rc = 1, dt = 0.04, lambda = 0.65. */
 static void gw_config(agglo_config *c, double L, int thermostat) {
   agglo_config_defaults(c);
-  c->model = MODEL_DPD;
+  c->model = &agglo_dpd_entry;
   c->dim = 3;
   c->dt = 0.04;
   c->t_end = 1e6;
