@@ -2,7 +2,6 @@
 #include "config/keys.h"
 #include "core/error.h"
 #include "core/model.h"
-#include "models/dpd_pair_forces.h"
 #include "picture/picture.h"
 #include <errno.h>
 #include <ini.h>
@@ -665,15 +664,25 @@ static int check_unused(const agglo_config *c, char *err, size_t errlen) {
   return 0;
 }
 
+int agglo_config_check_gravity(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  int d = c->dim;
+  if (c->gravity.n != 1 && c->gravity.n != d)
+    return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", "gravity.g", c->gravity.n, d);
+  double g2 = 0;
+  for (int k = 0; k < d; k++) g2 += pow(agglo_list_component(&c->gravity, k), 2);
+  if (sqrt(g2) * c->dt * c->dt > 2 * rmax)
+    return agglo_fail(err, errlen, "run.dt = %g is too large for gravity.g: one step of free fall "
+                      "(|g| dt^2 = %g) exceeds a particle diameter (%g)", c->dt,
+                      sqrt(g2) * c->dt * c->dt, 2 * rmax);
+  return 0;
+}
+
 int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   if (check_unused(c, err, errlen) != 0) return -1;
   if (agglo_picture_check(c, err, errlen) != 0) return -1;
   int d = c->dim;
-  const agglo_list *lists[] = {&c->size, &c->contact.flow_velocity, &c->gravity};
-  const char *names[] = {"box.size", "flow.velocity", "gravity.g"};
-  for (int q = 0; q < 3; q++)
-    if (lists[q]->n != 1 && lists[q]->n != d && !(q == 0 && lists[q]->n == 0))
-      return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", names[q], lists[q]->n, d);
+  if (c->size.n > 1 && c->size.n != d)
+    return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", "box.size", c->size.n, d);
   if (c->boundary.n != 1 && c->boundary.n != d)
     return agglo_fail(err, errlen, "box.boundary has %d values: give 1 or %d (run.dim)", c->boundary.n, d);
   if (c->radii.n > 0 && c->radii.n > c->n)
@@ -725,8 +734,8 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
                 (long long)c->n, rmean, fraction,
                 c->placement == PLACE_LATTICE ? "lattice" : "random", limit);
   if (c->fraction <= 0) {
-    int att = c->model == &agglo_contact_entry && c->contact.kappa > 0; /* only the contact model attracts */
-    double reach = 2 * rmax + (att ? c->contact.attraction_cutoff * c->contact.epsilon : 0) + rmean;
+    double att = c->model->attraction_range ? c->model->attraction_range(c) : 0;
+    double reach = 2 * rmax + att + rmean;
     for (int k = 0; k < d; k++) {
       int periodic = c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC;
       if (periodic && agglo_list_component(&c->size, k) < 2 * reach)
@@ -738,78 +747,7 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
                     agglo_list_component(&c->size, k));
     }
   }
-  if (c->model == &agglo_contact_entry &&
-      c->dt * (c->contact.sigma > 0 ? c->contact.sigma * sqrt(c->contact.tau > 0 ? c->contact.tau : 1) : 0) > 2 * rmax)
-    return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
-                "diameter per step", c->dt);
-  if (c->model == &agglo_contact_entry || c->model == &agglo_gluey_entry) {
-    /* a step under gravity alone, or carried by the flow, must not cross a diameter */
-    double g2 = 0, big = 0;
-    for (int k = 0; k < d; k++) g2 += pow(agglo_list_component(&c->gravity, k), 2);
-    for (int k = 0; k < d; k++) big = fmax(big, c->fraction > 0 ? 0 : agglo_list_component(&c->size, k));
-    double u = c->contact.flow == FLOW_UNIFORM ? 0 : fabs(c->contact.flow_rate) * (c->contact.flow == FLOW_SHEAR || c->contact.flow == FLOW_OSC_SHEAR ? big : 1);
-    for (int k = 0; k < d && c->contact.flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&c->contact.flow_velocity, k)));
-    if (c->contact.flow == FLOW_NONE) u = 0;
-    if (sqrt(g2) * c->dt * c->dt > 2 * rmax)
-      return agglo_fail(err, errlen, "run.dt = %g is too large for gravity.g: one step of free fall "
-                        "(|g| dt^2 = %g) exceeds a particle diameter (%g)", c->dt,
-                        sqrt(g2) * c->dt * c->dt, 2 * rmax);
-    if (u * c->dt > 4 * rmax)
-      return agglo_fail(err, errlen, "run.dt = %g is too large for the flow: it carries a particle "
-                        "%g per step, more than two diameters (%g); lower run.dt or flow.rate",
-                        c->dt, u * c->dt, 4 * rmax);
-  }
-  if (c->model == &agglo_dpd_entry) { /* docs/dpd.md */
-    /* flow.* keys are refused by check_unused (config_models.c) */
-    if ((c->dpd.conservative == AGGLO_PF_VDW || c->dpd.conservative == AGGLO_PF_VDW_REDUCED) && !(c->dpd.min_gap > 0))
-      return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
-                  "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
-    int ns = c->dpd.species.n ? c->dpd.species.n : 1, npair = ns * (ns + 1) / 2;
-    double fsum = 0;
-    for (int i = 0; i < c->dpd.species.n; i++) fsum += c->dpd.species.v[i];
-    if (c->dpd.species.n && fabs(fsum - 1) > 1e-6)
-      return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
-    if (c->dpd.a_ij.n && c->dpd.a_ij.n != npair)
-      return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
-                  c->dpd.a_ij.n, ns, npair);
-    if (c->dpd.gamma_ij.n && c->dpd.gamma_ij.n != npair)
-      return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
-                  c->dpd.gamma_ij.n, ns, npair);
-    if (npair > AGGLO_LIST_MAX)
-      return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
-                        npair, AGGLO_LIST_MAX);
-    const agglo_list *per_pair[] = {&c->dpd.rc_ij, &c->dpd.hamaker_ij, &c->dpd.surface_tension_ij,
-                                    &c->dpd.lj_epsilon_ij, &c->dpd.lj_sigma_ij, &c->dpd.vdw_a_ij,
-                                    &c->dpd.edl_charge_product_ij, &c->dpd.edl_debye_ij};
-    const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
-                                "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
-    for (int q = 0; q < 8; q++)
-      if (per_pair[q]->n && per_pair[q]->n != npair)
-        return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
-                          pair_names[q], per_pair[q]->n, ns, npair);
-    if (c->dpd.conservative_ij.n && c->dpd.conservative_ij.n != npair)
-      return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
-                        "(upper triangle)", c->dpd.conservative_ij.n, ns, npair);
-    if (c->dpd.species_radius.n && c->dpd.species_radius.n != ns)
-      return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
-                        c->dpd.species_radius.n, ns);
-    if (c->dpd.species_mass.n && c->dpd.species_mass.n != ns)
-      return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
-                        c->dpd.species_mass.n, ns);
-    for (int q = 0; q < c->dpd.conservative_ij.n; q++)
-      if ((c->dpd.conservative_ij.v[q] == AGGLO_PF_VDW || c->dpd.conservative_ij.v[q] == AGGLO_PF_VDW_REDUCED) && !(c->dpd.min_gap > 0))
-        return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
-                          "is vdw or vdw_reduced");
-    double rc_max = c->dpd.rc_ij.n ? 0 : c->dpd.rc;
-    for (int q = 0; q < c->dpd.rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd.rc_ij.v[q]);
-    if (c->fraction <= 0)
-      for (int k = 0; k < d; k++)
-        if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&
-            agglo_list_component(&c->size, k) < 2 * rc_max)
-          return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
-                      "it must be at least 2 dpd.rc = %g", k, agglo_list_component(&c->size, k),
-                      2 * rc_max);
-  }
+  if (c->model->validate && c->model->validate(c, rmax, err, errlen) != 0) return -1;
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])
       return agglo_fail(err, errlen, "output.snapshots must be in increasing order");

@@ -78,6 +78,9 @@ int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t 
 int agglo_config_read_assignment(agglo_config *c, const char *assignment, char *err, size_t errlen);
 /* Checks that involve several keys (box vs packing fraction, time step vs radius, ...). */
 int agglo_config_validate(const agglo_config *c, char *err, size_t errlen);
+/* [gravity] for the models that read it: one value or run.dim values, and a step of free fall
+   shorter than a diameter (2 rmax). */
+int agglo_config_check_gravity(const agglo_config *c, double rmax, char *err, size_t errlen);
 /* Write every key with its current value as a scenario file (reloadable). */
 int agglo_config_write(const agglo_config *c, FILE *f);
 /* Describe every key: markdown = 1 gives the table of docs/config.md, 0 the --help text. */

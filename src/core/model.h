@@ -78,6 +78,11 @@ typedef struct agglo_model_entry {
      blank-separated), and shared keys it does not read: a key set for a model that does not
      read it is refused (agglo_config_validate) */
   const char *also_reads, *ignores;
+  /* optional: checks across its keys, after the shared ones (rmax: the largest radius given) */
+  int (*validate)(const agglo_config *c, double rmax, char *err, size_t errlen);
+  /* optional: how far beyond contact its particles attract (a periodic box must be wider than
+     twice the interaction range) */
+  double (*attraction_range)(const agglo_config *c);
   /* the runtime table of a scenario (e.g. by ballistic.method) */
   const agglo_model *(*dynamics)(const agglo_config *c);
 } agglo_model_entry;

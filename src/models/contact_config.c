@@ -2,7 +2,9 @@
    [attraction] and [brownian], and of [gravity] and [solver], which the gluey model reads too;
    their checks across keys; its dynamics (contact_model.c). */
 #include "config/keys.h"
+#include "core/error.h"
 #include "core/model.h"
+#include <math.h>
 
 static const agglo_key keys[] = {
   {"drag", "tau", T_DOUBLE, OFF(contact.tau), "0.2", 0, BIG, 0, 0,
@@ -54,6 +56,34 @@ static const agglo_key keys[] = {
    "remains after a step: warn and go on, or stop the run (last good state written)"},
 };
 
+/* A step must not carry a particle across a diameter: by the noise, under gravity or by the flow. */
+static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  int d = c->dim;
+  const agglo_contact_settings *m = &c->contact;
+  if (m->flow_velocity.n != 1 && m->flow_velocity.n != d)
+    return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", "flow.velocity",
+                      m->flow_velocity.n, d);
+  if (c->dt * (m->sigma > 0 ? m->sigma * sqrt(m->tau > 0 ? m->tau : 1) : 0) > 2 * rmax)
+    return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
+                "diameter per step", c->dt);
+  if (agglo_config_check_gravity(c, rmax, err, errlen) != 0) return -1;
+  double big = 0;
+  for (int k = 0; k < d; k++) big = fmax(big, c->fraction > 0 ? 0 : agglo_list_component(&c->size, k));
+  double u = m->flow == FLOW_UNIFORM ? 0 : fabs(m->flow_rate) * (m->flow == FLOW_SHEAR || m->flow == FLOW_OSC_SHEAR ? big : 1);
+  for (int k = 0; k < d && m->flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&m->flow_velocity, k)));
+  if (m->flow == FLOW_NONE) u = 0;
+  if (u * c->dt > 4 * rmax)
+    return agglo_fail(err, errlen, "run.dt = %g is too large for the flow: it carries a particle "
+                      "%g per step, more than two diameters (%g); lower run.dt or flow.rate",
+                      c->dt, u * c->dt, 4 * rmax);
+  return 0;
+}
+
+/* The attraction reaches cutoff * epsilon beyond contact (contact_model.c). */
+static double attraction_range(const agglo_config *c) {
+  return c->contact.kappa > 0 ? c->contact.attraction_cutoff * c->contact.epsilon : 0;
+}
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_contact;
@@ -66,5 +96,7 @@ const agglo_model_entry agglo_contact_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .also_reads = "parallel.", /* domain decomposition (src/mpi/contact_domain.c) */
+    .validate = validate,
+    .attraction_range = attraction_range,
     .dynamics = dynamics,
 };

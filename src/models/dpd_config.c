@@ -2,7 +2,10 @@
    of [parallel] among them (where --help and scenario.ini have always listed them; the contact
    model reads them too); their checks across keys; its dynamics (dpd_model.c). */
 #include "config/keys.h"
+#include "core/error.h"
 #include "core/model.h"
+#include "models/dpd_pair_forces.h"
+#include <math.h>
 
 static const agglo_key keys[] = {
   {"dpd", "units", T_ENUM, OFF(dpd.units), "reduced", 0, 0, 0, "reduced|si",
@@ -122,6 +125,63 @@ static const agglo_key keys[] = {
    "closer than one diameter, the thesis's definition)"},
 };
 
+/* The van der Waals forces diverge at contact: they need the cap dpd.min_gap. */
+static int vdw(int kind) { return kind == AGGLO_PF_VDW || kind == AGGLO_PF_VDW_REDUCED; }
+
+/* docs/dpd.md: the species and per-pair lists agree, the box holds twice the cut-off. */
+static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  (void)rmax;
+  if (vdw(c->dpd.conservative) && !(c->dpd.min_gap > 0))
+    return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
+                "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
+  int ns = c->dpd.species.n ? c->dpd.species.n : 1, npair = ns * (ns + 1) / 2;
+  double fsum = 0;
+  for (int i = 0; i < c->dpd.species.n; i++) fsum += c->dpd.species.v[i];
+  if (c->dpd.species.n && fabs(fsum - 1) > 1e-6)
+    return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
+  if (c->dpd.a_ij.n && c->dpd.a_ij.n != npair)
+    return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
+                c->dpd.a_ij.n, ns, npair);
+  if (c->dpd.gamma_ij.n && c->dpd.gamma_ij.n != npair)
+    return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
+                c->dpd.gamma_ij.n, ns, npair);
+  if (npair > AGGLO_LIST_MAX)
+    return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
+                      npair, AGGLO_LIST_MAX);
+  const agglo_list *per_pair[] = {&c->dpd.rc_ij, &c->dpd.hamaker_ij, &c->dpd.surface_tension_ij,
+                                  &c->dpd.lj_epsilon_ij, &c->dpd.lj_sigma_ij, &c->dpd.vdw_a_ij,
+                                  &c->dpd.edl_charge_product_ij, &c->dpd.edl_debye_ij};
+  const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
+                              "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
+  for (int q = 0; q < 8; q++)
+    if (per_pair[q]->n && per_pair[q]->n != npair)
+      return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
+                        pair_names[q], per_pair[q]->n, ns, npair);
+  if (c->dpd.conservative_ij.n && c->dpd.conservative_ij.n != npair)
+    return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
+                      "(upper triangle)", c->dpd.conservative_ij.n, ns, npair);
+  if (c->dpd.species_radius.n && c->dpd.species_radius.n != ns)
+    return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
+                      c->dpd.species_radius.n, ns);
+  if (c->dpd.species_mass.n && c->dpd.species_mass.n != ns)
+    return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
+                      c->dpd.species_mass.n, ns);
+  for (int q = 0; q < c->dpd.conservative_ij.n; q++)
+    if (vdw(c->dpd.conservative_ij.v[q]) && !(c->dpd.min_gap > 0))
+      return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
+                        "is vdw or vdw_reduced");
+  double rc_max = c->dpd.rc_ij.n ? 0 : c->dpd.rc;
+  for (int q = 0; q < c->dpd.rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd.rc_ij.v[q]);
+  if (c->fraction <= 0)
+    for (int k = 0; k < c->dim; k++)
+      if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&
+          agglo_list_component(&c->size, k) < 2 * rc_max)
+        return agglo_fail(err, errlen, "box.size along axis %d (%g) is too small for a periodic box: "
+                    "it must be at least 2 dpd.rc = %g", k, agglo_list_component(&c->size, k),
+                    2 * rc_max);
+  return 0;
+}
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_dpd;
@@ -136,5 +196,6 @@ const agglo_model_entry agglo_dpd_entry = {
                    "capillary, edl, lj, none; reduced or SI units (docs/dpd.md)",
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .validate = validate,
     .dynamics = dynamics,
 };

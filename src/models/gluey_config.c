@@ -47,6 +47,11 @@ static const agglo_key keys[] = {
    "ball radius, angular velocity"},
 };
 
+/* A step of free fall must not cross a diameter. */
+static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  return agglo_config_check_gravity(c, rmax, err, errlen);
+}
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_gluey;
@@ -60,5 +65,6 @@ const agglo_model_entry agglo_gluey_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .also_reads = "gravity. solver.",
+    .validate = validate,
     .dynamics = dynamics,
 };
