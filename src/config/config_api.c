@@ -1,7 +1,7 @@
 /* The public face of the settings (include/agglo/agglo.h): statuses and the thread's message. */
 #include "config/config.h"
 #include "core/error.h"
-#include "models/dpd_model.h"
+#include "core/model.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,5 +95,5 @@ agglo_status agglo_config_save(const agglo_config *c, const char *path) {
 }
 
 void agglo_config_print_summary(const agglo_config *c, FILE *f) {
-  if (c && f && c->model == &agglo_dpd_entry) agglo_dpd_describe(c, f);
+  if (c && f && c->model->describe) c->model->describe(c, f);
 }

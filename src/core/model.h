@@ -83,8 +83,20 @@ typedef struct agglo_model_entry {
   /* optional: how far beyond contact its particles attract (a periodic box must be wider than
      twice the interaction range) */
   double (*attraction_range)(const agglo_config *c);
+  /* optional set-up (core/setup.c), in this order: each particle's radius and mass over those of
+     [particles] (before the box is sized); a region of the box for the random placement (left
+     NULL: the whole box); the start after the placement (initial velocities, given positions) */
+  void (*radius_mass)(const agglo_config *c, size_t i, size_t n, double *r, double *m);
+  int (*placement_region)(const agglo_config *c, const agglo_system *s, const double **region,
+                          char *err, size_t errlen);
+  int (*start)(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
   /* the runtime table of a scenario (e.g. by ballistic.method) */
   const agglo_model *(*dynamics)(const agglo_config *c);
+  /* optional: the overlap a user's start may have, in units of the smallest radius (NULL: any,
+     soft particles) */
+  double (*overlap_tolerance)(const agglo_config *c);
+  /* optional: a short account of the settings it derives (agglo_config_print_summary) */
+  void (*describe)(const agglo_config *c, FILE *f);
 } agglo_model_entry;
 
 /* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called

@@ -57,9 +57,7 @@ static agglo_status rebuild(agglo_sim *sim) {
 static double overlap_tolerance(const agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   double rmin = agglo_min_radius(&sim->sys);
-  if (c->model == &agglo_dpd_entry) return INFINITY;
-  if (c->model == &agglo_ballistic_entry) return c->ballistic.tol * rmin;
-  return c->solver_tol * rmin;
+  return c->model->overlap_tolerance ? c->model->overlap_tolerance(c) * rmin : INFINITY;
 }
 
 /* Every pair of x (3n) overlapping by more than scale times the tolerance, reported for the first. */

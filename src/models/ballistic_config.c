@@ -3,6 +3,8 @@
    (ballistic_event_driven.c) by ballistic.method. */
 #include "config/keys.h"
 #include "core/model.h"
+#include "core/rng.h"
+#include <math.h>
 
 static const agglo_key keys[] = {
   {"ballistic", "method", T_ENUM, OFF(ballistic.method), "time_stepping", 0, 0, 0,
@@ -41,6 +43,31 @@ static const agglo_key keys[] = {
    "cluster has moved window * max radius"},
 };
 
+/* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
+   paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
+static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  int d = s->dim;
+  for (size_t i = 0; i < s->n; i++) {
+    double u[4], *v = s->v + 3 * i;
+    agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
+    v[0] = v[1] = v[2] = 0;
+    if (c->ballistic.velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = c->ballistic.speed * (u[k] - 0.5);
+    } else if (d == 2) {
+      double a = 2 * M_PI * u[0];
+      v[0] = c->ballistic.speed * cos(a), v[1] = c->ballistic.speed * sin(a);
+    } else {
+      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
+      v[0] = c->ballistic.speed * q * cos(a), v[1] = c->ballistic.speed * q * sin(a), v[2] = c->ballistic.speed * z;
+    }
+  }
+  return 0;
+}
+
+/* A user's start may overlap by the minimiser's tolerance. */
+static double overlap_tolerance(const agglo_config *c) { return c->ballistic.tol; }
+
 static const agglo_model *dynamics(const agglo_config *c) {
   return c->ballistic.method == BALL_EVENT_DRIVEN ? &agglo_model_ballistic_ed : &agglo_model_ballistic;
 }
@@ -53,5 +80,7 @@ const agglo_model_entry agglo_ballistic_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .ignores = "run.dt", /* it chooses its own steps */
+    .start = start,
     .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
 };

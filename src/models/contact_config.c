@@ -84,6 +84,9 @@ static double attraction_range(const agglo_config *c) {
   return c->contact.kappa > 0 ? c->contact.attraction_cutoff * c->contact.epsilon : 0;
 }
 
+/* A user's start may overlap by the solver's tolerance. */
+static double overlap_tolerance(const agglo_config *c) { return c->solver_tol; }
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_contact;
@@ -99,4 +102,5 @@ const agglo_model_entry agglo_contact_entry = {
     .validate = validate,
     .attraction_range = attraction_range,
     .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
 };

@@ -4,6 +4,9 @@
 #include "config/keys.h"
 #include "core/error.h"
 #include "core/model.h"
+#include "core/rng.h"
+#include "core/setup.h"
+#include "models/dpd_model.h"
 #include "models/dpd_pair_forces.h"
 #include <math.h>
 
@@ -182,6 +185,32 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
   return 0;
 }
 
+/* Species with their own radius or mass (dpd.species_radius, dpd.species_mass). */
+static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, double *m) {
+  if (!c->dpd.species_radius.n && !c->dpd.species_mass.n) return;
+  int sp = agglo_dpd_species_of(c, (int64_t)i, n);
+  if (c->dpd.species_radius.n) *r = c->dpd.species_radius.v[sp], *m = agglo_particle_mass(c, *r);
+  if (c->dpd.species_mass.n) *m = c->dpd.species_mass.v[sp];
+}
+
+/* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
+   mean removed so that the total momentum is zero. */
+static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  double p[3] = {0, 0, 0}, mt = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    double z[4];
+    agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
+    double sd = sqrt(c->dpd.kT * s->inv_m[i]);
+    for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
+    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
+    mt += s->m[i];
+  }
+  for (size_t i = 0; i < s->n; i++)
+    for (int k = 0; k < s->dim; k++) s->v[3 * i + k] -= p[k] / mt;
+  return 0;
+}
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_dpd;
@@ -197,5 +226,8 @@ const agglo_model_entry agglo_dpd_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .validate = validate,
+    .radius_mass = radius_mass,
+    .start = start,
     .dynamics = dynamics,
+    .describe = agglo_dpd_describe, /* dpd_model.c: units and reduced parameters */
 };

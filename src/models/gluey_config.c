@@ -2,7 +2,9 @@
    [obstacles]; their checks across keys; its dynamics (gluey_model.c). It also reads the
    contact model's [gravity] and [solver]. */
 #include "config/keys.h"
+#include "core/error.h"
 #include "core/model.h"
+#include "models/gluey_model.h"
 #include <math.h>
 
 static const agglo_key keys[] = {
@@ -52,6 +54,30 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
   return agglo_config_check_gravity(c, rmax, err, errlen);
 }
 
+/* gluey.region: random placement inside it, low corner then high corner. */
+static int placement_region(const agglo_config *c, const agglo_system *s, const double **region,
+                            char *err, size_t errlen) {
+  const agglo_list *R = &c->gluey.region;
+  int d = c->dim;
+  if (!R->n) return 0;
+  if (R->n != 2 * d)
+    return agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
+                      R->n, 2 * d);
+  for (int k = 0; k < d; k++)
+    if (!(R->v[d + k] - R->v[k] >= 2 * agglo_max_radius(s)))
+      return agglo_fail(err, errlen, "gluey.region is narrower than a particle");
+  *region = R->v;
+  return 0;
+}
+
+/* gluey.positions and gluey.velocities (unless particles.from gives the start). */
+static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  return c->from[0] ? 0 : agglo_gluey_place(s, c, err, errlen);
+}
+
+/* A user's start may overlap by the solver's tolerance. */
+static double overlap_tolerance(const agglo_config *c) { return c->solver_tol; }
+
 static const agglo_model *dynamics(const agglo_config *c) {
   (void)c;
   return &agglo_model_gluey;
@@ -66,5 +92,8 @@ const agglo_model_entry agglo_gluey_entry = {
     .n_keys = sizeof keys / sizeof keys[0],
     .also_reads = "gravity. solver.",
     .validate = validate,
+    .placement_region = placement_region,
+    .start = start,
     .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
 };
