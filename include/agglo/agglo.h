@@ -78,6 +78,13 @@ void agglo_config_print_keys(FILE *f, int markdown);
 /* A short account of the settings a model derives (e.g. DPD units and reduced parameters). */
 void agglo_config_print_summary(const agglo_config *c, FILE *f);
 
+/* ---- models ------------------------------------------------------------------------------ */
+
+/* The k-th model of run.model (k from 0) and its description in a few lines (`agglo list`);
+   NULL past the last. */
+const char *agglo_model_name(int k);
+const char *agglo_model_description(int k);
+
 /* ---- the box ----------------------------------------------------------------------------- */
 
 enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };

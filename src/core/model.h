@@ -100,9 +100,14 @@ typedef struct agglo_model_entry {
 } agglo_model_entry;
 
 /* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called
-   name, or NULL. */
+   name, or NULL; the place of m (the same on every MPI rank), or -1. */
 const agglo_model_entry *agglo_model_at(size_t k);
 const agglo_model_entry *agglo_model_named(const char *name);
+int agglo_model_index(const agglo_model_entry *m);
+/* m's domain decomposition (src/mpi/; in libagglo_mpi only), run on every rank: sim on rank 0,
+   c the settings. NULL: m runs on one rank. */
+typedef agglo_status (*agglo_parallel_driver)(agglo_sim *sim, const agglo_config *c);
+agglo_parallel_driver agglo_model_parallel(const agglo_model_entry *m);
 /* The runtime table of a scenario: c->model->dynamics(c). */
 const agglo_model *agglo_model_select(const agglo_config *c);
 

@@ -2,6 +2,7 @@
    (contact_config.c). It also reads the shared [gravity], [solver] and [parallel]. */
 #ifndef AGGLO_MODELS_CONTACT_CONFIG_H
 #define AGGLO_MODELS_CONTACT_CONFIG_H
+#include "agglo/agglo.h"
 #include "config/lists.h"
 
 enum { FLOW_NONE = 0, FLOW_UNIFORM, FLOW_SHEAR, FLOW_OSC_SHEAR, FLOW_POISEUILLE, FLOW_VORTEX };
@@ -17,7 +18,9 @@ typedef struct {
   double sigma; /* [brownian] */
 } agglo_contact_settings;
 
-/* its entry in the registry (core/model.h) */
+/* its entry in the registry (core/model.h), and its domain decomposition (src/mpi/, only in
+   libagglo_mpi) */
 extern const struct agglo_model_entry agglo_contact_entry;
+agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c);
 
 #endif

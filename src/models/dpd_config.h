@@ -2,6 +2,7 @@
    shared [parallel]. */
 #ifndef AGGLO_MODELS_DPD_CONFIG_H
 #define AGGLO_MODELS_DPD_CONFIG_H
+#include "agglo/agglo.h"
 #include "config/lists.h"
 
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
@@ -26,7 +27,9 @@ typedef struct {
   agglo_list vdw_a_ij, edl_charge_product_ij, edl_debye_ij;
 } agglo_dpd_settings;
 
-/* its entry in the registry (core/model.h) */
+/* its entry in the registry (core/model.h), and its domain decomposition (src/mpi/, only in
+   libagglo_mpi) */
 extern const struct agglo_model_entry agglo_dpd_entry;
+agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
 
 #endif
