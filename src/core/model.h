@@ -21,7 +21,7 @@ typedef struct {
   double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
 } agglo_step_info;
 
-typedef struct {
+typedef struct agglo_model {
   const char *name;
   int (*init)(void **state, const agglo_system *s, const agglo_config *c, char *err, size_t errlen);
   int (*step)(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
@@ -52,11 +52,6 @@ typedef struct {
   int (*final_warning)(const void *state, char *msg, size_t n);
 } agglo_model;
 
-extern const agglo_model agglo_model_contact;
-extern const agglo_model agglo_model_ballistic;    /* time stepping (ballistic_model.c) */
-extern const agglo_model agglo_model_ballistic_ed; /* event driven (ballistic_event_driven.c) */
-extern const agglo_model agglo_model_dpd;          /* DPD-VV (dpd_model.c) */
-extern const agglo_model agglo_model_gluey;        /* gluey particles (gluey_model.c) */
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count
    must not turn into a huge allocation) */
 static inline int agglo_load_count_fits(FILE *f, size_t cnt) {

@@ -14,7 +14,9 @@ typedef struct {
   int64_t dah_max_iter;
 } agglo_ballistic_settings;
 
-/* its entry in the registry (core/model.h) */
+/* its entry in the registry (core/model.h) and its dynamics by ballistic.method */
 extern const struct agglo_model_entry agglo_ballistic_entry;
+extern const struct agglo_model agglo_model_ballistic;    /* time stepping (ballistic_model.c) */
+extern const struct agglo_model agglo_model_ballistic_ed; /* event driven (ballistic_event_driven.c) */
 
 #endif

@@ -18,9 +18,10 @@ typedef struct {
   double sigma; /* [brownian] */
 } agglo_contact_settings;
 
-/* its entry in the registry (core/model.h), and its domain decomposition (src/mpi/, only in
-   libagglo_mpi) */
+/* its entry in the registry (core/model.h), its dynamics (contact_model.c) and its domain
+   decomposition (src/mpi/contact_domain.c, only in libagglo_mpi) */
 extern const struct agglo_model_entry agglo_contact_entry;
+extern const struct agglo_model agglo_model_contact;
 agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c);
 
 #endif

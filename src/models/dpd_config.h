@@ -27,9 +27,10 @@ typedef struct {
   agglo_list vdw_a_ij, edl_charge_product_ij, edl_debye_ij;
 } agglo_dpd_settings;
 
-/* its entry in the registry (core/model.h), and its domain decomposition (src/mpi/, only in
-   libagglo_mpi) */
+/* its entry in the registry (core/model.h), its dynamics (DPD-VV, dpd_model.c) and its domain
+   decomposition (src/mpi/dpd_domain.c, only in libagglo_mpi) */
 extern const struct agglo_model_entry agglo_dpd_entry;
+extern const struct agglo_model agglo_model_dpd;
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
 
 #endif

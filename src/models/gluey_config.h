@@ -14,7 +14,8 @@ typedef struct {
   agglo_list obs_planes, obs_segments, obs_spheres, obs_box, obs_wheel;
 } agglo_gluey_settings;
 
-/* its entry in the registry (core/model.h) */
+/* its entry in the registry (core/model.h) and its dynamics (gluey_model.c) */
 extern const struct agglo_model_entry agglo_gluey_entry;
+extern const struct agglo_model agglo_model_gluey;
 
 #endif
