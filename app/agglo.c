@@ -303,7 +303,7 @@ static int cmd_run(int argc, char **argv) {
 #ifdef AGGLO_HAVE_MPI
   char model[32] = "";
   agglo_config_get(cfg, "run.model", model, sizeof model);
-  int parallel = agglo_cli_mpi_launched() && (!strcmp(model, "dpd") || !strcmp(model, "contact"));
+  int parallel = agglo_cli_mpi_launched() && agglo_parallel_supported(cfg);
   if (agglo_cli_mpi_launched()) rank = agglo_cli_mpi_start(&ranks), mpi_started = 1;
   if (!parallel && ranks > 1) {
     if (rank == 0)
@@ -577,15 +577,15 @@ static int cmd_convert(int argc, char **argv) {
 
 static int cmd_list(int argc, char **argv) {
   if (argc > 0 && !strcmp(argv[0], "keys")) return print_keys(stdout, 1);
-  printf("models:\n  contact    contact dynamics with aggregation (Maury 2004)\n"
-         "  ballistic  ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
-         "             time_stepping (damped Arrow-Hurwicz) or event_driven (exact)\n"
-         "  dpd        dissipative particle dynamics, DPD-VV (Groot-Warren), with attraction\n"
-         "             (Mokkapati 2006): dpd.conservative = groot_warren, vdw, vdw_reduced,\n"
-         "             capillary, edl, lj, none; reduced or SI units (docs/dpd.md)\n"
-         "  gluey      gluey particles (Lefebvre 2007): adhesion memory gamma per contact,\n"
-         "             smooth, rough or inelastic (gluey.gamma_min), obstacles (docs/gluey.md)\n\n"
-         "flows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
+  printf("models:\n");
+  for (int k = 0; agglo_model_name(k); k++) { /* name, then the description's lines aligned */
+    printf("  %-10s ", agglo_model_name(k));
+    for (const char *p = agglo_model_description(k); *p; p++)
+      if (*p == '\n') printf("\n%13s", "");
+      else putchar(*p);
+    putchar('\n');
+  }
+  printf("\nflows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
          "solvers (solver.method):\n  mprgp (default), apgd, uzawa\n\n"
          "example scenarios (examples/):\n"
          "  ballistic_paper_400.ini    ballistic aggregation, the paper's setup, time stepping\n"

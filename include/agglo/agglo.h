@@ -83,6 +83,13 @@ agglo_status agglo_config_keys_text(int markdown, char **text);
    *text ("" when the model derives none; free it with agglo_free). */
 agglo_status agglo_config_summary_text(const agglo_config *c, char **text);
 
+/* ---- models ------------------------------------------------------------------------------ */
+
+/* The k-th model of run.model (k from 0) and its description in a few lines (`agglo list`);
+   NULL past the last. */
+const char *agglo_model_name(int k);
+const char *agglo_model_description(int k);
+
 /* ---- the box ----------------------------------------------------------------------------- */
 
 enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };

@@ -21,6 +21,8 @@ extern "C" {
 
 /* model = dpd or contact (other models: AGGLO_ERROR_INPUT). */
 agglo_status agglo_sim_run_parallel(agglo_sim *sim, const agglo_config *settings);
+/* 1 if the scenario's model (run.model) has a domain decomposition, else 0. Needs no MPI. */
+int agglo_parallel_supported(const agglo_config *settings);
 
 #pragma GCC visibility pop
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /* The public face of the settings (include/agglo/agglo.h): statuses and the thread's message. */
 #include "config/config.h"
 #include "core/error.h"
-#include "models/dpd_model.h"
+#include "core/model.h"
 #include "core/text.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -107,7 +107,7 @@ static agglo_status as_text(const char *fn, const agglo_config *c, int what, cha
     st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", fn);
   if (what == TEXT_KEYS || what == TEXT_KEYS_MARKDOWN)
     agglo_config_print_keys(t.f, what == TEXT_KEYS_MARKDOWN);
-  if (what == TEXT_SUMMARY && c->model == MODEL_DPD) agglo_dpd_describe(c, t.f);
+  if (what == TEXT_SUMMARY && c->model->describe) c->model->describe(c, t.f);
   return agglo_text_close(&t, st, text);
 }
 

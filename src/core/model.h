@@ -3,6 +3,7 @@
 #ifndef AGGLO_MODEL_H
 #define AGGLO_MODEL_H
 #include "config/config.h"
+#include "config/keys.h"
 #include "core/shapes.h"
 #include "core/system.h"
 #include <stdio.h>
@@ -20,7 +21,7 @@ typedef struct {
   double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
 } agglo_step_info;
 
-typedef struct {
+typedef struct agglo_model {
   const char *name;
   int (*init)(void **state, const agglo_system *s, const agglo_config *c, char *err, size_t errlen);
   int (*step)(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
@@ -51,11 +52,6 @@ typedef struct {
   int (*final_warning)(const void *state, char *msg, size_t n);
 } agglo_model;
 
-extern const agglo_model agglo_model_contact;
-extern const agglo_model agglo_model_ballistic;    /* time stepping (ballistic_model.c) */
-extern const agglo_model agglo_model_ballistic_ed; /* event driven (ballistic_event_driven.c) */
-extern const agglo_model agglo_model_dpd;          /* DPD-VV (dpd_model.c) */
-extern const agglo_model agglo_model_gluey;        /* gluey particles (gluey_model.c) */
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count
    must not turn into a huge allocation) */
 static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
@@ -64,8 +60,50 @@ static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
   return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / 8 + 1;
 }
 
-/* The registry (models.c): the model of a scenario, from run.model and, for ballistic,
-   ballistic.method. */
+/* A model as the registry (models.c) lists it: what run.model names, the keys it owns and reads,
+   their checks, its set-up and its dynamics. Each is defined in src/models/<model>_config.c;
+   docs/architecture.md walks through adding one. */
+typedef struct agglo_model_entry {
+  const char *name;        /* the value of run.model */
+  const char *help;        /* what it is, in the meaning of run.model (`agglo run --help`) */
+  const char *description; /* `agglo list`: a few lines (the app indents the next ones) */
+  const agglo_key *keys;   /* its own keys (config/keys.h), in the order of --help */
+  size_t n_keys;
+  /* keys of other tables it reads besides the shared ones ("section." or "section.key",
+     blank-separated), and shared keys it does not read: a key set for a model that does not
+     read it is refused (agglo_config_validate) */
+  const char *also_reads, *ignores;
+  /* optional: checks across its keys, after the shared ones (rmax: the largest radius given) */
+  int (*validate)(const agglo_config *c, double rmax, char *err, size_t errlen);
+  /* optional: how far beyond contact its particles attract (a periodic box must be wider than
+     twice the interaction range) */
+  double (*attraction_range)(const agglo_config *c);
+  /* optional set-up (core/setup.c), in this order: each particle's radius and mass over those of
+     [particles] (before the box is sized); a region of the box for the random placement (left
+     NULL: the whole box); the start after the placement (initial velocities, given positions) */
+  void (*radius_mass)(const agglo_config *c, size_t i, size_t n, double *r, double *m);
+  int (*placement_region)(const agglo_config *c, const agglo_system *s, const double **region,
+                          char *err, size_t errlen);
+  int (*start)(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
+  /* the runtime table of a scenario (e.g. by ballistic.method) */
+  const agglo_model *(*dynamics)(const agglo_config *c);
+  /* optional: the overlap a user's start may have, in units of the smallest radius (NULL: any,
+     soft particles) */
+  double (*overlap_tolerance)(const agglo_config *c);
+  /* optional: a short account of the settings it derives (agglo_config_print_summary) */
+  void (*describe)(const agglo_config *c, FILE *f);
+} agglo_model_entry;
+
+/* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called
+   name, or NULL; the place of m (the same on every MPI rank), or -1. */
+const agglo_model_entry *agglo_model_at(size_t k);
+const agglo_model_entry *agglo_model_named(const char *name);
+int agglo_model_index(const agglo_model_entry *m);
+/* m's domain decomposition (src/mpi/; in libagglo_mpi only), run on every rank: sim on rank 0,
+   c the settings. NULL: m runs on one rank. */
+typedef agglo_status (*agglo_parallel_driver)(agglo_sim *sim, const agglo_config *c);
+agglo_parallel_driver agglo_model_parallel(const agglo_model_entry *m);
+/* The runtime table of a scenario: c->model->dynamics(c). */
 const agglo_model *agglo_model_select(const agglo_config *c);
 
 #endif

@@ -1,21 +1,50 @@
-/* The model registry: which table of functions runs a scenario. */
+/* The registry: every model once, in the order of run.model's values, with its domain
+   decomposition (src/mpi/) or NULL. A model's entry (src/models/<model>_config.c) reaches its keys,
+   checks, set-up and dynamics. This file is compiled into libagglo (no decompositions) and, with
+   AGGLO_HAVE_MPI, into libagglo_mpi. */
 #include "core/model.h"
+#include <string.h>
+
+#ifdef AGGLO_HAVE_MPI
+#define PARALLEL(driver) driver
+#else
+#define PARALLEL(driver) NULL
+#endif
 
 static const struct {
-  int model, ball_method; /* ball_method -1: any */
-  const agglo_model *m;
+  const agglo_model_entry *model;
+  agglo_parallel_driver parallel;
 } registry[] = {
-    {MODEL_CONTACT, -1, &agglo_model_contact},
-    {MODEL_GLUEY, -1, &agglo_model_gluey},
-    {MODEL_BALLISTIC, BALL_TIME_STEPPING, &agglo_model_ballistic},
-    {MODEL_BALLISTIC, BALL_EVENT_DRIVEN, &agglo_model_ballistic_ed},
-    {MODEL_DPD, -1, &agglo_model_dpd},
+    {&agglo_contact_entry, PARALLEL(agglo_contact_run_parallel)},
+    {&agglo_ballistic_entry, NULL},
+    {&agglo_dpd_entry, PARALLEL(agglo_dpd_run_parallel)},
+    {&agglo_gluey_entry, NULL},
 };
+#define NMODELS (sizeof registry / sizeof registry[0])
 
-const agglo_model *agglo_model_select(const agglo_config *c) {
-  for (size_t k = 0; k < sizeof registry / sizeof registry[0]; k++)
-    if (registry[k].model == c->model &&
-        (registry[k].ball_method < 0 || registry[k].ball_method == c->ball_method))
-      return registry[k].m;
+const agglo_model_entry *agglo_model_at(size_t k) { return k < NMODELS ? registry[k].model : NULL; }
+
+const agglo_model_entry *agglo_model_named(const char *name) {
+  for (size_t k = 0; k < NMODELS; k++)
+    if (!strcmp(registry[k].model->name, name)) return registry[k].model;
   return NULL;
+}
+
+int agglo_model_index(const agglo_model_entry *m) {
+  for (size_t k = 0; k < NMODELS; k++)
+    if (registry[k].model == m) return (int)k;
+  return -1;
+}
+
+agglo_parallel_driver agglo_model_parallel(const agglo_model_entry *m) {
+  int k = agglo_model_index(m);
+  return k < 0 ? NULL : registry[k].parallel;
+}
+
+const agglo_model *agglo_model_select(const agglo_config *c) { return c->model->dynamics(c); }
+
+const char *agglo_model_name(int k) { return k >= 0 && (size_t)k < NMODELS ? registry[k].model->name : NULL; }
+
+const char *agglo_model_description(int k) {
+  return k >= 0 && (size_t)k < NMODELS ? registry[k].model->description : NULL;
 }

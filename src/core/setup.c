@@ -1,7 +1,6 @@
 #include "core/setup.h"
 #include "core/cells.h"
-#include "models/dpd_model.h"
-#include "models/gluey_model.h"
+#include "core/model.h"
 #include "core/rng.h"
 #include "core/error.h"
 #include <math.h>
@@ -19,15 +18,9 @@ static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
       agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
       r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
     }
-    /* DPD species with their own radius or mass (dpd.species_radius, dpd.species_mass) */
-    int sp = c->model == MODEL_DPD && (c->dpd_species_radius.n || c->dpd_species_mass.n)
-                 ? agglo_dpd_species_of(c, (int64_t)i, s->n)
-                 : -1;
-    if (sp >= 0 && c->dpd_species_radius.n) r = c->dpd_species_radius.v[sp];
-    s->r[i] = r;
-    double q = r / c->radius;
-    s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
-    if (sp >= 0 && c->dpd_species_mass.n) s->m[i] = c->dpd_species_mass.v[sp];
+    double m = agglo_particle_mass(c, r);
+    if (c->model->radius_mass) c->model->radius_mass(c, i, s->n, &r, &m); /* e.g. DPD species */
+    s->r[i] = r, s->m[i] = m;
     s->inv_m[i] = 1.0 / s->m[i];
   }
 }
@@ -46,7 +39,7 @@ static void set_box(agglo_system *s, const agglo_config *c) {
     s->box.lo[k] = 0;
     if (k < d) {
       s->box.len[k] = c->fraction > 0 ? side : agglo_list_component(&c->size, k);
-      s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == 1;
+      s->box.periodic[k] = c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC;
     } else {
       s->box.len[k] = 2 * rmax; /* a slab in 2D: z = 0 stays fixed */
       s->box.lo[k] = -rmax;
@@ -159,57 +152,14 @@ static int place_lattice(agglo_system *s, char *err, size_t errlen) {
   return 0;
 }
 
-/* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
-   paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
-static void set_ballistic_velocities(agglo_system *s, const agglo_config *c) {
-  int d = s->dim;
-  for (size_t i = 0; i < s->n; i++) {
-    double u[4], *v = s->v + 3 * i;
-    agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
-    v[0] = v[1] = v[2] = 0;
-    if (c->ball_velocity == BALL_VEL_UNIFORM) {
-      for (int k = 0; k < d; k++) v[k] = c->ball_speed * (u[k] - 0.5);
-    } else if (d == 2) {
-      double a = 2 * M_PI * u[0];
-      v[0] = c->ball_speed * cos(a), v[1] = c->ball_speed * sin(a);
-    } else {
-      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
-      v[0] = c->ball_speed * q * cos(a), v[1] = c->ball_speed * q * sin(a), v[2] = c->ball_speed * z;
-    }
-  }
-}
-
-/* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
-   mean removed so that the total momentum is zero. */
-static void set_dpd_velocities(agglo_system *s, const agglo_config *c) {
-  double p[3] = {0, 0, 0}, mt = 0;
-  for (size_t i = 0; i < s->n; i++) {
-    double z[4];
-    agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
-    double sd = sqrt(c->dpd_kT * s->inv_m[i]);
-    for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
-    for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
-    mt += s->m[i];
-  }
-  for (size_t i = 0; i < s->n; i++)
-    for (int k = 0; k < s->dim; k++) s->v[3 * i + k] -= p[k] / mt;
-}
-
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
     return agglo_fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
   set_radii_and_masses(s, c);
   set_box(s, c);
-  /* the gluey model can confine the random placement to a region of the box */
-  const agglo_list *R = &c->gluey_region;
-  const double *region = c->model == MODEL_GLUEY && R->n ? R->v : NULL;
-  int rc = 0;
-  if (region && R->n != 2 * c->dim)
-    rc = agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
-                    R->n, 2 * c->dim);
-  for (int k = 0; region && rc == 0 && k < c->dim; k++)
-    if (!(region[c->dim + k] - region[k] >= 2 * agglo_max_radius(s)))
-      rc = agglo_fail(err, errlen, "gluey.region is narrower than a particle");
+  /* a model can confine the random placement to a region of the box (gluey.region) */
+  const double *region = NULL;
+  int rc = c->model->placement_region ? c->model->placement_region(c, s, &region, err, errlen) : 0;
   if (rc == 0 && c->from[0]) {
     /* particles.from: the file gives the positions (simulation_start.c) */
   } else if (rc == 0)
@@ -219,9 +169,7 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     agglo_system_free(s);
     return -1;
   }
-  if (c->model == MODEL_BALLISTIC) set_ballistic_velocities(s, c);
-  if (c->model == MODEL_DPD) set_dpd_velocities(s, c);
-  if (c->model == MODEL_GLUEY && !c->from[0] && agglo_gluey_place(s, c, err, errlen) != 0) {
+  if (c->model->start && c->model->start(s, c, err, errlen) != 0) {
     agglo_system_free(s);
     return -1;
   }

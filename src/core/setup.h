@@ -6,4 +6,10 @@
 
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
 
+/* The mass of a particle of radius r by particles.mass_rule: volume m (r/radius)^3, or m. */
+static inline double agglo_particle_mass(const agglo_config *c, double r) {
+  double q = r / c->radius;
+  return c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+}
+
 #endif

@@ -216,7 +216,7 @@ agglo_status agglo_sim_check_step(agglo_sim *sim) {
     return AGGLO_ERROR_RUN;
   }
   if (!sim->last.converged) {
-    if (c->on_failure == 1) {
+    if (c->on_failure == ON_FAILURE_STOP) {
       agglo_error(AGGLO_ERROR_RUN, "step %lld: the projection did not converge in %lld iterations "
                   "(largest overlap left %.3g); raise solver.max_iter or solver.tol, or lower "
                   "run.dt", (long long)s->step, (long long)c->max_iter, sim->last.max_violation);
@@ -226,7 +226,7 @@ agglo_status agglo_sim_check_step(agglo_sim *sim) {
          (long long)s->step, sim->last.max_violation);
   }
   if (sim->last.overlap_limit > 0 && sim->last.min_gap < -sim->last.overlap_limit) {
-    if (c->on_failure == 1) {
+    if (c->on_failure == ON_FAILURE_STOP) {
       agglo_error(AGGLO_ERROR_RUN, "step %lld: an overlap of %.3g remains (more than ten times "
                   "the solver tolerance, %.3g): the solver stopped early or a contact was missed; "
                   "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,

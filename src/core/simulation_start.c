@@ -57,9 +57,7 @@ static agglo_status rebuild(agglo_sim *sim) {
 static double overlap_tolerance(const agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   double rmin = agglo_min_radius(&sim->sys);
-  if (c->model == MODEL_DPD) return INFINITY;
-  if (c->model == MODEL_BALLISTIC) return c->ball_tol * rmin;
-  return c->solver_tol * rmin;
+  return c->model->overlap_tolerance ? c->model->overlap_tolerance(c) * rmin : INFINITY;
 }
 
 /* Every pair of x (3n) overlapping by more than scale times the tolerance, reported for the first. */

@@ -19,7 +19,7 @@ const double agglo_ball_pr_radii[AGGLO_BALL_NPR] = {2.5, 4, 6, 10, 15, 20};
 int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char *err,
                              size_t errlen) {
   memset(res, 0, sizeof *res);
-  if (c->model != MODEL_BALLISTIC) return agglo_fail(err, errlen, "run.model must be ballistic");
+  if (c->model != &agglo_ballistic_entry) return agglo_fail(err, errlen, "run.model must be ballistic");
   if (agglo_config_validate(c, err, errlen) != 0) return -1;
   agglo_system s;
   if (agglo_setup(&s, c, err, errlen) != 0) return -1;

@@ -120,7 +120,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->t = s->t;
   e->r_max = agglo_max_radius(s);
   e->r_mean = n ? rs / (double)n : c->radius;
-  double cell = 2 * e->r_max * (1 + c->ball_window);
+  double cell = 2 * e->r_max * (1 + c->ballistic.window);
   for (int k = 0; k < s->dim; k++)
     if (s->box.periodic[k] && s->box.len[k] < 2 * cell) {
       double len = s->box.len[k];
@@ -303,8 +303,8 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
     if (e->size[c] > 0) rebase(e, (int32_t)c, e->t);
   }
   for (size_t i = 0; i < n; i++) pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
-  double reach = 2 * e->cfg.ball_window * e->r_max;
-  e->t_win = e->t + e->cfg.ball_window * e->r_max / vmax;
+  double reach = 2 * e->cfg.ballistic.window * e->r_max;
+  e->t_win = e->t + e->cfg.ballistic.window * e->r_max / vmax;
   /* bin */
   memset(e->first, 0, (e->ncells + 1) * sizeof *e->first);
   for (size_t i = 0; i < n; i++) {
@@ -432,7 +432,7 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
   memset(info, 0, sizeof *info);
   info->converged = 1;
   info->bad_particle = SIZE_MAX;
-  int stop_t = c->ball_stop == BALL_STOP_T_END;
+  int stop_t = c->ballistic.stop == BALL_STOP_T_END;
   if ((!stop_t && e->n_clusters <= 1) || (stop_t && e->t >= c->t_end)) {
     info->finished = 1;
     return 0;

@@ -115,8 +115,8 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->n_clusters = n;
   b->r_mean = n ? rs / (double)n : c->radius;
   agglo_dah_defaults(&b->dset);
-  b->dset.alpha = c->dah_alpha, b->dset.beta = c->dah_beta, b->dset.gamma = c->dah_gamma;
-  b->dset.c = c->dah_c, b->dset.tol = c->ball_tol, b->dset.max_iter = (int)c->dah_max_iter;
+  b->dset.alpha = c->ballistic.dah_alpha, b->dset.beta = c->ballistic.dah_beta, b->dset.gamma = c->ballistic.dah_gamma;
+  b->dset.c = c->ballistic.dah_c, b->dset.tol = c->ballistic.tol, b->dset.max_iter = (int)c->ballistic.dah_max_iter;
   b->dset.length = b->r_mean;
   *state = b;
   return 0;
@@ -229,7 +229,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   info->converged = 1;
   info->bad_particle = SIZE_MAX;
   info->min_gap = INFINITY;
-  int stop_t = c->ball_stop == BALL_STOP_T_END;
+  int stop_t = c->ballistic.stop == BALL_STOP_T_END;
   /* 1. time step from the fastest cluster (rule (3.3)) */
   double vmax2 = 0;
   for (size_t k = 0; k < f->nsmall + f->nframed; k++) { /* roots outside frames, framed ones */
@@ -249,7 +249,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     dt = stop_t ? c->t_end - s->t : 0;
     info->finished = 1;
   } else {
-    dt = c->ball_dt_factor * b->r_max / sqrt(vmax2);
+    dt = c->ballistic.dt_factor * b->r_max / sqrt(vmax2);
     if (stop_t && s->t + dt > c->t_end) dt = c->t_end - s->t;
   }
   /* 2. free flight (s->v holds each particle's cluster velocity), root cache, walls */
@@ -353,7 +353,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
 
 static double ball_contact_gap(const void *state) {
   const ballistic *b = state;
-  double g = 10 * b->cfg.ball_tol;
+  double g = 10 * b->cfg.ballistic.tol;
   return (g < 0.1 ? g : 0.1) * b->r_mean;
 }
 

@@ -29,15 +29,15 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   double rsum = 0;
   for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
   agglo_contact_set_scale(m, s->n ? rsum / (double)s->n : c->radius);
-  m->att_reach = c->kappa > 0 ? c->attraction_cutoff * c->epsilon : 0;
+  m->att_reach = c->contact.kappa > 0 ? c->contact.attraction_cutoff * c->contact.epsilon : 0;
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.max_iter = (int)c->max_iter;
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
-  m->flow.type = c->flow;
-  m->flow.rate = c->flow_rate;
-  m->flow.omega = c->flow_omega;
-  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&c->flow_velocity, k) : 0;
+  m->flow.type = c->contact.flow;
+  m->flow.rate = c->contact.flow_rate;
+  m->flow.omega = c->contact.flow_omega;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&c->contact.flow_velocity, k) : 0;
   m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
   if (!m->vstar) {
     free(m);
@@ -67,8 +67,8 @@ static inline double attraction(double gap, double k_over_e, double eps) {
 
 int agglo_contact_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
   const agglo_config *c = &m->cfg;
-  if (c->kappa <= 0) return 0;
-  double ke = c->kappa / c->epsilon, eps = c->epsilon, reach = m->att_reach;
+  if (c->contact.kappa <= 0) return 0;
+  double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
   size_t n = s->n, np = m->nb.npairs;
   int D = s->dim;
   double *pf = realloc(m->pair_force, (np ? np : 1) * sizeof(double));
@@ -122,12 +122,12 @@ void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
-    if (c->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+    if (c->contact.flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
     double rate = 0;
-    if (c->viscosity > 0) rate = 6 * M_PI * c->viscosity * s->r[i] * s->inv_m[i];
-    else if (c->tau > 0) rate = 1.0 / c->tau;
+    if (c->contact.viscosity > 0) rate = 6 * M_PI * c->contact.viscosity * s->r[i] * s->inv_m[i];
+    else if (c->contact.tau > 0) rate = 1.0 / c->contact.tau;
     double z[4] = {0, 0, 0, 0};
-    if (c->sigma > 0) {
+    if (c->contact.sigma > 0) {
       if (d == 2)
         agglo_rng_normal2((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
                           (uint64_t)s->id[i], z);
@@ -137,7 +137,7 @@ void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
     }
     for (int k = 0; k < 3; k++)
       vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
-                                  c->sigma * sqh * z[k] * s->inv_m[i]
+                                  c->contact.sigma * sqh * z[k] * s->inv_m[i]
                             : 0.0;
   }
 }
@@ -187,7 +187,7 @@ static int contact_step(void *state, agglo_system *s, agglo_step_info *info, cha
     if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
       return agglo_fail(err, errlen, "out of memory building the neighbour list");
   }
-  if (agglo_contact_attraction(m, s, c->attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
+  if (agglo_contact_attraction(m, s, c->contact.attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
     return agglo_fail(err, errlen, "out of memory in the attraction");
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
      pair could travel at its a priori relative speed (capped at the contact reach, within the list

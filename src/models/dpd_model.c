@@ -58,11 +58,11 @@
 
 void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
   memset(u, 0, sizeof *u);
-  u->si = c->dpd_units == DPD_UNITS_SI;
+  u->si = c->dpd.units == DPD_UNITS_SI;
   if (u->si) {
     u->length = 2 * c->radius;
     u->mass = c->mass;
-    u->energy = 3 * c->dpd_kT;
+    u->energy = 3 * c->dpd.kT;
   } else {
     u->length = u->mass = u->energy = 1;
   }
@@ -88,28 +88,28 @@ static double pair_value(const agglo_list *l, double def, int nspec, int si, int
 static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pair_params *p) {
   memset(p, 0, sizeof *p);
   double L = u->length, E = u->energy, F = u->force;
-  p->kind = c->dpd_conservative;
-  p->rc = c->dpd_rc / L;
-  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? c->dpd_vdw_a / F : c->dpd_a / F;
-  p->hamaker = c->dpd_hamaker / E;
-  p->surface_tension = c->dpd_surface_tension * L * L / E;
-  p->cos_theta = cos(c->dpd_contact_angle * M_PI / 180);
-  p->alpha = c->dpd_fill_angle * M_PI / 180;
-  p->cap_volume = c->dpd_cap_volume;
-  p->edl_charge2_over_eps = c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity * L * L * L / E;
-  p->edl_debye = c->dpd_edl_debye / L;
-  p->lj_eps = c->dpd_lj_epsilon / E;
-  p->lj_sigma = c->dpd_lj_sigma / L;
-  p->lj_rmin = c->dpd_lj_rmin;
-  p->min_gap = c->dpd_min_gap / L;
-  p->core_k = c->dpd_core_k * L * L / E;
+  p->kind = c->dpd.conservative;
+  p->rc = c->dpd.rc / L;
+  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? c->dpd.vdw_a / F : c->dpd.a / F;
+  p->hamaker = c->dpd.hamaker / E;
+  p->surface_tension = c->dpd.surface_tension * L * L / E;
+  p->cos_theta = cos(c->dpd.contact_angle * M_PI / 180);
+  p->alpha = c->dpd.fill_angle * M_PI / 180;
+  p->cap_volume = c->dpd.cap_volume;
+  p->edl_charge2_over_eps = c->dpd.edl_charge * c->dpd.edl_charge / c->dpd.edl_permittivity * L * L * L / E;
+  p->edl_debye = c->dpd.edl_debye / L;
+  p->lj_eps = c->dpd.lj_epsilon / E;
+  p->lj_sigma = c->dpd.lj_sigma / L;
+  p->lj_rmin = c->dpd.lj_rmin;
+  p->min_gap = c->dpd.min_gap / L;
+  p->core_k = c->dpd.core_k * L * L / E;
 }
 
 int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
   double acc = 0, pos = ((double)id + 0.5) / (double)n;
   int sp = 0;
-  for (int q = 0; q < c->dpd_species.n; q++) {
-    acc += c->dpd_species.v[q];
+  for (int q = 0; q < c->dpd.species.n; q++) {
+    acc += c->dpd.species.v[q];
     sp = q;
     if (pos < acc) break;
   }
@@ -122,19 +122,19 @@ static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u,
                                 int j, agglo_pair_params *p) {
   params_of(c, u, p);
   double L = u->length, E = u->energy;
-  if (c->dpd_conservative_ij.n) {
+  if (c->dpd.conservative_ij.n) {
     int a = i < j ? i : j, b = i < j ? j : i;
-    p->kind = c->dpd_conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
+    p->kind = c->dpd.conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
   }
-  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&c->dpd_vdw_a_ij, c->dpd_vdw_a, ns, i, j) / u->force;
-  p->rc = pair_value(&c->dpd_rc_ij, c->dpd_rc, ns, i, j) / L;
-  p->hamaker = pair_value(&c->dpd_hamaker_ij, c->dpd_hamaker, ns, i, j) / E;
-  p->surface_tension = pair_value(&c->dpd_surface_tension_ij, c->dpd_surface_tension, ns, i, j) * L * L / E;
-  p->edl_charge2_over_eps = pair_value(&c->dpd_edl_charge_product_ij, c->dpd_edl_charge * c->dpd_edl_charge,
-                                        ns, i, j) / c->dpd_edl_permittivity * L * L * L / E;
-  p->edl_debye = pair_value(&c->dpd_edl_debye_ij, c->dpd_edl_debye, ns, i, j) / L;
-  p->lj_eps = pair_value(&c->dpd_lj_epsilon_ij, c->dpd_lj_epsilon, ns, i, j) / E;
-  p->lj_sigma = pair_value(&c->dpd_lj_sigma_ij, c->dpd_lj_sigma, ns, i, j) / L;
+  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&c->dpd.vdw_a_ij, c->dpd.vdw_a, ns, i, j) / u->force;
+  p->rc = pair_value(&c->dpd.rc_ij, c->dpd.rc, ns, i, j) / L;
+  p->hamaker = pair_value(&c->dpd.hamaker_ij, c->dpd.hamaker, ns, i, j) / E;
+  p->surface_tension = pair_value(&c->dpd.surface_tension_ij, c->dpd.surface_tension, ns, i, j) * L * L / E;
+  p->edl_charge2_over_eps = pair_value(&c->dpd.edl_charge_product_ij, c->dpd.edl_charge * c->dpd.edl_charge,
+                                        ns, i, j) / c->dpd.edl_permittivity * L * L * L / E;
+  p->edl_debye = pair_value(&c->dpd.edl_debye_ij, c->dpd.edl_debye, ns, i, j) / L;
+  p->lj_eps = pair_value(&c->dpd.lj_epsilon_ij, c->dpd.lj_epsilon, ns, i, j) / E;
+  p->lj_sigma = pair_value(&c->dpd.lj_sigma_ij, c->dpd.lj_sigma, ns, i, j) / L;
 }
 
 void agglo_dpd_describe(const agglo_config *c, FILE *f) {
@@ -142,14 +142,14 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f) {
   agglo_dpd_units_of(c, &u);
   agglo_pair_params p;
   params_of(c, &u, &p);
-  double gamma = c->dpd_gamma * u.time / u.mass, kT = c->dpd_kT / u.energy;
+  double gamma = c->dpd.gamma * u.time / u.mass, kT = c->dpd.kT / u.energy;
   static const char *thermo[] = {"dpd", "transverse", "langevin"};
-  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd_conservative),
-          c->dpd_conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
-          thermo[c->dpd_thermostat]);
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd.conservative),
+          c->dpd.conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[c->dpd.thermostat]);
   if (!u.si) {
     fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
-            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd_lambda);
+            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd.lambda);
     return;
   }
   fprintf(f, "SI scenario converted to reduced units:\n"
@@ -159,30 +159,30 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f) {
           "  time unit    t  = %.6g s (d sqrt(m/E)); force unit %.6g N\n",
           u.length, u.mass, u.energy, u.time, u.force);
   fprintf(f, "  dt = %g s -> %.6g, rc = %g m -> %.6g, gamma = %g kg/s -> %.6g (sigma* = %.6g)\n",
-          c->dt, c->dt / u.time, c->dpd_rc, p.rc, c->dpd_gamma, gamma, sqrt(2 * gamma * kT));
-  switch (c->dpd_conservative) {
-  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_a, p.a); break;
-  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", c->dpd_hamaker, p.hamaker); break;
-  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", c->dpd_vdw_a, p.a); break;
+          c->dt, c->dt / u.time, c->dpd.rc, p.rc, c->dpd.gamma, gamma, sqrt(2 * gamma * kT));
+  switch (c->dpd.conservative) {
+  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", c->dpd.a, p.a); break;
+  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", c->dpd.hamaker, p.hamaker); break;
+  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", c->dpd.vdw_a, p.a); break;
   case AGGLO_PF_CAPILLARY:
     fprintf(f, "  surface tension = %g N/m -> %.6g (F0* = 2 pi R gamma cos(theta) = %.6g)\n",
-            c->dpd_surface_tension, p.surface_tension,
+            c->dpd.surface_tension, p.surface_tension,
             2 * M_PI * 0.5 * p.surface_tension * p.cos_theta);
     break;
   case AGGLO_PF_EDL:
     fprintf(f, "  sigma_q^2/eps = %g -> %.6g, Debye length %g m -> %.6g\n",
-            c->dpd_edl_charge * c->dpd_edl_charge / c->dpd_edl_permittivity,
-            p.edl_charge2_over_eps, c->dpd_edl_debye, p.edl_debye);
+            c->dpd.edl_charge * c->dpd.edl_charge / c->dpd.edl_permittivity,
+            p.edl_charge2_over_eps, c->dpd.edl_debye, p.edl_debye);
     break;
   case AGGLO_PF_LJ:
-    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", c->dpd_lj_epsilon, p.lj_eps,
-            c->dpd_lj_sigma, p.lj_sigma);
+    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", c->dpd.lj_epsilon, p.lj_eps,
+            c->dpd.lj_sigma, p.lj_sigma);
     break;
   default: break;
   }
-  if (c->dpd_conservative != AGGLO_PF_GROOT_WARREN && c->dpd_conservative != AGGLO_PF_NONE)
-    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", c->dpd_min_gap, p.min_gap,
-            c->dpd_core_k, p.core_k);
+  if (c->dpd.conservative != AGGLO_PF_GROOT_WARREN && c->dpd.conservative != AGGLO_PF_NONE)
+    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", c->dpd.min_gap, p.min_gap,
+            c->dpd.core_k, p.core_k);
 }
 
 /* ---------------------------------------------------------------- pair random numbers */
@@ -662,14 +662,14 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->dim = s->dim;
   m->dt = c->dt / u->time;
   m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
-  m->lambda = c->dpd_lambda;
+  m->lambda = c->dpd.lambda;
   m->seed = (uint64_t)c->seed;
-  m->gaussian = c->dpd_noise == DPD_NOISE_GAUSSIAN;
-  m->kind = c->dpd_conservative;
-  m->contact_gap_sys = c->dpd_agglomerate_gap;
-  double kT = m->kT = c->dpd_kT / u->energy;
-  m->thermo = c->dpd_thermostat;
-  m->xi = c->dpd_langevin_gamma * u->time / u->mass;
+  m->gaussian = c->dpd.noise == DPD_NOISE_GAUSSIAN;
+  m->kind = c->dpd.conservative;
+  m->contact_gap_sys = c->dpd.agglomerate_gap;
+  double kT = m->kT = c->dpd.kT / u->energy;
+  m->thermo = c->dpd.thermostat;
+  m->xi = c->dpd.langevin_gamma * u->time / u->mass;
   m->sig_l = sqrt(2 * m->xi * kT / m->dt);
   agglo_half_mean_init(&m->T_half);
   for (int k = 0; k < 3; k++) {
@@ -682,7 +682,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
   }
   /* species and per-pair coefficients */
-  int ns = m->nspec = c->dpd_species.n ? c->dpd_species.n : 1;
+  int ns = m->nspec = c->dpd.species.n ? c->dpd.species.n : 1;
   m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
   m->a = calloc((size_t)ns * ns, sizeof *m->a);
   m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
@@ -702,14 +702,14 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
       int q = i * ns + j;
       agglo_pair_params *pp = &m->pp[q];
       species_pair_params(c, u, ns, i, j, pp);
-      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd_a_ij, c->dpd_a, ns, i, j) / u->force;
+      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd.a_ij, c->dpd.a, ns, i, j) / u->force;
       if (pp->kind == AGGLO_PF_GROOT_WARREN) pp->a = m->a[q];
       m->pgw[q] = pp->kind == AGGLO_PF_GROOT_WARREN || pp->kind == AGGLO_PF_NONE;
       m->rcp[q] = pp->rc, m->inv_rcp[q] = 1.0 / pp->rc;
       m->rupt_k[q] = agglo_capillary_rupture(pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
-      m->gam[q] = pair_value(&c->dpd_gamma_ij, c->dpd_gamma, ns, i, j) * u->time / u->mass;
+      m->gam[q] = pair_value(&c->dpd.gamma_ij, c->dpd.gamma, ns, i, j) * u->time / u->mass;
       m->sig[q] = sqrt(2 * m->gam[q] * kT);
-      m->gam_t[q] = c->dpd_transverse_ratio * m->gam[q];
+      m->gam_t[q] = c->dpd.transverse_ratio * m->gam[q];
       m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
       if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
     }
@@ -719,7 +719,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->rc = fmax(m->rc, m->rcp[q]);
     m->multi_rc |= m->rcp[q] != m->rcp[0];
     m->gw &= m->pgw[q];
-    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd_cap_bridge == DPD_BRIDGE_MEMORY;
+    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd.cap_bridge == DPD_BRIDGE_MEMORY;
   }
   /* particles; species in blocks of ids given by the fractions */
   parts *p = &m->p;

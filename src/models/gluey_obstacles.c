@@ -114,7 +114,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
     }
   }
   /* planes: normal (d values) and offset c: n.x >= c, n normalised */
-  const agglo_list *L = &c->obs_planes;
+  const agglo_list *L = &c->gluey.obs_planes;
   if (L->n % (d + 1))
     return agglo_fail(err, errlen, "obstacles.planes has %d values: give %d per plane (normal, offset)",
                 L->n, d + 1);
@@ -129,7 +129,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
     o.radius = L->v[p + d] / nn; /* offset along the unit normal, from the origin */
     PUSH();
   }
-  L = &c->obs_segments;
+  L = &c->gluey.obs_segments;
   if (L->n % (2 * d))
     return agglo_fail(err, errlen, "obstacles.segments has %d values: give %d per segment (two end "
                 "points)", L->n, 2 * d);
@@ -139,7 +139,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
     for (int k = 0; k < d; k++) o.a[k] = L->v[p + k], o.b[k] = L->v[p + d + k];
     PUSH();
   }
-  L = &c->obs_spheres;
+  L = &c->gluey.obs_spheres;
   if (L->n % (d + 1))
     return agglo_fail(err, errlen, "obstacles.spheres has %d values: give %d per sphere (centre, "
                 "radius)", L->n, d + 1);
@@ -152,7 +152,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
     PUSH();
   }
   /* rotating square box: centre x, y, side, omega; its walls n.(x - c) >= -side/2 */
-  L = &c->obs_box;
+  L = &c->gluey.obs_box;
   if (L->n != 0 && L->n != 4)
     return agglo_fail(err, errlen, "obstacles.box has %d values: give 4 (centre x, centre y, side, "
                 "angular velocity) or none", L->n);
@@ -170,7 +170,7 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
   }
   /* wheel: centre x, y, outer radius, blades, ball radius, omega; each blade a row of balls
      from the hub to the rim, spaced by one ball radius; a hub ring of balls */
-  L = &c->obs_wheel;
+  L = &c->gluey.obs_wheel;
   if (L->n != 0 && L->n != 6)
     return agglo_fail(err, errlen, "obstacles.wheel has %d values: give 6 (centre x, centre y, radius, "
                 "blades, ball radius, angular velocity) or none", L->n);

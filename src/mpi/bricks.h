@@ -88,9 +88,4 @@ FILE *agglo_bricks_report(const agglo_bricks *b, const agglo_sim *sim, int64_t s
    returns 1 on every rank when some rank failed. Collective. */
 int agglo_bricks_any_failed(const agglo_bricks *b, int fail);
 
-/* The decompositions (parallel.c calls the one of the run's model), on every rank: sim on rank
-   0, c the settings (rank 0's are sim's). */
-agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
-agglo_status agglo_contact_run_parallel(agglo_sim *sim, const agglo_config *c);
-
 #endif

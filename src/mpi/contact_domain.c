@@ -664,7 +664,7 @@ static int step(domain *d, int64_t stepno, step_report *rep, double *width) {
   MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (all != 0) return all;
   /* 2. attraction on the own particles; the ghosts get theirs from their owners */
-  double scale = c->attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h;
+  double scale = c->contact.attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h;
   rc = agglo_contact_attraction(m, s, scale, d->vs) != 0 || replay(d, d->vs) != 0;
   MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (all) return -1;

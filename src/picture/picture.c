@@ -15,6 +15,9 @@
 
 enum { STYLE_AUTO = 0, STYLE_FLAT = 1, STYLE_SHADED = 2 };
 enum { COLOR_CLUSTER = 0, COLOR_SIZE = 1, COLOR_SPECIES = 2, COLOR_SPEED = 3 };
+enum { PROJECTION_PERSPECTIVE = 0, PROJECTION_ORTHOGRAPHIC = 1 };
+enum { MONOMERS_SHOW = 0, MONOMERS_HIDE = 1 };
+enum { BOX_ON = 0, BOX_OFF = 1 };
 
 static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
@@ -95,7 +98,7 @@ static const double species_palette[8][3] = {
 
 static int species_of(const agglo_config *c, const agglo_picture_frame *f, size_t i) {
   if (f->species) return f->species[i] < 0 ? 0 : f->species[i];
-  if (!f->ids || c->dpd_species.n < 2) return 0;
+  if (!f->ids || c->dpd.species.n < 2) return 0;
   return agglo_dpd_species_of(c, f->ids[i], f->n); /* as the DPD model assigns them */
 }
 
@@ -165,7 +168,7 @@ int agglo_picture_draw(const agglo_config *cfg, const agglo_picture_frame *frame
   int shaded = cfg->pic_style == STYLE_SHADED || (cfg->pic_style == STYLE_AUTO && f.dim == 3);
   int color = cfg->pic_color;
   if (color == COLOR_SPEED && !f.velocities) color = COLOR_CLUSTER;
-  int slab = cfg->pic_slab_width > 0, hide = cfg->pic_monomers == 1;
+  int slab = cfg->pic_slab_width > 0, hide = cfg->pic_monomers == MONOMERS_HIDE;
   agglo_system s;
   if (!shaded && color == COLOR_CLUSTER && !slab && !hide) { /* the flat snapshots' own colours */
     as_system(&f, &s);
@@ -214,7 +217,7 @@ int agglo_picture_draw(const agglo_config *cfg, const agglo_picture_frame *frame
     snprintf(caption + len, sizeof caption - (size_t)len, "   colour: speed 0-%.3g", vtop);
   int rc;
   if (shaded) {
-    agglo_shaded_options o = {cfg->pic_projection == 0, cfg->pic_box == 0, (int)cfg->png_width,
+    agglo_shaded_options o = {cfg->pic_projection == PROJECTION_PERSPECTIVE, cfg->pic_box == BOX_ON, (int)cfg->png_width,
                               {0}, {0}, {0}, cfg->pic_fov, cfg->pic_zoom,
                               f.dim == 2 ? 0 : cfg->pic_fog}; /* 2D: no depth to cue */
     for (int k = 0; k < 3; k++) {

@@ -22,7 +22,7 @@
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
-  c->model = MODEL_DPD;
+  c->model = &agglo_dpd_entry;
   c->dim = 3;
   c->dt = 0.04;
   c->n = (int64_t)llround(3 * L * L * L);
@@ -73,7 +73,7 @@ static void pair_forces_exactly_opposite(void **st) {
   agglo_config c;
   gw_config(&c, 4);
   c.n = 2;
-  c.dpd_conservative = 6; /* none: only the thermostat */
+  c.dpd.conservative = 6; /* none: only the thermostat */
   sim S;
   start(&S, &c);
   agglo_system *s = &S.s;
@@ -100,7 +100,7 @@ static void same_bytes_with_1_and_2_threads(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 12); /* N = 5184: above the size below which loops run on one thread */
-  c.dpd_noise = DPD_NOISE_GAUSSIAN;
+  c.dpd.noise = DPD_NOISE_GAUSSIAN;
   double *xs[2], *vs[2];
   size_t n = 0;
   for (int t = 0; t < 2; t++) {
@@ -126,19 +126,19 @@ static void attractive_2d_walls_species(void **st) {
   (void)st;
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD;
+  c.model = &agglo_dpd_entry;
   c.dim = 2;
   c.n = 200;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 30;
   c.boundary.n = 2, c.boundary.v[0] = 0, c.boundary.v[1] = 1;
   c.dt = 0.01;
-  c.dpd_kT = 1.0 / 3;
-  c.dpd_rc = 3;
-  c.dpd_conservative = 1; /* vdw */
-  c.dpd_core_k = 2000;
-  c.dpd_species.n = 2, c.dpd_species.v[0] = 0.5, c.dpd_species.v[1] = 0.5;
-  c.dpd_gamma_ij.n = 3, c.dpd_gamma_ij.v[0] = 4.5, c.dpd_gamma_ij.v[1] = 2, c.dpd_gamma_ij.v[2] = 4.5;
+  c.dpd.kT = 1.0 / 3;
+  c.dpd.rc = 3;
+  c.dpd.conservative = 1; /* vdw */
+  c.dpd.core_k = 2000;
+  c.dpd.species.n = 2, c.dpd.species.v[0] = 0.5, c.dpd.species.v[1] = 0.5;
+  c.dpd.gamma_ij.n = 3, c.dpd.gamma_ij.v[0] = 4.5, c.dpd.gamma_ij.v[1] = 2, c.dpd.gamma_ij.v[2] = 4.5;
   sim S;
   start(&S, &c);
   advance(&S, 300);
@@ -154,22 +154,22 @@ static void si_conversion_of_the_thesis(void **st) {
   (void)st;
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD;
-  c.dpd_units = DPD_UNITS_SI;
+  c.model = &agglo_dpd_entry;
+  c.dpd.units = DPD_UNITS_SI;
   c.radius = 10e-9;
   c.mass = 8920 * M_PI / 6 * pow(20e-9, 3);
-  c.dpd_kT = 1.380649e-23 * 300;
+  c.dpd.kT = 1.380649e-23 * 300;
   agglo_dpd_units u;
   agglo_dpd_units_of(&c, &u);
   assert_true(fabs(1e-20 / u.energy - 0.805) < 0.001);
   assert_true(fabs(u.length - 20e-9) < 1e-20);
   /* v_rms = sqrt(3 kT / m) is the velocity unit */
-  assert_true(fabs(u.velocity / sqrt(3 * c.dpd_kT / c.mass) - 1) < 1e-12);
+  assert_true(fabs(u.velocity / sqrt(3 * c.dpd.kT / c.mass) - 1) < 1e-12);
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  c.dpd_conservative = 1;
-  c.dpd_hamaker = 1e-20;
+  c.dpd.conservative = 1;
+  c.dpd.hamaker = 1e-20;
   agglo_dpd_describe(&c, f);
   fclose(f);
   assert_non_null(strstr(buf, "A* = 0.80"));
@@ -228,14 +228,14 @@ static void si_and_reduced_runs_agree(void **st) {
   for (int u = 0; u < 2; u++) {
     agglo_config *q = &c[u];
     agglo_config_defaults(q);
-    q->model = MODEL_DPD, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
+    q->model = &agglo_dpd_entry, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
     q->boundary.n = 1, q->boundary.v[0] = 1, q->size.n = 1;
-    q->dpd_conservative = 1, q->dpd_lambda = 0.65;
+    q->dpd.conservative = 1, q->dpd.lambda = 0.65;
     double l = u ? L : 1, e = u ? E : 1, t = u ? T : 1, m = u ? M : 1;
     q->radius = 0.5 * l, q->mass = m, q->size.v[0] = 15 * l, q->dt = 0.0005 * t;
-    q->dpd_units = u ? DPD_UNITS_SI : DPD_UNITS_REDUCED;
-    q->dpd_kT = e / 3, q->dpd_rc = 3 * l, q->dpd_gamma = 13.5 * m / t, q->dpd_hamaker = 0.805 * e;
-    q->dpd_min_gap = 0.02 * l, q->dpd_core_k = 1e5 * e / (l * l);
+    q->dpd.units = u ? DPD_UNITS_SI : DPD_UNITS_REDUCED;
+    q->dpd.kT = e / 3, q->dpd.rc = 3 * l, q->dpd.gamma = 13.5 * m / t, q->dpd.hamaker = 0.805 * e;
+    q->dpd.min_gap = 0.02 * l, q->dpd.core_k = 1e5 * e / (l * l);
   }
   sim S[2];
   for (int u = 0; u < 2; u++) start(&S[u], &c[u]), advance(&S[u], 50);

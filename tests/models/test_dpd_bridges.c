@@ -43,12 +43,12 @@ typedef struct {
 static void start_pair(sim *S, int bridge, double gap0, double u) {
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 6, c.boundary.n = 1, c.boundary.v[0] = 1;
-  c.dpd_conservative = AGGLO_PF_CAPILLARY, c.dpd_cap_bridge = bridge;
-  c.dpd_surface_tension = 2318, c.dpd_fill_angle = 10, c.dpd_rc = 3;
-  c.dpd_min_gap = 0.02, c.dpd_core_k = 1e5, c.dpd_gamma = 0, c.dpd_kT = 1.0 / 3;
+  c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = bridge;
+  c.dpd.surface_tension = 2318, c.dpd.fill_angle = 10, c.dpd.rc = 3;
+  c.dpd.min_gap = 0.02, c.dpd.core_k = 1e5, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
   char err[512];
   memset(S, 0, sizeof *S);
   if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);

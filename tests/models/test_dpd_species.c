@@ -107,19 +107,19 @@ static void wrong_lengths(void **st) {
   agglo_config c;
   colloid_config(&c, 30);
   char err[512];
-  c.dpd_rc_ij.n = 2;
+  c.dpd.rc_ij.n = 2;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.rc_ij has 2 values"));
   colloid_config(&c, 30);
-  c.dpd_edl_debye_ij.n = 4;
+  c.dpd.edl_debye_ij.n = 4;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.edl_debye_ij has 4 values"));
   colloid_config(&c, 30);
-  c.dpd_species_mass.n = 3;
+  c.dpd.species_mass.n = 3;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.species_mass"));
   colloid_config(&c, 30);
-  c.dpd_rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
+  c.dpd.rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "at least 2 dpd.rc = 7"));
 }

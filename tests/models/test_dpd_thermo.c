@@ -39,7 +39,7 @@ static void columns(const sim *S, double v[6]) {
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
-  c->model = MODEL_DPD, c->dim = 3, c->dt = 0.04, c->t_end = 1e6;
+  c->model = &agglo_dpd_entry, c->dim = 3, c->dt = 0.04, c->t_end = 1e6;
   c->n = (int64_t)llround(3 * L * L * L);
   c->radius = 0.1, c->radius_spread = 0, c->mass = 1;
   c->size.n = 1, c->size.v[0] = L;
@@ -88,11 +88,11 @@ static void pressure_is_minus_dU_dV(void **st) {
   virial_check(&c, "Groot-Warren");
   /* van der Waals, unequal radii, hard core, at the thesis's scale but dense enough to touch */
   agglo_config_defaults(&c);
-  c.model = MODEL_DPD, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 400, c.seed = 3;
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 400, c.seed = 3;
   c.radius = 0.5, c.radius_spread = 0.2, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 12, c.boundary.n = 1, c.boundary.v[0] = 1;
-  c.dpd_conservative = AGGLO_PF_VDW, c.dpd_kT = 1.0 / 3, c.dpd_gamma = 13.5, c.dpd_rc = 3;
-  c.dpd_min_gap = 0.02, c.dpd_core_k = 1e5;
+  c.dpd.conservative = AGGLO_PF_VDW, c.dpd.kT = 1.0 / 3, c.dpd.gamma = 13.5, c.dpd.rc = 3;
+  c.dpd.min_gap = 0.02, c.dpd.core_k = 1e5;
   virial_check(&c, "van der Waals");
 }
 
@@ -103,7 +103,7 @@ static void total_energy_conserved(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 8);
-  c.dpd_gamma = 0, c.dt = 0.0025;
+  c.dpd.gamma = 0, c.dt = 0.0025;
   sim S;
   start(&S, &c);
   double v[6], E0, worst = 0;
@@ -128,7 +128,7 @@ static void groot_warren_pressure(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 10);
-  c.dpd_lambda = 0.5;
+  c.dpd.lambda = 0.5;
   sim S;
   start(&S, &c);
   advance(&S, 100);
@@ -147,7 +147,7 @@ static void flow_keys_refused(void **st) {
   gw_config(&c, 8);
   char err[512];
   assert_int_equal(agglo_config_validate(&c, err, sizeof err), 0);
-  c.flow_rate = 2;
+  c.contact.flow_rate = 2;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "flow.rate"));
   assert_non_null(strstr(err, "dpd"));

@@ -323,11 +323,11 @@ static void test_config_gamma_min(void **st) {
   (void)st;
   agglo_config *c = agglo_config_new();
   char err[512];
-  assert_true(isinf(c->gluey_gamma_min) && c->gluey_gamma_min < 0);
+  assert_true(isinf(c->gluey.gamma_min) && c->gluey.gamma_min < 0);
   assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-1", err, sizeof err), 0);
-  assert_true(c->gluey_gamma_min == -1);
+  assert_true(c->gluey.gamma_min == -1);
   assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-inf", err, sizeof err), 0);
-  assert_true(isinf(c->gluey_gamma_min));
+  assert_true(isinf(c->gluey.gamma_min));
   assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=1", err, sizeof err), 0);
   assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=inf", err, sizeof err), 0);
   assert_int_not_equal(agglo_config_read_assignment(c, "run.dt=-inf", err, sizeof err), 0);

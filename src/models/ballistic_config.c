@@ -1,0 +1,86 @@
+/* The ballistic model (Degond et al. 2024) in the registry (core/models.c): the keys of
+   [ballistic]; its dynamics, time stepping (ballistic_model.c) or event driven
+   (ballistic_event_driven.c) by ballistic.method. */
+#include "config/keys.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include <math.h>
+
+static const agglo_key keys[] = {
+  {"ballistic", "method", T_ENUM, OFF(ballistic.method), "time_stepping", 0, 0, 0,
+   "time_stepping|event_driven",
+   "time_stepping = free flight, then links relaxed by the damped Arrow-Hurwicz minimiser "
+   "(Degond et al.); event_driven = exact collision times (cell lists and an event calendar)"},
+  {"ballistic", "velocity", T_ENUM, OFF(ballistic.velocity), "uniform", 0, 0, 0, "uniform|unit",
+   "initial velocities: uniform in [-speed/2, speed/2]^d, or of modulus speed in a uniformly "
+   "random direction"},
+  {"ballistic", "speed", T_DOUBLE, OFF(ballistic.speed), "1", 0, BIG, 1, 0,
+   "scale of the initial velocities (1 = the paper's)"},
+  {"ballistic", "stop", T_ENUM, OFF(ballistic.stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
+   "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
+   "run.t_end"},
+  {"ballistic", "dt_factor", T_DOUBLE, OFF(ballistic.dt_factor), "1", 0, 1, 1, 0,
+   "time stepping: step = dt_factor * max radius / largest cluster speed (rule (3.3)); run.dt "
+   "is not used; above 1 particles could pass through each other"},
+  {"ballistic", "tol", T_DOUBLE, OFF(ballistic.tol), "1e-3", 0, 0.1, 1, 0,
+   "time stepping: the minimiser stops when every link has overlap phi+/(ri+rj)^2, "
+   "complementarity lambda|phi|/(ri+rj)^2 and force |grad L|/r below tol (and moves < tol/100 r)"},
+  {"ballistic", "dah_alpha", T_DOUBLE, OFF(ballistic.dah_alpha), "0.02", 0, 10, 1, 0,
+   "damped Arrow-Hurwicz: step on grad_X L (positions in units of the mean radius)"},
+  {"ballistic", "dah_beta", T_DOUBLE, OFF(ballistic.dah_beta), "0.05", 0, 10, 1, 0,
+   "damped Arrow-Hurwicz: ascent step of the multipliers"},
+  {"ballistic", "dah_gamma", T_DOUBLE, OFF(ballistic.dah_gamma), "0.05", 0, 10, 0, 0,
+   "damped Arrow-Hurwicz: weight of the lambda phi grad(phi) term (capped by the stability "
+   "bound of the particles moved)"},
+  {"ballistic", "dah_c", T_DOUBLE, OFF(ballistic.dah_c), "0.3", 0, 1, 1, 0,
+   "damped Arrow-Hurwicz: friction per pseudo-step (1 with dah_gamma = 0 is plain "
+   "Arrow-Hurwicz)"},
+  {"ballistic", "dah_max_iter", T_INT, OFF(ballistic.dah_max_iter), "5000", 1, 1e9, 0, 0,
+   "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
+   "restarts (at most 3 times, reported)"},
+  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0, 1000, 1, 0,
+   "event driven: the neighbour list of candidate pairs is rebuilt each time the fastest "
+   "cluster has moved window * max radius"},
+};
+
+/* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
+   paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
+static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  int d = s->dim;
+  for (size_t i = 0; i < s->n; i++) {
+    double u[4], *v = s->v + 3 * i;
+    agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
+    v[0] = v[1] = v[2] = 0;
+    if (c->ballistic.velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = c->ballistic.speed * (u[k] - 0.5);
+    } else if (d == 2) {
+      double a = 2 * M_PI * u[0];
+      v[0] = c->ballistic.speed * cos(a), v[1] = c->ballistic.speed * sin(a);
+    } else {
+      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
+      v[0] = c->ballistic.speed * q * cos(a), v[1] = c->ballistic.speed * q * sin(a), v[2] = c->ballistic.speed * z;
+    }
+  }
+  return 0;
+}
+
+/* A user's start may overlap by the minimiser's tolerance. */
+static double overlap_tolerance(const agglo_config *c) { return c->ballistic.tol; }
+
+static const agglo_model *dynamics(const agglo_config *c) {
+  return c->ballistic.method == BALL_EVENT_DRIVEN ? &agglo_model_ballistic_ed : &agglo_model_ballistic;
+}
+
+const agglo_model_entry agglo_ballistic_entry = {
+    .name = "ballistic",
+    .help = "ballistic aggregation (Degond et al. 2024; method in [ballistic])",
+    .description = "ballistic aggregation (Degond et al. 2024): ballistic.method =\n"
+                   "time_stepping (damped Arrow-Hurwicz) or event_driven (exact)",
+    .keys = keys,
+    .n_keys = sizeof keys / sizeof keys[0],
+    .ignores = "run.dt", /* it chooses its own steps */
+    .start = start,
+    .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
+};

@@ -1,0 +1,36 @@
+/* The DPD model's settings: the keys of [dpd] (dpd_config.c, docs/dpd.md). It also reads the
+   shared [parallel]. */
+#ifndef AGGLO_MODELS_DPD_CONFIG_H
+#define AGGLO_MODELS_DPD_CONFIG_H
+#include "agglo/agglo.h"
+#include "config/lists.h"
+
+enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
+enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
+enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
+enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
+
+typedef struct {
+  int units, conservative, noise, cap_volume;
+  double a, gamma, kT, rc, lambda;
+  agglo_list species, a_ij, gamma_ij;
+  double hamaker, vdw_a, surface_tension, contact_angle, fill_angle;
+  double edl_charge, edl_debye, edl_permittivity;
+  double lj_epsilon, lj_sigma, lj_rmin;
+  double min_gap, core_k, agglomerate_gap;
+  int thermostat, cap_bridge;
+  double transverse_ratio, langevin_gamma;
+  /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
+  agglo_list species_radius, species_mass;
+  agglo_enum_list conservative_ij;
+  agglo_list rc_ij, hamaker_ij, surface_tension_ij, lj_epsilon_ij, lj_sigma_ij;
+  agglo_list vdw_a_ij, edl_charge_product_ij, edl_debye_ij;
+} agglo_dpd_settings;
+
+/* its entry in the registry (core/model.h), its dynamics (DPD-VV, dpd_model.c) and its domain
+   decomposition (src/mpi/dpd_domain.c, only in libagglo_mpi) */
+extern const struct agglo_model_entry agglo_dpd_entry;
+extern const struct agglo_model agglo_model_dpd;
+agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
+
+#endif

@@ -1,0 +1,99 @@
+/* The gluey model (Lefebvre 2007) in the registry (core/models.c): the keys of [gluey] and
+   [obstacles]; their checks across keys; its dynamics (gluey_model.c). It also reads the
+   contact model's [gravity] and [solver]. */
+#include "config/keys.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "models/gluey_model.h"
+#include <math.h>
+
+static const agglo_key keys[] = {
+  {"gluey", "gamma_min", T_DOUBLE, OFF(gluey.gamma_min), "-inf", -INFINITY, 0, 0, 0,
+   "roughness threshold of the adhesion memory: gamma >= gamma_min; -inf = smooth gluey "
+   "particles, 0 = plain inelastic contact, in between = rough"},
+  {"gluey", "radius_weighting", T_ENUM, OFF(gluey.radius_weighting), "off", 0, 0, 0, "off|on",
+   "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
+   "off: gamma -= h lambda"},
+  {"gluey", "glued_rows", T_ENUM, OFF(gluey.glued_rows), "equality", 0, 0, 0,
+   "equality|bounded|keep",
+   "constraint of a glued contact: equality = D + h G.v = 0 (the paper's); bounded = "
+   "0 <= D + h G.v <= max(D, 0), cannot open, may close; keep = D + h G.v = max(D, 0), keeps its "
+   "gap, closes an overlap (bounded and keep are always feasible for a rigidly moving glued "
+   "cluster; see docs/gluey.md)"},
+  {"gluey", "force_times", T_LIST, OFF(gluey.force_times), "", 0, BIG, 0, 0,
+   "times (ascending) at which the external force per unit mass changes to the next value of "
+   "gluey.force (zero before the first); added to gravity.g"},
+  {"gluey", "force", T_LIST, OFF(gluey.force), "", -BIG, BIG, 0, 0,
+   "external force per unit mass from each of gluey.force_times on: run.dim values per time"},
+  {"gluey", "skin", T_DOUBLE, OFF(gluey.skin), "0.5", 0, BIG, 0, 0,
+   "Verlet skin of the neighbour list in mean radii (0: rebuilt every step; the adhesion memory "
+   "is carried by pair, whatever the rebuilds)"},
+  {"gluey", "region", T_LIST, OFF(gluey.region), "", -BIG, BIG, 0, 0,
+   "random placement inside this box only: low corner then high corner (2 run.dim values); "
+   "empty = the whole box"},
+  {"gluey", "positions", T_LIST, OFF(gluey.positions), "", -BIG, BIG, 0, 0,
+   "explicit initial centres, run.dim values per particle (overrides the placement)"},
+  {"gluey", "velocities", T_LIST, OFF(gluey.velocities), "", -BIG, BIG, 0, 0,
+   "explicit initial velocities, run.dim values per particle (the rest start at rest)"},
+  {"obstacles", "planes", T_LIST, OFF(gluey.obs_planes), "", -BIG, BIG, 0, 0,
+   "fixed planes n.x >= c: run.dim values of the normal n then c, per plane (gluey model)"},
+  {"obstacles", "segments", T_LIST, OFF(gluey.obs_segments), "", -BIG, BIG, 0, 0,
+   "fixed two-sided walls of finite length: two end points (2 run.dim values) per segment"},
+  {"obstacles", "spheres", T_LIST, OFF(gluey.obs_spheres), "", -BIG, BIG, 0, 0,
+   "fixed spheres: centre (run.dim values) and radius, per sphere"},
+  {"obstacles", "box", T_LIST, OFF(gluey.obs_box), "", -BIG, BIG, 0, 0,
+   "a square box rotating about its centre: centre x, centre y, side, angular velocity (rad per "
+   "time unit); particles inside"},
+  {"obstacles", "wheel", T_LIST, OFF(gluey.obs_wheel), "", -BIG, BIG, 0, 0,
+   "a paddle wheel of spheres rotating about its centre: centre x, centre y, radius, blades, "
+   "ball radius, angular velocity"},
+};
+
+/* A step of free fall must not cross a diameter. */
+static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  return agglo_config_check_gravity(c, rmax, err, errlen);
+}
+
+/* gluey.region: random placement inside it, low corner then high corner. */
+static int placement_region(const agglo_config *c, const agglo_system *s, const double **region,
+                            char *err, size_t errlen) {
+  const agglo_list *R = &c->gluey.region;
+  int d = c->dim;
+  if (!R->n) return 0;
+  if (R->n != 2 * d)
+    return agglo_fail(err, errlen, "gluey.region has %d values: give %d (low corner, high corner)",
+                      R->n, 2 * d);
+  for (int k = 0; k < d; k++)
+    if (!(R->v[d + k] - R->v[k] >= 2 * agglo_max_radius(s)))
+      return agglo_fail(err, errlen, "gluey.region is narrower than a particle");
+  *region = R->v;
+  return 0;
+}
+
+/* gluey.positions and gluey.velocities (unless particles.from gives the start). */
+static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  return c->from[0] ? 0 : agglo_gluey_place(s, c, err, errlen);
+}
+
+/* A user's start may overlap by the solver's tolerance. */
+static double overlap_tolerance(const agglo_config *c) { return c->solver_tol; }
+
+static const agglo_model *dynamics(const agglo_config *c) {
+  (void)c;
+  return &agglo_model_gluey;
+}
+
+const agglo_model_entry agglo_gluey_entry = {
+    .name = "gluey",
+    .help = "gluey particles (Lefebvre 2007; settings in [gluey] and [obstacles], docs/gluey.md)",
+    .description = "gluey particles (Lefebvre 2007): adhesion memory gamma per contact,\n"
+                   "smooth, rough or inelastic (gluey.gamma_min), obstacles (docs/gluey.md)",
+    .keys = keys,
+    .n_keys = sizeof keys / sizeof keys[0],
+    .also_reads = "gravity. solver.",
+    .validate = validate,
+    .placement_region = placement_region,
+    .start = start,
+    .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
+};
