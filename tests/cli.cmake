@@ -94,6 +94,17 @@ cli_error_status(lattice_does_not_fit 1
   "lattice placement: 49 sites per axis of spacing 0\\.0204082 cannot hold particles of radius 0\\.011[0-9]*; enlarge box\\.size"
   run -s particles.placement=lattice -s particles.n=2401 -s box.size=1)
 
+# step counts a run cannot take (beyond 2^53, where t = step dt no longer tells steps apart)
+cli_error(huge_step_count
+  "run\\.t_end / run\\.dt = 1e\\+18 / 0\\.02 = 5e\\+19 steps: at most 2\\^53 = 9007199254740992 steps"
+  run -s run.t_end=1e18)
+cli_error(tiny_time_step
+  "run\\.t_end / run\\.dt = 3 / 1e-20 = 3e\\+20 steps: at most 2\\^53" run -s run.dt=1e-20)
+# output intervals far below the step: one output per step, in the time of a normal run
+add_test(NAME cli_tiny_output_interval
+  COMMAND sh ${CLI_DATA}/tiny_interval.sh ${CLI_EXE} cli_out_tiny_interval)
+set_tests_properties(cli_tiny_output_interval PROPERTIES TIMEOUT 150)
+
 add_test(NAME cli_version COMMAND ${CLI_EXE} --version)
 set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^agglo ${PROJECT_VERSION}\n$")
 

@@ -747,6 +747,12 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
                     agglo_list_component(&c->size, k));
     }
   }
+  /* the fixed-step models take run.t_end / run.dt steps (the ballistic ones choose theirs) */
+  const agglo_model *dyn = c->model->dynamics ? c->model->dynamics(c) : NULL;
+  if (dyn && !dyn->variable_step && !(c->t_end / c->dt <= (double)AGGLO_MAX_STEPS))
+    return agglo_fail(err, errlen, "run.t_end / run.dt = %g / %g = %.3g steps: at most 2^53 = %lld "
+                      "steps; raise run.dt or lower run.t_end", c->t_end, c->dt, c->t_end / c->dt,
+                      (long long)AGGLO_MAX_STEPS);
   if (c->model->validate && c->model->validate(c, rmax, err, errlen) != 0) return -1;
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])

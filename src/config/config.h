@@ -16,6 +16,8 @@
 #include "models/gluey_config.h"
 
 #define AGGLO_PATH_MAX 1024
+/* The most steps a run takes: beyond 2^53, t = step dt no longer tells the steps apart. */
+#define AGGLO_MAX_STEPS ((int64_t)1 << 53)
 
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };

@@ -297,7 +297,9 @@ static agglo_status can_step(const agglo_sim *sim, const char *fn) {
 agglo_status agglo_sim_step(agglo_sim *sim, int64_t n) {
   agglo_status st = can_step(sim, __func__);
   if (st != AGGLO_OK) return st;
-  if (n < 0) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_step: n = %lld (allowed: >= 0)", (long long)n);
+  if (n < 0 || n > AGGLO_MAX_STEPS - sim->sys.step)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_step: n = %lld (allowed: 0 to %lld, the steps "
+                       "left before step 2^53)", (long long)n, (long long)(AGGLO_MAX_STEPS - sim->sys.step));
   for (int64_t k = 0; k < n && !sim->finished && st == AGGLO_OK; k++) st = step_once(sim);
   return st;
 }
@@ -310,7 +312,11 @@ agglo_status agglo_sim_run_until(agglo_sim *sim, double t) {
     while (st == AGGLO_OK && !sim->finished && sim->sys.t < t) st = step_once(sim);
     return st;
   }
-  int64_t target = (int64_t)ceil(t / sim->cfg.dt - 1e-9);
+  double steps = fmax(ceil(t / sim->cfg.dt - 1e-9), 0);
+  if (steps > (double)AGGLO_MAX_STEPS)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_until: t = %g is %.3g steps of run.dt = %g "
+                       "(allowed: at most 2^53 steps)", t, steps, sim->cfg.dt);
+  int64_t target = (int64_t)steps;
   while (st == AGGLO_OK && !sim->finished && sim->sys.step < target) st = step_once(sim);
   return st;
 }

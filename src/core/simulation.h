@@ -55,6 +55,16 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);
 
+/* The output schedule's arithmetic, O(1) whatever the interval (tests/io/test_schedule.c).
+   The step nearest time t at step dt (0 to AGGLO_MAX_STEPS + 1: past the last step a run takes);
+   the steps between outputs every `interval` (0: interval 0, none; at least 1); the first
+   multiple of interval after t (every step's time when interval is below t's precision); and
+   whether an output is due at t, *next then moved past t. */
+int64_t agglo_schedule_step(double t, double dt);
+int64_t agglo_schedule_every(double interval, double dt);
+double agglo_schedule_next(double t, double interval);
+int agglo_schedule_due(double t, double interval, double *next);
+
 /* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
    apply it over the set-up state before the model is made (checked as the setters check; errors
    name the file, frame, particle and value). */

@@ -304,7 +304,7 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
 
 agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
   const agglo_system *s = &sim->sys;
-  if (s->step < 0 || s->step > (int64_t)1 << 53) /* beyond 2^53, t = step dt loses the step */
+  if (s->step < 0 || s->step > AGGLO_MAX_STEPS)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: Step=%lld (allowed: 0 to 2^53); nothing was run",
                        path, (long long)s->step);
   /* the reader refused non-finite values, non-positive radii and masses, missing columns; a run

@@ -40,10 +40,34 @@ static int write_scenario(const agglo_sim *sim, const char *dir) {
   return 0;
 }
 
-static int64_t every(double interval, double dt) {
+/* ---- the schedule: O(1) per step whatever the interval ----------------------------------- */
+
+int64_t agglo_schedule_step(double t, double dt) {
+  double k = round(t / dt);
+  if (!(k > 0)) return 0;
+  return k > (double)AGGLO_MAX_STEPS ? AGGLO_MAX_STEPS + 1 : (int64_t)k;
+}
+
+int64_t agglo_schedule_every(double interval, double dt) {
   if (interval <= 0) return 0;
-  int64_t k = llround(interval / dt);
+  int64_t k = agglo_schedule_step(interval, dt);
   return k < 1 ? 1 : k;
+}
+
+/* Times are compared within 1e-12 relative (a sum of steps drifts from a multiple of the
+   interval). The multiple's index comes from t by one division: a tiny interval costs what a
+   large one does. */
+double agglo_schedule_next(double t, double interval) {
+  double after = t * (1 + 1e-12), k = floor(after / interval) + 1;
+  if (!(k < 0x1p53)) return after; /* the interval is below t's precision: every step is due */
+  double next = k * interval;
+  return next > after ? next : next + interval; /* the division rounded down onto `after` */
+}
+
+int agglo_schedule_due(double t, double interval, double *next) {
+  if (interval <= 0 || t < *next * (1 - 1e-12)) return 0;
+  *next = agglo_schedule_next(t, interval);
+  return 1;
 }
 
 /* The columns of stats.csv (also the observables of an H5MD trajectory). */
@@ -125,20 +149,15 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   /* continuing (a restart, or writers attached after some steps): the outputs of the current
      step belong to the earlier part of the run */
   int cont = sim->restarted || s->step > 0;
-  o->traj_every = every(c->trajectory_interval, c->dt);
-  o->stats_every = every(c->stats_interval, c->dt);
-  o->analysis_every = every(c->analysis_interval, c->dt);
+  o->traj_every = agglo_schedule_every(c->trajectory_interval, c->dt);
+  o->stats_every = agglo_schedule_every(c->stats_interval, c->dt);
+  o->analysis_every = agglo_schedule_every(c->analysis_interval, c->dt);
   o->traj_next = o->stats_next = o->analysis_next = s->t;
   if (cont && sim->model->variable_step) {
-    /* the schedule of an uninterrupted run: multiples of the interval summed from t = 0, past
-       the current time, as the time-based schedule leaves them */
+    /* the schedule of an uninterrupted run: the multiples of the interval after the current time */
     double *next[3] = {&o->traj_next, &o->stats_next, &o->analysis_next};
     double every_t[3] = {c->trajectory_interval, c->stats_interval, c->analysis_interval};
-    for (int k = 0; k < 3; k++) {
-      *next[k] = 0;
-      if (every_t[k] > 0)
-        while (*next[k] <= s->t * (1 + 1e-12)) *next[k] += every_t[k];
-    }
+    for (int k = 0; k < 3; k++) *next[k] = every_t[k] > 0 ? agglo_schedule_next(s->t, every_t[k]) : 0;
   }
   o->traj_last = o->stats_last = cont ? s->step : -1;
   o->state_step = -1;
@@ -146,14 +165,12 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
   while (o->snap_next < c->snapshots.n &&
          (sim->model->variable_step
               ? (cont ? c->snapshots.v[o->snap_next] <= s->t : c->snapshots.v[o->snap_next] < s->t)
-              : llround(c->snapshots.v[o->snap_next] / c->dt) < s->step + cont))
+              : agglo_schedule_step(c->snapshots.v[o->snap_next], c->dt) < s->step + cont))
     o->snap_next++;
   if (!(which & AGGLO_OUTPUT_SNAPSHOTS)) o->snap_next = c->snapshots.n;
   o->initial_pending = !cont;
   o->checkpoint_wall = agglo_wall_seconds();
-  o->checkpoint_next = 0;
-  while (c->checkpoint_interval > 0 && o->checkpoint_next <= s->t * (1 + 1e-12))
-    o->checkpoint_next += c->checkpoint_interval;
+  o->checkpoint_next = c->checkpoint_interval > 0 ? agglo_schedule_next(s->t, c->checkpoint_interval) : 0;
   return 0;
 }
 
@@ -219,18 +236,11 @@ static int snapshot(agglo_sim *sim) {
   return 0;
 }
 
-/* Variable step: is a time-based output due at t? Advances *next past t. */
-static int due_by_time(double t, double interval, double *next) {
-  if (interval <= 0 || t < *next * (1 - 1e-12)) return 0;
-  while (*next <= t * (1 + 1e-12)) *next += interval;
-  return 1;
-}
-
 static int snap_due(const agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   if (sim->out.snap_next >= c->snapshots.n) return 0;
   if (sim->model->variable_step) return sim->sys.t >= c->snapshots.v[sim->out.snap_next] * (1 - 1e-12);
-  return sim->sys.step >= llround(c->snapshots.v[sim->out.snap_next] / c->dt);
+  return sim->sys.step >= agglo_schedule_step(c->snapshots.v[sim->out.snap_next], c->dt);
 }
 
 /* Fixed step: the trajectory's and the stats' schedules at step k. */
@@ -255,10 +265,10 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
   o->initial_pending = 0;
   int want_traj, want_stats;
   if (sim->model->variable_step) {
-    want_traj = due_by_time(s->t, c->trajectory_interval, &o->traj_next) || final || s->step == 0;
-    want_stats = due_by_time(s->t, c->stats_interval, &o->stats_next) || final ||
+    want_traj = agglo_schedule_due(s->t, c->trajectory_interval, &o->traj_next) || final || s->step == 0;
+    want_stats = agglo_schedule_due(s->t, c->stats_interval, &o->stats_next) || final ||
                  c->stats_interval <= 0;
-    o->analysis_due = due_by_time(s->t, c->analysis_interval, &o->analysis_next) ||
+    o->analysis_due = agglo_schedule_due(s->t, c->analysis_interval, &o->analysis_next) ||
                       (final && c->analysis_interval > 0);
   } else {
     want_traj = traj_due_at(o, s->step, final);
@@ -314,8 +324,7 @@ int agglo_outputs_checkpoint(agglo_sim *sim) {
             (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
   if (!due) return 0;
   o->checkpoint_wall = wall;
-  while (c->checkpoint_interval > 0 && o->checkpoint_next <= sim->sys.t * (1 + 1e-12))
-    o->checkpoint_next += c->checkpoint_interval;
+  if (c->checkpoint_interval > 0) o->checkpoint_next = agglo_schedule_next(sim->sys.t, c->checkpoint_interval);
   return agglo_outputs_save_state(sim, o->dir);
 }
 
