@@ -131,7 +131,10 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
     FILE *f = !h5 ? fopen(path, "r") : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
     if (!f) st = agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     else {
-      if (sim->model->load && sim->model->load(sim->state, f, err, AGGLO_ERROR_LEN) != 0) {
+      agglo_pending_iterations pending;
+      if (agglo_checkpoint_load_model(f, path, sim->model, sim->state, &pending, err, AGGLO_ERROR_LEN) == 0)
+        sim->iter_sum = pending.sum, sim->iter_steps = pending.steps;
+      else {
         st = AGGLO_ERROR_INPUT;
         if (h5) agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, err);
       }
@@ -276,7 +279,7 @@ static agglo_status step_once(agglo_sim *sim) {
   if (!final && agglo_outputs_checkpoint(sim) != 0) return AGGLO_ERROR_IO;
   /* a stop writes the restart point but no output off the schedule: the run may go on */
   if (sim->callback && s->step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user)) {
-    save_state_quietly(sim);
+    if (agglo_outputs_stop(sim) != 0) return AGGLO_ERROR_IO;
     return agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)",
                        (long long)s->step, s->t);
   }

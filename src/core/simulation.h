@@ -16,6 +16,8 @@ typedef struct {
   int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
   int64_t state_step;            /* step of the last state written (-1: none) */
+  int64_t stop_step;             /* step of a stop (-1: none): the run goes on from its restart
+                                    point, so closing there writes nothing off the schedule */
   double traj_next, stats_next, analysis_next; /* models with a variable step: by time */
   int analysis_due;
   int initial_pending;           /* the outputs of the start are due at the first step */
@@ -54,6 +56,9 @@ int agglo_outputs_due(const agglo_sim *sim, int final);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);
+/* A stop (a callback asked for it) at the current step: the restart point, with the solver
+   iterations since the last stats row, and nothing off the schedule when the writers close. */
+int agglo_outputs_stop(agglo_sim *sim);
 
 /* The output schedule's arithmetic, O(1) whatever the interval (tests/io/test_schedule.c).
    The step nearest time t at step dt (0 to AGGLO_MAX_STEPS + 1: past the last step a run takes);

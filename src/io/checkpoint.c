@@ -31,8 +31,34 @@ static int exists(const char *path) {
   return stat(path, &st) == 0;
 }
 
+static const char pending_line[] = "# run: solver iterations since the last stats row: %lld in %lld steps\n";
+
+int agglo_checkpoint_save_model(FILE *f, const agglo_model *m, const void *state,
+                                agglo_pending_iterations pending) {
+  if (pending.steps > 0 && fprintf(f, pending_line, (long long)pending.sum, (long long)pending.steps) < 0)
+    return -1;
+  return m && m->save ? m->save(state, f) : 0;
+}
+
+int agglo_checkpoint_load_model(FILE *f, const char *path, const agglo_model *m, void *state,
+                                agglo_pending_iterations *pending, char *err, size_t errlen) {
+  char line[256];
+  long long sum, steps;
+  *pending = (agglo_pending_iterations){0, 0};
+  if (fgets(line, sizeof line, f) && sscanf(line, pending_line, &sum, &steps) == 2) {
+    if (sum < 0 || steps < 1 || steps > AGGLO_MAX_STEPS)
+      return agglo_fail(err, errlen, "%s: line 1: %lld solver iterations in %lld steps (allowed: "
+                        "0 or more in 1 to 2^53 steps)", path, sum, steps);
+    *pending = (agglo_pending_iterations){sum, steps};
+  } else if (fseek(f, 0, SEEK_SET) != 0) {
+    return agglo_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+  }
+  return m && m->load ? m->load(state, f, err, errlen) : 0;
+}
+
 int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_model *m,
-                           const void *state, char *err, size_t errlen) {
+                           const void *state, agglo_pending_iterations pending, char *err,
+                           size_t errlen) {
   char state_new[4200], state_path[4200], con_new[4200], con_path[4200];
   snprintf(state_path, sizeof state_path, "%s/state.xyz", dir);
   snprintf(state_new, sizeof state_new, "%s/state.xyz.new", dir);
@@ -40,7 +66,7 @@ int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_m
   snprintf(con_new, sizeof con_new, "%s/contacts.txt.new", dir);
   FILE *f = fopen(con_new, "w");
   if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", con_new, strerror(errno));
-  int rc = m->save ? m->save(state, f) : 0;
+  int rc = agglo_checkpoint_save_model(f, m, state, pending);
   if (fflush(f) != 0 || fsync(fileno(f)) != 0) rc = -1;
   if (fclose(f) != 0 || rc != 0) return agglo_fail(err, errlen, "%s: write failed (disk full?)", con_new);
   if (agglo_xyz_write_state(state_new, s, err, errlen) != 0) return -1;

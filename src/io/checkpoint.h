@@ -5,9 +5,21 @@
 #include "core/model.h"
 #include "core/system.h"
 
+/* The run's solver iterations summed over the steps since its last stats row (the next row's
+   mean): none in a restart point written at a row, some in one written between rows (a stop). */
+typedef struct { int64_t sum, steps; } agglo_pending_iterations;
+
 /* Write the pair into dir: .new files synced, then renamed (contacts first). 0 or -1. */
 int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_model *m,
-                           const void *state, char *err, size_t errlen);
+                           const void *state, agglo_pending_iterations pending, char *err,
+                           size_t errlen);
+/* The model's part of a restart point (contacts.txt, or state.h5's model/contacts): a line of
+   the pending iterations when there are any, then the model's own state. Save: 0 or -1; load
+   (path names the file in messages): 0, or -1 with the message. */
+int agglo_checkpoint_save_model(FILE *f, const agglo_model *m, const void *state,
+                                agglo_pending_iterations pending);
+int agglo_checkpoint_load_model(FILE *f, const char *path, const agglo_model *m, void *state,
+                                agglo_pending_iterations *pending, char *err, size_t errlen);
 /* Before reading the pair in dir: finish or discard a write that a kill interrupted (and remove a
    leftover state.h5.new: state.h5 is renamed whole). */
 int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen);

@@ -113,7 +113,8 @@ static int write_file(const char *path, const agglo_system *s, const agglo_model
 }
 
 int agglo_checkpoint_h5_write(const char *dir, const agglo_system *s, const agglo_model *m,
-                              const void *state, char *err, size_t errlen) {
+                              const void *state, agglo_pending_iterations pending, char *err,
+                              size_t errlen) {
   char path[4200], tmp[4200];
   snprintf(path, sizeof path, "%s/state.h5", dir);
   snprintf(tmp, sizeof tmp, "%s/state.h5.new", dir);
@@ -122,7 +123,7 @@ int agglo_checkpoint_h5_write(const char *dir, const agglo_system *s, const aggl
   size_t len = 0;
   FILE *mem = open_memstream(&bytes, &len);
   if (!mem) return agglo_fail(err, errlen, "%s: out of memory", tmp);
-  int rc = m && m->save ? m->save(state, mem) : 0;
+  int rc = agglo_checkpoint_save_model(mem, m, state, pending);
   if (fclose(mem) != 0 || rc != 0) {
     free(bytes);
     return agglo_fail(err, errlen, "%s: model/contacts: the model's state could not be saved", tmp);

@@ -5,10 +5,12 @@
 #define AGGLO_CHECKPOINT_H5_H
 #include "core/model.h"
 #include "core/system.h"
+#include "io/checkpoint.h"
 
 /* Write dir/state.h5: state.h5.new, synced, renamed over state.h5. 0 or -1. */
 int agglo_checkpoint_h5_write(const char *dir, const agglo_system *s, const agglo_model *m,
-                              const void *state, char *err, size_t errlen);
+                              const void *state, agglo_pending_iterations pending, char *err,
+                              size_t errlen);
 /* Read a state.h5 into s (allocated; free with agglo_system_free) and the model's bytes into
    *model (malloc'd, *model_len bytes; free it). 0 or -1 (the message names the file and the
    dataset). */

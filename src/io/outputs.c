@@ -160,7 +160,7 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
     for (int k = 0; k < 3; k++) *next[k] = every_t[k] > 0 ? agglo_schedule_next(s->t, every_t[k]) : 0;
   }
   o->traj_last = o->stats_last = cont ? s->step : -1;
-  o->state_step = -1;
+  o->state_step = o->stop_step = -1;
   o->snap_next = 0;
   while (o->snap_next < c->snapshots.n &&
          (sim->model->variable_step
@@ -304,11 +304,20 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
   if (agglo_make_dir(dir) != 0) return -1;
   if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
   int h5 = sim->cfg.checkpoint_format == AGGLO_CHECKPOINT_HDF5;
+  agglo_pending_iterations pending = {sim->iter_sum, sim->iter_steps};
   if ((h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model, sim->state,
-                                                              err, sizeof err) != 0)
+                                                              pending, err, sizeof err) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s", err);
   if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
   return 0;
+}
+
+int agglo_outputs_stop(agglo_sim *sim) {
+  agglo_outputs *o = &sim->out;
+  if (!o->dir) return 0;
+  o->stop_step = sim->sys.step;
+  if (!(o->which & AGGLO_OUTPUT_STATE) || o->state_step == sim->sys.step) return 0;
+  return agglo_outputs_save_state(sim, o->dir);
 }
 
 /* A restart point when one is due (output.checkpoint_minutes of wall clock or
@@ -331,8 +340,9 @@ int agglo_outputs_checkpoint(agglo_sim *sim) {
 int agglo_outputs_close(agglo_sim *sim) {
   agglo_outputs *o = &sim->out;
   int rc = 0;
-  /* the run ends here: the outputs of the current step (those of the start if none was taken) */
-  if (o->dir) rc = agglo_outputs_write(sim, !o->initial_pending);
+  /* the run ends here: the outputs of the current step (those of the start if none was taken);
+     unless it stopped here, to go on from its restart point as if never stopped */
+  if (o->dir && o->stop_step != sim->sys.step) rc = agglo_outputs_write(sim, !o->initial_pending);
   if (o->dir && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
     rc = agglo_outputs_save_state(sim, o->dir);
   if (o->traj && fclose(o->traj) != 0 && rc == 0)

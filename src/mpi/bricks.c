@@ -202,7 +202,7 @@ agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags
     io = agglo_outputs_write(sim, final) != 0 ||
          (final ? state && agglo_outputs_save_state(sim, sim->out.dir) != 0
                 : agglo_outputs_checkpoint(sim) != 0);
-    if (!io && (flags & AGGLO_BRICKS_STOP) && state) io = agglo_outputs_save_state(sim, sim->out.dir) != 0;
+    if (!io && (flags & AGGLO_BRICKS_STOP)) io = agglo_outputs_stop(sim) != 0;
     char msg[512];
     if (final && sim->log && sim->model->final_warning && sim->model->final_warning(sim->state, msg, sizeof msg))
       sim->log(msg, sim->log_user);

@@ -280,7 +280,7 @@ static void frame_time(const char *dir, int k, char *out, size_t len) {
   free(b.data);
 }
 
-static void ballistic_restart_case(const char *ini, const char *tag) {
+static void ballistic_restart_case(const char *ini, const char *tag, int frame) {
   char dA[128], dB[128], dC[128], dD[128], t_mid[64], over_mid[96];
   snprintf(dA, sizeof dA, OUT "/brs_%s_A", tag);
   snprintf(dB, sizeof dB, OUT "/brs_%s_B", tag);
@@ -288,8 +288,8 @@ static void ballistic_restart_case(const char *ini, const char *tag) {
   snprintf(dD, sizeof dD, OUT "/brs_%s_D", tag);
   agglo_config *cc = load_config(ini, NULL);
   run_into(cc, dC, 1, NULL);
-  /* interrupt at the 5th frame of C (a step of C, with clusters and links by then) */
-  frame_time(dC, 5, t_mid, sizeof t_mid);
+  /* interrupt at that frame of C (a step of C, with clusters and links by then) */
+  frame_time(dC, frame, t_mid, sizeof t_mid);
   snprintf(over_mid, sizeof over_mid, "run.t_end=%s", t_mid);
   const char *om[] = {over_mid, NULL};
   agglo_config *ca = load_config(ini, om);
@@ -312,8 +312,54 @@ static void ballistic_restart_case(const char *ini, const char *tag) {
 
 static void test_restart_ballistic_exact(void **st) {
   (void)st;
-  ballistic_restart_case(ballistic_2d, "2d");
-  ballistic_restart_case(ballistic_3d, "3d");
+  ballistic_restart_case(ballistic_2d, "2d", 5);
+  ballistic_restart_case(ballistic_3d, "3d", 5);
+}
+
+/* ---------------------------------------------------------------- 7. a stop, then a resume */
+
+/* The callback of agglo run's SIGTERM and Ctrl-C handler, at a chosen step. */
+static int stop_at(agglo_sim *sim, void *user) { return agglo_sim_step_count(sim) == *(int64_t *)user; }
+
+/* A run stopped by its callback at step `at` (off the output schedule), its writers closed as
+   agglo run closes them, then resumed in place from its restart point: the files equal the
+   uninterrupted run's byte for byte (no row or frame of the stop, the same mean solver
+   iterations in the row after it, the same clusters and event times). */
+static void stop_resume_case(const char *ini, const char *const *over, int64_t at, const char *tag) {
+  char dC[128], dS[128], t_end[64];
+  snprintf(dC, sizeof dC, OUT "/stop_%s_C", tag);
+  snprintf(dS, sizeof dS, OUT "/stop_%s_S", tag);
+  agglo_config *c = load_config(ini, over);
+  run_into(c, dC, 1, NULL);
+  clean(dS);
+  agglo_sim *sim = NULL;
+  assert_int_equal(agglo_sim_create(c, &sim), AGGLO_OK);
+  assert_int_equal(agglo_sim_attach_outputs(sim, dS, AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_set_callback(sim, 1, stop_at, &at), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(sim), AGGLO_STOPPED);
+  assert_int_equal(agglo_sim_step_count(sim), at);
+  assert_int_equal(agglo_sim_close_outputs(sim), AGGLO_OK);
+  agglo_sim_destroy(sim);
+  snprintf(t_end, sizeof t_end, "run.t_end=%.17g", c->t_end);
+  agglo_config *cr = restart_config(dS, t_end);
+  run_into(cr, dS, 1, dS);
+  const char *files[] = {"stats.csv", "trajectory.xyz", "state.xyz", "contacts.txt"};
+  int h5 = c->checkpoint_format == AGGLO_CHECKPOINT_HDF5;
+  for (int k = 0; k < (h5 ? 2 : 4); k++) assert_same_file(dS, dC, files[k]);
+  agglo_config_destroy(c);
+  agglo_config_destroy(cr);
+}
+
+static void test_stop_resume_exact(void **st) {
+  (void)st;
+  /* contact: rows every 5 steps, so the row after the stop averages iterations across it */
+  const char *contact[] = {"output.stats_interval=0.1", "output.trajectory_interval=0.14", NULL};
+  stop_resume_case(brownian_2d, contact, 23, "contact");
+  const char *contact_h5[] = {"output.stats_interval=0.1", "output.checkpoint_format=hdf5", NULL};
+  stop_resume_case(brownian_2d, contact_h5, 23, "contact_h5");
+  stop_resume_case(gluey_funnel, NULL, 107, "gluey");
+  stop_resume_case(dpd_capillary, NULL, 33, "dpd");
+  stop_resume_case(ballistic_2d, NULL, 9, "ballistic");
 }
 
 /* ---------------------------------------------------------------- 9. trajectory format */
@@ -456,6 +502,7 @@ int main(void) {
       cmocka_unit_test(test_determinism_threads),
       cmocka_unit_test(test_restart_exact),
       cmocka_unit_test(test_restart_ballistic_exact),
+      cmocka_unit_test(test_stop_resume_exact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
