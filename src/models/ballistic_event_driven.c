@@ -533,62 +533,91 @@ static int ed_labels(const void *state, agglo_system *s, size_t *n_clusters, siz
   return 0;
 }
 
-/* Restart: per particle its cluster (storage index of the cluster's name) and unwrapped
-   position at the saved time; velocities come from state.xyz. */
+/* Restart: the clusters exactly as they are in memory (positions are sums p + X0 + V (t - t0):
+   any other split of them rounds differently and moves every later event time). Per particle
+   its cluster (the storage index naming it) and position in the cluster's frame; per cluster its
+   offset at its reference time, velocity, reference time, mass (summed in merge order) and
+   extents. */
+static const char ed_header[] = "# ballistic event driven: per particle: cluster, position in "
+                                "the cluster's frame (3); then per cluster: index, offset (3), "
+                                "velocity (3), reference time, mass, extents (6)\n";
+
 static int ed_save(const void *state, FILE *f) {
   const ed *e = state;
-  fprintf(f, "# ballistic event driven: cluster x y z (unwrapped) per particle\n%zu\n", e->n);
-  for (size_t i = 0; i < e->n; i++) {
-    int32_t c = e->cl[i];
-    double dt = e->t - e->t0[c];
-    fprintf(f, "%d", c);
-    for (int k = 0; k < 3; k++)
-      fprintf(f, " %.17g", e->p[3 * i + k] + e->X0[3 * (size_t)c + k] + e->V[3 * (size_t)c + k] * dt);
+  fprintf(f, "%s%zu\n", ed_header, e->n);
+  for (size_t i = 0; i < e->n; i++)
+    fprintf(f, "%d %.17g %.17g %.17g\n", e->cl[i], e->p[3 * i], e->p[3 * i + 1], e->p[3 * i + 2]);
+  fprintf(f, "%zu\n", e->n_clusters);
+  for (size_t c = 0; c < e->n; c++) {
+    if (e->size[c] <= 0) continue;
+    fprintf(f, "%zu", c);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->X0[3 * c + k]);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->V[3 * c + k]);
+    fprintf(f, " %.17g %.17g", e->t0[c], e->M[c]);
+    for (int k = 0; k < 6; k++) fprintf(f, " %.17g", e->ext[6 * c + k]);
     fputc('\n', f);
   }
   return ferror(f) ? -1 : 0;
 }
 
+static int all_finite(const double *v, int n) {
+  for (int k = 0; k < n; k++)
+    if (!isfinite(v[k])) return 0;
+  return 1;
+}
+
 static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
   ed *e = state;
-  char line[256];
-  size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
-      sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
-    return agglo_fail(err, errlen, "contacts file: missing header or wrong particle count");
-  const agglo_system *s = e->sys;
-  for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1, e->M[c] = 0;
+  char line[1024];
+  size_t cnt, nc;
+  if (!fgets(line, sizeof line, f) || strcmp(line, ed_header) != 0)
+    return agglo_fail(err, errlen, "contacts file: line 1 is not this agglo's event-driven header "
+                      "(an older restart point, unwrapped positions only, cannot be continued "
+                      "exactly: start the run over)");
+  if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
+    return agglo_fail(err, errlen, "contacts file: line 2: expected the particle count %zu", e->n);
+  for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1;
   for (size_t i = 0; i < e->n; i++) {
     int c;
-    double u[3];
-    if (!fgets(line, sizeof line, f) ||
-        sscanf(line, "%d %lg %lg %lg", &c, &u[0], &u[1], &u[2]) != 4 || c < 0 || (size_t)c >= e->n)
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z'", i + 3);
+    double *p = e->p + 3 * i;
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %lg %lg %lg", &c, &p[0], &p[1], &p[2]) != 4 ||
+        c < 0 || (size_t)c >= e->n || !all_finite(p, 3))
+      return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z' (cluster 0 to "
+                        "%zu, finite positions)", i + 3, e->n - 1);
     e->cl[i] = c;
-    for (int k = 0; k < 3; k++) e->p[3 * i + k] = u[k];
-  }
-  /* rebuild member lists; offsets at 0, velocities and masses from the particles */
-  for (size_t c = 0; c < e->n; c++) {
-    e->t0[c] = e->t;
-    for (int k = 0; k < 3; k++)
-      e->X0[3 * c + k] = 0, e->ext[6 * c + k] = INFINITY, e->ext[6 * c + 3 + k] = -INFINITY;
-  }
-  e->n_clusters = 0;
-  for (size_t i = 0; i < e->n; i++) {
-    int32_t c = e->cl[i];
     e->next_mem[i] = -1;
-    if (e->head[c] < 0) e->head[c] = (int32_t)i, e->n_clusters++;
+    if (e->head[c] < 0) e->head[c] = (int32_t)i;
     else e->next_mem[e->tail[c]] = (int32_t)i;
     e->tail[c] = (int32_t)i;
     e->size[c]++;
-    e->M[c] += s->m[i];
-    for (int k = 0; k < 3; k++) {
-      e->V[3 * (size_t)c + k] = s->v[3 * i + k];
-      double lo = e->p[3 * i + k] - s->r[i], hi = e->p[3 * i + k] + s->r[i];
-      if (lo < e->ext[6 * (size_t)c + k]) e->ext[6 * (size_t)c + k] = lo;
-      if (hi > e->ext[6 * (size_t)c + 3 + k]) e->ext[6 * (size_t)c + 3 + k] = hi;
-    }
   }
+  size_t at = e->n + 3; /* the line read next */
+  if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &nc) != 1 || nc > e->n)
+    return agglo_fail(err, errlen, "contacts file: line %zu: expected the cluster count (at most %zu)",
+                      at, e->n);
+  size_t named = 0;
+  for (size_t c = 0; c < e->n; c++) named += e->size[c] > 0;
+  if (nc != named)
+    return agglo_fail(err, errlen, "contacts file: line %zu: %zu clusters, but the particles name %zu",
+                      at, nc, named);
+  for (size_t q = 0; q < nc; q++) {
+    size_t c;
+    double X[3], V[3], t0, M, x[6];
+    at++;
+    if (!fgets(line, sizeof line, f) ||
+        sscanf(line, "%zu %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg", &c, &X[0], &X[1],
+               &X[2], &V[0], &V[1], &V[2], &t0, &M, &x[0], &x[1], &x[2], &x[3], &x[4], &x[5]) != 15 ||
+        c >= e->n || e->size[c] <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
+        !(M > 0 && isfinite(M)) || !all_finite(x, 6))
+      return agglo_fail(err, errlen, "contacts file: line %zu is not a cluster of the particles "
+                        "(index, 3 offsets, 3 velocities, time, mass > 0, 6 extents; all finite)", at);
+    for (int k = 0; k < 3; k++) e->X0[3 * c + k] = X[k], e->V[3 * c + k] = V[k];
+    for (int k = 0; k < 6; k++) e->ext[6 * c + k] = x[k];
+    e->t0[c] = t0, e->M[c] = M;
+    e->size[c] = -e->size[c]; /* read: a cluster listed twice is refused */
+  }
+  for (size_t c = 0; c < e->n; c++) e->size[c] = -e->size[c];
+  e->n_clusters = nc;
   return 0;
 }
 

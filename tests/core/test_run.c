@@ -362,6 +362,27 @@ static void test_stop_resume_exact(void **st) {
   stop_resume_case(ballistic_2d, NULL, 9, "ballistic");
 }
 
+/* A time-stepping ballistic scenario made event driven. */
+static void event_driven(const char *ini, char *out, size_t len) {
+  const char *from = "method = time_stepping", *at = strstr(ini, from);
+  assert_non_null(at);
+  snprintf(out, len, "%.*smethod = event_driven%s", (int)(at - ini), ini, at + strlen(from));
+}
+
+/* Event-driven ballistic: restarted at one of its steps (a restart point, as after a kill) and
+   after a stop off the schedule, it goes on bit for bit (event times depend on the last bits of
+   the clusters' offsets and reference times, which the restart point keeps as they are). */
+static void test_event_driven_resume_exact(void **st) {
+  (void)st;
+  char ed_2d[1024], ed_3d[1024];
+  event_driven(ballistic_2d, ed_2d, sizeof ed_2d);
+  event_driven(ballistic_3d, ed_3d, sizeof ed_3d);
+  ballistic_restart_case(ed_2d, "2d_ed", 5);
+  ballistic_restart_case(ed_3d, "3d_ed", 2);
+  const char *rows[] = {"output.stats_interval=13", NULL};
+  stop_resume_case(ed_2d, rows, 17, "ballistic_ed");
+}
+
 /* ---------------------------------------------------------------- 9. trajectory format */
 
 /* Frames of an extended XYZ file: checks every header and line; returns the frame count and
@@ -503,6 +524,7 @@ int main(void) {
       cmocka_unit_test(test_restart_exact),
       cmocka_unit_test(test_restart_ballistic_exact),
       cmocka_unit_test(test_stop_resume_exact),
+      cmocka_unit_test(test_event_driven_resume_exact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
