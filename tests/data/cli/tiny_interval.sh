@@ -13,13 +13,13 @@ count() {
     { echo "$1: $frames frames and $rows stats rows for steps 0 to $2 (expected $(($2 + 1)) each)"; exit 1; }
 }
 # variable step (ballistic, about 80 steps): the schedules by time
-timeout 60 "$exe" run "$ex/ballistic_paper_400.ini" -s output.trajectory_interval=1e-9 \
+timeout -k 5 60 "$exe" run "$ex/ballistic_paper_400.ini" -s output.trajectory_interval=1e-9 \
   -s output.stats_interval=1e-12 -s output.checkpoint_interval=1e-9 -s output.snapshots= \
-  -o "$dir/ballistic" --quiet || { echo "ballistic: exit status $? (124: did not end in 60 s)"; exit 1; }
+  -o "$dir/ballistic" --quiet || { echo "ballistic: exit status $? (124 or 137: it did not end in 60 s)"; exit 1; }
 steps=$(tail -n 1 "$dir/ballistic/stats.csv" | cut -d, -f2)
 count "$dir/ballistic" "$steps"
 # fixed step (contact, 10 steps): the schedules by step, and restart points by time
-timeout 60 "$exe" run -s particles.n=200 -s run.t_end=0.2 -s output.trajectory_interval=1e-12 \
+timeout -k 5 60 "$exe" run -s particles.n=200 -s run.t_end=0.2 -s output.trajectory_interval=1e-12 \
   -s output.stats_interval=1e-12 -s output.analysis_interval=1e-9 -s output.checkpoint_interval=1e-12 \
   -s output.snapshots= -o "$dir/contact" --quiet || { echo "contact: exit status $?"; exit 1; }
 count "$dir/contact" 10
