@@ -10,8 +10,9 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
   crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
              velocities and the exact positions x0 + v t (periodic) kept
   restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
-  kill       a run on 2 ranks killed (SIGKILL to mpirun and the ranks) and resumed on 2 ranks
-             writes the uninterrupted run's files byte for byte
+  kill       a run on 2 ranks killed (SIGKILL to mpirun and the ranks), resumed, stopped by
+             SIGTERM to mpirun, resumed again on 2 ranks: the uninterrupted run's files byte for
+             byte
   refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
              that is not distributed: each refused with its message
   contact_np1      model = contact: mpirun -np 1 writes the serial run's files byte for byte
@@ -190,27 +191,68 @@ elif case == "kill":
                         ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
                         ("output.checkpoint_interval", 0.8))
     run(2, "kill_full", args)
-    cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *args, "-o", "kill_run", "--overwrite", "--quiet"]
     shutil.rmtree("kill_run", ignore_errors=True)
-    p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL, start_new_session=True)
-    while p.poll() is None:  # kill once a restart point and a few more rows are written
+
+    def start(extra):
+        """mpirun -np 2 in a session of its own: it and its ranks are the processes this test ends."""
+        cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *extra, "--quiet"]
+        return subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def stats_rows():
         try:
-            if os.path.exists("kill_run/state.xyz") and len(open("kill_run/stats.csv").readlines()) > 12:
-                break
+            return len(open("kill_run/stats.csv").readlines()) - 1
         except OSError:
-            pass
-        time.sleep(0.05)
-    # the ranks themselves, not only mpirun (whose daemon may outlive it for a moment)
-    os.killpg(p.pid, signal.SIGKILL)
-    while subprocess.run(["pkill", "-9", "-f", "agglo run .*kill_run"]).returncode == 0:
-        time.sleep(0.05)
-    p.wait()
-    killed_at = len(open("kill_run/stats.csv").readlines()) - 1
-    if killed_at >= 41:
-        fail("the run ended before the kill; make it longer")
+            return 0
+
+    def wait_rows(p, n):
+        """Until a restart point and more than n stats rows are written."""
+        while p.poll() is None and not (os.path.exists("kill_run/state.xyz") and stats_rows() > n):
+            time.sleep(0.05)
+
+    def session(sid):
+        """The processes of session sid (mpirun and its ranks, each rank in a process group of its own)."""
+        found = []
+        for d in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[3]) == sid:
+                        found.append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+        return found
+
+    def ended(p):
+        """Wait for p and every process of its session (at most 30 s)."""
+        p.wait()
+        for _ in range(600):
+            if not session(p.pid):
+                return
+            time.sleep(0.05)
+        fail(f"processes of mpirun {p.pid} still alive 30 s after it ended")
+
+    # SIGKILL to mpirun and the ranks, once a restart point and a few more rows are written
+    p = start([*args, "-o", "kill_run", "--overwrite"])
+    wait_rows(p, 12)
+    for pid in session(p.pid):
+        os.kill(pid, signal.SIGKILL)
+    ended(p)
+    killed_at = stats_rows()
+    # resumed, then SIGTERM to mpirun, as a batch system ends a job: mpirun passes it on, rank 0
+    # stops the run after its step and writes a restart point there
+    p = start(["--resume", "kill_run"])
+    wait_rows(p, killed_at + 12)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate()[1]
+    ended(p)
+    if "stopped by signal 15" not in err:
+        fail(f"no stop after SIGTERM (exit {p.returncode}): {err[-2000:]}")
+    stopped_at = int(open("kill_run/state.xyz").readlines()[1].split("Step=")[1].split()[0])
+    if stopped_at >= 400:
+        fail("the run ended before the SIGTERM; make it longer")
     run(2, "kill_run", ["--resume", "kill_run"])
-    identical("kill_full", "kill_run", "after the kill and --resume")
-    print(f"kill: killed after {killed_at} stats rows, resumed on 2 ranks: the same files")
+    identical("kill_full", "kill_run", "after a SIGKILL, a SIGTERM and --resume")
+    print(f"kill: killed after {killed_at} stats rows, stopped by SIGTERM at step {stopped_at}, "
+          "resumed on 2 ranks: the same files")
 
 elif case == "refusals":
     small = FLUID + sets(("run.t_end", 0.08))
