@@ -193,7 +193,9 @@ agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned 
 /* Write the restart point (state.xyz + contacts.txt or state.h5, and scenario.ini) into dir now. */
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
 /* The run ends here: write the outputs of the current step if not yet written, the restart
-   point (with the state writer), and close the writers. agglo_sim_destroy does it too. */
+   point (with the state writer), and close the writers; at the step of a callback's stop,
+   nothing off the schedule (the run goes on from its restart point as if never stopped).
+   agglo_sim_destroy does it too. */
 agglo_status agglo_sim_close_outputs(agglo_sim *sim);
 
 #pragma GCC visibility pop
