@@ -241,15 +241,18 @@ static int cmd_run(int argc, char **argv) {
     }
   }
   if (!bad && resume) { /* before the first restart point there is nothing to continue: start over */
-    char path[4096];
+    /* a restart point: state.xyz, state.h5 (output.checkpoint_format = hdf5), or state.xyz.new
+       left complete by a kill between the pair's renames (contacts.txt.new gone; with it there,
+       the kill came before the renames and the first pair is not there yet: src/io/checkpoint.c) */
+    char path[4096], con_new[4096];
     snprintf(path, sizeof path, "%s/state.xyz", restart);
-    if (access(path, F_OK) != 0) {
-      snprintf(path, sizeof path, "%s/state.xyz.new", restart);
-      if (access(path, F_OK) != 0) {
-        snprintf(path, sizeof path, "%s/state.h5", restart); /* output.checkpoint_format = hdf5 */
-        if (access(path, F_OK) != 0) restart = NULL;
-      }
-    }
+    int found = access(path, F_OK) == 0;
+    snprintf(path, sizeof path, "%s/state.h5", restart);
+    found = found || access(path, F_OK) == 0;
+    snprintf(path, sizeof path, "%s/state.xyz.new", restart);
+    snprintf(con_new, sizeof con_new, "%s/contacts.txt.new", restart);
+    found = found || (access(path, F_OK) == 0 && access(con_new, F_OK) != 0);
+    if (!found) restart = NULL;
     if (!restart) overwrite = 1; /* starting over: the killed run's partial outputs go */
     if (!restart && !file) {
       static char ini[4096];

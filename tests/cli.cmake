@@ -125,6 +125,12 @@ add_test(NAME cli_kill_resume COMMAND sh ${CLI_DATA}/kill_resume.sh ${CLI_EXE} c
 set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
   PASS_REGULAR_EXPRESSION "[0-9]+ kills in all\n$")
 
+# a kill while the first restart point is written: --resume starts over or completes the point
+add_test(NAME cli_resume_first_point
+  COMMAND sh ${CLI_DATA}/resume_first_point.sh ${CLI_EXE} cli_out_resume_first_point)
+set_tests_properties(cli_resume_first_point PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "killed between the renames.*uninterrupted run\n$")
+
 # keys the chosen model does not read are refused, naming the key and the model
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
