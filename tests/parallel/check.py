@@ -190,8 +190,8 @@ elif case == "kill":
     args = FLUID + sets(("particles.n", 8000), ("box.size", 13.9), ("run.t_end", 16),
                         ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
                         ("output.checkpoint_interval", 0.8))
-    run(2, "kill_full", args)
-    shutil.rmtree("kill_run", ignore_errors=True)
+    run(2, "uninterrupted", args)
+    shutil.rmtree("interrupted", ignore_errors=True)
 
     def start(extra):
         """mpirun -np 2 in a session of its own: it and its ranks are the processes this test ends."""
@@ -200,13 +200,13 @@ elif case == "kill":
 
     def stats_rows():
         try:
-            return len(open("kill_run/stats.csv").readlines()) - 1
+            return len(open("interrupted/stats.csv").readlines()) - 1
         except OSError:
             return 0
 
     def wait_rows(p, n):
         """Until a restart point and more than n stats rows are written."""
-        while p.poll() is None and not (os.path.exists("kill_run/state.xyz") and stats_rows() > n):
+        while p.poll() is None and not (os.path.exists("interrupted/state.xyz") and stats_rows() > n):
             time.sleep(0.05)
 
     def session(sid):
@@ -231,7 +231,7 @@ elif case == "kill":
         fail(f"processes of mpirun {p.pid} still alive 30 s after it ended")
 
     # SIGKILL to mpirun and the ranks, once a restart point and a few more rows are written
-    p = start([*args, "-o", "kill_run", "--overwrite"])
+    p = start([*args, "-o", "interrupted", "--overwrite"])
     wait_rows(p, 12)
     for pid in session(p.pid):
         os.kill(pid, signal.SIGKILL)
@@ -239,18 +239,18 @@ elif case == "kill":
     killed_at = stats_rows()
     # resumed, then SIGTERM to mpirun, as a batch system ends a job: mpirun passes it on, rank 0
     # stops the run after its step and writes a restart point there
-    p = start(["--resume", "kill_run"])
+    p = start(["--resume", "interrupted"])
     wait_rows(p, killed_at + 12)
     p.send_signal(signal.SIGTERM)
     err = p.communicate()[1]
     ended(p)
     if "stopped by signal 15" not in err:
         fail(f"no stop after SIGTERM (exit {p.returncode}): {err[-2000:]}")
-    stopped_at = int(open("kill_run/state.xyz").readlines()[1].split("Step=")[1].split()[0])
+    stopped_at = int(open("interrupted/state.xyz").readlines()[1].split("Step=")[1].split()[0])
     if stopped_at >= 400:
         fail("the run ended before the SIGTERM; make it longer")
-    run(2, "kill_run", ["--resume", "kill_run"])
-    identical("kill_full", "kill_run", "after a SIGKILL, a SIGTERM and --resume")
+    run(2, "interrupted", ["--resume", "interrupted"])
+    identical("uninterrupted", "interrupted", "after a SIGKILL, a SIGTERM and --resume")
     print(f"kill: killed after {killed_at} stats rows, stopped by SIGTERM at step {stopped_at}, "
           "resumed on 2 ranks: the same files")
 
