@@ -114,6 +114,12 @@ add_test(NAME cli_kill_resume COMMAND sh ${CLI_DATA}/kill_resume.sh ${CLI_EXE} c
 set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
   PASS_REGULAR_EXPRESSION "[0-9]+ kills in all\n$")
 
+# one run per output directory: a second --resume, or a fresh run with --overwrite, on a directory
+# that a run holds is refused at once (its pid named) and the holder's files stay whole
+add_test(NAME cli_one_run_per_dir COMMAND sh ${CLI_DATA}/one_run_per_dir.sh ${CLI_EXE} cli_out_one_run)
+set_tests_properties(cli_one_run_per_dir PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
+  PASS_REGULAR_EXPRESSION "refused twice while pid")
+
 # keys the chosen model does not read are refused, naming the key and the model
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
