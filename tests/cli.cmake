@@ -120,6 +120,17 @@ add_test(NAME cli_one_run_per_dir COMMAND sh ${CLI_DATA}/one_run_per_dir.sh ${CL
 set_tests_properties(cli_one_run_per_dir PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
   PASS_REGULAR_EXPRESSION "refused twice while pid")
 
+# agglo convert onto an existing file: refused, the file kept; --overwrite replaces it; the
+# input under another name is refused (it would be emptied before it is read)
+add_test(NAME cli_convert_existing COMMAND sh -c "rm -rf conv && \
+  ${CLI_EXE} run -s particles.n=20 -s run.t_end=0.04 -s output.trajectory_interval=0.02 -o conv --quiet && \
+  echo keep > conv/t.xyz && ! ${CLI_EXE} convert conv/trajectory.xyz conv/t.xyz && test \"$(cat conv/t.xyz)\" = keep && \
+  ${CLI_EXE} convert conv/trajectory.xyz conv/t.xyz --overwrite && test $(grep -c Lattice conv/t.xyz) -eq 3 && \
+  ! ${CLI_EXE} convert conv/trajectory.xyz conv/../conv/trajectory.xyz --overwrite && \
+  test $(grep -c Lattice conv/trajectory.xyz) -eq 3 && echo CONVERT_OK")
+set_tests_properties(cli_convert_existing PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "conv/t.xyz exists: give another OUT, or --overwrite to replace it.*input and output \\(conv/../conv/trajectory.xyz\\) are the same file.*CONVERT_OK")
+
 # keys the chosen model does not read are refused, naming the key and the model
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"

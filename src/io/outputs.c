@@ -72,7 +72,7 @@ static int64_t saved_step(const agglo_sim *sim, const char *dir) {
   return agglo_checkpoint_step(dir, sim->cfg.checkpoint_format);
 }
 
-int agglo_outputs_claim(const char *dir, int overwrite) {
+int agglo_outputs_claim(const char *dir, int overwrite, const char *flag) {
   DIR *d = opendir(dir);
   if (!d) return 0;
   int rc = 0;
@@ -82,7 +82,7 @@ int agglo_outputs_claim(const char *dir, int overwrite) {
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     if (!overwrite)
       rc = agglo_error(AGGLO_ERROR_IO, "%s holds the outputs of another run (%s): give another output "
-                       "directory, or --overwrite (AGGLO_OUTPUT_OVERWRITE) to replace them", dir, e->d_name);
+                       "directory, or --overwrite (%s) to replace them", dir, e->d_name, flag);
     else if (remove(path) != 0)
       rc = agglo_error(AGGLO_ERROR_IO, "%s: cannot delete: %s", path, strerror(errno));
   }
@@ -97,7 +97,9 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   /* another run's outputs are refused or deleted; a restarted run continues in the directory of
      its restart point */
   int continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
-  if (!continuing && agglo_outputs_claim(dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
+  if (!continuing &&
+      agglo_outputs_claim(dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0, "AGGLO_OUTPUT_OVERWRITE") != 0)
+    return -1;
   which &= AGGLO_OUTPUT_ALL;
   if (write_scenario(sim, dir) != 0) return -1;
   o->dir = strdup(dir);
