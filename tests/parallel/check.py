@@ -10,8 +10,8 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
   crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
              velocities and the exact positions x0 + v t (periodic) kept
   restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
-  kill       a run on 2 ranks killed (SIGKILL to mpirun and the ranks) and resumed on 2 ranks
-             writes the uninterrupted run's files byte for byte
+  kill       a run on 2 ranks killed (SIGKILL to mpirun and the ranks it started, nothing else)
+             and resumed on 2 ranks writes the uninterrupted run's files byte for byte
   refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
              that is not distributed: each refused with its message
   contact_np1      model = contact: mpirun -np 1 writes the serial run's files byte for byte
@@ -60,6 +60,35 @@ def identical(a, b, what):
     for f in ("trajectory.xyz", "stats.csv", "state.xyz", "contacts.txt"):
         if open(f"{a}/{f}", "rb").read() != open(f"{b}/{f}", "rb").read():
             fail(f"{f} differs {what}")
+
+
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (state, ppid, ...); None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def descendants(root):
+    """The pids of root's descendants, from /proc."""
+    children = {}
+    for d in os.listdir("/proc"):
+        fields = stat_fields(d) if d.isdigit() else None
+        if fields:
+            children.setdefault(int(fields[1]), []).append(int(d))
+    found, todo = [], [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            found.append(c)
+            todo.append(c)
+    return found
+
+
+def alive(pid):
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"  # a zombie holds no file
 
 
 def sets(*pairs):
@@ -192,7 +221,10 @@ elif case == "kill":
     run(2, "kill_full", args)
     cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *args, "-o", "kill_run", "--overwrite", "--quiet"]
     shutil.rmtree("kill_run", ignore_errors=True)
-    p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL, start_new_session=True)
+    # a process that only looks like this test's run (another suite's, a user's job): untouched
+    decoy = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)",
+                              f"{agglo} run -o kill_run (not started by this test)"])
+    p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
     while p.poll() is None:  # kill once a restart point and a few more rows are written
         try:
             if os.path.exists("kill_run/state.xyz") and len(open("kill_run/stats.csv").readlines()) > 12:
@@ -200,11 +232,24 @@ elif case == "kill":
         except OSError:
             pass
         time.sleep(0.05)
-    # the ranks themselves, not only mpirun (whose daemon may outlive it for a moment)
-    os.killpg(p.pid, signal.SIGKILL)
-    while subprocess.run(["pkill", "-9", "-f", "agglo run .*kill_run"]).returncode == 0:
-        time.sleep(0.05)
+    # mpirun and the ranks it started (Open MPI puts each rank in its own process group): found
+    # from /proc before any dies, and only they are killed
+    tree = [p.pid] + descendants(p.pid)
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     p.wait()
+    deadline = time.time() + 60
+    while any(alive(pid) for pid in tree[1:]):  # the ranks hold kill_run until they are gone
+        if time.time() > deadline:
+            fail(f"processes {tree[1:]} still alive 60 s after SIGKILL")
+        time.sleep(0.05)
+    if decoy.poll() is not None:
+        fail("the kill reached a process this test did not start")
+    decoy.kill()
+    decoy.wait()
     killed_at = len(open("kill_run/stats.csv").readlines()) - 1
     if killed_at >= 41:
         fail("the run ended before the kill; make it longer")
