@@ -63,7 +63,11 @@ int agglo_lock_take(agglo_lock *l, const char *dir) {
       free(path);
       if (e == EWOULDBLOCK) return busy(dir, fd);
       close(fd);
-      return agglo_error(AGGLO_ERROR_IO, "%s/agglo.lock: cannot lock: %s", dir, strerror(e));
+      return agglo_error(AGGLO_ERROR_IO, "%s/agglo.lock: cannot lock: %s%s", dir, strerror(e),
+                         e == ENOSYS || e == EOPNOTSUPP || e == ENOLCK
+                             ? " (a file system without flock, e.g. Lustre mounted without -o flock: "
+                               "give a directory on one with locks)"
+                             : "");
     }
     struct stat held, now;
     if (fstat(fd, &held) == 0 && stat(path, &now) == 0 && held.st_dev == now.st_dev &&
