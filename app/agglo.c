@@ -242,11 +242,14 @@ static int cmd_run(int argc, char **argv) {
     }
   }
   if (!bad && resume) { /* before the first restart point there is nothing to continue: start over */
-    char path[4096];
+    char path[4096], con_new[4096];
     snprintf(path, sizeof path, "%s/state.xyz", restart);
     if (access(path, F_OK) != 0) {
+      /* a state.xyz.new is a restart point when the kill came between its two renames (no
+         contacts.txt.new left); before them, the first restart point was not made */
       snprintf(path, sizeof path, "%s/state.xyz.new", restart);
-      if (access(path, F_OK) != 0) {
+      snprintf(con_new, sizeof con_new, "%s/contacts.txt.new", restart);
+      if (access(path, F_OK) != 0 || access(con_new, F_OK) == 0) {
         snprintf(path, sizeof path, "%s/state.h5", restart); /* output.checkpoint_format = hdf5 */
         if (access(path, F_OK) != 0) restart = NULL;
       }

@@ -420,7 +420,7 @@ static agglo_status prepare(agglo_ensemble *e, int mode) {
                        "--overwrite replaces it; or give another -o", e->dir);
   if (!resume) { /* a run's outputs, an earlier ensemble: refused, or deleted */
     int overwrite = mode == AGGLO_ENSEMBLE_OVERWRITE;
-    if (agglo_outputs_claim(e->dir, overwrite, "AGGLO_ENSEMBLE_OVERWRITE") != 0) return AGGLO_ERROR_INPUT;
+    if (agglo_outputs_claim(e->dir, overwrite, "AGGLO_ENSEMBLE_OVERWRITE", NULL) != 0) return AGGLO_ERROR_INPUT;
     if ((st = earlier_ensemble(e, overwrite)) != AGGLO_OK) return st;
   }
   if ((st = write_or_check(e, "base.ini", 0, resume)) != AGGLO_OK) return st;

@@ -59,8 +59,9 @@ int agglo_outputs_checkpoint(agglo_sim *sim);
 int agglo_outputs_close(agglo_sim *sim);
 /* A directory holding files agglo writes (trajectory, stats, snapshots, state, scenario) is
    refused (the message names flag, the API's way to overwrite), or with overwrite they are
-   deleted (other files stay): 0 or -1 with the message. */
-int agglo_outputs_claim(const char *dir, int overwrite, const char *flag);
+   deleted (other files stay; keep, if not NULL, too: the caller replaces it whole): 0 or -1 with
+   the message. */
+int agglo_outputs_claim(const char *dir, int overwrite, const char *flag, const char *keep);
 /* agglo_sim_attach_outputs into a directory the caller holds (agglo_lock_take): an ensemble's
    member, which holds its directory from before its run to after its marker. */
 agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsigned which);

@@ -72,12 +72,12 @@ static int64_t saved_step(const agglo_sim *sim, const char *dir) {
   return agglo_checkpoint_step(dir, sim->cfg.checkpoint_format);
 }
 
-int agglo_outputs_claim(const char *dir, int overwrite, const char *flag) {
+int agglo_outputs_claim(const char *dir, int overwrite, const char *flag, const char *keep) {
   DIR *d = opendir(dir);
   if (!d) return 0;
   int rc = 0;
   for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-    if (!agglo_file(e->d_name)) continue;
+    if (!agglo_file(e->d_name) || (overwrite && keep && !strcmp(e->d_name, keep))) continue;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     if (!overwrite)
@@ -94,11 +94,12 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
   if (agglo_make_dir(dir) != 0 || (take_lock && agglo_lock_take(&o->lock, dir) != 0)) return -1;
-  /* another run's outputs are refused or deleted; a restarted run continues in the directory of
-     its restart point */
+  /* another run's outputs are refused or deleted (scenario.ini is replaced whole just after: a
+     kill in between must not lose the scenario a --resume reads); a restarted run continues in
+     the directory of its restart point */
   int continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
-  if (!continuing &&
-      agglo_outputs_claim(dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0, "AGGLO_OUTPUT_OVERWRITE") != 0)
+  if (!continuing && agglo_outputs_claim(dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0,
+                                         "AGGLO_OUTPUT_OVERWRITE", "scenario.ini") != 0)
     return -1;
   which &= AGGLO_OUTPUT_ALL;
   if (write_scenario(sim, dir) != 0) return -1;

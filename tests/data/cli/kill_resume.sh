@@ -24,6 +24,14 @@ run_case() { # name, then the scenario arguments
     { echo "$name: the uninterrupted run failed"; exit 1; }
   "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0015 -o "$dir/$name.killed" --quiet &
   pid=$!
+  # the first kill once the run has written its scenario (before it, there is nothing to resume;
+  # on a loaded machine the set-up alone can outlast the first delay)
+  i=0
+  while [ ! -e "$dir/$name.killed/scenario.ini" ]; do
+    i=$((i + 1))
+    [ $i -gt 6000 ] && { kill -KILL $pid; echo "$name: no scenario.ini after 60 s"; exit 1; }
+    sleep 0.01
+  done
   n=0
   # kill it six times (every kill lands after a restart point, so each resume gets further)
   for delay in 0.3 0.25 0.35 0.2 0.3 0.25 0.35 0.3 0.25 0.3; do
