@@ -219,42 +219,46 @@ elif case == "kill":
                         ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
                         ("output.checkpoint_interval", 0.8))
     run(2, "kill_full", args)
-    cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *args, "-o", "kill_run", "--overwrite", "--quiet"]
-    shutil.rmtree("kill_run", ignore_errors=True)
-    # a process that only looks like this test's run (another suite's, a user's job): untouched
+    cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *args, "-o", "kill_resumed", "--overwrite", "--quiet"]
+    shutil.rmtree("kill_resumed", ignore_errors=True)
+    # a process that only looks like this test's run (another suite's, a user's job; an older
+    # copy of this test killed whatever matched "agglo run .*kill_run", hence kill_resumed):
+    # untouched
     decoy = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)",
                               f"{agglo} run -o kill_run (not started by this test)"])
-    p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
-    while p.poll() is None:  # kill once a restart point and a few more rows are written
-        try:
-            if os.path.exists("kill_run/state.xyz") and len(open("kill_run/stats.csv").readlines()) > 12:
-                break
-        except OSError:
-            pass
-        time.sleep(0.05)
-    # mpirun and the ranks it started (Open MPI puts each rank in its own process group): found
-    # from /proc before any dies, and only they are killed
-    tree = [p.pid] + descendants(p.pid)
-    for pid in tree:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    p.wait()
-    deadline = time.time() + 60
-    while any(alive(pid) for pid in tree[1:]):  # the ranks hold kill_run until they are gone
-        if time.time() > deadline:
-            fail(f"processes {tree[1:]} still alive 60 s after SIGKILL")
-        time.sleep(0.05)
-    if decoy.poll() is not None:
-        fail("the kill reached a process this test did not start")
-    decoy.kill()
-    decoy.wait()
-    killed_at = len(open("kill_run/stats.csv").readlines()) - 1
+    try:
+        p = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+        while p.poll() is None:  # kill once a restart point and a few more rows are written
+            try:
+                if os.path.exists("kill_resumed/state.xyz") and len(open("kill_resumed/stats.csv").readlines()) > 12:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        # mpirun and the ranks it started (Open MPI puts each rank in its own process group):
+        # found from /proc before any dies, and only they are killed
+        tree = [p.pid] + descendants(p.pid)
+        for pid in tree:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        p.wait()
+        deadline = time.time() + 60
+        while any(alive(pid) for pid in tree[1:]):  # the ranks hold kill_resumed until gone
+            if time.time() > deadline:
+                fail(f"processes {tree[1:]} still alive 60 s after SIGKILL")
+            time.sleep(0.05)
+        if decoy.poll() is not None:
+            fail("the kill reached a process this test did not start")
+    finally:
+        decoy.kill()
+        decoy.wait()
+    killed_at = len(open("kill_resumed/stats.csv").readlines()) - 1
     if killed_at >= 41:
         fail("the run ended before the kill; make it longer")
-    run(2, "kill_run", ["--resume", "kill_run"])
-    identical("kill_full", "kill_run", "after the kill and --resume")
+    run(2, "kill_resumed", ["--resume", "kill_resumed"])
+    identical("kill_full", "kill_resumed", "after the kill and --resume")
     print(f"kill: killed after {killed_at} stats rows, resumed on 2 ranks: the same files")
 
 elif case == "refusals":
