@@ -25,7 +25,7 @@ static void usage(FILE *f) {
           "  agglo analyze FILE [options]         cluster statistics, fractal dimensions, plots\n"
           "                                       (FILE: trajectory.xyz or trajectory.h5md)\n"
           "  agglo convert IN OUT [--radius R]    trajectory between extended XYZ and H5MD (by the\n"
-          "                                       extension of OUT: .h5md or .h5, else XYZ)\n"
+          "               [--overwrite]           extension of OUT: .h5md or .h5, else XYZ)\n"
           "  agglo list [keys]                    models, flows, example scenarios [scenario keys]\n"
           "  agglo ensemble [SCENARIO.ini] [opts] seeds x varied keys (--jobs J, or under mpirun)\n"
           "  agglo plot DIR [opts]                a run's stats.csv against time, or an ensemble's\n"
@@ -60,7 +60,8 @@ static void run_usage(FILE *f) {
           "                      (Maury's Brownian aggregation, 2D, N = 2000)\n"
           "  -s section.key=v    override one key (repeatable; applied after the file)\n"
           "  -o DIR              output directory (default: out); one that holds another run's\n"
-          "                      outputs is refused (a restart may continue in its own DIR)\n"
+          "                      outputs is refused (a restart may continue in its own DIR), and\n"
+          "                      one that a run is writing is refused (its pid in DIR/agglo.lock)\n"
           "  --overwrite         delete the outputs of an earlier run in DIR first (files agglo\n"
           "                      did not write stay)\n"
           "  --seed N            same as -s run.seed=N\n"
@@ -548,13 +549,16 @@ static int cmd_agglomerates(int argc, char **argv) {
 static int cmd_convert(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   double radius = 0;
+  int overwrite = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      printf("usage: agglo convert IN OUT [--radius R]\n\nCopies every frame of IN (extended XYZ or "
-             "H5MD) into OUT: H5MD (with OUT's .xdmf\nbeside it) when OUT ends in .h5md or .h5, "
-             "else extended XYZ. --radius: the radius of\nevery particle when IN has none. "
-             "docs/formats.md\n");
+      printf("usage: agglo convert IN OUT [--radius R] [--overwrite]\n\nCopies every frame of IN "
+             "(extended XYZ or H5MD) into OUT: H5MD (with OUT's .xdmf\nbeside it) when OUT ends in "
+             ".h5md or .h5, else extended XYZ. --radius: the radius of\nevery particle when IN has "
+             "none. An existing OUT is refused unless --overwrite.\ndocs/formats.md\n");
       return 0;
+    } else if (!strcmp(argv[i], "--overwrite")) {
+      overwrite = 1;
     } else if (!strcmp(argv[i], "--radius") && i + 1 < argc) {
       if (parse_double(argv[i], argv[i + 1], &radius)) return 2;
       i++;
@@ -568,8 +572,12 @@ static int cmd_convert(int argc, char **argv) {
     }
   }
   if (!in || !out) {
-    fprintf(stderr, "usage: agglo convert IN OUT [--radius R]\n");
+    fprintf(stderr, "usage: agglo convert IN OUT [--radius R] [--overwrite]\n");
     return 2;
+  }
+  if (!overwrite && access(out, F_OK) == 0) {
+    fprintf(stderr, "agglo convert: %s exists: give another OUT, or --overwrite to replace it\n", out);
+    return 1;
   }
   if (agglo_trajectory_convert(in, out, radius) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());

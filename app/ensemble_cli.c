@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,6 +62,7 @@ static int run_forked(agglo_ensemble *e, long jobs, int quiet) {
   }
   long running = 0;
   int fatal = 0;
+  pid_t parent = getpid();
   for (;;) {
     while (running < jobs && !fatal) {
       while (next < count && agglo_ensemble_member_done(e, next)) next++;
@@ -76,6 +78,9 @@ static int run_forked(agglo_ensemble *e, long jobs, int quiet) {
         break;
       }
       if (p == 0) {
+        /* a member dies with the ensemble (a killed parent leaves no member running that a
+           --resume would meet) */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(3);
         int rc = agglo_cli_run_member(e, next, NULL, NULL, -1, quiet);
         _exit(rc < 0 ? 3 : rc);
       }
@@ -120,7 +125,7 @@ static int run_here(agglo_ensemble *e, int quiet) {
 typedef struct {
   const char *file, *out, *seeds, *outputs;
   const char **over, **vary;
-  int nover, nvary, resume, quiet;
+  int nover, nvary, resume, overwrite, quiet;
   long jobs, threads;
 } ens_args;
 
@@ -184,17 +189,22 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
     threads = cores > a->jobs ? cores / a->jobs : 1;
   }
   agglo_set_threads((int)threads);
+  int mode = a->resume ? AGGLO_ENSEMBLE_RESUME : a->overwrite ? AGGLO_ENSEMBLE_OVERWRITE : AGGLO_ENSEMBLE_NEW;
+  if (a->resume && a->overwrite) {
+    fprintf(stderr, "agglo %s: --resume keeps the finished members, --overwrite replaces them: give one\n", cmd);
+    goto out;
+  }
 #ifdef AGGLO_HAVE_MPI
   if (agglo_cli_mpi_launched()) {
     if (a->jobs > 1) {
       fprintf(stderr, "agglo %s: --jobs is for runs without mpirun (each MPI rank runs members)\n", cmd);
       goto out;
     }
-    rc = agglo_cli_mpi_ensemble(e, a->resume, a->quiet, report, user);
+    rc = agglo_cli_mpi_ensemble(e, mode, a->quiet, report, user);
     goto out;
   }
 #endif
-  if (agglo_ensemble_prepare(e, a->resume) != AGGLO_OK) {
+  if (agglo_ensemble_prepare(e, mode) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     goto out;
   }
@@ -230,6 +240,7 @@ static int common_option(const char *cmd, int argc, char **argv, int *i, ens_arg
   else if (!strcmp(o, "--threads") && more) return parse_long(cmd, o, argv[++*i], 1, 1024, &a->threads) ? -1 : 1;
   else if (!strcmp(o, "--outputs") && more) a->outputs = argv[++*i];
   else if (!strcmp(o, "--resume")) a->resume = 1;
+  else if (!strcmp(o, "--overwrite")) a->overwrite = 1;
   else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) a->quiet = 1;
   else return 0;
   return 1;
@@ -239,7 +250,8 @@ static void ensemble_usage(FILE *f) {
   fprintf(f,
           "usage: agglo ensemble [SCENARIO.ini] [-s section.key=value]... [--seeds LIST]\n"
           "                      [--vary section.key=v1,v2,...]... [-o DIR] [--jobs J]\n"
-          "                      [--threads T] [--outputs LIST] [--resume] [--quiet]\n"
+          "                      [--threads T] [--outputs LIST] [--resume | --overwrite]\n"
+          "                      [--quiet]\n"
           "       mpirun -np K agglo ensemble ...   (members handed out to K ranks)\n\n"
           "Runs the scenario for every seed and every combination of the varied keys; each member\n"
           "writes its usual outputs into DIR/key=value/.../seed=S/.\n"
@@ -247,13 +259,18 @@ static void ensemble_usage(FILE *f) {
           "  --seeds LIST        seeds, e.g. 1-20 or 1,4,10-12 (default 1-10)\n"
           "  --vary key=v1,v2    vary a key (repeatable: the grid of all combinations); ';'\n"
           "                      separates values that hold commas: --vary box.size='1,1;2,2'\n"
-          "  -o DIR              output directory (default: ensemble); must be new unless --resume\n"
+          "  -o DIR              output directory (default: ensemble); one that holds an ensemble\n"
+          "                      or a run's outputs is refused unless --resume or --overwrite;\n"
+          "                      one that another agglo process holds is refused (its pid named)\n"
           "  --jobs J            J members at a time in forked processes (without mpirun)\n"
           "  --threads T         OpenMP threads of each member (results do not depend on it;\n"
           "                      default: all cores, or cores / J with --jobs J)\n"
           "  --outputs LIST      writers of each member: trajectory,stats,snapshots,state, all\n"
           "                      (default) or none\n"
-          "  --resume            continue DIR: keep the finished members, run the others\n"
+          "  --resume            continue DIR: keep the finished members (those whose files are\n"
+          "                      as their done marker lists them), run the others\n"
+          "  --overwrite         replace what DIR holds: a run's outputs, an earlier ensemble's\n"
+          "                      summary and members (files agglo did not write stay)\n"
           "  --quiet             no line per member\n\n"
           "DIR/ensemble.csv: per grid point and output time, mean, sd, se, min and max over the\n"
           "seeds of every stats.csv column; DIR/members.csv: each member's status, final\n"
@@ -299,7 +316,8 @@ static void compare_usage(FILE *f) {
   fprintf(f,
           "usage: agglo compare [SCENARIO.ini] [-s section.key=value]... [--seeds N]\n"
           "                     [--first-seed S] [--csv FILE] [--only ts|ed] [-o DIR]\n"
-          "                     [--jobs J] [--threads T] [--outputs LIST] [--resume]\n\n"
+          "                     [--jobs J] [--threads T] [--outputs LIST]\n"
+          "                     [--resume | --overwrite]\n\n"
           "Runs a ballistic scenario (run.model = ballistic) for seeds S .. S+N-1 (default 1..10)\n"
           "with ballistic.method = time_stepping and = event_driven, and prints the indicators of\n"
           "the final cluster side by side (mean and standard deviation over the seeds): relative\n"

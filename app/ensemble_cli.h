@@ -21,9 +21,10 @@ int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, v
 #ifdef AGGLO_HAVE_MPI
 /* 1 when this process was started by mpirun (or another MPI launcher). */
 int agglo_cli_mpi_launched(void);
-/* The whole ensemble over the ranks: rank 0 prepares the directory, every rank (rank 0 too) runs
-   the members it is handed, rank 0 writes the summary and the report. The exit status. */
-int agglo_cli_mpi_ensemble(agglo_ensemble *e, int resume, int quiet, agglo_cli_report_fn report,
+/* The whole ensemble over the ranks: rank 0 prepares the directory (mode: AGGLO_ENSEMBLE_*) and
+   holds it, every rank (rank 0 too) runs the members it is handed, rank 0 writes the summary and
+   the report. The exit status. */
+int agglo_cli_mpi_ensemble(agglo_ensemble *e, int mode, int quiet, agglo_cli_report_fn report,
                            void *user);
 #endif
 

@@ -56,20 +56,21 @@ static int poll_requests(agglo_sim *sim, void *user) {
   return 0;
 }
 
-int agglo_cli_mpi_ensemble(agglo_ensemble *e, int resume, int quiet, agglo_cli_report_fn report,
+int agglo_cli_mpi_ensemble(agglo_ensemble *e, int mode, int quiet, agglo_cli_report_fn report,
                            void *user) {
   int provided = 0, rank = 0, nranks = 1;
   MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  /* rank 0 makes (or checks) the directory; the others then check it holds this ensemble */
+  /* rank 0 makes (or checks) the directory and holds it; the others then check it holds this
+     ensemble */
   int ok = 1;
-  if (rank == 0 && agglo_ensemble_prepare(e, resume) != AGGLO_OK) {
+  if (rank == 0 && agglo_ensemble_prepare(e, mode) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     ok = 0;
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (ok && rank != 0 && agglo_ensemble_prepare(e, 1) != AGGLO_OK) {
+  if (ok && rank != 0 && agglo_ensemble_prepare(e, AGGLO_ENSEMBLE_JOIN) != AGGLO_OK) {
     fprintf(stderr, "agglo: rank %d: %s (is -o on a file system every host shares?)\n", rank,
             agglo_last_error());
     ok = 0;

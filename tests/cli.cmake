@@ -122,7 +122,7 @@ set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 # resumed with --resume: the final state, stats and trajectory equal the uninterrupted run's
 # (restart points every 0.09 s of wall clock).
 add_test(NAME cli_kill_resume COMMAND sh ${CLI_DATA}/kill_resume.sh ${CLI_EXE} cli_out_kill_resume)
-set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
+set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 1200 # 560 s with two suites at once on 2 cores
   PASS_REGULAR_EXPRESSION "[0-9]+ kills in all\n$")
 
 # a kill while the first restart point is written: --resume starts over or completes the point
@@ -130,6 +130,23 @@ add_test(NAME cli_resume_first_point
   COMMAND sh ${CLI_DATA}/resume_first_point.sh ${CLI_EXE} cli_out_resume_first_point)
 set_tests_properties(cli_resume_first_point PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "killed between the renames.*uninterrupted run\n$")
+
+# one run per output directory: a second --resume, or a fresh run with --overwrite, on a directory
+# that a run holds is refused at once (its pid named) and the holder's files stay whole
+add_test(NAME cli_one_run_per_dir COMMAND sh ${CLI_DATA}/one_run_per_dir.sh ${CLI_EXE} cli_out_one_run)
+set_tests_properties(cli_one_run_per_dir PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
+  PASS_REGULAR_EXPRESSION "refused twice while pid")
+
+# agglo convert onto an existing file: refused, the file kept; --overwrite replaces it; the
+# input under another name is refused (it would be emptied before it is read)
+add_test(NAME cli_convert_existing COMMAND sh -c "rm -rf conv && \
+  ${CLI_EXE} run -s particles.n=20 -s run.t_end=0.04 -s output.trajectory_interval=0.02 -o conv --quiet && \
+  echo keep > conv/t.xyz && ! ${CLI_EXE} convert conv/trajectory.xyz conv/t.xyz && test \"$(cat conv/t.xyz)\" = keep && \
+  ${CLI_EXE} convert conv/trajectory.xyz conv/t.xyz --overwrite && test $(grep -c Lattice conv/t.xyz) -eq 3 && \
+  ! ${CLI_EXE} convert conv/trajectory.xyz conv/../conv/trajectory.xyz --overwrite && \
+  test $(grep -c Lattice conv/trajectory.xyz) -eq 3 && echo CONVERT_OK")
+set_tests_properties(cli_convert_existing PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "conv/t.xyz exists: give another OUT, or --overwrite to replace it.*input and output \\(conv/../conv/trajectory.xyz\\) are the same file.*CONVERT_OK")
 
 # keys the chosen model does not read are refused, naming the key and the model
 cli_error(unused_flow_in_dpd

@@ -1,11 +1,12 @@
 # `agglo ensemble`: the same members whatever the schedule (sequential, --jobs 2, mpirun -np 1, 2,
-# 3), --resume after a kill or a crash, failures reported while the others finish, refusals.
+# 3), --resume after a kill, a crash or a member's files changed, members that die with their
+# ensemble, failures reported while the others finish, refusals.
 # tests/ensemble/check.sh runs each case; tiny members (120 particles, t_end 0.6): < 10 s in all.
 set(ENS_CHECK sh ${CMAKE_CURRENT_SOURCE_DIR}/ensemble/check.sh)
 set(ENS_SCENARIO ${PROJECT_SOURCE_DIR}/examples/maury_brownian_500.ini)
 set(ENS_DIR ${CMAKE_CURRENT_BINARY_DIR}/ensemble)
 file(MAKE_DIRECTORY ${ENS_DIR})
-set(ens_cases jobs resume_crashed resume_killed failures refusals)
+set(ens_cases jobs resume_crashed resume_killed killed_jobs resume_changed failures refusals)
 # Open MPI under the sanitizers reports its own allocations: the MPI cases run in the plain build.
 if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
   list(APPEND ens_cases np1 np2 np3 np2_resume)

@@ -188,9 +188,13 @@ enum {
 /* Also writes dir/scenario.ini (the resolved settings). which = 0 detaches every writer. A dir
    holding another run's outputs (trajectory, stats, snapshots, state, scenario) is refused unless
    which has AGGLO_OUTPUT_OVERWRITE (they are deleted; other files stay) or the simulation
-   continues the run saved there (made from dir's restart point). */
+   continues the run saved there (made from dir's restart point). While writers are attached the
+   simulation holds dir (an flock on dir/agglo.lock, which holds the pid; released on close, or
+   by the kernel when the process dies): a dir another simulation holds, in any process, is
+   refused with AGGLO_ERROR_IO naming the pid. */
 agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which);
-/* Write the restart point (state.xyz + contacts.txt or state.h5, and scenario.ini) into dir now. */
+/* Write the restart point (state.xyz + contacts.txt or state.h5, and scenario.ini) into dir now
+   (another simulation's dir is refused, as above). */
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
 /* The run ends here: write the outputs of the current step if not yet written, the restart
    point (with the state writer), and close the writers; at the step of a callback's stop,

@@ -5,7 +5,7 @@
        agglo_ensemble_new(cfg, "ens", &e);
        agglo_ensemble_set_seeds(e, "1-20");
        agglo_ensemble_vary(e, "particles.fraction", "0.1,0.2");
-       agglo_ensemble_prepare(e, 0);                  (1: resume, keeping finished members)
+       agglo_ensemble_prepare(e, AGGLO_ENSEMBLE_NEW);  (or _RESUME: keep finished members)
        for (size_t i = 0; i < agglo_ensemble_count(e); i++)
          if (!agglo_ensemble_member_done(e, i)) agglo_ensemble_run_member(e, i, NULL, NULL);
        agglo_ensemble_write_summary(e, &failed);      (ensemble.csv, members.csv)
@@ -14,8 +14,11 @@
    Members are independent: any process may run any member, in any order (the command line
    hands them to forked processes or MPI ranks), and a member's files depend only on its settings.
    A member that fails (a bad value of the grid, a run that trips a guard) leaves a `failed`
-   marker with its message; a finished one a `done` marker, written atomically after its outputs.
-   The summary is read from the members' directories. */
+   marker with its message; a finished one a `done` marker, written atomically after its outputs,
+   listing them with their sizes: a member is complete while its files are those the marker lists.
+   The summary is read from the members' directories. A directory is held by one process at a
+   time (DIR/agglo.lock, docs/reliability.md): the ensemble's by the process that prepared it, a
+   member's by the process that runs it. */
 #ifndef AGGLO_ENSEMBLE_H
 #define AGGLO_ENSEMBLE_H
 #include "agglo.h"
@@ -40,24 +43,37 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
    and the marker). */
 agglo_status agglo_ensemble_set_outputs(agglo_ensemble *e, unsigned which);
 
-/* Fix the grid and make dir, with base.ini and grid.txt that describe it. resume = 0: dir must not
-   hold an ensemble already; resume = 1: it must hold this one (same base and grid), whose
-   finished members are kept. */
-agglo_status agglo_ensemble_prepare(agglo_ensemble *e, int resume);
+/* How agglo_ensemble_prepare treats dir. */
+enum {
+  AGGLO_ENSEMBLE_NEW = 0,       /* dir must not hold an ensemble, its members or a run's outputs */
+  AGGLO_ENSEMBLE_RESUME = 1,    /* dir must hold this ensemble (same base and grid); its
+                                   complete members are kept */
+  AGGLO_ENSEMBLE_JOIN = 2,      /* as RESUME, without holding dir: a process that runs members
+                                   of an ensemble another process prepared and holds (MPI ranks,
+                                   the jobs of a batch array) */
+  AGGLO_ENSEMBLE_OVERWRITE = 3  /* as NEW, but a run's outputs in dir are deleted and an earlier
+                                   ensemble there is replaced: its summary and the markers of
+                                   this grid's members go (files agglo did not write stay) */
+};
+/* Fix the grid and make dir, with base.ini and grid.txt that describe it; except with JOIN, hold
+   dir until agglo_ensemble_destroy (another process holding it is refused, naming its pid). */
+agglo_status agglo_ensemble_prepare(agglo_ensemble *e, int mode);
 
 /* Members: points of the grid (outer) x seeds (inner). */
 size_t agglo_ensemble_count(const agglo_ensemble *e);
 /* "key=value/.../seed=S": the member's directory under dir. */
 const char *agglo_ensemble_member_name(const agglo_ensemble *e, size_t i);
-/* 1 when the member has finished (its `done` marker exists), else 0. */
+/* 1 when the member has finished: its `done` marker exists and every file it lists has the
+   size it lists; else 0. */
 int agglo_ensemble_member_done(const agglo_ensemble *e, size_t i);
-/* 1 done, -1 failed (its `failed` marker exists), 0 not run or interrupted. */
+/* 1 done, -1 failed (its `failed` marker exists), 0 not run, interrupted or changed since. */
 int agglo_ensemble_member_state(const agglo_ensemble *e, size_t i);
 /* Run member i into its directory: settings = base + its values + its seed; writers attached;
    run to run.t_end (or until the model is finished); final indicators; marker. fn (may be NULL)
    is called after every step, as agglo_sim_set_callback's (a non-zero return stops the member,
    which then counts as failed). Returns AGGLO_OK when the member succeeded, its error status when
-   it failed (its marker says why), or AGGLO_ERROR_IO when the marker cannot be written. */
+   it failed (its marker says why), or AGGLO_ERROR_IO when the marker cannot be written or
+   another process holds the member's directory (then nothing is written). */
 agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callback fn, void *user);
 /* Mark member i failed with a message (e.g. its process died), unless it has a marker. */
 agglo_status agglo_ensemble_mark_failed(agglo_ensemble *e, size_t i, const char *message);

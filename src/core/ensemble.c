@@ -9,6 +9,7 @@
 #include "core/simulation.h"
 #include "core/timing.h"
 #include "core/text.h"
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ struct agglo_ensemble {
   size_t ndims;
   unsigned which;
   int prepared;
+  agglo_lock lock; /* dir, held from prepare to destroy (not by a process that joins) */
   size_t npoints, count;
   char **names; /* per member */
 };
@@ -99,6 +101,7 @@ agglo_status agglo_ensemble_new(const agglo_config *base, const char *dir, agglo
 
 void agglo_ensemble_destroy(agglo_ensemble *e) {
   if (!e) return;
+  agglo_lock_release(&e->lock);
   agglo_config_destroy(e->base);
   free(e->dir);
   free(e->seeds);
@@ -370,23 +373,69 @@ static agglo_status write_or_check(const agglo_ensemble *e, const char *name, in
   return AGGLO_OK;
 }
 
-agglo_status agglo_ensemble_prepare(agglo_ensemble *e, int resume) {
-  NEED_OPEN(e);
+static void member_path(const agglo_ensemble *e, size_t i, const char *file, char *buf, size_t len) {
+  snprintf(buf, len, "%s/%s%s%s", e->dir, e->names[i], file ? "/" : "", file ? file : "");
+}
+
+/* A file of an earlier ensemble in dir: refused, or removed (overwrite). Its summary, and the
+   markers of this grid's members, which would otherwise be taken as this ensemble's. */
+static agglo_status earlier_file(const char *path, int overwrite) {
+  if (!file_exists(path)) return AGGLO_OK;
+  if (!overwrite)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s is a file of an earlier ensemble: --overwrite "
+                       "(AGGLO_ENSEMBLE_OVERWRITE) replaces that ensemble, or give another -o", path);
+  if (remove(path) != 0) return agglo_error(AGGLO_ERROR_IO, "%s: cannot delete: %s", path, strerror(errno));
+  return AGGLO_OK;
+}
+
+static agglo_status earlier_ensemble(const agglo_ensemble *e, int overwrite) {
+  static const char *summary[] = {"members.csv", "ensemble.csv"};
+  char path[8192];
+  agglo_status st = AGGLO_OK;
+  for (int k = 0; k < 2 && st == AGGLO_OK; k++) {
+    snprintf(path, sizeof path, "%s/%s", e->dir, summary[k]);
+    st = earlier_file(path, overwrite);
+  }
+  for (size_t i = 0; i < e->count && st == AGGLO_OK; i++) {
+    member_path(e, i, "done", path, sizeof path);
+    if ((st = earlier_file(path, overwrite)) != AGGLO_OK) break;
+    member_path(e, i, "failed", path, sizeof path);
+    st = earlier_file(path, overwrite);
+  }
+  return st;
+}
+
+static agglo_status prepare(agglo_ensemble *e, int mode) {
   agglo_status st = make_names(e);
   if (st != AGGLO_OK) return st;
+  int resume = mode == AGGLO_ENSEMBLE_RESUME || mode == AGGLO_ENSEMBLE_JOIN;
   char path[4200];
   snprintf(path, sizeof path, "%s/grid.txt", e->dir);
-  int exists = file_exists(path);
-  if (resume && !exists)
+  if (resume && !file_exists(path))
     return agglo_error(AGGLO_ERROR_INPUT, "%s: --resume: no ensemble here (no grid.txt)", e->dir);
-  if (!resume && exists)
-    return agglo_error(AGGLO_ERROR_INPUT, "%s holds an ensemble already: --resume continues it; "
-                       "or give another -o", e->dir);
-  if (agglo_make_dir(e->dir) != 0) return AGGLO_ERROR_IO;
+  if (mode != AGGLO_ENSEMBLE_JOIN && (agglo_make_dir(e->dir) != 0 || agglo_lock_take(&e->lock, e->dir) != 0))
+    return AGGLO_ERROR_IO;
+  if (mode == AGGLO_ENSEMBLE_NEW && file_exists(path))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s holds an ensemble already: --resume continues it, "
+                       "--overwrite replaces it; or give another -o", e->dir);
+  if (!resume) { /* a run's outputs, an earlier ensemble: refused, or deleted */
+    int overwrite = mode == AGGLO_ENSEMBLE_OVERWRITE;
+    if (agglo_outputs_claim(e->dir, overwrite, "AGGLO_ENSEMBLE_OVERWRITE", NULL) != 0) return AGGLO_ERROR_INPUT;
+    if ((st = earlier_ensemble(e, overwrite)) != AGGLO_OK) return st;
+  }
   if ((st = write_or_check(e, "base.ini", 0, resume)) != AGGLO_OK) return st;
-  if ((st = write_or_check(e, "grid.txt", 1, resume)) != AGGLO_OK) return st;
-  e->prepared = 1;
-  return AGGLO_OK;
+  return write_or_check(e, "grid.txt", 1, resume);
+}
+
+agglo_status agglo_ensemble_prepare(agglo_ensemble *e, int mode) {
+  NEED_OPEN(e);
+  if (mode < AGGLO_ENSEMBLE_NEW || mode > AGGLO_ENSEMBLE_OVERWRITE)
+    return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_prepare: mode %d (allowed: AGGLO_ENSEMBLE_NEW, "
+                       "_RESUME, _JOIN, _OVERWRITE)", mode);
+  agglo_status st = prepare(e, mode);
+  if (st != AGGLO_OK) agglo_lock_release(&e->lock); /* prepare may be tried again */
+  e->prepared = st == AGGLO_OK;
+  return st;
 }
 
 size_t agglo_ensemble_count(const agglo_ensemble *e) { return e && e->prepared ? e->count : 0; }
@@ -399,15 +448,56 @@ const char *agglo_ensemble_member_name(const agglo_ensemble *e, size_t i) {
   return e->names[i];
 }
 
-static void member_path(const agglo_ensemble *e, size_t i, const char *file, char *buf, size_t len) {
-  snprintf(buf, len, "%s/%s%s%s", e->dir, e->names[i], file ? "/" : "", file ? file : "");
+/* Files of a finished member, listed in its done marker: every regular file of its directory
+   but the markers and the lock, in name order, with its size. */
+static int skip_file(const struct dirent *d) {
+  return strcmp(d->d_name, "agglo.lock") && strncmp(d->d_name, "done", 4) && strncmp(d->d_name, "failed", 6);
+}
+
+static void list_files(FILE *f, const char *dir) {
+  struct dirent **names;
+  int n = scandir(dir, &names, skip_file, alphasort);
+  for (int k = 0; k < n; k++) {
+    char path[8192 + 512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, names[k]->d_name);
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+      fprintf(f, "file=%s %lld\n", names[k]->d_name, (long long)st.st_size);
+    free(names[k]);
+  }
+  if (n >= 0) free(names);
+}
+
+/* Member i's done marker: -1 none; 1 every file it lists has its listed size (the member is
+   complete); 0 one does not (why says which: cut, appended to, replaced, deleted since). */
+static int done_complete(const agglo_ensemble *e, size_t i, char *why, size_t len) {
+  char path[8192];
+  member_path(e, i, "done", path, sizeof path);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  char line[1024], *sp;
+  int ok = 1;
+  while (ok && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (strncmp(line, "file=", 5) || !(sp = strrchr(line, ' '))) continue;
+    *sp = 0;
+    long long want = strtoll(sp + 1, NULL, 10);
+    struct stat st;
+    member_path(e, i, line + 5, path, sizeof path);
+    if (stat(path, &st) != 0)
+      snprintf(why, len, "%.120s is missing", line + 5), ok = 0;
+    else if ((long long)st.st_size != want)
+      snprintf(why, len, "%.120s has %lld bytes, not the %lld its done marker lists", line + 5,
+               (long long)st.st_size, want), ok = 0;
+  }
+  fclose(f);
+  return ok;
 }
 
 int agglo_ensemble_member_done(const agglo_ensemble *e, size_t i) {
   if (!e || !e->prepared || i >= e->count) return 0;
-  char path[8192];
-  member_path(e, i, "done", path, sizeof path);
-  return file_exists(path);
+  char why[256];
+  return done_complete(e, i, why, sizeof why) == 1;
 }
 
 int agglo_ensemble_member_state(const agglo_ensemble *e, size_t i) {
@@ -435,6 +525,11 @@ static agglo_status write_marker(const agglo_ensemble *e, size_t i, const marker
   FILE *f = fopen(tmp, "w");
   if (!f) return agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", tmp, strerror(errno));
   for (int k = 0; k < F_COUNT; k++) fprintf(f, "%s=%s\n", field_names[k], m->f[k]);
+  if (ok) { /* what the member vouches for: checked by agglo_ensemble_member_done */
+    member_path(e, i, NULL, path, sizeof path);
+    list_files(f, path);
+    member_path(e, i, "done", path, sizeof path);
+  }
   if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0 || rename(tmp, path) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
   return AGGLO_OK;
@@ -442,13 +537,16 @@ static agglo_status write_marker(const agglo_ensemble *e, size_t i, const marker
 
 static int read_marker(const agglo_ensemble *e, size_t i, marker *m) {
   memset(m, 0, sizeof *m);
-  char path[8192];
-  member_path(e, i, "done", path, sizeof path);
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    member_path(e, i, "failed", path, sizeof path);
-    f = fopen(path, "r");
+  char path[8192], why[256];
+  int done = done_complete(e, i, why, sizeof why);
+  if (done == 0) {
+    snprintf(m->f[F_STATUS], sizeof m->f[F_STATUS], "incomplete");
+    snprintf(m->f[F_ERROR], sizeof m->f[F_ERROR], "%s (changed after the member finished): "
+             "--resume runs it again", why);
+    return 0;
   }
+  member_path(e, i, done == 1 ? "done" : "failed", path, sizeof path);
+  FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(m->f[F_STATUS], sizeof m->f[F_STATUS], "missing");
     snprintf(m->f[F_ERROR], sizeof m->f[F_ERROR], "not run (or interrupted): --resume runs it");
@@ -519,11 +617,14 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   double w0 = agglo_wall_seconds();
   char path[8400], dir[8192];
   member_path(e, i, NULL, dir, sizeof dir);
+  /* the member's directory is this process's from before its old marker goes to after its new
+     one is written: a member another process runs is left to it, untouched */
+  agglo_lock lock = {0};
+  if (agglo_make_dir(dir) != 0 || agglo_lock_take(&lock, dir) != 0) return AGGLO_ERROR_IO;
   member_path(e, i, "done", path, sizeof path);
   remove(path);
   member_path(e, i, "failed", path, sizeof path);
   remove(path);
-  if (agglo_make_dir(dir) != 0) return AGGLO_ERROR_IO;
   marker m;
   memset(&m, 0, sizeof m);
   for (int k = F_FINISHED; k < F_COUNT; k++) m.f[k][0] = 0;
@@ -543,7 +644,7 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   if (st == AGGLO_OK && (st = agglo_sim_create(c, &sim)) != AGGLO_OK)
     snprintf(err, sizeof err, "%s", agglo_last_error());
   if (st == AGGLO_OK) {
-    if (e->which) st = agglo_sim_attach_outputs(sim, dir, e->which | AGGLO_OUTPUT_OVERWRITE); /* a member run again */
+    if (e->which) st = agglo_sim_attach_outputs_held(sim, dir, e->which | AGGLO_OUTPUT_OVERWRITE); /* a member run again */
     else {
       snprintf(path, sizeof path, "%s/scenario.ini", dir);
       st = agglo_config_save(c, path);
@@ -608,6 +709,7 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
   clean_message(m.f[F_ERROR], sizeof m.f[F_ERROR], st == AGGLO_OK ? "" : err);
   set_num(&m, F_WALL, agglo_wall_seconds() - w0);
   agglo_status sm = write_marker(e, i, &m);
+  agglo_lock_release(&lock);
   if (sm != AGGLO_OK) return sm;
   if (st != AGGLO_OK) agglo_error(st, "%s: %s", e->names[i], m.f[F_ERROR]);
   return st;

@@ -349,15 +349,14 @@ agglo_status agglo_sim_set_log(agglo_sim *sim, agglo_log_fn fn, void *user) {
 
 /* ---- outputs ----------------------------------------------------------------------------- */
 
-agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which) {
-  NEED(sim, AGGLO_ERROR_USAGE);
+static agglo_status attach_outputs(agglo_sim *sim, const char *dir, unsigned which, int take_lock) {
   if (which & ~(unsigned)(AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE))
     return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: which = %u (allowed: a sum of "
                        "AGGLO_OUTPUT_* flags, at most %d)", which, AGGLO_OUTPUT_ALL | AGGLO_OUTPUT_OVERWRITE);
   if (agglo_outputs_close(sim) != 0) return AGGLO_ERROR_IO;
   if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
   if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
-  if (agglo_outputs_open(sim, dir, which) != 0) {
+  if (agglo_outputs_open(sim, dir, which, take_lock) != 0) {
     agglo_error_saved keep;
     agglo_error_save(&keep);
     agglo_outputs_close(sim);
@@ -365,6 +364,15 @@ agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned 
     return AGGLO_ERROR_IO;
   }
   return AGGLO_OK;
+}
+
+agglo_status agglo_sim_attach_outputs(agglo_sim *sim, const char *dir, unsigned which) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  return attach_outputs(sim, dir, which, 1);
+}
+
+agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsigned which) {
+  return attach_outputs(sim, dir, which, 0);
 }
 
 agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir) {

@@ -4,12 +4,14 @@
 #define AGGLO_SIMULATION_H
 #include "analysis/clusters.h"
 #include "config/config.h"
+#include "core/files.h"
 #include "core/model.h"
 #include <stdio.h>
 
 /* The writers attached to an output directory and their schedule. */
 typedef struct {
   char *dir;
+  agglo_lock lock; /* dir held while the writers are attached (unless the caller holds it) */
   unsigned which;  /* AGGLO_OUTPUT_* */
   FILE *traj, *stats;
   struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
@@ -47,9 +49,10 @@ struct agglo_sim {
 /* Label the clusters of the current state (model labels or contacts). 0 or -1 (memory). */
 int agglo_sim_label(agglo_sim *sim);
 
-/* outputs.c: open the writers, write what is due at the current step (final: everything of the
-   run's end), write the restart point, close. Return 0 or -1 with the thread's message set. */
-int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which);
+/* outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
+   it), write what is due at the current step (final: everything of the run's end), write the
+   restart point, close. Return 0 or -1 with the thread's message set. */
+int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock);
 int agglo_outputs_write(agglo_sim *sim, int final);
 /* Would agglo_outputs_write write anything at the current step? (fixed-step models) */
 int agglo_outputs_due(const agglo_sim *sim, int final);
@@ -69,6 +72,15 @@ int64_t agglo_schedule_step(double t, double dt);
 int64_t agglo_schedule_every(double interval, double dt);
 double agglo_schedule_next(double t, double interval);
 int agglo_schedule_due(double t, double interval, double *next);
+
+/* A directory holding files agglo writes (trajectory, stats, snapshots, state, scenario) is
+   refused (the message names flag, the API's way to overwrite), or with overwrite they are
+   deleted (other files stay; keep, if not NULL, too: the caller replaces it whole): 0 or -1 with
+   the message. */
+int agglo_outputs_claim(const char *dir, int overwrite, const char *flag, const char *keep);
+/* agglo_sim_attach_outputs into a directory the caller holds (agglo_lock_take): an ensemble's
+   member, which holds its directory from before its run to after its marker. */
+agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsigned which);
 
 /* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
    apply it over the set-up state before the model is made (checked as the setters check; errors

@@ -96,19 +96,17 @@ static int64_t saved_step(const agglo_sim *sim, const char *dir) {
   return agglo_checkpoint_step(dir, sim->cfg.checkpoint_format);
 }
 
-/* A directory holding another run's outputs is refused, or cleared with AGGLO_OUTPUT_OVERWRITE;
-   a restarted run continues in the directory of its restart point. */
-static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
+int agglo_outputs_claim(const char *dir, int overwrite, const char *flag, const char *keep) {
   DIR *d = opendir(dir);
   if (!d) return 0;
-  int rc = 0, continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
+  int rc = 0;
   for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-    if (!agglo_file(e->d_name) || continuing) continue;
+    if (!agglo_file(e->d_name) || (overwrite && keep && !strcmp(e->d_name, keep))) continue;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
     if (!overwrite)
       rc = agglo_error(AGGLO_ERROR_IO, "%s holds the outputs of another run (%s): give another output "
-                       "directory, or --overwrite (AGGLO_OUTPUT_OVERWRITE) to replace them", dir, e->d_name);
+                       "directory, or --overwrite (%s) to replace them", dir, e->d_name, flag);
     else if (remove(path) != 0)
       rc = agglo_error(AGGLO_ERROR_IO, "%s: cannot delete: %s", path, strerror(errno));
   }
@@ -116,10 +114,17 @@ static int claim_dir(const agglo_sim *sim, const char *dir, int overwrite) {
   return rc;
 }
 
-int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which) {
+int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock) {
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
-  if (agglo_make_dir(dir) != 0 || claim_dir(sim, dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0) != 0) return -1;
+  if (agglo_make_dir(dir) != 0 || (take_lock && agglo_lock_take(&o->lock, dir) != 0)) return -1;
+  /* another run's outputs are refused or deleted (scenario.ini is replaced whole just after: a
+     kill in between must not lose the scenario a --resume reads); a restarted run continues in
+     the directory of its restart point */
+  int continuing = sim->restarted && saved_step(sim, dir) == sim->sys.step;
+  if (!continuing && agglo_outputs_claim(dir, (which & AGGLO_OUTPUT_OVERWRITE) != 0,
+                                         "AGGLO_OUTPUT_OVERWRITE", "scenario.ini") != 0)
+    return -1;
   which &= AGGLO_OUTPUT_ALL;
   if (write_scenario(sim, dir) != 0) return -1;
   o->dir = strdup(dir);
@@ -301,15 +306,19 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
 
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
   char err[1024];
-  if (agglo_make_dir(dir) != 0) return -1;
-  if (dir != sim->out.dir && write_scenario(sim, dir) != 0) return -1;
+  int own = sim->out.dir && agglo_same_dir(dir, sim->out.dir);
+  agglo_lock lock = {0}; /* another directory is held while its restart point is written */
+  if (agglo_make_dir(dir) != 0 || (!own && agglo_lock_take(&lock, dir) != 0)) return -1;
+  int rc = 0;
+  if (!own && write_scenario(sim, dir) != 0) rc = -1;
   int h5 = sim->cfg.checkpoint_format == AGGLO_CHECKPOINT_HDF5;
   agglo_pending_iterations pending = {sim->iter_sum, sim->iter_steps};
-  if ((h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model, sim->state,
-                                                              pending, err, sizeof err) != 0)
-    return agglo_error(AGGLO_ERROR_IO, "%s", err);
-  if (dir == sim->out.dir) sim->out.state_step = sim->sys.step;
-  return 0;
+  if (rc == 0 && (h5 ? agglo_checkpoint_h5_write : agglo_checkpoint_write)(dir, &sim->sys, sim->model,
+                                                                          sim->state, pending, err, sizeof err) != 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s", err);
+  agglo_lock_release(&lock);
+  if (rc == 0 && own) sim->out.state_step = sim->sys.step;
+  return rc;
 }
 
 int agglo_outputs_stop(agglo_sim *sim) {
@@ -351,6 +360,7 @@ int agglo_outputs_close(agglo_sim *sim) {
     rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.h5md: write failed", o->dir);
   if (o->stats && fclose(o->stats) != 0 && rc == 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed", o->dir);
+  agglo_lock_release(&o->lock); /* last: every file is closed */
   free(o->dir);
   memset(o, 0, sizeof *o);
   return rc;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct agglo_trajectory {
   agglo_xyz_reader rd;
@@ -79,7 +80,10 @@ static int ends_with(const char *s, const char *tail) {
 
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius) {
   if (!in || !out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_convert: NULL path");
-  if (!strcmp(in, out)) return agglo_error(AGGLO_ERROR_INPUT, "%s: input and output are the same file", in);
+  struct stat si, so; /* the same file under two names would be emptied before it is read */
+  if (!strcmp(in, out) || (stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev &&
+                           si.st_ino == so.st_ino))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: input and output (%s) are the same file", in, out);
   char *err = agglo_error_buffer();
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, in, default_radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;

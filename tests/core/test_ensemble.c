@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 static const char *tiny = "[run]\nmodel = contact\ndim = 2\nt_end = 0.1\ndt = 0.02\n"
@@ -64,13 +65,13 @@ static void grid_and_refusals(void **state) {
   agglo_config_destroy(c);
 }
 
-static agglo_ensemble *make(const agglo_config *c, const char *seeds, int resume) {
+static agglo_ensemble *make(const agglo_config *c, const char *seeds, int mode, agglo_status expect) {
   agglo_ensemble *e;
   assert_int_equal(agglo_ensemble_new(c, "test_ensemble_run", &e), AGGLO_OK);
   assert_int_equal(agglo_ensemble_set_seeds(e, seeds), AGGLO_OK);
   assert_int_equal(agglo_ensemble_vary(e, "particles.n", "20,-4"), AGGLO_OK);
   assert_int_equal(agglo_ensemble_set_outputs(e, AGGLO_OUTPUT_STATS), AGGLO_OK);
-  assert_int_equal(agglo_ensemble_prepare(e, resume), resume < 2 ? AGGLO_OK : AGGLO_ERROR_INPUT);
+  assert_int_equal(agglo_ensemble_prepare(e, mode), expect);
   return e;
 }
 
@@ -78,7 +79,7 @@ static void members_any_order_and_resume(void **state) {
   (void)state;
   (void)!system("rm -rf test_ensemble_run");
   agglo_config *c = tiny_config();
-  agglo_ensemble *e = make(c, "1-3", 0);
+  agglo_ensemble *e = make(c, "1-3", AGGLO_ENSEMBLE_NEW, AGGLO_OK);
   assert_int_equal(agglo_ensemble_count(e), 6);
   for (size_t i = 6; i-- > 0;) {
     agglo_status st = agglo_ensemble_run_member(e, i, NULL, NULL);
@@ -104,13 +105,45 @@ static void members_any_order_and_resume(void **state) {
   assert_memory_equal(line, "particles.n,output_time,members,running,time_mean,time_sd,", 57);
   agglo_ensemble_destroy(e);
   /* resume: the finished members are kept, the failed ones are run again */
-  e = make(c, "1-3", 1);
+  e = make(c, "1-3", AGGLO_ENSEMBLE_RESUME, AGGLO_OK);
   for (size_t i = 0; i < 3; i++) assert_int_equal(agglo_ensemble_member_done(e, i), 1);
   for (size_t i = 3; i < 6; i++) assert_int_equal(agglo_ensemble_member_done(e, i), 0);
+  /* while it is held, another handle is refused, naming this process; one that joins is not */
+  agglo_ensemble *other = make(c, "1-3", AGGLO_ENSEMBLE_RESUME, AGGLO_ERROR_IO);
+  char holder[64];
+  snprintf(holder, sizeof holder, "(pid %ld holds test_ensemble_run/agglo.lock)", (long)getpid());
+  assert_non_null(strstr(agglo_last_error(), "test_ensemble_run is in use by another run"));
+  assert_non_null(strstr(agglo_last_error(), holder));
+  agglo_ensemble_destroy(other);
+  other = make(c, "1-3", AGGLO_ENSEMBLE_JOIN, AGGLO_OK);
+  agglo_ensemble_destroy(other);
+  agglo_ensemble_destroy(e);
+  /* a member whose file changed after its done marker (here stats.csv cut) is not done: resume
+     runs it again, the summary does not count it */
+  (void)!system("head -c 200 test_ensemble_run/particles.n=20/seed=2/stats.csv > cut.csv && "
+                "mv cut.csv test_ensemble_run/particles.n=20/seed=2/stats.csv");
+  e = make(c, "1-3", AGGLO_ENSEMBLE_RESUME, AGGLO_OK);
+  assert_int_equal(agglo_ensemble_member_done(e, 0), 1);
+  assert_int_equal(agglo_ensemble_member_done(e, 1), 0);
+  assert_int_equal(agglo_ensemble_member_state(e, 1), 0);
+  assert_int_equal(agglo_ensemble_write_summary(e, &failed), AGGLO_OK);
+  assert_int_equal(failed, 4);
+  assert_int_equal(system("grep -q '^particles.n=20/seed=2,20,2,incomplete,.*stats.csv has 200 bytes, "
+                          "not the [0-9]* its done marker lists' test_ensemble_run/members.csv"), 0);
+  assert_int_equal(agglo_ensemble_run_member(e, 1, NULL, NULL), AGGLO_OK);
+  assert_int_equal(agglo_ensemble_member_done(e, 1), 1);
   agglo_ensemble_destroy(e);
   /* other seeds: refused */
-  e = make(c, "1-4", 2);
+  e = make(c, "1-4", AGGLO_ENSEMBLE_RESUME, AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "made with other seeds"));
+  agglo_ensemble_destroy(e);
+  /* a new ensemble over this one: refused, or replaced (its summary and markers go) */
+  e = make(c, "1-3", AGGLO_ENSEMBLE_NEW, AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "holds an ensemble already"));
+  agglo_ensemble_destroy(e);
+  e = make(c, "1-3", AGGLO_ENSEMBLE_OVERWRITE, AGGLO_OK);
+  for (size_t i = 0; i < 6; i++) assert_int_equal(agglo_ensemble_member_state(e, i), 0);
+  assert_int_equal(count_lines("test_ensemble_run/members.csv"), -1);
   agglo_ensemble_destroy(e);
   agglo_config_destroy(c);
 }

@@ -326,6 +326,24 @@ def test_outputs_errors_and_flags(small_contact, tmp_path):
         set(os.listdir(tmp_path / "all"))
 
 
+def test_one_simulation_per_directory(small_contact, tmp_path):
+    """A directory is held by the simulation whose writers are attached: another is refused,
+    naming the holder's pid; once closed, the directory is free again."""
+    a, b = small_contact(), small_contact()
+    a.attach_outputs(tmp_path / "o", which="stats")
+    assert (tmp_path / "o" / "agglo.lock").read_text() == f"{os.getpid()}\n"
+    with pytest.raises(agglo.OutputError, match=f"in use by another run \\(pid {os.getpid()} holds"):
+        b.attach_outputs(tmp_path / "o", which="stats", overwrite=True)
+    with pytest.raises(agglo.OutputError, match="in use by another run"):
+        b.save_state(tmp_path / "o")
+    a.run(0.1)
+    a.save_state(tmp_path / "o")  # its own directory
+    a.close_outputs()
+    assert not (tmp_path / "o" / "agglo.lock").exists()
+    b.attach_outputs(tmp_path / "o", which="stats", overwrite=True)
+    b.close_outputs()
+
+
 def test_trajectory_reader(small_contact, tmp_path):
     sim = small_contact()
     sim.attach_outputs(tmp_path, which="trajectory")

@@ -29,6 +29,14 @@ run_case() { # name, then the scenario arguments
   "$exe" run "$@" -s output.snapshots= -s output.checkpoint_minutes=0.0015 -o "$dir/$name.killed" --quiet \
     2>> "$dir/$name.log" &
   pid=$!
+  # the first kill once the run has written its scenario (before it, there is nothing to resume;
+  # on a loaded machine the set-up alone can outlast the first delay)
+  i=0
+  while [ ! -e "$dir/$name.killed/scenario.ini" ]; do
+    i=$((i + 1))
+    [ $i -gt 6000 ] && { kill -KILL $pid; echo "$name: no scenario.ini after 60 s"; exit 1; }
+    sleep 0.01
+  done
   n=0
   s=0
   # end it six times (every SIGKILL lands after a restart point, so each resume gets further)
