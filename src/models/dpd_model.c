@@ -431,20 +431,20 @@ static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri
    evaluation (kernel_of). */
 enum {
   LAW_GW,     /* a w on every pair (groot_warren or none everywhere): the fluid's fast path */
-  LAW_PAIR,   /* each pair its own law (pair_forces.c); the smallest gap is tracked */
+  LAW_PAIR,   /* each pair its own law (dpd_pair_forces.c); the smallest gap is tracked */
   LAW_BRIDGES /* LAW_PAIR, with a capillary pair's force only while it holds a bridge */
 };
 typedef struct {
   int law;      /* LAW_* */
   int thermo;   /* DPD_THERMO_*: the pair thermostat, central (dpd), also transverse, or none */
-  int ghosts;   /* some particles are ghosts (dpd_domain.c): pairs counted once, two ghosts skipped */
+  int ghosts;   /* some particles are ghosts (mpi/dpd_domain.c) */
   int multi_rc; /* the species pairs have different cut-offs (dpd.rc_ij; read at run time) */
 } pair_mode;
 
 /* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
-   Groot-Warren a w where the pair's law is groot_warren or none, else its law (pair_forces.c);
-   under LAW_BRIDGES a capillary pair's only while it holds a bridge, then listed in bb for the
-   next evaluation. */
+   Groot-Warren a w where the pair's law is groot_warren or none, else the pair's law
+   (dpd_pair_forces.c); under LAW_BRIDGES a capillary pair's only while it holds a bridge, then
+   listed in bb for the next evaluation. */
 static inline __attribute__((always_inline)) double conservative(const dpd *m, int law, int q, size_t i,
                                                                 size_t j, double r, double w,
                                                                 double *min_gap, struct bond_buf *bb) {

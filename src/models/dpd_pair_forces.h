@@ -55,7 +55,7 @@ double agglo_edl_thesis(double R, double sigma_q, double kappa, double eps_eps0,
 double agglo_capillary_rupture(const agglo_pair_params *p, double ri, double rj);
 
 /* Groot-Warren at weight w = 1 - r/rc (r < rc): F = a w, *U (if not NULL) = a rc w^2 / 2. The
-   law of agglo_pair_force, and of model_dpd.c's pair loop directly (its w is 1 - r (1/rc)). */
+   law of agglo_pair_force, and of dpd_model.c's pair loop directly (its w is 1 - r (1/rc)). */
 static inline double agglo_groot_warren(double a, double rc, double w, double *U) {
   if (U) *U = 0.5 * a * rc * w * w;
   return a * w;
