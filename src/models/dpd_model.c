@@ -15,8 +15,10 @@
    whatever the number of threads: results are bitwise identical with any thread count. Each
    pair's force is computed once, added to i and subtracted from j, so total momentum is
    conserved to round-off. The pair random number is a Philox draw keyed by (seed, step, min id,
-   max id): zeta_ij = zeta_ji, independent of storage order and threads. The system arrays are
-   written back (scenario units, original order) after every step.
+   max id): zeta_ij = zeta_ji, independent of storage order and threads. The pair loop is written
+   once and compiled once per mode (force law, thermostat, ghosts), the variant chosen at each
+   step (kernels[] below). The system arrays are written back (scenario units, original order)
+   after every step.
 
    Thermostats (dpd.thermostat, docs/dpd.md): `dpd` is the central pair thermostat above.
    `transverse` adds its part perpendicular to the pair axis (Junghans, Praprotnik, Kremer 2008):
@@ -310,7 +312,11 @@ void agglo_dpd_sort(dpd *m) {
                                         m->nc[0] + cell_coord(m, 0, x0));
   }
   memset(m->cell_start, 0, (nc + 1) * sizeof *m->cell_start);
-  for (size_t i = 0; i < n; i++) m->cell_start[m->cell_of[i] + 1] += m->cell_of[i] >= 0;
+  m->nghosts = 0;
+  for (size_t i = 0; i < n; i++) {
+    m->cell_start[m->cell_of[i] + 1] += m->cell_of[i] >= 0;
+    m->nghosts += p->gh[i] == 1;
+  }
   for (size_t c = 0; c < nc; c++) m->cell_start[c + 1] += m->cell_start[c];
   memcpy(m->fill, m->cell_start, nc * sizeof *m->fill);
   for (size_t i = 0; i < n; i++)
@@ -401,14 +407,95 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
 
 #define CHUNK 64
 
+/* x rounded as computed: a product x is not fused into the sums that use it (gcc's default
+   -ffp-contract=fast fuses across statements, differently in each variant of the pair loop;
+   compilers without the barrier fuse at most within one expression). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_assoc_barrier)
+#define ROUNDED(x) __builtin_assoc_barrier(x)
+#endif
+#endif
+#ifndef ROUNDED
+#define ROUNDED(x) (x)
+#endif
+
 /* A bridge: formed on contact, kept below the rupture distance. */
 static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
   return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
                       agglo_bond_set_has(&m->bonds, agglo_bond_key(a, b)));
 }
 
-/* All pairs (i in cell c, j > i in c or in an upper neighbour cell). */
-static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_stats *st) {
+/* The modes of the pair loop. The loop (cell_forces) is written once; each variant of it
+   (kernels[] below) passes the modes as constants, so that the compiler drops the tests and the
+   code of the other modes from its innermost loop. The variant is chosen once per force
+   evaluation (kernel_of). */
+enum {
+  LAW_GW,     /* a w on every pair (groot_warren or none everywhere): the fluid's fast path */
+  LAW_PAIR,   /* each pair its own law (dpd_pair_forces.c); the smallest gap is tracked */
+  LAW_BRIDGES /* LAW_PAIR, with a capillary pair's force only while it holds a bridge */
+};
+typedef struct {
+  int law;      /* LAW_* */
+  int thermo;   /* DPD_THERMO_*: the pair thermostat, central (dpd), also transverse, or none */
+  int ghosts;   /* some particles are ghosts (mpi/dpd_domain.c) */
+  int multi_rc; /* the species pairs have different cut-offs (dpd.rc_ij; read at run time) */
+} pair_mode;
+
+/* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
+   Groot-Warren a w where the pair's law is groot_warren or none, else the pair's law
+   (dpd_pair_forces.c); under LAW_BRIDGES a capillary pair's only while it holds a bridge, then
+   listed in bb for the next evaluation. */
+static inline __attribute__((always_inline)) double conservative(const dpd *m, int law, int q, size_t i,
+                                                                size_t j, double r, double w,
+                                                                double *min_gap, struct bond_buf *bb) {
+  if (law == LAW_GW) return agglo_groot_warren(m->a[q], m->rcp[q], w, NULL);
+  const parts *p = &m->p;
+  const double ri = p->r[i], rj = p->r[j], gap = r - ri - rj;
+  if (gap < *min_gap) *min_gap = gap;
+  if (m->pgw[q]) return agglo_groot_warren(m->a[q], m->rcp[q], w, NULL);
+  if (law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
+    if (!bridged(m, q, p->id[i], p->id[j], ri, rj, gap)) return 0;
+    bond_push(bb, agglo_bond_key(p->id[i], p->id[j]));
+  }
+  return agglo_pair_force(&m->pp[q], r, ri, rj, NULL);
+}
+
+/* The force F_out on i (-F_out on j) of pair (i, j) of species pair q along e, with the
+   conservative force F, weight w and ev = e.(v~_i - v~_j), under the pair thermostat `thermo`
+   of step `step`: F e plus the central dissipative and random forces
+   w (sigma zeta / sqrt(dt) - gamma w ev) e (dpd, transverse), plus the transverse ones
+   (transverse); langevin has none here (forces() adds its own to every particle). */
+static inline __attribute__((always_inline)) void thermostat(const dpd *m, int thermo, uint64_t step,
+                                                            int q, size_t i, size_t j, double F,
+                                                            double w, const double e[3], double ev,
+                                                            double F_out[3]) {
+  const parts *p = &m->p;
+  const uint32_t idi = p->id[i], idj = p->id[j];
+  double z[3] = {0, 0, 0};
+  if (thermo != DPD_THERMO_LANGEVIN) {
+    const double zeta = thermo == DPD_THERMO_TRANSVERSE
+                            ? pair_zeta4(m->seed, step, idi, idj, m->gaussian, z)
+                            : pair_zeta(m->seed, step, idi, idj, m->gaussian);
+    F += w * (m->sig[q] * zeta * m->inv_sqrt_dt - m->gam[q] * w * ev);
+  }
+  F_out[0] = F * e[0], F_out[1] = F * e[1], F_out[2] = F * e[2];
+  if (thermo != DPD_THERMO_TRANSVERSE) return;
+  /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a); v_ij after the first
+     half kick, not predicted: with v~ (lambda = 0.65) the Groot-Warren fluid ran 2.0 % cold,
+     with it 0.9 % */
+  if (m->dim == 2) z[2] = 0;
+  const double sz = (idi < idj ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
+  const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
+  const double a0 = sz * z[0] - gd * (v0[i] - v0[j]), a1 = sz * z[1] - gd * (v1[i] - v1[j]);
+  const double a2 = sz * z[2] - gd * (v2[i] - v2[j]);
+  const double ea = e[0] * a0 + e[1] * a1 + e[2] * a2;
+  F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell), in mode md. */
+static inline __attribute__((always_inline)) void cell_forces(dpd *m, int cx, int cy, int cz,
+                                                             uint64_t step, force_stats *st,
+                                                             const pair_mode md) {
   size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
   size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
   if (i0 == i1) return;
@@ -421,22 +508,17 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
   const uint32_t *restrict id = p->id;
   const uint8_t *restrict spec = p->spec;
-  const double rc = m->rc, rc2 = rc * rc, isdt = m->inv_sqrt_dt;
-  const int multi_rc = m->multi_rc;
+  const double rc = m->rc, rc2 = rc * rc;
   const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
   const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
-  const int ns = m->nspec, gw = m->gw, gaussian = m->gaussian;
-  const int pair_thermo = m->thermo != DPD_THERMO_LANGEVIN;
-  const int transverse = m->thermo == DPD_THERMO_TRANSVERSE, planar = m->dim == 2;
-  const uint64_t seed = m->seed;
-  const int bridges = m->bridges;
+  const int ns = m->nspec;
   double min_gap = st->min_gap;
   size_t in_range = 0;
   for (size_t i = i0; i < i1; i++) {
     const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
     const double vi0 = t0[i], vi1 = t1[i], vi2 = t2[i];
     const uint32_t idi = id[i];
-    const int si = spec[i] * ns, ghi = p->gh[i];
+    const int si = spec[i] * ns, ghi = md.ghosts ? p->gh[i] : 0;
     double fi0 = 0, fi1 = 0, fi2 = 0;
     ra[0] = i + 1, rb[0] = i1;
     for (int t = 0; t < nr; t++)
@@ -465,64 +547,28 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
           d1 -= L1 * rint(d1 * I1);
           d2 -= L2 * rint(d2 * I2);
           const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
-          const double e0 = d0 * inv_r, e1 = d1 * inv_r, e2 = d2 * inv_r;
-          const int q = si + spec[j];
-          if (ghi | p->gh[j]) { /* a ghost's pair: counted by the rank of the lower id */
+          const double e[3] = {d0 * inv_r, d1 * inv_r, d2 * inv_r};
+          const int q = si + spec[j], ghj = md.ghosts ? p->gh[j] : 0;
+          if (ghi | ghj) { /* a ghost's pair: counted by the rank of the lower id */
             in_range -= !ghi && idi > id[j];
-            in_range += ghi && !p->gh[j] && id[j] < idi;
+            in_range += ghi && !ghj && id[j] < idi;
           }
-          if (multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
-          if (ghi & p->gh[j]) {
+          if (md.multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
+          if (ghi & ghj) {
             /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in
                case one of them migrates here (docs/parallel.md) */
-            if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
+            if (md.law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
                 bridged(m, q, idi, id[j], p->r[i], p->r[j], r - p->r[i] - p->r[j]))
               bond_push(st->bb, agglo_bond_key(idi, id[j]));
             continue;
           }
           const double w = 1.0 - r * m->inv_rcp[q];
-          const double ev = e0 * (vi0 - t0[j]) + e1 * (vi1 - t1[j]) + e2 * (vi2 - t2[j]);
-          double z[3] = {0, 0, 0};
-          const double zeta = !pair_thermo ? 0
-                              : transverse ? pair_zeta4(seed, step, idi, id[j], gaussian, z)
-                                           : pair_zeta(seed, step, idi, id[j], gaussian);
-          double F;
-          if (gw) {
-            F = m->a[q] * w;
-          } else {
-            double gap = r - p->r[i] - p->r[j];
-            if (gap < min_gap) min_gap = gap;
-            if (m->pgw[q]) {
-              F = m->a[q] * w;
-            } else if (bridges && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
-              const double ri = p->r[i], rj = p->r[j];
-              int b = bridged(m, q, idi, id[j], ri, rj, gap);
-              F = b ? agglo_pair_force(&m->pp[q], r, ri, rj, NULL) : 0;
-              if (b) bond_push(st->bb, agglo_bond_key(idi, id[j]));
-            } else {
-              F = agglo_pair_force(&m->pp[q], r, p->r[i], p->r[j], NULL);
-            }
-          }
-          F += w * (m->sig[q] * zeta * isdt - m->gam[q] * w * ev); /* 0 for langevin */
-          if (!transverse) {
-            const double F0 = F * e0, F1 = F * e1, F2 = F * e2;
-            fi0 += F0, fi1 += F1, fi2 += F2;
-            f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
-            continue;
-          }
-          double F0 = F * e0, F1 = F * e1, F2 = F * e2;
-          {
-            /* w P (sigma_p zeta3 / sqrt(dt) - gamma_p w v_ij), P a = a - e (e.a); v_ij after the
-               first half kick, not predicted: with v~ (lambda = 0.65) the Groot-Warren fluid ran
-               2.0 % cold, with it 0.9 % */
-            if (planar) z[2] = 0;
-            const double sz = (idi < id[j] ? 1 : -1) * m->sig_t[q] * isdt, gd = m->gam_t[q] * w;
-            const double *restrict hv0 = p->v[0], *restrict hv1 = p->v[1], *restrict hv2 = p->v[2];
-            double a0 = sz * z[0] - gd * (hv0[i] - hv0[j]), a1 = sz * z[1] - gd * (hv1[i] - hv1[j]);
-            double a2 = sz * z[2] - gd * (hv2[i] - hv2[j]);
-            const double ea = e0 * a0 + e1 * a1 + e2 * a2;
-            F0 += w * (a0 - ea * e0), F1 += w * (a1 - ea * e1), F2 += w * (a2 - ea * e2);
-          }
+          const double ev = e[0] * (vi0 - t0[j]) + e[1] * (vi1 - t1[j]) + e[2] * (vi2 - t2[j]);
+          const double Fc = conservative(m, md.law, q, i, j, r, w, &min_gap, st->bb);
+          double F[3];
+          thermostat(m, md.thermo, step, q, i, j, Fc, w, e, ev, F);
+          /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
+          const double F0 = ROUNDED(F[0]), F1 = ROUNDED(F[1]), F2 = ROUNDED(F[2]);
           fi0 += F0, fi1 += F1, fi2 += F2;
           f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
         }
@@ -531,6 +577,46 @@ static void cell_forces(dpd *m, int cx, int cy, int cz, uint64_t step, force_sta
   }
   st->min_gap = min_gap;
   st->in_range += in_range;
+}
+
+/* The pairs of the cells of column col = (cy, cz), in mode md. */
+static inline __attribute__((always_inline)) void column_forces(dpd *m, int col, uint64_t step,
+                                                               force_stats *st, const pair_mode md) {
+  const int cy = col % m->nc[1], cz = col / m->nc[1];
+  for (int cx = 0; cx < m->nc[0]; cx++) cell_forces(m, cx, cy, cz, step, st, md);
+}
+
+/* The variants: column_forces in one mode each. */
+typedef void (*column_kernel)(dpd *m, int col, uint64_t step, force_stats *st);
+#define VARIANT(name, law, thermo, ghosts)                                                      \
+  static void name(dpd *m, int col, uint64_t step, force_stats *st) {                           \
+    column_forces(m, col, step, st, (pair_mode){law, thermo, ghosts, m->multi_rc});             \
+  }
+#define VARIANTS(name, law, thermo) VARIANT(name, law, thermo, 0) VARIANT(name##_ghosts, law, thermo, 1)
+VARIANTS(gw_dpd, LAW_GW, DPD_THERMO_DPD)
+VARIANTS(gw_transverse, LAW_GW, DPD_THERMO_TRANSVERSE)
+VARIANTS(gw_langevin, LAW_GW, DPD_THERMO_LANGEVIN)
+VARIANTS(pair_dpd, LAW_PAIR, DPD_THERMO_DPD)
+VARIANTS(pair_transverse, LAW_PAIR, DPD_THERMO_TRANSVERSE)
+VARIANTS(pair_langevin, LAW_PAIR, DPD_THERMO_LANGEVIN)
+VARIANTS(bridges_dpd, LAW_BRIDGES, DPD_THERMO_DPD)
+VARIANTS(bridges_transverse, LAW_BRIDGES, DPD_THERMO_TRANSVERSE)
+VARIANTS(bridges_langevin, LAW_BRIDGES, DPD_THERMO_LANGEVIN)
+static const column_kernel kernels[3][3][2] = { /* [law][thermostat][ghosts] */
+    [LAW_GW] = {[DPD_THERMO_DPD] = {gw_dpd, gw_dpd_ghosts},
+                [DPD_THERMO_TRANSVERSE] = {gw_transverse, gw_transverse_ghosts},
+                [DPD_THERMO_LANGEVIN] = {gw_langevin, gw_langevin_ghosts}},
+    [LAW_PAIR] = {[DPD_THERMO_DPD] = {pair_dpd, pair_dpd_ghosts},
+                  [DPD_THERMO_TRANSVERSE] = {pair_transverse, pair_transverse_ghosts},
+                  [DPD_THERMO_LANGEVIN] = {pair_langevin, pair_langevin_ghosts}},
+    [LAW_BRIDGES] = {[DPD_THERMO_DPD] = {bridges_dpd, bridges_dpd_ghosts},
+                     [DPD_THERMO_TRANSVERSE] = {bridges_transverse, bridges_transverse_ghosts},
+                     [DPD_THERMO_LANGEVIN] = {bridges_langevin, bridges_langevin_ghosts}}};
+
+/* The variant of the model's modes now. */
+static column_kernel kernel_of(const dpd *m) {
+  const int law = m->gw ? LAW_GW : m->bridges ? LAW_BRIDGES : LAW_PAIR;
+  return kernels[law][m->thermo][m->nghosts > 0];
 }
 
 /* The bridges found by the threads become the set of the next evaluation. */
@@ -559,7 +645,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
   size_t n = m->n;
   double min_gap = INFINITY;
   size_t in_range = 0;
-  const int nc0 = m->nc[0], nc1 = m->nc[1];
+  const column_kernel kernel = kernel_of(m);
   int nthreads = m->n >= PAR_MIN ? omp_get_max_threads() : 1;
   if (nthreads > m->nbb) {
     struct bond_buf *b = realloc(m->bb, (size_t)nthreads * sizeof *b);
@@ -575,10 +661,8 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
     force_stats st = {INFINITY, 0, &m->bb[omp_get_thread_num()]};
     for (int colour = 0; colour < m->ncolours; colour++) {
 #pragma omp for schedule(dynamic, 1)
-      for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++) {
-        int col = m->columns[k], cy = col % nc1, cz = col / nc1;
-        for (int cx = 0; cx < nc0; cx++) cell_forces(m, cx, cy, cz, step, &st);
-      }
+      for (size_t k = m->colour_start[colour]; k < m->colour_start[colour + 1]; k++)
+        kernel(m, m->columns[k], step, &st);
     }
     if (st.min_gap < min_gap) min_gap = st.min_gap;
     in_range += st.in_range;
@@ -811,8 +895,7 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
               const agglo_pair_params *pp = &m->pp[q];
               int bridged = 0;
               if (m->pgw[q]) {
-                double w = 1 - r / m->rcp[q], a = m->a[q];
-                F = a * w, u = 0.5 * a * m->rcp[q] * w * w;
+                F = agglo_groot_warren(m->a[q], m->rcp[q], 1 - r / m->rcp[q], &u);
               } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
                 if (!agglo_bond_set_has(&m->bonds, agglo_bond_key(p->id[i], p->id[j]))) continue;
                 /* the bridge's potential is zero at rupture: forming one costs U(0) < 0 */

@@ -99,11 +99,7 @@ static double lj(const agglo_pair_params *p, double r, double *U) {
 static double law(const agglo_pair_params *p, double r, double ri, double rj, double *U) {
   double S = ri + rj, H = r - S;
   switch (p->kind) {
-  case AGGLO_PF_GROOT_WARREN: {
-    double w = 1 - r / p->rc;
-    if (U) *U = 0.5 * p->a * p->rc * w * w;
-    return p->a * w;
-  }
+  case AGGLO_PF_GROOT_WARREN: return agglo_groot_warren(p->a, p->rc, 1 - r / p->rc, U);
   case AGGLO_PF_VDW: return vdw(p->hamaker, ri, rj, r, U);
   case AGGLO_PF_VDW_REDUCED: return vdw_reduced(p->a, S, r, U);
   case AGGLO_PF_CAPILLARY: return capillary(p, ri, rj, H, p->rc - S, U);

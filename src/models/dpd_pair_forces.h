@@ -54,6 +54,13 @@ double agglo_edl_thesis(double R, double sigma_q, double kappa, double eps_eps0,
    of the bridge formed at contact, R = 2 ri rj / (ri + rj). */
 double agglo_capillary_rupture(const agglo_pair_params *p, double ri, double rj);
 
+/* Groot-Warren at weight w = 1 - r/rc (r < rc): F = a w, *U (if not NULL) = a rc w^2 / 2. The
+   law of agglo_pair_force, and of dpd_model.c's pair loop directly (its w is 1 - r (1/rc)). */
+static inline double agglo_groot_warren(double a, double rc, double w, double *U) {
+  if (U) *U = 0.5 * a * rc * w * w;
+  return a * w;
+}
+
 /* DPD weight w(r) = 1 - r/rc (0 beyond rc); w_D = w^2, w_R = w. */
 static inline double agglo_dpd_weight(double r, double rc) { return r < rc ? 1.0 - r / rc : 0.0; }
 

@@ -28,7 +28,7 @@ typedef struct agglo_dpd_state {
   agglo_config cfg;
   agglo_dpd_units u;
   int dim, kind, nspec, gw, gaussian, thermo;
-  size_t n;
+  size_t n, nghosts;      /* particles, of which ghosts (counted by the sort) */
   double dt, lambda, rc, inv_sqrt_dt;
   double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
   int periodic[3];
