@@ -13,6 +13,7 @@
 #include "core/cells.h"
 #include "core/model.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -553,7 +554,7 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
   ed *e = state;
   char line[256];
   size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
+  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
     return agglo_fail(err, errlen, "contacts file: missing header or wrong particle count");
   const agglo_system *s = e->sys;
@@ -561,7 +562,7 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
   for (size_t i = 0; i < e->n; i++) {
     int c;
     double u[3];
-    if (!fgets(line, sizeof line, f) ||
+    if (agglo_read_line(f, line, sizeof line) <= 0 ||
         sscanf(line, "%d %lg %lg %lg", &c, &u[0], &u[1], &u[2]) != 4 || c < 0 || (size_t)c >= e->n)
       return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z'", i + 3);
     e->cl[i] = c;
