@@ -11,6 +11,10 @@ int agglo_make_dir(const char *path);
 /* The longest line (newline included) the text readers accept, in bytes, unless they say less. */
 enum { AGGLO_LINE_MAX = 65536 };
 
+/* HDF5 files: deflate (their compression) stores at most 1032 bytes of data in one byte, so data
+   announced beyond 1032 times the file's size is not in the file (a damaged or forged header). */
+enum { AGGLO_DEFLATE_MAX_RATIO = 1032 };
+
 /* fopen(path, mode) of a regular file. Devices (/dev/zero), directories and pipes are refused:
    a regular file's size bounds every read. NULL with the message in err (errno kept: ENOENT for a
    missing file). */
