@@ -331,7 +331,8 @@ static void grid_text(const agglo_ensemble *e, FILE *f) {
 
 /* 1 if files a and b have the same bytes. */
 static int same_file(const char *a, const char *b) {
-  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  char err[256]; /* regular files: a device would never end */
+  FILE *fa = agglo_open_read(a, "rb", err, sizeof err), *fb = agglo_open_read(b, "rb", err, sizeof err);
   int same = fa && fb;
   while (same) {
     int ca = getc(fa), cb = getc(fb);
