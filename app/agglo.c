@@ -131,6 +131,19 @@ static void on_warning(const char *msg, void *user) {
   fprintf(stderr, "%sagglo: warning: %s\n", v->drew ? "\n" : "", msg);
 }
 
+/* The files a run writes in its output directory, as its settings choose them (output.format,
+   output.snapshots, output.checkpoint_format), for the closing line. */
+static void written_files(const agglo_config *cfg, char *out, size_t len) {
+  char format[16] = "", snaps[4096] = "", state[16] = "";
+  agglo_config_get(cfg, "output.format", format, sizeof format);
+  agglo_config_get(cfg, "output.snapshots", snaps, sizeof snaps);
+  agglo_config_get(cfg, "output.checkpoint_format", state, sizeof state);
+  snprintf(out, len, "%s, stats.csv, %s%s, scenario.ini",
+           !strcmp(format, "h5md") ? "trajectory.h5md, trajectory.xdmf" : "trajectory.xyz",
+           snaps[strspn(snaps, " ")] ? "snapshot_*.png, " : "",
+           !strcmp(state, "hdf5") ? "state.h5" : "state.xyz, contacts.txt");
+}
+
 typedef agglo_status (*runner_fn)(agglo_sim *sim, const agglo_config *cfg);
 static agglo_status run_here(agglo_sim *sim, const agglo_config *cfg) {
   (void)cfg;
@@ -175,10 +188,12 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }
-  if (!quiet)
-    fprintf(stderr, "agglo: done in %.1f s: t = %g, %zu clusters (largest %zu). Results in %s/: "
-            "trajectory.xyz, stats.csv, snapshot_*.png, state.xyz\n", agglo_cli_wall_seconds() - v.t0, r.time,
-            r.n_clusters, r.max_cluster_size, out);
+  if (!quiet) {
+    char files[256];
+    written_files(cfg, files, sizeof files);
+    fprintf(stderr, "agglo: done in %.1f s: t = %g, %zu clusters (largest %zu). Results in %s/: %s\n",
+            agglo_cli_wall_seconds() - v.t0, r.time, r.n_clusters, r.max_cluster_size, out, files);
+  }
   return 0;
 }
 

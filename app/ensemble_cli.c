@@ -450,15 +450,21 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
                     const char *png_in) {
   char path[4096], dat[4200], gp[4200], png[4200];
   snprintf(path, sizeof path, "%s/ensemble.csv", dir);
-  FILE *f = fopen(path, "r");
-  if (!f) {
+  if (access(path, F_OK) != 0) {
     fprintf(stderr, "agglo plot: %s: cannot read (run agglo ensemble first)\n", path);
     return 1;
   }
-  char *line = NULL, *hdr = NULL, *fl[PLOT_MAX_COLS], *fh[PLOT_MAX_COLS];
-  size_t cap = 0, hcap = 0;
-  if (getline(&hdr, &hcap, f) <= 0) {
-    fprintf(stderr, "agglo plot: %s: empty\n", path);
+  FILE *f = agglo_cli_csv_open(path);
+  if (!f) return 1;
+  enum { LINE = 65536 };
+  char *line = malloc(LINE), *hdr = malloc(LINE), *fl[PLOT_MAX_COLS], *fh[PLOT_MAX_COLS];
+  long lineno = 1;
+  int got = line && hdr ? agglo_cli_csv_line(f, hdr, LINE, path, lineno) : -1;
+  if (got <= 0) {
+    if (got == 0) fprintf(stderr, "agglo plot: %s: empty\n", path);
+    else if (!line || !hdr) fprintf(stderr, "agglo plot: out of memory\n");
+    free(line);
+    free(hdr);
     fclose(f);
     return 1;
   }
@@ -477,6 +483,7 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
     fprintf(stderr, "agglo plot: %s: no %s%s%s in %s (columns: the stats.csv names; keys: the "
             "varied ones)\n", dir, cm < 0 ? "column " : "key ", cm < 0 ? col : xkey ? xkey : "",
             "", path);
+    free(line);
     free(hdr);
     fclose(f);
     return 1;
@@ -488,6 +495,7 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
   FILE *d = fopen(dat, "w");
   if (!d) {
     fprintf(stderr, "agglo plot: %s: cannot write\n", dat);
+    free(line);
     free(hdr);
     fclose(f);
     return 1;
@@ -499,7 +507,7 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
   char *titles[4096];
   int ngroups = 0, npts = 0;
   static struct { char *point, *group, *row; } pts[4096];
-  while (getline(&line, &cap, f) > 0) {
+  while ((got = agglo_cli_csv_line(f, line, LINE, path, ++lineno)) > 0) {
     int n = csv_split(line, fl, PLOT_MAX_COLS);
     if (n <= cm || n <= cb) continue;
     size_t used = 0;
@@ -555,6 +563,7 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
   free(hdr);
   fclose(f);
   fclose(d);
+  if (got < 0) return 1;
   FILE *g = fopen(gp, "w");
   if (!g) {
     fprintf(stderr, "agglo plot: %s: cannot write\n", gp);

@@ -24,6 +24,22 @@ static int is_file(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+FILE *agglo_cli_csv_open(const char *path) {
+  FILE *f = is_file(path) ? fopen(path, "r") : NULL;
+  if (!f) fprintf(stderr, "agglo plot: %s: cannot read: %s\n", path,
+                  access(path, R_OK) != 0 ? strerror(errno) : "not a regular file");
+  return f;
+}
+
+int agglo_cli_csv_line(FILE *f, char *buf, size_t size, const char *path, long line) {
+  if (!fgets(buf, (int)size, f)) return 0;
+  size_t len = strlen(buf);
+  if (len + 1 < size || buf[len - 1] == '\n' || feof(f)) return 1;
+  fprintf(stderr, "agglo plot: %s:%ld: line longer than %zu bytes (the limit of a line)\n", path,
+          line, size - 1);
+  return -1;
+}
+
 static int make_dirs(const char *path) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", path);
@@ -317,10 +333,11 @@ static int has_column(char **cols, int n, const char *name) {
   return 0;
 }
 
-static void scan_values(FILE *f, int ncol) {
-  char line[16384];
+static int scan_values(FILE *f, int ncol, const char *path) {
+  static char line[65536];
   memset(finite_in, 0, sizeof finite_in);
-  while (fgets(line, sizeof line, f)) {
+  int got;
+  for (long k = 2; (got = agglo_cli_csv_line(f, line, sizeof line, path, k)) > 0; k++) {
     char *p = line;
     for (int k = 0; k < ncol && p; k++) {
       char *end;
@@ -330,6 +347,7 @@ static void scan_values(FILE *f, int ncol) {
       if (p) p++;
     }
   }
+  return got;
 }
 
 /* The value of key in dir/scenario.ini (section.key), or 0. */
@@ -379,19 +397,21 @@ int agglo_cli_plot_run(int argc, char **argv) {
   if (!out) out = dir;
   char p[4400], line[8192];
   snprintf(p, sizeof p, "%s/stats.csv", dir);
-  FILE *f = fopen(p, "r");
-  if (!f || !fgets(line, sizeof line, f)) {
-    fprintf(stderr, "agglo plot: %s: cannot read: %s\n", p, f ? "empty" : strerror(errno));
-    if (f) fclose(f);
+  FILE *f = agglo_cli_csv_open(p);
+  if (!f) return 1;
+  int got = agglo_cli_csv_line(f, line, sizeof line, p, 1);
+  if (got <= 0) {
+    if (got == 0) fprintf(stderr, "agglo plot: %s: cannot read: empty\n", p);
+    fclose(f);
     return 1;
   }
   line[strcspn(line, "\r\n")] = 0;
   char *cols[256];
   int ncol = 0;
   for (char *t = strtok(line, ","); t && ncol < 256; t = strtok(NULL, ",")) cols[ncol++] = t;
-  scan_values(f, ncol);
+  got = scan_values(f, ncol, p);
   fclose(f);
-  if (agglo_cli_gp_one_line(dir, "agglo plot") != 0 || make_dirs(out) != 0) return 1;
+  if (got < 0 || agglo_cli_gp_one_line(dir, "agglo plot") != 0 || make_dirs(out) != 0) return 1;
   char abs_stats[4400];
   if (!realpath(p, abs_stats)) snprintf(abs_stats, sizeof abs_stats, "%s", p);
   snprintf(p, sizeof p, "%s/plots_run.gp", out);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets and run each for a bounded time (default 60 s) from a seed corpus
 # of our examples and outputs. Crashes land in fuzz/crashes/; each becomes a regression test
-# input in tests/data/fuzz/. Usage: scripts/fuzz.sh [seconds]
+# input in tests/data/fuzz/. Usage: scripts/fuzz.sh [seconds] [target...]
+# (targets: scenario override xyz state from; all by default). FUZZ_RUNS=N also stops each after N
+# executions (whichever comes first). Each runs as one process, one thread, niced (a shared machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -25,9 +27,12 @@ if [ -f build/agglo ]; then
     -s box.boundary=periodic -s dpd.rc=0.9 -s run.t_end=0.02 -s output.snapshots= &&
     { cat "$work/rd/contacts.txt"; printf '\0'; cat "$work/rd/state.xyz"; } > "$work/state/dpd" || true
 fi
-for t in scenario override xyz state from; do
-  echo "== fuzz_$t for ${secs}s"
-  ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz/fuzz_$t "$work/$t" -max_total_time="$secs" \
+shift || true
+targets=${*:-scenario override xyz state from}
+for t in $targets; do
+  echo "== fuzz_$t for ${secs}s${FUZZ_RUNS:+ or $FUZZ_RUNS executions}"
+  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 nice -n 10 build-fuzz/fuzz/fuzz_$t "$work/$t" \
+    -max_total_time="$secs" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
     -max_len=4096 -artifact_prefix=fuzz/crashes/ -print_final_stats=1 2>&1 \
     | grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Done" || true
 done

@@ -13,3 +13,11 @@ else()
   set_tests_properties(h5md_readers PROPERTIES TIMEOUT 300
     ENVIRONMENT "AGGLO=$<TARGET_FILE:agglo_cli>;HDF5_USE_FILE_LOCKING=FALSE")
 endif()
+
+# The closing line of a run lists the files it wrote: an H5MD trajectory and an HDF5 restart point
+# here, not trajectory.xyz and state.xyz.
+add_test(NAME h5md_closing_line
+  COMMAND $<TARGET_FILE:agglo_cli> run -o h5md_closing --overwrite -s particles.n=20 -s run.t_end=0.04
+          -s output.format=h5md -s output.checkpoint_format=hdf5 -s output.snapshots=)
+set_tests_properties(h5md_closing_line PROPERTIES PASS_REGULAR_EXPRESSION
+  "Results in h5md_closing/: trajectory\\.h5md, trajectory\\.xdmf, stats\\.csv, state\\.h5, scenario\\.ini\n")

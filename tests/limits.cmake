@@ -40,3 +40,31 @@ add_test(NAME guard_jam_state
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME guard_jam_compliance_runs
   COMMAND $<TARGET_FILE:agglo_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/gluey_jam.ini -o guard_jam3 --overwrite --quiet -s solver.compliance=1e-4)
+
+# Bounded reads (docs/reliability.md, "Every reader bounds what it reads"): a device, an enormous
+# line, a count no file can hold is refused at once, naming the file, the line and the bound, in
+# 300 MB of address space and 2 s (bounded.sh; no memory limit under the sanitizers).
+if(AGGLO_SANITIZE)
+  set(READ_KB 0)
+else()
+  set(READ_KB 300000)
+endif()
+function(read_bound name status regex)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/read_bound_${name})
+  file(MAKE_DIRECTORY ${dir})
+  add_test(NAME read_bound_${name}
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/bounded.sh ${READ_KB} $<TARGET_FILE:agglo_cli> ${ARGN}
+    WORKING_DIRECTORY ${dir})
+  set_tests_properties(read_bound_${name} PROPERTIES
+    PASS_REGULAR_EXPRESSION "^agglo: ${regex}\nexit status ${status}\n$" TIMEOUT 10)
+endfunction()
+set(DEVICE "/dev/zero: is a character device; agglo reads regular files only")
+read_bound(analyze_device 1 "${DEVICE}.*" analyze /dev/zero -o out)
+read_bound(from_device 2 "${DEVICE}.*" run -s particles.from=/dev/zero -o out --quiet)
+read_bound(scenario_device 2 "${DEVICE}.*" run /dev/zero -o out)
+set(LONG "long_line\\.xyz:2: frame 1: line longer than 65535 bytes \\(the limit of a line\\)")
+read_bound(analyze_long_line 1 "${LONG}" analyze long_line.xyz -o out)
+read_bound(from_long_line 2 "${LONG}" run -s particles.from=long_line.xyz -o out --quiet)
+set(HUGE "[^ ]*huge_count\\.xyz:1: frame 1: announces 1000000000000 particles but only 61 bytes follow, room for at most 8 particle lines of 8 bytes.*")
+read_bound(analyze_huge_count 1 "${HUGE}" analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/huge_count.xyz -o out)
+read_bound(from_huge_count 2 "${HUGE}" run -s particles.from=${CMAKE_CURRENT_SOURCE_DIR}/data/cli/huge_count.xyz -o out --quiet)

@@ -2,6 +2,7 @@
 #include "config/keys.h"
 #include "core/error.h"
 #include "core/model.h"
+#include "core/files.h"
 #include "picture/picture.h"
 #include <errno.h>
 #include <ini.h>
@@ -356,6 +357,7 @@ typedef struct {
   FILE *f;
   const char *text; /* or a string */
   int line, too_long;
+  long bad; /* agglo_read_line's error on line `line` (a NUL byte, a read error) */
   int indented; /* the last line read starts with a blank: a continuation of a value */
   agglo_config *cfg;
   const char *name;
@@ -378,7 +380,10 @@ static char *read_line(char *str, int num, void *stream) {
   reader *r = stream;
   char *got;
   if (r->f) {
-    got = fgets(str, num, r->f);
+    long len = agglo_read_line(r->f, str, (size_t)num);
+    if (len == AGGLO_LINE_LONG) r->too_long = r->line + 1;
+    else if (len < 0) r->bad = len, r->fail_line = r->line + 1;
+    got = len > 0 ? str : NULL; /* a bad line ends the reading */
   } else {
     if (!*r->text) return NULL;
     const char *nl = strchr(r->text, '\n');
@@ -393,7 +398,7 @@ static char *read_line(char *str, int num, void *stream) {
   r->line++;
   r->indented = (got[0] == ' ' || got[0] == '\t') && got[strspn(got, " \t\r\n")] != 0;
   size_t l = strlen(got);
-  if (l == (size_t)num - 1 && got[l - 1] != '\n' && !r->too_long) r->too_long = r->line;
+  if (!r->f && l == (size_t)num - 1 && got[l - 1] != '\n' && !r->too_long) r->too_long = r->line;
   return got;
 }
 
@@ -445,6 +450,11 @@ static int parse(reader *r) {
     return agglo_fail(r->err, r->errlen, "%s: out of memory", r->name);
   int rc = ini_parse_stream(read_line, r, on_entry, r);
   free(r->seen);
+  if (r->bad && !r->failed) {
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%d", r->name, r->fail_line);
+    return agglo_line_fail(r->err, r->errlen, where, r->bad, 200);
+  }
   /* rc is the first bad line; a syntax error before the first bad entry is reported as such
      (e.g. an unclosed [section] would otherwise show as an unknown section on a later line) */
   if (r->failed && !(rc > 0 && rc < r->fail_line)) return -1;
@@ -459,8 +469,10 @@ static int parse(reader *r) {
 
 int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t errlen) {
   reader r = {0};
-  r.f = fopen(path, "r");
-  if (!r.f) return agglo_fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
+  r.f = agglo_open_read(path, "r", err, errlen);
+  if (!r.f && errno != EINVAL)
+    return agglo_fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
+  if (!r.f) return -1;
   r.cfg = c, r.name = path, r.err = err, r.errlen = errlen;
   int rc = parse(&r);
   fclose(r.f);

@@ -334,7 +334,8 @@ static void grid_text(const agglo_ensemble *e, FILE *f) {
 
 /* 1 if files a and b have the same bytes. */
 static int same_file(const char *a, const char *b) {
-  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  char err[256]; /* regular files: a device would never end */
+  FILE *fa = agglo_open_read(a, "rb", err, sizeof err), *fb = agglo_open_read(b, "rb", err, sizeof err);
   int same = fa && fb;
   while (same) {
     int ca = getc(fa), cb = getc(fb);
@@ -546,7 +547,8 @@ static int read_marker(const agglo_ensemble *e, size_t i, marker *m) {
     return 0;
   }
   member_path(e, i, done == 1 ? "done" : "failed", path, sizeof path);
-  FILE *f = fopen(path, "r");
+  char err[256];
+  FILE *f = agglo_open_read(path, "r", err, sizeof err);
   if (!f) {
     snprintf(m->f[F_STATUS], sizeof m->f[F_STATUS], "missing");
     snprintf(m->f[F_ERROR], sizeof m->f[F_ERROR], "not run (or interrupted): --resume runs it");
@@ -582,13 +584,15 @@ static int member_step(agglo_sim *sim, void *user) {
 
 /* The time of the first stats.csv row with one cluster (NaN if none). */
 static double time_to_one_cluster(const char *stats) {
-  FILE *f = fopen(stats, "r");
+  char err[256], *line = malloc(AGGLO_LINE_MAX);
+  FILE *f = line ? agglo_open_read(stats, "r", err, sizeof err) : NULL;
   double t = NAN;
-  if (!f) return t;
-  char *line = NULL;
-  size_t cap = 0;
+  if (!f) {
+    free(line);
+    return t;
+  }
   int first = 1;
-  while (getline(&line, &cap, f) > 0) {
+  while (agglo_read_line(f, line, AGGLO_LINE_MAX) > 0) {
     if (first) { first = 0; continue; }
     char *p = line, *end;
     double time = strtod(p, &end);
@@ -778,21 +782,27 @@ typedef struct {
   size_t nrows;
 } member_table;
 
-static int load_table(const char *path, name_list *cols, double interval, member_table *t) {
+/* 0, or an agglo_status with the message (a line too long, out of memory). */
+static agglo_status load_table(const char *path, name_list *cols, double interval, member_table *t) {
   memset(t, 0, sizeof *t);
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  char *line = NULL, *fields[MAX_COLS];
-  size_t cap = 0, rcap = 0;
-  long map[MAX_COLS];
+  char *line = malloc(AGGLO_LINE_MAX), *fields[MAX_COLS], *err = agglo_error_buffer();
+  if (!line) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  FILE *f = agglo_open_read(path, "r", err, AGGLO_ERROR_LEN);
+  if (!f) {
+    free(line);
+    return errno == ENOENT ? AGGLO_OK : AGGLO_ERROR_INPUT;
+  }
+  size_t rcap = 0;
+  long map[MAX_COLS], got, lineno = 1;
   size_t nf = 0;
-  int rc = 0;
-  if (getline(&line, &cap, f) > 0) {
+  agglo_status rc = AGGLO_OK;
+  if ((got = agglo_read_line(f, line, AGGLO_LINE_MAX)) > 0) {
     nf = split(line, fields, MAX_COLS);
     for (size_t k = 0; k < nf; k++) map[k] = name_index(cols, fields[k], 0);
   }
   size_t nc = cols->n;
-  while (nf && getline(&line, &cap, f) > 0) {
+  while (nf && (got = agglo_read_line(f, line, AGGLO_LINE_MAX)) > 0) {
+    lineno++;
     size_t n = split(line, fields, MAX_COLS);
     if (n < 2) continue;
     char *end;
@@ -806,7 +816,7 @@ static int load_table(const char *path, name_list *cols, double interval, member
       double *v2 = realloc(t->v, rcap * nc * sizeof *v2);
       if (v2) t->v = v2;
       if (!k2 || !v2) {
-        rc = -1;
+        rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
         break;
       }
     }
@@ -818,6 +828,12 @@ static int load_table(const char *path, name_list *cols, double interval, member
       if (end != fields[k]) row[map[k]] = x;
     }
     t->key[t->nrows++] = key;
+  }
+  if (got < 0 && rc == AGGLO_OK) { /* the line after the last one read */
+    char where[8300];
+    snprintf(where, sizeof where, "%s:%ld", path, lineno + 1);
+    agglo_line_fail(err, AGGLO_ERROR_LEN, where, got, AGGLO_LINE_MAX);
+    rc = AGGLO_ERROR_INPUT;
   }
   free(line);
   fclose(f);
@@ -910,17 +926,24 @@ static agglo_status write_ensemble_csv(agglo_ensemble *e, const int *ok) {
   for (size_t i = 0; i < e->count && st == AGGLO_OK; i++) {
     if (!ok[i]) continue;
     member_path(e, i, "stats.csv", path, sizeof path);
-    FILE *f = fopen(path, "r");
-    if (!f) continue;
-    char *line = NULL, *fields[MAX_COLS];
-    size_t cap = 0;
-    if (getline(&line, &cap, f) > 0) {
+    char *line = malloc(AGGLO_LINE_MAX), *fields[MAX_COLS];
+    FILE *f = line ? agglo_open_read(path, "r", agglo_error_buffer(), AGGLO_ERROR_LEN) : NULL;
+    long got = f ? agglo_read_line(f, line, AGGLO_LINE_MAX) : 0;
+    if (!line) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+    else if (!f && errno != ENOENT) st = AGGLO_ERROR_INPUT;
+    else if (got < 0) {
+      char where[8300];
+      snprintf(where, sizeof where, "%s:1", path);
+      agglo_line_fail(agglo_error_buffer(), AGGLO_ERROR_LEN, where, got, AGGLO_LINE_MAX);
+      st = AGGLO_ERROR_INPUT;
+    }
+    if (got > 0) {
       size_t n = split(line, fields, MAX_COLS);
       for (size_t k = 0; k < n; k++)
         if (name_index(&cols, fields[k], 1) < 0) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
     }
     free(line);
-    fclose(f);
+    if (f) fclose(f);
   }
   snprintf(outpath, sizeof outpath, "%s/ensemble.csv", e->dir);
   snprintf(tmp, sizeof tmp, "%s.tmp", outpath);
@@ -948,7 +971,7 @@ static agglo_status write_ensemble_csv(agglo_ensemble *e, const int *ok) {
       memset(&tab[s], 0, sizeof tab[s]);
       if (!ok[i]) continue;
       member_path(e, i, "stats.csv", path, sizeof path);
-      if (load_table(path, &cols, interval, &tab[s]) != 0) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+      st = load_table(path, &cols, interval, &tab[s]);
     }
     /* every output time of any member, in order. A member without a row there contributes its
        last row before it: a variable-step model (ballistic) that stepped over that output time,

@@ -1,6 +1,10 @@
-/* Files on disk shared by the writers: directories made as needed, and held by one run at a time. */
+/* Files on disk: directories made as needed (the writers) and held by one run at a time, and files
+   read with a bound on what is read (every reader of a user's file; docs/reliability.md lists
+   them with their bounds). */
 #ifndef AGGLO_FILES_H
 #define AGGLO_FILES_H
+#include <stddef.h>
+#include <stdio.h>
 
 /* mkdir -p: 0, or -1 with the thread's message (agglo_last_error). */
 int agglo_make_dir(const char *path);
@@ -20,5 +24,26 @@ typedef struct {
 int agglo_lock_take(agglo_lock *l, const char *dir);
 /* Release it (nothing if not held): the lock file is removed, then closed. */
 void agglo_lock_release(agglo_lock *l);
+
+/* The longest line (newline included) the text readers accept, in bytes, unless they say less. */
+enum { AGGLO_LINE_MAX = 65536 };
+
+/* HDF5 files: deflate (their compression) stores at most 1032 bytes of data in one byte, so data
+   announced beyond 1032 times the file's size is not in the file (a damaged or forged header). */
+enum { AGGLO_DEFLATE_MAX_RATIO = 1032 };
+
+/* fopen(path, mode) of a regular file. Devices (/dev/zero), directories and pipes are refused:
+   a regular file's size bounds every read. NULL with the message in err (errno kept: ENOENT for a
+   missing file). */
+FILE *agglo_open_read(const char *path, const char *mode, char *err, size_t errlen);
+
+/* The next line of f, newline kept, into buf (size bytes, NUL-terminated): its length, 0 at the end
+   of the file, or one of the AGGLO_LINE_ errors (nothing more is read). */
+enum { AGGLO_LINE_LONG = -1, AGGLO_LINE_NUL = -2, AGGLO_LINE_IO = -3 };
+long agglo_read_line(FILE *f, char *buf, size_t size);
+
+/* The message "WHERE: what" of agglo_read_line's error rc (where: "file:line", maybe more; size:
+   the buffer it was given): -1. */
+int agglo_line_fail(char *err, size_t errlen, const char *where, long rc, size_t size);
 
 #endif

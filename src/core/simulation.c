@@ -5,6 +5,7 @@
 #include "io/checkpoint.h"
 #include "io/checkpoint_h5.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "io/xyz_write.h"
 #include "core/setup.h"
 #include <errno.h>
@@ -128,8 +129,10 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
              (st = sim_finish(sim)) == AGGLO_OK) {
     /* the model's state: contacts.txt, or the same bytes stored in state.h5 (model/contacts) */
     if (!h5) snprintf(path, sizeof path, "%s/contacts.txt", dir);
-    FILE *f = !h5 ? fopen(path, "r") : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
-    if (!f) st = agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = !h5 ? agglo_open_read(path, "r", err, AGGLO_ERROR_LEN)
+              : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
+    if (!f) st = h5 ? agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno))
+                    : AGGLO_ERROR_INPUT;
     else {
       agglo_pending_iterations pending;
       if (agglo_checkpoint_load_model(f, path, sim->model, sim->state, &pending, err, AGGLO_ERROR_LEN) == 0)

@@ -10,6 +10,7 @@
 #include "io/checkpoint_h5.h"
 #include "config/config.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "io/xyz_write.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -142,20 +143,34 @@ static int cut(FILE *f, long offset, const char *path, char *err, size_t errlen)
   return 0;
 }
 
+/* Open path (r+) and a line buffer for a cut: 1, 0 if there is no such file, -1 with the message. */
+static int open_cut(const char *path, FILE **f, char **line, char *err, size_t errlen) {
+  if (!(*f = agglo_open_read(path, "r+", err, errlen))) return errno == ENOENT ? 0 : -1;
+  if ((*line = malloc(AGGLO_LINE_MAX))) return 1;
+  fclose(*f);
+  return agglo_fail(err, errlen, "%s: out of memory", path);
+}
+
+/* A complete line (newline included) of at most AGGLO_LINE_MAX bytes: anything else (a line cut by
+   the kill, the zeros a power cut leaves) ends what is kept. */
+static int whole_line(FILE *f, char *line) {
+  long len = agglo_read_line(f, line, AGGLO_LINE_MAX);
+  return len > 0 && line[len - 1] == '\n';
+}
+
 /* trajectory.xyz: frames of N + 2 lines; keep the complete ones with Step <= step. */
 static int cut_trajectory(const char *path, int64_t step, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r+");
-  if (!f) return 0;
-  char *line = NULL;
-  size_t cap = 0;
+  FILE *f;
+  char *line;
+  int open = open_cut(path, &f, &line, err, errlen);
+  if (open <= 0) return open;
   long keep = 0;
   for (;;) {
     long long n;
-    if (getline(&line, &cap, f) < 0 || sscanf(line, "%lld", &n) != 1 || n < 0) break;
-    if (getline(&line, &cap, f) < 0 || frame_step(line) > step || !strchr(line, '\n')) break;
+    if (!whole_line(f, line) || sscanf(line, "%lld", &n) != 1 || n < 0) break;
+    if (!whole_line(f, line) || frame_step(line) > step) break;
     long long k = 0;
-    ssize_t len = 0;
-    while (k < n && (len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') k++;
+    while (k < n && whole_line(f, line)) k++;
     if (k < n) break; /* cut mid-frame */
     keep = ftell(f);
   }
@@ -167,15 +182,14 @@ static int cut_trajectory(const char *path, int64_t step, char *err, size_t errl
 
 /* stats.csv: the header, then rows whose second column (step) is <= step. */
 static int cut_stats(const char *path, int64_t step, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r+");
-  if (!f) return 0;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
+  FILE *f;
+  char *line;
+  int open = open_cut(path, &f, &line, err, errlen);
+  if (open <= 0) return open;
   long keep = 0;
-  if ((len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') {
+  if (whole_line(f, line)) {
     keep = ftell(f);
-    while ((len = getline(&line, &cap, f)) > 0 && line[len - 1] == '\n') {
+    while (whole_line(f, line)) {
       const char *comma = strchr(line, ',');
       if (!comma || strtoll(comma + 1, NULL, 10) > step) break;
       keep = ftell(f);

@@ -9,6 +9,7 @@
    attributes: format = "agglo-checkpoint", version = 1, model = the model's name. */
 #include "io/checkpoint_h5.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -219,6 +220,14 @@ int agglo_checkpoint_h5_read(const char *path, agglo_system *s, char **model, si
   if (rc == 0 && !isfinite(t)) rc = agglo_fail(err, errlen, "%s: dataset time: %g is not finite", path, t);
   if (rc == 0 && (n = length(f, path, "particles/id", err, errlen)) < 0) rc = -1;
   if (rc == 0 && (nbytes = length(f, path, "model/contacts", err, errlen)) < 0) rc = -1;
+  hsize_t size = 0; /* what is announced must fit in the file (AGGLO_DEFLATE_MAX_RATIO) */
+  H5Fget_filesize(f, &size);
+  if (rc == 0 && (n > 2147483647 || 76.0 * (double)n + (double)nbytes >
+                                        (double)AGGLO_DEFLATE_MAX_RATIO * (double)size))
+    rc = agglo_fail(err, errlen, "%s: announces %lld particles (76 bytes each) and %lld bytes of "
+                    "model/contacts, more than a file of %llu bytes holds (at most %d bytes a stored "
+                    "byte, and 2^31 - 1 particles)", path, n, nbytes, (unsigned long long)size,
+                    AGGLO_DEFLATE_MAX_RATIO);
   if (rc == 0 && agglo_system_alloc(s, dim, (size_t)n) != 0)
     rc = agglo_fail(err, errlen, "%s: out of memory for %lld particles", path, n);
   if (rc == 0) {

@@ -2,6 +2,7 @@
    dataset or a time series (step, time, value); vectors of D components (D = box dimension). */
 #include "io/h5md_read.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -184,6 +185,18 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
       hsize_t rows = extent(sets[k], &rank, dims);
       if (rows < r->frames) r->frames = rows;
     }
+  /* the bound on what is read: the positions must fit in the file (AGGLO_DEFLATE_MAX_RATIO) */
+  hsize_t size = 0;
+  H5Fget_filesize(r->file, &size);
+  double bytes = (double)r->frames * (double)r->n * r->dim * 8;
+  if (r->n > 2147483647 || bytes > (double)AGGLO_DEFLATE_MAX_RATIO * (double)size) {
+    agglo_fail(err, errlen, "%s: particles/%s/position announces %zu frames of %zu particles (%.3g "
+               "bytes), more than a file of %llu bytes holds (at most %d bytes a stored byte, and "
+               "2^31 - 1 particles)", path, r->group, r->frames, r->n, bytes, (unsigned long long)size,
+               AGGLO_DEFLATE_MAX_RATIO);
+    agglo_h5md_read_close(r);
+    return NULL;
+  }
   return r;
 }
 

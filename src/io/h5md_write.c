@@ -4,6 +4,7 @@
    written so far. */
 #include "io/h5md_write.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
@@ -300,8 +301,26 @@ agglo_h5md *agglo_h5md_open(const char *path, const agglo_system *s, int append,
                    rows(h->edges.value)};
     for (size_t k = 0; k < sizeof r / sizeof r[0]; k++) h->frames = r[k] < h->frames ? r[k] : h->frames;
     if (h->frames == r[0]) h->frames = rows_upto(h->pos.step, h->frames, s->step);
+    /* the frames announced must be in the file (positions as floats, time, step:
+       AGGLO_DEFLATE_MAX_RATIO), as the readers check */
+    hsize_t size = 0;
+    H5Fget_filesize(h->file, &size);
+    if ((double)h->frames * (12.0 * (double)s->n + 16) > (double)AGGLO_DEFLATE_MAX_RATIO * (double)size) {
+      H5Pclose(fapl);
+      agglo_fail(err, errlen, "%s: announces %llu frames of %zu particles, more than a file of %llu "
+                 "bytes holds: cannot continue it", path, (unsigned long long)h->frames, s->n,
+                 (unsigned long long)size);
+      agglo_h5md_close(h);
+      return NULL;
+    }
     h->cap = h->frames + 64;
     h->times = malloc(h->cap * sizeof *h->times);
+    if (!h->times) {
+      H5Pclose(fapl);
+      agglo_fail(err, errlen, "%s: out of memory", path);
+      agglo_h5md_close(h);
+      return NULL;
+    }
     if (h->times && h->frames) {
       hid_t ms = H5Screate_simple(1, &h->frames, NULL), fs2 = H5Dget_space(h->pos.time);
       hsize_t start = 0;

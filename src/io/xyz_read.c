@@ -1,5 +1,6 @@
 #include "io/xyz_read.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "io/h5md_read.h"
 #include <errno.h>
 #include <math.h>
@@ -12,31 +13,46 @@ int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius,
   memset(r, 0, sizeof *r);
   r->path = path;
   r->default_radius = default_radius;
+  FILE *f = agglo_open_read(path, "r", err, errlen);
+  if (!f) return -1;
+  fclose(f);
   if (agglo_is_hdf5(path)) {
     r->h5 = agglo_h5md_read_open(path, err, errlen);
     return r->h5 ? 0 : -1;
   }
-  r->f = fopen(path, "r");
-  if (!r->f) return agglo_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-  r->path = path;
-  r->default_radius = default_radius;
+  r->f = agglo_open_read(path, "r", err, errlen);
+  r->buf = malloc(AGGLO_LINE_MAX);
+  if (r->f && !r->buf) agglo_fail(err, errlen, "%s: out of memory", path);
+  if (!r->f || !r->buf) {
+    agglo_xyz_close(r);
+    return -1;
+  }
   return 0;
 }
 
 void agglo_xyz_close(agglo_xyz_reader *r) {
   if (r->f) fclose(r->f);
   r->f = NULL;
+  free(r->buf);
+  r->buf = NULL;
   agglo_h5md_read_close(r->h5);
   r->h5 = NULL;
 }
 
-/* A line of any length; returns NULL at end of file. */
-static char *get_line(agglo_xyz_reader *r, char **buf, size_t *cap) {
-  ssize_t got = getline(buf, cap, r->f);
-  if (got < 0) return NULL;
+/* The next line (at most AGGLO_LINE_MAX bytes): 1, 0 at the end of the file, -1 with the message
+   for a line too long or not text. */
+static int get_line(agglo_xyz_reader *r, char **line, char *err, size_t errlen) {
+  long got = agglo_read_line(r->f, r->buf, AGGLO_LINE_MAX);
+  *line = r->buf;
+  if (got == 0) return 0;
   r->line++;
-  r->partial = (*buf)[got - 1] != '\n'; /* the last line of a file cut mid-way */
-  return *buf;
+  if (got < 0) {
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%ld: frame %d", r->path, r->line, r->frame + 1);
+    return agglo_line_fail(err, errlen, where, got, AGGLO_LINE_MAX);
+  }
+  r->partial = r->buf[got - 1] != '\n'; /* the last line of a file cut mid-way */
+  return 1;
 }
 
 /* Value of key=... in the comment line ("quoted" or bare), copied into out. */
@@ -110,16 +126,11 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     r->frame++;
     return 1;
   }
-  char *buf = NULL;
-  size_t cap = 0;
-  int rc = -1;
+  int rc = -1, got;
   r->truncated = r->partial = 0;
-  char *line = get_line(r, &buf, &cap);
-  while (line && strspn(line, " \t\r\n") == strlen(line)) line = get_line(r, &buf, &cap);
-  if (!line) {
-    free(buf);
-    return 0;
-  }
+  char *line;
+  while ((got = get_line(r, &line, err, errlen)) > 0 && strspn(line, " \t\r\n") == strlen(line)) {}
+  if (got <= 0) return got;
   int frame = r->frame + 1;
   char *end;
   long long n = strtoll(line, &end, 10);
@@ -137,12 +148,13 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   }
   if (end_pos >= 0 && n > (end_pos - here) / 8 + 1) {
     r->truncated = 1;
-    agglo_fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow "
-         "(truncated or not an XYZ file)", r->path, r->line, frame, n, end_pos - here);
+    agglo_fail(err, errlen, "%s:%ld: frame %d: announces %lld particles but only %ld bytes follow, "
+         "room for at most %ld particle lines of 8 bytes (truncated or not an XYZ file)", r->path,
+         r->line, frame, n, end_pos - here, (end_pos - here) / 8 + 1);
     goto out;
   }
-  line = get_line(r, &buf, &cap);
-  if (!line) {
+  if ((got = get_line(r, &line, err, errlen)) < 0) goto out;
+  if (!got) {
     agglo_fail(err, errlen, "%s:%ld: frame %d: file ends before the comment line (truncated?)", r->path,
          r->line + 1, frame);
     goto out;
@@ -186,8 +198,11 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   if (!vals) goto out;
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (long long i = 0; i < n; i++) {
-    line = get_line(r, &buf, &cap);
-    if (!line) {
+    if ((got = get_line(r, &line, err, errlen)) <= 0) {
+      if (got < 0) {
+        free(vals);
+        goto out;
+      }
       agglo_fail(err, errlen, "%s:%ld: frame %d: file ends after %lld of %lld particle lines (truncated)",
            r->path, r->line + 1, frame, i, n);
       free(vals);
@@ -268,6 +283,5 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   rc = 1;
 out:
   if (rc < 0 && (feof(r->f) || r->partial)) r->truncated = 1; /* the file ends inside this frame */
-  free(buf);
   return rc;
 }

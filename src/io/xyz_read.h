@@ -8,6 +8,7 @@
 
 typedef struct {
   FILE *f;
+  char *buf;          /* a line: at most AGGLO_LINE_MAX bytes (files.h) */
   const char *path;
   long line;          /* lines read so far */
   int frame;          /* frames read so far */

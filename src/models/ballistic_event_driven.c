@@ -13,6 +13,7 @@
 #include "core/cells.h"
 #include "core/model.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

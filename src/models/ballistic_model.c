@@ -16,6 +16,7 @@
 #include "models/ballistic_dah.h"
 #include "core/model.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/union_find.h"
 #include <math.h>
 #include <stdint.h>
@@ -406,26 +407,26 @@ static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
   ballistic *b = state;
   char line[256];
   size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "contacts file: missing header");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double lam;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3 || i < 0 ||
+    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3 || i < 0 ||
         j < 0 || (size_t)i >= b->n || (size_t)j >= b->n)
       return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
     if (agglo_links_add(&b->L, i, j, lam) != 0) return agglo_fail(err, errlen, "out of memory");
     unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
   }
   /* the saved sums, if present (files of older versions have only the links) */
-  if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+  if (agglo_read_line(f, line, sizeof line) > 0 && agglo_read_line(f, line, sizeof line) > 0) {
     if (sscanf(line, "%zu", &cnt) != 1 || cnt != b->n_clusters)
       return agglo_fail(err, errlen, "contacts file: %zu clusters expected after the links",
                         b->n_clusters);
     for (size_t k = 0; k < cnt; k++) {
       size_t r;
       double m, p[3];
-      if (!fgets(line, sizeof line, f) ||
+      if (agglo_read_line(f, line, sizeof line) <= 0 ||
           sscanf(line, "%zu %lg %lg %lg %lg", &r, &m, &p[0], &p[1], &p[2]) != 5 || r >= b->n ||
           b->parent[r] != (int32_t)r)
         return agglo_fail(err, errlen, "contacts file: cluster line %zu is not 'root M P'", k + 1);

@@ -4,6 +4,7 @@
 #include "models/contact_state.h"
 #include "core/rng.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -302,7 +303,7 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
   contact *m = state;
   char line[256];
   size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "contacts file: missing header");
   if (!agglo_load_count_fits(f, cnt))
     return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
@@ -312,7 +313,7 @@ static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
       return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
     c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
   }

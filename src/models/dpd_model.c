@@ -42,6 +42,7 @@
 #include "models/dpd_pair_forces.h"
 #include "core/rng.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "models/dpd_bonds.h"
 #include "models/dpd_half_mean.h"
 #include <omp.h>
@@ -1075,7 +1076,7 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
   dpd *m = state;
   char line[256];
   size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
+  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
     return agglo_fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
   double *g = malloc(3 * (m->n + 1) * sizeof *g);
@@ -1096,6 +1097,8 @@ static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
   if (m->bridges) {
     if (fscanf(f, " # capillary bridges: count, then id pairs") != 0 || fscanf(f, "%zu", &nb) != 1)
       return agglo_fail(err, errlen, "contacts.txt: the capillary bridges are missing");
+    if (!agglo_load_count_fits(f, nb))
+      return agglo_fail(err, errlen, "contacts.txt: announces %zu capillary bridges, more than it holds", nb);
     uint64_t *k = malloc((nb + 1) * sizeof *k);
     if (!k) return agglo_fail(err, errlen, "out of memory");
     for (size_t t = 0; t < nb; t++) {

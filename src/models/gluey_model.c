@@ -18,6 +18,7 @@
 #include "solvers/projection.h"
 #include "core/rng.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/compare.h"
 #include <math.h>
 #include <stdio.h>
@@ -598,7 +599,7 @@ static int gluey_load(void *state, FILE *f, char *err, size_t errlen) {
   gluey *m = state;
   char line[256];
   size_t cnt;
-  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "contacts file: missing header");
   if (!agglo_load_count_fits(f, cnt))
     return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
@@ -606,7 +607,7 @@ static int gluey_load(void *state, FILE *f, char *err, size_t errlen) {
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
       return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
     if (k && !key_less(m->pi[k - 1], m->pj[k - 1], i, j))
       return agglo_fail(err, errlen, "contacts file: line %zu is out of order", k + 3);

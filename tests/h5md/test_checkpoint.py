@@ -39,3 +39,36 @@ def test_state_h5_missing_dataset(tmp_path):
                         "-s", "run.t_end=0.6"], capture_output=True, text=True)
     assert r.returncode == 2
     assert f"{out}/state.h5: dataset particles/mass missing" in r.stderr
+
+
+def test_state_h5_forged_count(tmp_path):
+    """A state.h5 announcing 10^12 particles (a chunked dataset with nothing stored) is refused
+    before anything is allocated: the count must fit in the file's bytes."""
+    import subprocess
+    from conftest import AGGLO
+    out = run(tmp_path / "h5", 2, "xyz", "-s", "output.checkpoint_format=hdf5")
+    with h5py.File(out / "state.h5", "r+") as f:
+        del f["particles/id"]
+        f.create_dataset("particles/id", shape=(10**12,), chunks=(1024,), dtype="i8")
+    r = subprocess.run([AGGLO, "run", "--restart", str(out), "-o", str(tmp_path / "b"), "--quiet",
+                        "-s", "run.t_end=0.6"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 2
+    assert f"{out}/state.h5: announces 1000000000000 particles (76 bytes each)" in r.stderr
+
+
+def test_h5md_forged_shape(tmp_path):
+    """An H5MD trajectory announcing 10^6 frames of 10^6 particles in a file of a few kB (chunks
+    never written) is refused at once, naming the element and the file's size."""
+    import subprocess
+    from conftest import AGGLO
+    path = tmp_path / "forged.h5md"
+    with h5py.File(path, "w") as f:
+        g = f.create_group("particles/all/position")
+        g.create_dataset("value", shape=(10**6, 10**6, 3), chunks=(1, 1000, 3), dtype="f8")
+        g.create_dataset("step", shape=(10**6,), chunks=(1000,), dtype="i8")
+        g.create_dataset("time", shape=(10**6,), chunks=(1000,), dtype="f8")
+    r = subprocess.run([AGGLO, "analyze", str(path), "--radius", "0.1", "-o", str(tmp_path / "a")],
+                       capture_output=True, text=True, timeout=10)
+    assert r.returncode != 0
+    assert (f"{path}: particles/all/position announces 1000000 frames of 1000000 particles "
+            "(2.4e+13 bytes), more than a file of") in r.stderr
