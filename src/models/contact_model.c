@@ -260,6 +260,7 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
     st.iterations = here.iterations > st.iterations ? here.iterations : st.iterations;
     st.iterations = across.iterations > st.iterations ? across.iterations : st.iterations;
     st.converged &= here.converged && across.converged;
+    st.max_violation = here.max_violation; /* (one process: over every constraint) */
     rounds++;
     /* the listed pairs that the answer would make overlap (the ghosts' velocities first) */
     rc = share(r, s->v);
@@ -309,9 +310,11 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
   s->t = (double)s->step * h;
   /* health of the new state, over the constraints that touch an own particle (they include
      every pair that could have closed): the smallest gap and the largest overlap the answer
-     leaves; a pair with a ghost counts once over the ranks, on the owner of its lower id */
+     leaves (one process: the last solve measured it over every constraint; a rank's solves
+     cover other sets); a pair with a ghost counts once over the ranks, on the owner of its
+     lower id */
   const agglo_constraints *cs = &m->con;
-  double min_gap = INFINITY, violation = 0, contacts = 0;
+  double min_gap = INFINITY, violation = r ? 0 : st.max_violation, contacts = 0;
 #pragma omp parallel for reduction(min : min_gap) reduction(max : violation) \
     reduction(+ : contacts) if (cs->n > AGGLO_PAR_MIN)
   for (size_t k = 0; k < cs->n; k++) {
@@ -320,8 +323,9 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
     int own_i = i < own, own_j = j >= 0 && (size_t)j < own;
     if (!own_i && !own_j) continue;
     contacts += j < 0 || (own_i && own_j) || (own_i ? s->id[i] < s->id[j] : s->id[j] < s->id[i]);
-    double gap = gap_at(s, cs, k, s->x), over = -agglo_constraint_gap_after(cs, k, h, s->v);
+    double gap = gap_at(s, cs, k, s->x);
     if (gap < min_gap) min_gap = gap;
+    double over = r ? -agglo_constraint_gap_after(cs, k, h, s->v) : 0;
     if (over > violation) violation = over;
   }
   double sums[1] = {contacts}, maxs[4] = {st.iterations, !st.converged, violation, -min_gap};
