@@ -167,18 +167,6 @@ static void reach_of(const contact *m, double vmax, double *reach, double *cutof
   *cutoff = fmax(m->att_reach, *reach);
 }
 
-/* The largest speed among the first n of v (3 per particle). */
-static double max_speed(const double *v, size_t n) {
-  double q2 = 0;
-#pragma omp parallel for reduction(max : q2) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
-    const double *w = v + 3 * i;
-    double q = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
-    if (q > q2) q2 = q;
-  }
-  return sqrt(q2);
-}
-
 /* ---- what differs between one process and a rank of the decomposition (r != NULL) ---------- */
 
 /* sums then maxima over the ranks, in place */
@@ -218,7 +206,7 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
   if (r) mine.box = r->box;
   a_priori(m, &mine, m->vstar);
   /* the list (and a rank's ghosts) must reach the attraction range and any gap that can close */
-  double vmax = max_speed(m->vstar, own);
+  double vmax = agglo_max_speed(m->vstar, own);
   reduce(r, NULL, 0, &vmax, 1);
   double reach, cutoff;
   reach_of(m, vmax, &reach, &cutoff);
@@ -283,7 +271,7 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
     }
     add_only = 0;
     /* can a pair beyond the list close at these velocities? */
-    double vout = max_speed(s->v, own);
+    double vout = agglo_max_speed(s->v, own);
     reduce(r, NULL, 0, &vout, 1);
     if (2 * h * vout < cutoff || rounds >= AGGLO_CONTACT_MAX_ROUNDS) break;
     cutoff = 2.5 * h * vout;
