@@ -211,7 +211,7 @@ static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
 
 /* The health of the step just taken (sim->last): AGGLO_OK, perhaps with a warning, or
    AGGLO_ERROR_RUN with its message. */
-agglo_status agglo_sim_check_step(agglo_sim *sim) {
+static agglo_status check_step(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
   const agglo_config *c = &sim->cfg;
   if (sim->last.bad_particle != SIZE_MAX) {
@@ -245,27 +245,42 @@ agglo_status agglo_sim_check_step(agglo_sim *sim) {
   return AGGLO_OK;
 }
 
+agglo_status agglo_sim_begin(agglo_sim *sim) {
+  if (sim->started) return AGGLO_OK;
+  sim->started = 1;
+  return sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0 ? AGGLO_ERROR_IO : AGGLO_OK;
+}
+
+agglo_status agglo_sim_record_step(agglo_sim *sim, const agglo_step_info *info) {
+  if (info != &sim->last) sim->last = *info; /* (a model writes it in place) */
+  sim->labelled_step = -1;
+  sim->iter_sum += info->iterations;
+  sim->iter_steps++;
+  agglo_status st = check_step(sim);
+  if (st == AGGLO_OK && info->finished) sim->finished = 1;
+  return st;
+}
+
+void agglo_sim_replaced(agglo_sim *sim) { sim->labelled_step = -1; }
+
+void agglo_sim_ended(agglo_sim *sim, agglo_status st) {
+  if (st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
+}
+
 /* One step with its checks, outputs and callback. */
 static agglo_status step_once(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
   char *err = agglo_error_buffer();
-  if (!sim->started) {
-    sim->started = 1;
-    if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) return AGGLO_ERROR_IO;
-  }
+  if (agglo_sim_begin(sim) != AGGLO_OK) return AGGLO_ERROR_IO;
   size_t n3 = 3 * s->n;
   memcpy(sim->x_good, s->x, n3 * sizeof(double));
   memcpy(sim->v_good, s->v, n3 * sizeof(double));
   double t_good = s->t;
   int64_t step_good = s->step;
-  sim->labelled_step = -1;
   /* a failed step may have written velocities: keep the state it started from */
   if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0)
     return fail_run(sim, t_good, step_good);
-  sim->iter_sum += sim->last.iterations;
-  sim->iter_steps++;
-  if (agglo_sim_check_step(sim) != AGGLO_OK) return fail_run(sim, t_good, step_good);
-  if (sim->last.finished) sim->finished = 1;
+  if (agglo_sim_record_step(sim, &sim->last) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   int final = s->step == sim->last_step || sim->finished;
   if (agglo_outputs_write(sim, final) != 0) {
     sim->failed = 1;

@@ -91,9 +91,18 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
 /* A state read for a restart (the reader checked each value): inside walls, distinct ids, no
    overlap beyond ten tolerances; errors name the file, line, particle and value. */
 agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path);
-/* The health of the step just taken (sim->last: a non-finite particle, a solver that stopped
-   at its cap, an overlap beyond ten tolerances): AGGLO_OK, perhaps with a warning through the
-   log, or AGGLO_ERROR_RUN with its message (run.on_failure decides which). */
-agglo_status agglo_sim_check_step(agglo_sim *sim);
+/* The bookkeeping of a run, the same whoever steps: the serial loop (simulation.c) or a domain
+   decomposition (src/mpi/, on rank 0, which holds sim).
+   begin: before the first step, the outputs of the start (once); AGGLO_OK or AGGLO_ERROR_IO.
+   record_step: after a step (sim->sys at the new step), its report info: kept for the stats,
+   the labels stale, and its health checked (a non-finite particle, a solver that stopped at its
+   cap, an overlap beyond ten tolerances); AGGLO_OK, perhaps with a warning through the log, or
+   AGGLO_ERROR_RUN with its message (run.on_failure decides which).
+   replaced: the particles of sim->sys were written anew (gathered from the ranks).
+   ended: the run elsewhere ended with st; a failure ends the simulation (it cannot go on). */
+agglo_status agglo_sim_begin(agglo_sim *sim);
+agglo_status agglo_sim_record_step(agglo_sim *sim, const agglo_step_info *info);
+void agglo_sim_replaced(agglo_sim *sim);
+void agglo_sim_ended(agglo_sim *sim, agglo_status st);
 
 #endif

@@ -1,4 +1,6 @@
 #include "core/system.h"
+#include "core/cells.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,17 @@ double agglo_min_radius(const agglo_system *s) {
   double r = s->n ? s->r[0] : 0;
   for (size_t i = 0; i < s->n; i++) if (s->r[i] < r) r = s->r[i];
   return r;
+}
+
+double agglo_max_speed(const double *v, size_t n) {
+  double q2 = 0;
+#pragma omp parallel for reduction(max : q2) if (n > AGGLO_PAR_MIN)
+  for (size_t i = 0; i < n; i++) {
+    const double *w = v + 3 * i;
+    double q = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    if (q > q2) q2 = q;
+  }
+  return sqrt(q2);
 }
 
 double agglo_kinetic_energy(const agglo_system *s) {

@@ -48,5 +48,7 @@ static inline void agglo_box_wrap(const agglo_box *b, double *x) {
 double agglo_max_radius(const agglo_system *s);
 double agglo_min_radius(const agglo_system *s);
 double agglo_kinetic_energy(const agglo_system *s);
+/* The largest speed among the first n velocities of v (3 per particle). */
+double agglo_max_speed(const double *v, size_t n);
 
 #endif

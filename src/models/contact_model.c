@@ -66,7 +66,8 @@ static inline double attraction(double gap, double k_over_e, double eps) {
   return k_over_e * 4.0 * q / (d * d);
 }
 
-int agglo_contact_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+/* Adds the attraction impulses (scale = h or sqrt h) of the listed pairs m->nb to dv. */
+static int add_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
   const agglo_config *c = &m->cfg;
   if (c->contact.kappa <= 0) return 0;
   double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
@@ -113,7 +114,9 @@ int agglo_contact_attraction(contact *m, const agglo_system *s, double scale, do
   return 0;
 }
 
-void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
+/* A priori velocities vs of particles 0..s->n-1: drift toward the flow, drag, noise (keyed by
+   seed, step and id) and gravity; the attraction comes after. */
+static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   const agglo_config *c = &m->cfg;
   double h = c->dt, sqh = sqrt(h);
   size_t n = s->n;
@@ -143,14 +146,8 @@ void agglo_contact_vstar(const contact *m, const agglo_system *s, double *vs) {
   }
 }
 
-/* the list must reach the attraction range and any gap that can close */
-void agglo_contact_reach(const contact *m, double vmax, double *reach, double *cutoff) {
-  *reach = fmax(m->contact_margin, 2.5 * m->cfg.dt * vmax);
-  *cutoff = fmax(m->att_reach, *reach);
-}
-
-double agglo_contact_gap_at(const agglo_system *s, const agglo_constraints *c, size_t k,
-                            const double *x) {
+/* Gap of constraint k at positions x (3n; walls of s->box). */
+static double gap_at(const agglo_system *s, const agglo_constraints *c, size_t k, const double *x) {
   size_t i = (size_t)c->i[k];
   if (c->j[k] < 0) {
     agglo_system at = *s; /* (the wall's gap at x) */
@@ -163,120 +160,178 @@ double agglo_contact_gap_at(const agglo_system *s, const agglo_constraints *c, s
   return sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]) - s->r[i] - s->r[j];
 }
 
-static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
-                        size_t errlen) {
-  contact *m = state;
+/* Reach of the constraints for a priori speeds up to vmax, and the list's cut-off: the list must
+   reach the attraction range and any gap that can close. */
+static void reach_of(const contact *m, double vmax, double *reach, double *cutoff) {
+  *reach = fmax(m->contact_margin, 2.5 * m->cfg.dt * vmax);
+  *cutoff = fmax(m->att_reach, *reach);
+}
+
+/* ---- what differs between one process and a rank of the decomposition (r != NULL) ---------- */
+
+/* sums then maxima over the ranks, in place */
+static void reduce(const agglo_contact_ranks *r, double *sums, int nsum, double *maxs, int nmax) {
+  if (r) r->reduce(r->ctx, sums, nsum, maxs, nmax);
+}
+
+/* rc agreed over the ranks: -1 (memory) where any rank's is, else 1 where any is, else 0 */
+static int agree(const agglo_contact_ranks *r, int rc) {
+  double worst[2] = {rc < 0, rc > 0};
+  reduce(r, NULL, 0, worst, 2);
+  return worst[0] != 0 ? -1 : worst[1] != 0;
+}
+
+/* The neighbour list for `cutoff`. One process keeps its Verlet list (skin) while it holds,
+   unless the step widens it (again); a rank makes its ghosts again and lists them. */
+static int list_for(contact *m, agglo_system *s, const agglo_contact_ranks *r, double cutoff,
+                    double skin, int again) {
+  if (r) return r->reach_out(r->ctx, cutoff);
+  if (again || !m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s))
+    return agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0 ? -1 : 0;
+  return 0;
+}
+
+/* The ghosts' copy of f (3 per particle) from their owners. */
+static int share(const agglo_contact_ranks *r, double *f) { return r ? r->share(r->ctx, f) : 0; }
+
+int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r,
+                       agglo_step_info *info, char *err, size_t errlen) {
   const agglo_config *c = &m->cfg;
-  double h = c->dt, sqh = sqrt(h);
-  size_t n = s->n;
-  int d = s->dim;
-  /* 1. a priori velocity: drift toward U, noise, gravity (per particle), then attraction */
-  double *vs = m->vstar;
-  agglo_contact_vstar(m, s, vs);
-  /* 2. neighbours: the list must reach the attraction range and any gap that can close */
-  double vmax2 = 0;
-#pragma omp parallel for reduction(max : vmax2) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
-    double *v = vs + 3 * i;
-    double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if (q > vmax2) vmax2 = q;
-  }
+  double h = c->dt;
+  size_t own = r ? r->own : s->n;
+  /* 1. a priori velocity of the own particles: drift toward U (in the scenario's box), noise,
+     gravity; the attraction comes in 2 */
+  agglo_system mine = *s;
+  mine.n = own;
+  if (r) mine.box = r->box;
+  a_priori(m, &mine, m->vstar);
+  /* the list (and a rank's ghosts) must reach the attraction range and any gap that can close */
+  double vmax = agglo_max_speed(m->vstar, own);
+  reduce(r, NULL, 0, &vmax, 1);
   double reach, cutoff;
-  agglo_contact_reach(m, sqrt(vmax2), &reach, &cutoff);
-  double skin = 2 * h * sqrt(vmax2) < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
-  if (!m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s)) {
-    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
-      return agglo_fail(err, errlen, "out of memory building the neighbour list");
-  }
-  if (agglo_contact_attraction(m, s, c->contact.attraction_scaling == ATTR_SQRT_H ? sqh : h, vs) != 0)
-    return agglo_fail(err, errlen, "out of memory in the attraction");
+  reach_of(m, vmax, &reach, &cutoff);
+  double skin = 2 * h * vmax < SKIN_SLOW * SKIN * m->r_mean ? SKIN * m->r_mean : 0.0;
+  int rc = agree(r, list_for(m, s, r, cutoff, skin, 0));
+  if (rc != 0) return rc > 0 ? 1 : agglo_fail(err, errlen, "out of memory building the neighbour list");
+  /* 2. the attraction (a pair with a ghost on both ranks; the ghosts get theirs from their
+     owners) */
+  rc = add_attraction(m, s, c->contact.attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h, m->vstar);
+  if (share(r, m->vstar) != 0) rc = -1;
+  if (agree(r, rc) != 0) return agglo_fail(err, errlen, "out of memory in the attraction");
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the
      pair could travel at its a priori relative speed (capped at the contact reach, within the list
-     cutoff, so that the set does not depend on when the list was built). After the solve, every listed pair that the
-     answer would make overlap is added and the components it touches are solved again
-     (warm-started); and if the answer is so fast that an unlisted pair could close, the list is
-     widened and the step solved again. So the selection saves work, never accuracy. */
-  agglo_solver_stats st = {0}, st1;
+     cutoff, so that the set does not depend on when the list was built). After the solve, every
+     listed pair that the answer would make overlap is added and the components it touches are
+     solved again (warm-started); and if the answer is so fast that an unlisted pair could close,
+     the list is widened and the step solved again. So the selection saves work, never accuracy.
+     Over ranks, the counts that decide the rounds are reduced, so every rank takes the same. */
+  agglo_solver_stats st = {.converged = 1};
   const double *vtry = NULL;
-  const uint8_t *only = NULL;
-  int rounds = 0;
-  double work = 0;
-  int add_only = 0;
+  int rounds = 0, add_only = 0, full = 1;
   for (;;) {
-    int rc = add_only ? agglo_constraints_add_missed(&m->con, s, &m->nb) : 1;
+    rc = add_only ? agglo_constraints_add_missed(&m->con, s, &m->nb) : 1;
     if (rc == 1)
       rc = agglo_constraints_collect_moving(&m->con, s, &m->nb, m->contact_margin, h,
-                                            AGGLO_CONTACT_CLOSING_SAFETY, reach, vs, vtry);
-    if (rc != 0) return agglo_fail(err, errlen, "out of memory collecting contacts");
-    if (agglo_project_some(s, &m->con, h, vs, s->v, &m->solver, &st1, only) != 0)
-      return agglo_fail(err, errlen, "out of memory in the projection");
-    work += st1.mean_iterations * (double)m->con.n;
-    if (rounds == 0) {
-      st = st1;
-    } else {
-      if (st1.iterations > st.iterations) st.iterations = st1.iterations;
-      st.converged &= st1.converged;
-      st.max_violation = st1.max_violation;
-      st.residual = st1.residual;
-      st.components = st1.components;
-    }
+                                            AGGLO_CONTACT_CLOSING_SAFETY, reach, m->vstar, vtry);
+    /* every component (full) or those with a particle in m->mark; a rank solves those that lie
+       on it, then (together) those across ranks */
+    const char *what = rc ? "collecting contacts" : "in the projection";
+    agglo_solver_stats here = {.converged = 1}, across = {.converged = 1};
+    if (rc == 0)
+      rc = r ? r->solve_here(r->ctx, rounds == 0, full, &here)
+             : agglo_project_some(s, &m->con, h, m->vstar, s->v, &m->solver, &here,
+                                  full ? NULL : m->mark);
+    if (agree(r, rc) != 0)
+      return agglo_fail(err, errlen, "out of memory %s", rc ? what : "on another rank");
+    if (r && r->solve_across(r->ctx, &across) != 0)
+      return agglo_fail(err, errlen, "out of memory solving the components across ranks");
+    st.iterations = here.iterations > st.iterations ? here.iterations : st.iterations;
+    st.iterations = across.iterations > st.iterations ? across.iterations : st.iterations;
+    st.converged &= here.converged && across.converged;
+    st.max_violation = here.max_violation; /* (one process: over every constraint) */
     rounds++;
-    if (!m->mark) m->mark = malloc(n ? n : 1);
-    if (!m->mark) return agglo_fail(err, errlen, "out of memory");
-    memset(m->mark, 0, n);
-    size_t missed = agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
+    /* the listed pairs that the answer would make overlap (the ghosts' velocities first) */
+    rc = share(r, s->v);
+    if (s->n > m->mark_cap) {
+      uint8_t *mk = realloc(m->mark, s->n + s->n / 2 + 1);
+      if (mk) m->mark = mk, m->mark_cap = s->n + s->n / 2 + 1;
+      else rc = -1;
+    }
+    double missed = 0, failed = rc != 0;
+    if (!failed) {
+      memset(m->mark, 0, s->n);
+      missed = (double)agglo_constraints_count_missed(&m->con, s, &m->nb, h, s->v, m->mark);
+    }
+    reduce(r, &missed, 1, &failed, 1);
+    if (failed != 0) return agglo_fail(err, errlen, "out of memory");
     vtry = s->v;
     if (missed > 0 && rounds < AGGLO_CONTACT_MAX_ROUNDS) {
-      only = m->mark;
-      add_only = 1;
+      add_only = 1, full = 0;
       continue;
     }
     add_only = 0;
     /* can a pair beyond the list close at these velocities? */
-    double vout2 = 0;
-#pragma omp parallel for reduction(max : vout2) if (n > AGGLO_PAR_MIN)
-    for (size_t i = 0; i < n; i++) {
-      double *v = s->v + 3 * i;
-      double q = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-      if (q > vout2) vout2 = q;
-    }
-    if (2 * h * sqrt(vout2) < cutoff || rounds >= AGGLO_CONTACT_MAX_ROUNDS) break;
-    cutoff = 2.5 * h * sqrt(vout2);
-    if (agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0)
-      return agglo_fail(err, errlen, "out of memory building the neighbour list");
-    only = NULL;
+    double vout = agglo_max_speed(s->v, own);
+    reduce(r, NULL, 0, &vout, 1);
+    if (2 * h * vout < cutoff || rounds >= AGGLO_CONTACT_MAX_ROUNDS) break;
+    cutoff = 2.5 * h * vout;
+    rc = agree(r, list_for(m, s, r, cutoff, skin, 1));
+    if (rc != 0) return rc > 0 ? 1 : agglo_fail(err, errlen, "out of memory building the neighbour list");
+    vtry = s->v; /* (a rank's arrays may have moved) */
+    full = 1;
   }
-  st.mean_iterations = m->con.n ? work / (double)m->con.n : 0;
-  /* 4. move; 2D keeps z = 0 */
-  size_t bad = SIZE_MAX;
+  /* 4. move; 2D keeps z = 0; a rank's ghosts move with their owners, and it wraps only the
+     axes of one brick (migration carries the period along the others) */
+  const agglo_box *wrap = r ? &r->wrap : &s->box;
+  size_t n = s->n, bad = SIZE_MAX;
+  int d = s->dim;
 #pragma omp parallel for schedule(static) reduction(min : bad) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     double *x = s->x + 3 * i, *v = s->v + 3 * i;
     for (int k = 0; k < d; k++) x[k] += h * v[k];
-    agglo_box_wrap(&s->box, x);
+    agglo_box_wrap(wrap, x);
     if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
-          isfinite(v[2])) && i < bad)
+          isfinite(v[2])) && i < own && i < bad)
       bad = i;
   }
   s->step++;
   s->t = (double)s->step * h;
-  /* health of the new state: the smallest gap among the contacts (they include every pair that
-     could have closed) */
-  double min_gap = INFINITY;
-#pragma omp parallel for reduction(min : min_gap) if (m->con.n > AGGLO_PAR_MIN)
-  for (size_t k = 0; k < m->con.n; k++) {
-    double gap = agglo_contact_gap_at(s, &m->con, k, s->x);
+  /* health of the new state, over the constraints that touch an own particle (they include
+     every pair that could have closed): the smallest gap and the largest overlap the answer
+     leaves (one process: the last solve measured it over every constraint; a rank's solves
+     cover other sets); a pair with a ghost counts once over the ranks, on the owner of its
+     lower id */
+  const agglo_constraints *cs = &m->con;
+  double min_gap = INFINITY, violation = r ? 0 : st.max_violation, contacts = 0;
+#pragma omp parallel for reduction(min : min_gap) reduction(max : violation) \
+    reduction(+ : contacts) if (cs->n > AGGLO_PAR_MIN)
+  for (size_t k = 0; k < cs->n; k++) {
+    size_t i = (size_t)cs->i[k];
+    int32_t j = cs->j[k];
+    int own_i = i < own, own_j = j >= 0 && (size_t)j < own;
+    if (!own_i && !own_j) continue;
+    contacts += j < 0 || (own_i && own_j) || (own_i ? s->id[i] < s->id[j] : s->id[j] < s->id[i]);
+    double gap = gap_at(s, cs, k, s->x);
     if (gap < min_gap) min_gap = gap;
+    double over = r ? -agglo_constraint_gap_after(cs, k, h, s->v) : 0;
+    if (over > violation) violation = over;
   }
-  info->iterations = st.iterations;
-  info->converged = st.converged;
-  info->max_violation = st.max_violation;
-  info->min_gap = min_gap;
+  double sums[1] = {contacts}, maxs[4] = {st.iterations, !st.converged, violation, -min_gap};
+  reduce(r, sums, 1, maxs, 4);
+  info->iterations = (int)maxs[0];
+  info->converged = maxs[1] == 0;
+  info->max_violation = maxs[2];
+  info->min_gap = -maxs[3];
   /* a correct solve leaves at most tol of overlap; ten times that means a missed contact */
   info->overlap_limit = 10 * m->solver.tol;
-  info->n_contacts = m->con.n;
+  info->n_contacts = (size_t)sums[0];
   info->bad_particle = bad;
   return 0;
+}
+
+static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
+                        size_t errlen) {
+  return agglo_contact_step(state, s, NULL, info, err, errlen);
 }
 
 static double contact_gap(const void *state) {

@@ -296,16 +296,6 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
   return agglo_constraints_index(c, s->n);
 }
 
-static double vmax_of(const double *v, size_t n) {
-  double v2 = 0;
-  for (size_t i = 0; i < n; i++) {
-    const double *a = v + 3 * i;
-    double q = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-    if (q > v2) v2 = q;
-  }
-  return sqrt(v2);
-}
-
 /* ------------------------------------------------------------ one step */
 
 static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
@@ -325,7 +315,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
     for (int k = 0; k < 3; k++)
       m->vstar[3 * i + k] = s->inv_m[i] > 0 && k < d ? s->v[3 * i + k] + h * f[k] : 0.0;
   /* 2. neighbours: every pair that can close within the step is listed */
-  double reach = fmax(m->margin, 2.5 * h * vmax_of(m->vstar, n));
+  double reach = fmax(m->margin, 2.5 * h * agglo_max_speed(m->vstar, n));
   double skin = c->gluey.skin * m->r_mean;
   if (!m->nb.start || reach > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s))
     if (agglo_neighbors_build(&m->nb, s, fmax(reach, m->nb.start ? m->nb.cutoff : 0), skin) != 0)
@@ -350,7 +340,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
     /* a failed solve (e.g. a jam: no velocities meet every row) can leave huge velocities:
        widening the list for them would only list every pair; report the failure instead */
     if (++rounds >= 20 || !st1.converged) break;
-    double vout = vmax_of(s->v, n);
+    double vout = agglo_max_speed(s->v, n);
     if (2 * h * vout >= m->nb.cutoff) { /* a pair beyond the list could close */
       if (agglo_neighbors_build(&m->nb, s, 2.5 * h * vout, skin) != 0)
         return agglo_fail(err, errlen, "out of memory building the neighbour list");
@@ -367,7 +357,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
   /* a failed solve whose velocities are far beyond anything the forces give is a jam (no
      velocities meet every row): going on would move particles by huge steps */
   {
-    double vin = vmax_of(m->vstar, n), vout = vmax_of(s->v, n);
+    double vin = agglo_max_speed(m->vstar, n), vout = agglo_max_speed(s->v, n);
     /* checked before the memory is updated, so that the saved gamma stay those of a good step */
     int finite = 1;
     for (size_t i = 0; i < 3 * n; i++) finite &= isfinite(s->v[i]) != 0;

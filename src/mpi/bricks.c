@@ -169,10 +169,7 @@ agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *
     bad = !*map;
     for (size_t i = 0; !bad && i < s->n; i++) (*map)[i] = (agglo_id_index){s->id[i], i};
     if (!bad) qsort(*map, s->n, sizeof **map, by_id);
-    if (!bad && !sim->started) {
-      sim->started = 1;
-      if (sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0) bad = 2;
-    }
+    if (!bad && agglo_sim_begin(sim) != AGGLO_OK) bad = 2;
   }
   MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory")
@@ -180,16 +177,32 @@ agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *
                  : AGGLO_OK;
 }
 
-int agglo_bricks_flags(const agglo_bricks *b, agglo_sim *sim, int64_t step, int64_t last) {
+int agglo_bricks_end_step(const agglo_bricks *b, agglo_sim *sim, const agglo_id_index *map,
+                          int64_t step, int64_t last, agglo_step_info *info, double bad_id) {
   int flags = 0;
   if (b->rank == 0) {
+    agglo_system *s = &sim->sys;
+    s->step = step, s->t = (double)step * sim->cfg.dt;
+    info->bad_particle = bad_id != 0 ? agglo_id_lookup(map, s->n, (int64_t)bad_id - 1) : SIZE_MAX;
     int final = step == last;
-    if (final) flags |= AGGLO_BRICKS_FINAL | AGGLO_BRICKS_GATHER;
-    if (agglo_outputs_due(sim, final)) flags |= AGGLO_BRICKS_GATHER;
-    if (sim->callback && step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user))
-      flags |= AGGLO_BRICKS_STOP | AGGLO_BRICKS_GATHER;
+    if (agglo_sim_record_step(sim, info) != AGGLO_OK) {
+      flags = AGGLO_BRICKS_FAILED;
+    } else {
+      if (final) flags |= AGGLO_BRICKS_FINAL | AGGLO_BRICKS_GATHER;
+      if (agglo_outputs_due(sim, final)) flags |= AGGLO_BRICKS_GATHER;
+      if (sim->callback && step % sim->callback_every == 0 && sim->callback(sim, sim->callback_user))
+        flags |= AGGLO_BRICKS_STOP | AGGLO_BRICKS_GATHER;
+    }
   }
   MPI_Bcast(&flags, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (flags & AGGLO_BRICKS_FAILED) { /* the last good state is the last restart point */
+    char *err = agglo_error_buffer();
+    if (b->rank == 0) {
+      size_t l = strlen(err);
+      snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state is the last restart point");
+    }
+    MPI_Bcast(err, AGGLO_ERROR_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+  }
   return flags;
 }
 

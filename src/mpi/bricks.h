@@ -69,10 +69,14 @@ size_t agglo_id_lookup(const agglo_id_index *map, size_t n, int64_t id);
 agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *step,
                                 int64_t *last, agglo_id_index **map);
 
-enum { AGGLO_BRICKS_GATHER = 1, AGGLO_BRICKS_STOP = 2, AGGLO_BRICKS_FINAL = 4 };
-/* Rank 0 decides (at a step whose state it has been told: sim->sys.step, sim->last) whether the
-   state must be gathered: an output, the last step, a callback's stop. Every rank gets the flags. */
-int agglo_bricks_flags(const agglo_bricks *b, agglo_sim *sim, int64_t step, int64_t last);
+enum { AGGLO_BRICKS_GATHER = 1, AGGLO_BRICKS_STOP = 2, AGGLO_BRICKS_FINAL = 4, AGGLO_BRICKS_FAILED = 8 };
+/* The end of a step on rank 0, as after a serial step (agglo_sim_record_step): sim->sys is at
+   `step`, info its report over the ranks, bad_id 1 + the id of a particle with a non-finite
+   value (0: none). Rank 0 checks the step's health (FAILED: the error, on every rank, says that
+   the last good state is the last restart point) and decides whether the state must be
+   gathered: an output, the last step, a callback's stop. Every rank gets the flags. */
+int agglo_bricks_end_step(const agglo_bricks *b, agglo_sim *sim, const agglo_id_index *map,
+                          int64_t step, int64_t last, agglo_step_info *info, double bad_id);
 /* After a gather: rank 0 writes the outputs, restart point or stop state the flags call for.
    Collective: AGGLO_OK, AGGLO_STOPPED or an I/O error on every rank. */
 agglo_status agglo_bricks_write(const agglo_bricks *b, agglo_sim *sim, int flags);

@@ -255,7 +255,7 @@ static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *
       }
     }
     if (rc == 0) agglo_dpd_refresh(m0, s, fbuf);
-    sim->labelled_step = -1;
+    agglo_sim_replaced(sim);
   }
   free(mine), free(gathered);
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -274,7 +274,7 @@ static void report(const domain *d, agglo_sim *sim, int64_t steps, double wall) 
   if (f) fputc('\n', f), fclose(f);
 }
 
-static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
+static agglo_status run(domain *d, agglo_sim *sim) {
   int64_t step, last;
   agglo_id_index *map;
   agglo_status st = agglo_bricks_start(&d->b, sim, &step, &last, &map);
@@ -308,26 +308,19 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
       st = agglo_error(AGGLO_ERROR_MEMORY, "step %lld: out of memory exchanging particles", (long long)step);
       break;
     }
-    if (d->b.rank == 0) {
-      agglo_system *s = &sim->sys;
-      s->step = step, s->t = (double)step * c->dt;
+    if (d->b.rank == 0)
       agglo_dpd_record_temperature(sim->state, agglo_dpd_temperature_of(d->b.dim, sums));
-      sim->last = (agglo_step_info){.converged = 1, .n_contacts = (size_t)sums[6],
-                                    .min_gap = isfinite(min_gap) ? min_gap * m->u.length : INFINITY,
-                                    .bad_particle = SIZE_MAX};
-    }
-    int flags = agglo_bricks_flags(&d->b, sim, step, last);
-    if (worst[1] != 0) { /* the last good state is the last restart point */
-      st = agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or "
-                       "velocity; the time step (run.dt = %g) is probably too large for the forces. "
-                       "The last good state is the last restart point", (long long)step,
-                       (long long)worst[1] - 1, c->dt);
+    agglo_step_info info = {.converged = 1, .n_contacts = (size_t)sums[6],
+                            .min_gap = isfinite(min_gap) ? min_gap * m->u.length : INFINITY};
+    int flags = agglo_bricks_end_step(&d->b, sim, map, step, last, &info, worst[1]);
+    if (flags & AGGLO_BRICKS_FAILED) {
+      st = AGGLO_ERROR_RUN;
       break;
     }
     if (!(flags & AGGLO_BRICKS_GATHER)) continue;
     if ((st = gather(d, sim, map, fbuf)) == AGGLO_OK) st = agglo_bricks_write(&d->b, sim, flags);
   }
-  if (d->b.rank == 0 && st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
+  if (d->b.rank == 0) agglo_sim_ended(sim, st);
   report(d, sim, step - first, MPI_Wtime() - t_start);
   free(map);
   free(fbuf);
@@ -339,7 +332,7 @@ agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c) {
   char *err = agglo_error_buffer();
   int fail = setup(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
   if (!fail) fail = hand_out(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;
-  agglo_status st = agglo_bricks_any_failed(&d.b, fail) ? AGGLO_ERROR_INPUT : run(&d, sim, c);
+  agglo_status st = agglo_bricks_any_failed(&d.b, fail) ? AGGLO_ERROR_INPUT : run(&d, sim);
   if (d.m) agglo_model_dpd.destroy(d.m);
   free(d.send[0]), free(d.send[1]), free(d.recv);
   agglo_bricks_free(&d.b);
