@@ -69,6 +69,12 @@ cli_error(override_out_of_range
   "-s run\\.dt=-1: run\\.dt = -1 is out of range" run -s run.dt=-1)
 cli_error(override_not_a_number
   "-s particles\\.n=lots: particles\\.n = 'lots' is not a number" run -s particles.n=lots)
+# numbers are decimal: strtod alone would read 0x10 as 16
+cli_error(override_hexadecimal
+  "-s particles\\.n=0x10: particles\\.n = '0x10' is not a decimal number \\(allowed: >= 1"
+  run -s particles.n=0x10)
+cli_error(list_hexadecimal
+  "-s box\\.size=1,0x1p1: box\\.size: '0x1p1' is not a decimal number" run -s box.size=1,0x1p1)
 cli_error(override_inconsistent
   "\\(built-in default\\): 100000 particles of radius 0\\.01 fill" run -s particles.n=100000 -s box.size=1)
 # the override is applied after the file: the file's error is not masked, the override's is found

@@ -241,11 +241,14 @@ static char *trim(char *s) {
   return s;
 }
 
+/* A decimal number: 0, or -1 (not a number), -2 (one strtod reads in another base: 0x10 = 16). */
 static int parse_number(const char *text, double *out) {
   char *end;
   errno = 0;
   double x = strtod(text, &end);
   if (end == text || *trim(end) != 0 || errno == ERANGE) return -1;
+  const char *p = text + strspn(text, " \t");
+  if (isfinite(x) && p + strspn(p, "+-.0123456789eE") != end) return -2; /* inf and nan: in_range */
   *out = x;
   return 0;
 }
@@ -265,9 +268,10 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
   case T_DOUBLE:
   case T_INT: {
     double x;
-    if (parse_number(v, &x) != 0)
-      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not a number (allowed: %s)", where, k->section,
-                  k->name, v, allowed);
+    int rc = parse_number(v, &x);
+    if (rc != 0)
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not a %snumber (allowed: %s)", where,
+                        k->section, k->name, v, rc == -2 ? "decimal " : "", allowed);
     if (k->type == T_INT && x != floor(x))
       return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
                   k->section, k->name, v, allowed);
@@ -303,9 +307,11 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
       if (l->n == AGGLO_LIST_MAX)
         return agglo_fail(err, errlen, "%s: %s.%s has more than %d values", where, k->section, k->name,
                     AGGLO_LIST_MAX);
-      if (parse_number(tok, &x) != 0)
-        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not a number (a list of numbers separated by "
-                    "commas or spaces is expected)", where, k->section, k->name, tok);
+      int rc = parse_number(tok, &x);
+      if (rc != 0)
+        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not a %snumber (a list of decimal numbers "
+                          "separated by commas or spaces is expected)", where, k->section, k->name,
+                          tok, rc == -2 ? "decimal " : "");
       if (!in_range(k, x))
         return agglo_fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
                     k->name, tok, allowed);
