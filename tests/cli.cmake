@@ -124,6 +124,10 @@ set_tests_properties(cli_kill_resume PROPERTIES TIMEOUT 600
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
   run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.type=shear)
+# two particles placed on one centre: a contact between them has no direction
+cli_error(gluey_same_centre
+  "gluey\\.positions: particles 1 and 2 have the same centre \\(0\\.45, 0\\.45\\) \\(allowed: distinct centres\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_billiard.ini -s gluey.positions=0.45,0.45,0.45,0.45)
 cli_error(unused_gluey_in_contact
   "gluey\\.positions is set but the contact model does not use it \\(used by: gluey\\)"
   run -s gluey.positions=0.1,0.1)

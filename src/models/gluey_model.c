@@ -649,6 +649,19 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
           return agglo_fail(err, errlen, "gluey.positions: particle %zu is outside the box", i + 1);
         s->x[3 * i + k] = x;
       }
+    for (size_t i = 0; i < n; i++) /* a contact between coincident centres has no direction */
+      for (size_t j = i + 1; j < n; j++) {
+        double dx[3];
+        agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, dx);
+        if (dx[0] == 0 && dx[1] == 0 && dx[2] == 0) {
+          const double *x = s->x + 3 * i;
+          char at[96];
+          if (d == 3) snprintf(at, sizeof at, "%g, %g, %g", x[0], x[1], x[2]);
+          else snprintf(at, sizeof at, "%g, %g", x[0], x[1]);
+          return agglo_fail(err, errlen, "gluey.positions: particles %zu and %zu have the same centre "
+                            "(%s) (allowed: distinct centres)", i + 1, j + 1, at);
+        }
+      }
   }
   if (V->n % d || (size_t)V->n > (size_t)d * n)
     return agglo_fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "
