@@ -135,9 +135,16 @@ cli_error(unused_dt_in_ballistic
   "run\\.dt is set but the ballistic model does not use it"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s run.dt=0.5)
 
-# each corruption of a restart point is refused (exit status 2) naming file, line, particle, value
-add_test(NAME cli_bad_restart COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart)
-set_tests_properties(cli_bad_restart PROPERTIES TIMEOUT 60)
+# each corruption of a restart point is refused (exit status 2) naming file, line, particle, value,
+# and the directory is left as it was: the numbers of state.xyz; its count (a header announcing
+# fewer particles than its lines), box and seal; the records of contacts.txt (indices out of
+# range, out of order, a multiplier not finite) and its seal; -s overrides of the keys the restart
+# point fixes (box.size, particles.n, run.model, run.dt) and a run.t_end before its time
+foreach(group values count contacts keys)
+  add_test(NAME cli_bad_restart_${group}
+    COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart_${group} ${group})
+  set_tests_properties(cli_bad_restart_${group} PROPERTIES TIMEOUT 60)
+endforeach()
 
 # A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
 # so at the end (the thesis's capillary case, literal long-range bridges and thermostat, heats up); the same

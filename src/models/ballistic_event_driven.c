@@ -54,7 +54,6 @@ typedef struct {
   /* statistics */
   int64_t events, stale, merges, wall_hits, windows;
   double min_gap;
-  const agglo_system *sys; /* the driver's system (read by load) */
 } ed;
 
 static void ed_destroy(void *state) {
@@ -75,7 +74,6 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   ed *e = calloc(1, sizeof *e);
   if (!e) return agglo_fail(err, errlen, "out of memory");
   e->cfg = *c;
-  e->sys = s;
   size_t n = s->n, m = n ? n : 1;
   e->n = n;
   e->dim = s->dim;
@@ -549,21 +547,22 @@ static int ed_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
+static int ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   ed *e = state;
   char line[256];
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
-    return agglo_fail(err, errlen, "contacts file: missing header or wrong particle count");
-  const agglo_system *s = e->sys;
+    return agglo_fail(err, errlen, "line 2: expected the number of particles, %zu", e->n);
   for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1, e->M[c] = 0;
   for (size_t i = 0; i < e->n; i++) {
     int c;
     double u[3];
     if (!fgets(line, sizeof line, f) ||
-        sscanf(line, "%d %lg %lg %lg", &c, &u[0], &u[1], &u[2]) != 4 || c < 0 || (size_t)c >= e->n)
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z'", i + 3);
+        sscanf(line, "%d %lg %lg %lg", &c, &u[0], &u[1], &u[2]) != 4 || c < 0 || (size_t)c >= e->n ||
+        !isfinite(u[0] + u[1] + u[2]))
+      return agglo_fail(err, errlen, "line %zu: not 'cluster x y z' (allowed: a cluster from 0 to "
+                        "%zu, a finite position)", i + 3, e->n - 1);
     e->cl[i] = c;
     for (int k = 0; k < 3; k++) e->p[3 * i + k] = u[k];
   }
