@@ -62,6 +62,13 @@ static uint64_t state_checksum(const agglo_system *s) {
   return h;
 }
 
+void agglo_checkpoint_seal(FILE *f, const agglo_system *s, const char *model, const char *data,
+                           size_t len) {
+  unsigned long long lines = fnv_bytes(FNV_OFFSET, data, len); /* before f grows: data may move */
+  fprintf(f, SEAL "step=%lld particles=%zu state=%016llx contacts=%016llx model=%s\n",
+          (long long)s->step, s->n, (unsigned long long)state_checksum(s), lines, model);
+}
+
 char *agglo_checkpoint_bytes(const agglo_system *s, const agglo_model *m, const void *state,
                              size_t *len, char *err, size_t errlen) {
   char *bytes = NULL;
@@ -73,10 +80,7 @@ char *agglo_checkpoint_bytes(const agglo_system *s, const agglo_model *m, const 
   }
   int rc = m->save ? m->save(state, f) : 0;
   if (fflush(f) != 0) rc = -1;
-  uint64_t lines = fnv_bytes(FNV_OFFSET, bytes, n);
-  fprintf(f, SEAL "step=%lld particles=%zu state=%016llx contacts=%016llx model=%s\n",
-          (long long)s->step, s->n, (unsigned long long)state_checksum(s),
-          (unsigned long long)lines, m->name);
+  agglo_checkpoint_seal(f, s, m->name, bytes, n);
   if (fclose(f) != 0 || rc != 0) {
     free(bytes);
     agglo_fail(err, errlen, "the %s model's restart state could not be saved (out of memory)", m->name);

@@ -30,6 +30,10 @@ int agglo_checkpoint_truncate(const char *dir, int64_t step, char *err, size_t e
    a message. */
 char *agglo_checkpoint_bytes(const agglo_system *s, const agglo_model *m, const void *state,
                              size_t *len, char *err, size_t errlen);
+/* The seal of data (len bytes of the model's restart state) for the state s of the model named
+   model: one line onto f, written after data. */
+void agglo_checkpoint_seal(FILE *f, const agglo_system *s, const char *model, const char *data,
+                           size_t len);
 /* The model's bytes before the seal: 0 and their length in *data_len, or -1 when the last line
    of bytes (len; named bytes_name) is not a seal. */
 int agglo_checkpoint_data_length(const char *bytes, size_t len, const char *bytes_name,
