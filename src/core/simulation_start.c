@@ -1,6 +1,7 @@
 /* A user's own start: positions, velocities, radii and masses written before the first step,
    checked (finite, positive, inside walls, no overlap beyond the model's tolerance) and applied
    only when every value passes; the model is then rebuilt over the new state. */
+#include "core/compare.h"
 #include "core/cells.h"
 #include "core/error.h"
 #include "io/h5md_read.h"
@@ -11,17 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_id(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Ids distinct and >= 0 (the random numbers are keyed by them). */
 static agglo_status check_ids(const int64_t *id, size_t n, const char *where) {
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   memcpy(ids, id, n * sizeof *ids);
-  qsort(ids, n, sizeof *ids, cmp_id);
+  qsort(ids, n, sizeof *ids, agglo_cmp_i64);
   agglo_status st = AGGLO_OK;
   for (size_t i = 0; i < n && st == AGGLO_OK; i++)
     if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))

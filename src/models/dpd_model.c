@@ -32,6 +32,7 @@
    rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
    bridges (dpd_bonds.h) is read by all threads during the force loop and rebuilt after it from
    the pairs each thread found bridged; it is saved with the restart state. */
+#include "core/compare.h"
 #include "core/cells.h"
 #include "core/model.h"
 #include "models/dpd_model.h"
@@ -988,11 +989,6 @@ static int dpd_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int cmp_id(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The bridges: count, then id pairs of particles of s, into m->bonds. */
 static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   int got = -1;
@@ -1005,14 +1001,14 @@ static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   uint64_t *k = malloc((nb + 1) * sizeof *k);
   int64_t *ids = malloc((s->n + 1) * sizeof *ids);
   int rc = k && ids ? 0 : agglo_fail(err, errlen, "out of memory");
-  if (ids) memcpy(ids, s->id, s->n * sizeof *ids), qsort(ids, s->n, sizeof *ids, cmp_id);
+  if (ids) memcpy(ids, s->id, s->n * sizeof *ids), qsort(ids, s->n, sizeof *ids, agglo_cmp_i64);
   for (size_t t = 0; t < nb && rc == 0; t++) {
     long long a = -1, b = -1;
     int ok = fscanf(f, "%lld %lld", &a, &b) == 2 && a != b && a >= 0 && b >= 0 &&
              a <= UINT32_MAX && b <= UINT32_MAX;
     int64_t ab[2] = {a, b};
-    if (!ok || !bsearch(&ab[0], ids, s->n, sizeof *ids, cmp_id) ||
-        !bsearch(&ab[1], ids, s->n, sizeof *ids, cmp_id))
+    if (!ok || !bsearch(&ab[0], ids, s->n, sizeof *ids, agglo_cmp_i64) ||
+        !bsearch(&ab[1], ids, s->n, sizeof *ids, agglo_cmp_i64))
       rc = agglo_fail(err, errlen, "capillary bridge %zu of %zu: ids %lld %lld (allowed: the ids of "
                       "two particles of the state)", t + 1, nb, a, b);
     else
