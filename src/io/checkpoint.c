@@ -7,11 +7,14 @@
    only when both checksums match (the numbers, not the text: a state.xyz with its columns
    reordered still matches). state.h5 holds the same bytes, seal included, in model/contacts.
 
-   Both files are written to .new files and synced; then contacts.txt.new is renamed over
-   contacts.txt and state.xyz.new over state.xyz. A kill before the first rename leaves the old
-   pair (the .new files are discarded at recovery); a kill between the renames leaves
-   state.xyz.new complete without contacts.txt.new, and recovery finishes the rename once
-   state.xyz.new matches the seal of the new contacts.txt. */
+   Both files are written to .new files and synced (state.xyz.new appears only after
+   contacts.txt.new is complete); then contacts.txt.new is renamed over contacts.txt and
+   state.xyz.new over state.xyz. Recovery finishes what a kill interrupted: with both .new files
+   (killed before the renames), the two renames once state.xyz.new matches the seal of
+   contacts.txt.new, else the .new files are discarded and the old pair stands (the first restart
+   point of a run has no old pair: discarding a complete one would leave none); with state.xyz.new
+   alone (killed between the renames), its rename once it matches the seal of the new
+   contacts.txt. */
 #include "io/checkpoint.h"
 #include "io/checkpoint_h5.h"
 #include "config/config.h"
@@ -245,8 +248,15 @@ int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen) {
   snprintf(state_new, sizeof state_new, "%s/state.xyz.new", dir);
   snprintf(con_path, sizeof con_path, "%s/contacts.txt", dir);
   snprintf(con_new, sizeof con_new, "%s/contacts.txt.new", dir);
+  char why[AGGLO_ERROR_LEN / 2];
+  if (exists(state_new) && exists(con_new) && pair_matches(state_new, con_new, why, sizeof why) == 0) {
+    /* killed before the renames, both files complete: the renames the write had left */
+    if (rename(con_new, con_path) != 0 || rename(state_new, state_path) != 0)
+      return agglo_fail(err, errlen, "%s: cannot complete the interrupted restart point: %s", dir,
+                        strerror(errno));
+    return 0;
+  }
   if (exists(state_new) && !exists(con_new)) { /* killed between the renames: contacts.txt is new */
-    char why[AGGLO_ERROR_LEN / 2];
     if (pair_matches(state_new, con_path, why, sizeof why) == 0) {
       if (rename(state_new, state_path) != 0)
         return agglo_fail(err, errlen, "%s: cannot complete the interrupted restart point: %s",
@@ -260,7 +270,7 @@ int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen) {
                       con_path, why, old_ok ? "state.xyz is: delete state.xyz.new to restart from "
                       "state.xyz" : "state.xyz is not either: the restart point is damaged");
   }
-  unlink(state_new); /* killed before the renames: the previous pair stands */
+  unlink(state_new); /* killed before the renames, the pair incomplete: the previous one stands */
   unlink(con_new);
   return 0;
 }

@@ -10,9 +10,9 @@
 int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_model *m,
                            const void *state, char *err, size_t errlen);
 /* Before reading the pair in dir: finish a write that a kill interrupted (state.xyz.new is
-   adopted only when it matches the seal of contacts.txt), or discard it (and remove a leftover
-   state.h5.new: state.h5 is renamed whole). 0, or -1 (a state.xyz.new that does not match:
-   nothing is changed). */
+   adopted only when it matches the seal of contacts.txt.new, or without it of contacts.txt), or
+   discard it (and remove a leftover state.h5.new: state.h5 is renamed whole). 0, or -1 (a
+   state.xyz.new alone that does not match: nothing is changed). */
 int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen);
 /* The restart point a restart from dir reads, for the scenario's output.checkpoint_format
    (AGGLO_CHECKPOINT_TEXT or _HDF5): 1 = dir/state.h5, 0 = the text pair. The only one present;

@@ -61,15 +61,32 @@ static void test_kill_between_renames(void **st) {
   sh("test ! -e ck/state.xyz.new");
 }
 
-/* Killed before the renames (both .new files, the second maybe partial): the old pair stands. */
+/* Killed before the renames: both .new files complete (they match the seal) finish the write;
+   a pair cut short (state.xyz.new partial, or contacts.txt.new alone) is discarded and the old
+   pair stands. */
 static void test_kill_before_renames(void **st) {
   (void)st;
   make_runs();
-  sh("cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && head -c 300 ck10/state.xyz > ck/state.xyz.new");
+  sh("cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && cp ck10/state.xyz ck/state.xyz.new");
+  assert_int_equal(restart_step("ck"), 10);
+  sh("test ! -e ck/state.xyz.new && test ! -e ck/contacts.txt.new");
+  sh("cmp ck/state.xyz ck10/state.xyz && cmp ck/contacts.txt ck10/contacts.txt");
+  sh("rm -rf ck && cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && head -c 300 ck10/state.xyz > ck/state.xyz.new");
   assert_int_equal(restart_step("ck"), 5);
   sh("test ! -e ck/state.xyz.new && test ! -e ck/contacts.txt.new");
   sh("rm -rf ck && cp -r ck5 ck && head -c 10 ck10/contacts.txt > ck/contacts.txt.new");
   assert_int_equal(restart_step("ck"), 5);
+}
+
+/* The first restart point of a run killed before its renames: only the .new files hold it (no
+   old pair to fall back on); the restart takes them, and --resume (which restarts when it sees
+   state.xyz.new) finds a state.xyz. */
+static void test_kill_before_first_renames(void **st) {
+  (void)st;
+  make_runs();
+  sh("cp -r ck5 ck && mv ck/contacts.txt ck/contacts.txt.new && mv ck/state.xyz ck/state.xyz.new");
+  assert_int_equal(restart_step("ck"), 5);
+  sh("cmp ck/state.xyz ck5/state.xyz && cmp ck/contacts.txt ck5/contacts.txt && test ! -e ck/state.xyz.new");
 }
 
 /* A state.xyz.new left without contacts.txt.new that is not the state contacts.txt was sealed
@@ -145,6 +162,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kill_between_renames),
       cmocka_unit_test(test_kill_before_renames),
+      cmocka_unit_test(test_kill_before_first_renames),
       cmocka_unit_test(test_truncate),
       cmocka_unit_test(test_new_not_adopted),
       cmocka_unit_test(test_disk_full),
