@@ -1,7 +1,11 @@
 /* libFuzzer target: a restart from a fuzzed restart point (the input is contacts.txt, a NUL byte,
    then state.xyz): the reader by Properties=, the restart checks and the models' contact readers,
-   through the public API, for the contact model in 2D and the DPD model in 3D. */
+   through the public API, for the contact model and the DPD model. A state the reader takes is
+   given the scenario and the seal that match it (count, box, time step; io/checkpoint.h), so that
+   the checks behind them and one step are reached too. */
 #include "agglo/agglo.h"
+#include "io/checkpoint.h"
+#include "io/xyz_write.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +15,41 @@
 
 static char dir[64];
 
-static int write_file(const char *name, const void *data, size_t size) {
+static FILE *open_in_dir(const char *name) {
   char path[128];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  fwrite(data, 1, size, f);
-  return fclose(f);
+  return fopen(path, "wb");
+}
+
+/* Settings for the model, matching the state s when it was read (parsed). */
+static agglo_config *settings(const char *model, const agglo_system *s, int parsed) {
+  agglo_config *c = agglo_config_new();
+  char v[128];
+  agglo_config_set(c, "run.model", model);
+  agglo_config_set(c, "run.dim", parsed ? (s->dim == 2 ? "2" : "3") : strcmp(model, "dpd") ? "2" : "3");
+  if (!strcmp(model, "contact")) /* the readers are the target, not a stiff solve */
+    agglo_config_set(c, "solver.max_iter", "100");
+  if (!parsed) {
+    agglo_config_set(c, "particles.n", "3");
+    agglo_config_set(c, "box.size", "2");
+    return c;
+  }
+  snprintf(v, sizeof v, "%zu", s->n ? s->n : 1);
+  agglo_config_set(c, "particles.n", v);
+  snprintf(v, sizeof v, "%.17g, %.17g, %.17g", s->box.len[0], s->box.len[1], s->box.len[2]);
+  if (s->dim == 2) snprintf(v, sizeof v, "%.17g, %.17g", s->box.len[0], s->box.len[1]);
+  agglo_config_set(c, "box.size", v);
+  snprintf(v, sizeof v, "%s %s %s", s->box.periodic[0] ? "periodic" : "wall",
+           s->box.periodic[1] ? "periodic" : "wall", s->box.periodic[2] ? "periodic" : "wall");
+  if (s->dim == 2) *strrchr(v, ' ') = 0;
+  agglo_config_set(c, "box.boundary", v);
+  if (s->step > 0 && s->t > 0) { /* time = step x run.dt; one step more */
+    snprintf(v, sizeof v, "%.17g", s->t / (double)s->step);
+    agglo_config_set(c, "run.dt", v);
+    snprintf(v, sizeof v, "%.17g", s->t + s->t / (double)s->step);
+    agglo_config_set(c, "run.t_end", v);
+  }
+  return c;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -27,23 +59,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   const uint8_t *nul = memchr(data, 0, size);
   size_t nc = nul ? (size_t)(nul - data) : 0, skip = nul ? nc + 1 : 0;
-  if (write_file("contacts.txt", data, nc) != 0 || write_file("state.xyz", data + skip, size - skip) != 0)
-    return 0;
-  static const char *models[] = {"contact", "dpd"}, *dims[] = {"2", "3"};
-  for (int m = 0; m < 2; m++) /* contact in 2D, DPD in 3D: each of the model's readers */
-    for (int d = m; d == m; d++) {
-      agglo_config *c = agglo_config_new();
-      agglo_config_set(c, "run.model", models[m]);
-      agglo_config_set(c, "run.dim", dims[d]);
-      agglo_config_set(c, "particles.n", "3");
-      agglo_config_set(c, "box.size", "2");
-      agglo_config_set(c, "solver.max_iter", "100"); /* the readers are the target, not a stiff solve */
-      if (m == 1) agglo_config_set(c, "box.boundary", "periodic");
-      agglo_sim *sim = NULL;
-      if (agglo_sim_create_from_restart(c, dir, &sim) == AGGLO_OK) agglo_sim_step(sim, 1);
-      else if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "%s\n", agglo_last_error());
-      agglo_sim_destroy(sim);
-      agglo_config_destroy(c);
+  FILE *f = open_in_dir("state.xyz");
+  if (!f) return 0;
+  fwrite(data + skip, 1, size - skip, f);
+  fclose(f);
+  char path[128], err[256];
+  snprintf(path, sizeof path, "%s/state.xyz", dir);
+  agglo_system s = {0};
+  int parsed = agglo_xyz_read_state(path, &s, err, sizeof err) == 0;
+  static const char *models[] = {"contact", "dpd"};
+  for (int m = 0; m < 2; m++) {
+    agglo_config *c = settings(models[m], &s, parsed);
+    snprintf(path, sizeof path, "%s/scenario.ini", dir);
+    agglo_config_save(c, path);
+    if ((f = open_in_dir("contacts.txt"))) {
+      fwrite(data, 1, nc, f);
+      if (parsed) agglo_checkpoint_seal(f, &s, models[m], (const char *)data, nc);
+      fclose(f);
     }
+    agglo_sim *sim = NULL;
+    if (agglo_sim_create_from_restart(c, dir, &sim) == AGGLO_OK) agglo_sim_step(sim, 1);
+    else if (getenv("FUZZ_VERBOSE")) fprintf(stderr, "%s\n", agglo_last_error());
+    agglo_sim_destroy(sim);
+    agglo_config_destroy(c);
+  }
+  agglo_system_free(&s);
   return 0;
 }
