@@ -4,6 +4,8 @@
    10^6 executions): DPD in 3D when the contacts part starts as the DPD model's file does ("# dpd"),
    else contact in 2D. The files go to /dev/shm (no disk), the two scenarios are made once. */
 #include "agglo/agglo.h"
+#include "io/checkpoint.h"
+#include "io/xyz_write.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,41 @@
 
 static char dir[64];
 
-static int write_file(const char *name, const void *data, size_t size) {
+static FILE *open_in_dir(const char *name) {
   char path[128];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  fwrite(data, 1, size, f);
-  return fclose(f);
+  return fopen(path, "wb");
+}
+
+/* Settings for the model, matching the state s when it was read (parsed). */
+static agglo_config *settings(const char *model, const agglo_system *s, int parsed) {
+  agglo_config *c = agglo_config_new();
+  char v[128];
+  agglo_config_set(c, "run.model", model);
+  agglo_config_set(c, "run.dim", parsed ? (s->dim == 2 ? "2" : "3") : strcmp(model, "dpd") ? "2" : "3");
+  if (!strcmp(model, "contact")) /* the readers are the target, not a stiff solve */
+    agglo_config_set(c, "solver.max_iter", "100");
+  if (!parsed) {
+    agglo_config_set(c, "particles.n", "3");
+    agglo_config_set(c, "box.size", "2");
+    return c;
+  }
+  snprintf(v, sizeof v, "%zu", s->n ? s->n : 1);
+  agglo_config_set(c, "particles.n", v);
+  snprintf(v, sizeof v, "%.17g, %.17g, %.17g", s->box.len[0], s->box.len[1], s->box.len[2]);
+  if (s->dim == 2) snprintf(v, sizeof v, "%.17g, %.17g", s->box.len[0], s->box.len[1]);
+  agglo_config_set(c, "box.size", v);
+  snprintf(v, sizeof v, "%s %s %s", s->box.periodic[0] ? "periodic" : "wall",
+           s->box.periodic[1] ? "periodic" : "wall", s->box.periodic[2] ? "periodic" : "wall");
+  if (s->dim == 2) *strrchr(v, ' ') = 0;
+  agglo_config_set(c, "box.boundary", v);
+  if (s->step > 0 && s->t > 0) { /* time = step x run.dt; one step more */
+    snprintf(v, sizeof v, "%.17g", s->t / (double)s->step);
+    agglo_config_set(c, "run.dt", v);
+    snprintf(v, sizeof v, "%.17g", s->t + s->t / (double)s->step);
+    agglo_config_set(c, "run.t_end", v);
+  }
+  return c;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -18,14 +18,15 @@ printf 'box.boundary=wall periodic\0flow.type=vortex\0' > "$work/override/seed2"
 cp tests/data/*.xyz "$work/xyz/" 2>/dev/null || true
 [ -f build/agglo ] && build/agglo run -o "$work/run" --quiet -s particles.n=20 -s run.t_end=0.04 -s output.snapshots= \
   && head -c 20000 "$work/run/trajectory.xyz" > "$work/xyz/ours.xyz" || true
-# restart points (contacts.txt, a NUL byte, state.xyz) of a contact and a DPD run; particles.from
+# restart points (contacts.txt without its seal, a NUL byte, state.xyz) of a contact and a DPD run
+# (fuzz_state seals what it reads); particles.from
 if [ -f build/agglo ]; then
   build/agglo run -o "$work/rc" --overwrite --quiet -s particles.n=5 -s box.size=0.2 -s run.t_end=0.04 -s output.snapshots= &&
-    { cat "$work/rc/contacts.txt"; printf '\0'; cat "$work/rc/state.xyz"; } > "$work/state/contact" &&
+    { head -n -1 "$work/rc/contacts.txt"; printf '\0'; cat "$work/rc/state.xyz"; } > "$work/state/contact" &&
     head -c 3000 "$work/rc/trajectory.xyz" > "$work/from/ours.xyz" || true
   build/agglo run -o "$work/rd" --overwrite --quiet -s run.model=dpd -s run.dim=3 -s particles.n=4 -s box.size=2 \
     -s box.boundary=periodic -s dpd.rc=0.9 -s run.t_end=0.02 -s output.snapshots= &&
-    { cat "$work/rd/contacts.txt"; printf '\0'; cat "$work/rd/state.xyz"; } > "$work/state/dpd" || true
+    { head -n -1 "$work/rd/contacts.txt"; printf '\0'; cat "$work/rd/state.xyz"; } > "$work/state/dpd" || true
 fi
 shift || true
 targets=${*:-scenario override xyz state from}

@@ -69,6 +69,12 @@ cli_error(override_out_of_range
   "-s run\\.dt=-1: run\\.dt = -1 is out of range" run -s run.dt=-1)
 cli_error(override_not_a_number
   "-s particles\\.n=lots: particles\\.n = 'lots' is not a number" run -s particles.n=lots)
+# numbers are decimal: strtod alone would read 0x10 as 16
+cli_error(override_hexadecimal
+  "-s particles\\.n=0x10: particles\\.n = '0x10' is not a decimal number \\(allowed: >= 1"
+  run -s particles.n=0x10)
+cli_error(list_hexadecimal
+  "-s box\\.size=1,0x1p1: box\\.size: '0x1p1' is not a decimal number" run -s box.size=1,0x1p1)
 cli_error(override_inconsistent
   "\\(built-in default\\): 100000 particles of radius 0\\.01 fill" run -s particles.n=100000 -s box.size=1)
 # the override is applied after the file: the file's error is not masked, the override's is found
@@ -152,6 +158,10 @@ set_tests_properties(cli_convert_existing PROPERTIES TIMEOUT 60
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
   run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.type=shear)
+# two particles placed on one centre: a contact between them has no direction
+cli_error(gluey_same_centre
+  "gluey\\.positions: particles 1 and 2 have the same centre \\(0\\.45, 0\\.45\\) \\(allowed: distinct centres\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_billiard.ini -s gluey.positions=0.45,0.45,0.45,0.45)
 cli_error(unused_gluey_in_contact
   "gluey\\.positions is set but the contact model does not use it \\(used by: gluey\\)"
   run -s gluey.positions=0.1,0.1)
@@ -159,9 +169,16 @@ cli_error(unused_dt_in_ballistic
   "run\\.dt is set but the ballistic model does not use it"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s run.dt=0.5)
 
-# each corruption of a restart point is refused (exit status 2) naming file, line, particle, value
-add_test(NAME cli_bad_restart COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart)
-set_tests_properties(cli_bad_restart PROPERTIES TIMEOUT 60)
+# each corruption of a restart point is refused (exit status 2) naming file, line, particle, value,
+# and the directory is left as it was: the numbers of state.xyz; its count (a header announcing
+# fewer particles than its lines), box and seal; the records of contacts.txt (indices out of
+# range, out of order, a multiplier not finite) and its seal; -s overrides of the keys the restart
+# point fixes (box.size, particles.n, run.model, run.dt) and a run.t_end before its time
+foreach(group values count contacts keys)
+  add_test(NAME cli_bad_restart_${group}
+    COMMAND sh ${CLI_DATA}/bad_restart.sh ${CLI_EXE} cli_out_bad_restart_${group} ${group})
+  set_tests_properties(cli_bad_restart_${group} PROPERTIES TIMEOUT 60)
+endforeach()
 
 # A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
 # so at the end (the thesis's capillary case, literal long-range bridges and thermostat, heats up); the same

@@ -105,8 +105,11 @@ typedef struct agglo_sim agglo_sim;
 
 /* Set up the particles of a scenario (any model); the settings are copied. */
 agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out);
-/* Continue the run saved in dir (state.xyz, contacts.txt) bit for bit; c is normally
-   dir/scenario.ini with any changed keys (e.g. run.t_end). Writers attached later append. */
+/* Continue the run saved in dir (state.xyz, contacts.txt, or state.h5) bit for bit; c is
+   dir/scenario.ini with any keys a restart may change (e.g. run.t_end); one the restart point fixes
+   (box, particles, model, run.dim, run.dt: docs/reliability.md) that differs from dir/scenario.ini,
+   or a restart point that does not match its seal or c, is refused (AGGLO_ERROR_INPUT). Writers
+   attached later append. */
 agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *dir, agglo_sim **out);
 void agglo_sim_destroy(agglo_sim *sim);
 

@@ -51,6 +51,10 @@ static const agglo_key head[] = {
   {"box", "boundary", T_ENUMLIST, OFF(boundary), "periodic", 0, 0, 0, "wall|periodic",
    "boundary of each axis: one value for all axes or one per axis"},
 };
+/* The shared keys a restart point fixes: t = step run.dt, and the particles and the box are the
+   state's. A restart may change the others (docs/reliability.md); each model names its own in its
+   entry's fixed_on_restart. */
+static const char *const shared_fixed_on_restart = "run.model run.dim run.dt particles. box.";
 static const agglo_key tail[] = {
   {"output", "trajectory_interval", T_DOUBLE, OFF(trajectory_interval), "0.1", 0, BIG, 0, 0,
    "time between frames of trajectory.xyz; 0 = first and last frame only"},
@@ -243,11 +247,14 @@ static char *trim(char *s) {
   return s;
 }
 
+/* A decimal number: 0, or -1 (not a number), -2 (one strtod reads in another base: 0x10 = 16). */
 static int parse_number(const char *text, double *out) {
   char *end;
   errno = 0;
   double x = strtod(text, &end);
   if (end == text || *trim(end) != 0 || errno == ERANGE) return -1;
+  const char *p = text + strspn(text, " \t");
+  if (isfinite(x) && p + strspn(p, "+-.0123456789eE") != end) return -2; /* inf and nan: in_range */
   *out = x;
   return 0;
 }
@@ -267,9 +274,10 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
   case T_DOUBLE:
   case T_INT: {
     double x;
-    if (parse_number(v, &x) != 0)
-      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not a number (allowed: %s)", where, k->section,
-                  k->name, v, allowed);
+    int rc = parse_number(v, &x);
+    if (rc != 0)
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not a %snumber (allowed: %s)", where,
+                        k->section, k->name, v, rc == -2 ? "decimal " : "", allowed);
     if (k->type == T_INT && x != floor(x))
       return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
                   k->section, k->name, v, allowed);
@@ -305,9 +313,11 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
       if (l->n == AGGLO_LIST_MAX)
         return agglo_fail(err, errlen, "%s: %s.%s has more than %d values", where, k->section, k->name,
                     AGGLO_LIST_MAX);
-      if (parse_number(tok, &x) != 0)
-        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not a number (a list of numbers separated by "
-                    "commas or spaces is expected)", where, k->section, k->name, tok);
+      int rc = parse_number(tok, &x);
+      if (rc != 0)
+        return agglo_fail(err, errlen, "%s: %s.%s: '%s' is not a %snumber (a list of decimal numbers "
+                          "separated by commas or spaces is expected)", where, k->section, k->name,
+                          tok, rc == -2 ? "decimal " : "");
       if (!in_range(k, x))
         return agglo_fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
                     k->name, tok, allowed);
@@ -619,8 +629,8 @@ void agglo_config_print_keys(FILE *f, int markdown) {
 
 /* ---- checks across keys ---- */
 
-/* Is key K of c at its default value? */
-static int at_default(const agglo_config *c, const agglo_config *d, const agglo_key *K) {
+/* Has key K the same value in c and d (e.g. d = the defaults)? */
+static int same_value(const agglo_config *c, const agglo_config *d, const agglo_key *K) {
   const char *a = (const char *)c + K->offset, *b = (const char *)d + K->offset;
   switch (K->type) {
   case T_DOUBLE: return *(const double *)a == *(const double *)b;
@@ -665,7 +675,7 @@ static int check_unused(const agglo_config *c, char *err, size_t errlen) {
   const agglo_key *K;
   const agglo_model_entry *owner, *m;
   for (size_t k = 0; (K = key_at(k, &owner)); k++) {
-    if (reads(c->model, K, owner) || at_default(c, &d, K)) continue;
+    if (reads(c->model, K, owner) || same_value(c, &d, K)) continue;
     char used[256] = "";
     for (size_t q = 0; (m = agglo_model_at(q)); q++)
       if (reads(m, K, owner))
@@ -687,6 +697,34 @@ int agglo_config_check_gravity(const agglo_config *c, double rmax, char *err, si
     return agglo_fail(err, errlen, "run.dt = %g is too large for gravity.g: one step of free fall "
                       "(|g| dt^2 = %g) exceeds a particle diameter (%g)", c->dt,
                       sqrt(g2) * c->dt * c->dt, 2 * rmax);
+  return 0;
+}
+
+/* The value of K in c as a scenario file has it, in buf (long lists cut short). */
+static const char *value_text(const agglo_config *c, const agglo_key *K, char *buf, size_t n) {
+  FILE *f = fmemopen(buf, n, "w");
+  buf[0] = 0;
+  if (f) write_value(c, K, f), fclose(f);
+  buf[n - 1] = 0;
+  for (char *p = buf; (p = strstr(p, ",\n    "));) /* continuation lines joined */
+    p[1] = ' ', memmove(p + 2, p + 6, strlen(p + 6) + 1);
+  return buf[0] ? buf : "(none)";
+}
+
+int agglo_config_check_restart(const agglo_config *run, const agglo_config *c, const char *run_path,
+                               char *err, size_t errlen) {
+  const agglo_key *K;
+  const agglo_model_entry *owner;
+  for (size_t k = 0; (K = key_at(k, &owner)); k++) {
+    if (same_value(run, c, K) || !names_key(owner ? owner->fixed_on_restart : shared_fixed_on_restart, K))
+      continue;
+    char was[128], now[128];
+    return agglo_fail(err, errlen, "%s.%s = %s, but the run it continues has %s (%s): the restart "
+                      "point fixes it (a restart may change run.t_end, run.seed, the output, picture, "
+                      "solver and parallel keys and the forces; docs/reliability.md); nothing was run",
+                      K->section, K->name, value_text(c, K, now, sizeof now),
+                      value_text(run, K, was, sizeof was), run_path);
+  }
   return 0;
 }
 

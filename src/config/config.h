@@ -91,6 +91,11 @@ void agglo_config_print_keys(FILE *f, int markdown);
 extern const char *agglo_default_scenario;
 int agglo_config_read_string(agglo_config *c, const char *text, const char *name, char *err,
                              size_t errlen);
+/* The settings c of a restart against run, those of the run it continues (its scenario.ini, named
+   run_path): 0, or -1 naming the first key the restart point fixes (the shared ones in config.c,
+   each model's in its entry's fixed_on_restart) that c changes. */
+int agglo_config_check_restart(const agglo_config *run, const agglo_config *c, const char *run_path,
+                               char *err, size_t errlen);
 /* One key by name ("section.key"): set from text, or its value written to f. */
 int agglo_config_set_value(agglo_config *c, const char *dotted, const char *value, char *err,
                            size_t errlen);

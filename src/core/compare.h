@@ -9,6 +9,11 @@ static inline int agglo_cmp_i32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static inline int agglo_cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
 static inline int agglo_cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);

@@ -145,3 +145,12 @@ int agglo_line_fail(char *err, size_t errlen, const char *where, long rc, size_t
   if (rc == AGGLO_LINE_NUL) return agglo_fail(err, errlen, "%s: a NUL byte (not a text file)", where);
   return agglo_fail(err, errlen, "%s: cannot read: %s", where, strerror(errno));
 }
+
+int agglo_file_finish(FILE *f, const char *path, int sync, char *err, size_t errlen) {
+  int e = ferror(f) ? (errno ? errno : EIO) : 0; /* a buffered write that failed earlier */
+  if (!e && fflush(f) != 0) e = errno;
+  if (!e && sync && fsync(fileno(f)) != 0) e = errno;
+  if (fclose(f) != 0 && !e) e = errno;
+  if (e) return agglo_fail(err, errlen, "%s: write failed: %s", path, strerror(e));
+  return 0;
+}

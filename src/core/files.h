@@ -1,6 +1,6 @@
-/* Files on disk: directories made as needed (the writers) and held by one run at a time, and files
-   read with a bound on what is read (every reader of a user's file; docs/reliability.md lists
-   them with their bounds). */
+/* Files on disk: directories made as needed (the writers) and held by one run at a time, files
+   closed with the reason of a failed write, and files read with a bound on what is read (every
+   reader of a user's file; docs/reliability.md lists them with their bounds). */
 #ifndef AGGLO_FILES_H
 #define AGGLO_FILES_H
 #include <stddef.h>
@@ -8,6 +8,9 @@
 
 /* mkdir -p: 0, or -1 with the thread's message (agglo_last_error). */
 int agglo_make_dir(const char *path);
+/* Finish a file written to path (set errno = 0 before writing): flushed, synced to the disk when
+   sync, closed. 0, or -1 with "path: write failed: <reason>" (e.g. No space left on device). */
+int agglo_file_finish(FILE *f, const char *path, int sync, char *err, size_t errlen);
 
 /* 1 when a and b name the same directory (the same string, or the same inode). */
 int agglo_same_dir(const char *a, const char *b);

@@ -29,9 +29,11 @@ typedef struct agglo_model {
   double (*contact_gap)(const void *state);
   /* neighbour list of the last step, reusable by cluster labelling (may be NULL) */
   const void *(*neighbors)(const void *state);
-  /* model state needed for an exact restart (e.g. multipliers for the warm start) */
+  /* model state needed for an exact restart (e.g. multipliers for the warm start); load reads it
+     back over the restart point's system s, refusing any record that does not fit it (an index
+     out of range, out of order, a number not finite) with "line L: ..." */
   int (*save)(const void *state, FILE *f);
-  int (*load)(void *state, FILE *f, char *err, size_t errlen);
+  int (*load)(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen);
   void (*destroy)(void *state);
   /* 1: the model chooses its own step and sets s->t; outputs are then scheduled by time and
      the run ends when the step reports finished */
@@ -73,6 +75,10 @@ typedef struct agglo_model_entry {
      blank-separated), and shared keys it does not read: a key set for a model that does not
      read it is refused (agglo_config_validate) */
   const char *also_reads, *ignores;
+  /* its keys a restart point fixes (same form; e.g. those of the initial state only): a restart
+     that changes one is refused (agglo_config_check_restart), the others take effect from its
+     first step */
+  const char *fixed_on_restart;
   /* optional: checks across its keys, after the shared ones (rmax: the largest radius given) */
   int (*validate)(const agglo_config *c, double rmax, char *err, size_t errlen);
   /* optional: how far beyond contact its particles attract (a periodic box must be wider than

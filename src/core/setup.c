@@ -25,7 +25,7 @@ static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
   }
 }
 
-static void set_box(agglo_system *s, const agglo_config *c) {
+void agglo_setup_box(agglo_system *s, const agglo_config *c) {
   int d = c->dim;
   double side = 0;
   if (c->fraction > 0) {
@@ -156,7 +156,7 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   if (agglo_system_alloc(s, c->dim, (size_t)c->n) != 0)
     return agglo_fail(err, errlen, "out of memory for %lld particles", (long long)c->n);
   set_radii_and_masses(s, c);
-  set_box(s, c);
+  agglo_setup_box(s, c);
   /* a model can confine the random placement to a region of the box (gluey.region) */
   const double *region = NULL;
   int rc = c->model->placement_region ? c->model->placement_region(c, s, &region, err, errlen) : 0;

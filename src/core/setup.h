@@ -5,6 +5,9 @@
 #include "core/system.h"
 
 int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
+/* The scenario's box into s->box, for the particles' radii s->r (particles.fraction sizes it from
+   them; a 2D slab is one diameter thick). */
+void agglo_setup_box(agglo_system *s, const agglo_config *c);
 
 /* The mass of a particle of radius r by particles.mass_rule: volume m (r/radius)^3, or m. */
 static inline double agglo_particle_mass(const agglo_config *c, double r) {

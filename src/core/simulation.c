@@ -3,7 +3,6 @@
 #include "core/simulation.h"
 #include "core/cells.h"
 #include "io/checkpoint.h"
-#include "io/checkpoint_h5.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "io/xyz_write.h"
@@ -106,43 +105,47 @@ agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out) {
   return st;
 }
 
+/* The model's restart state and the run's pending solver iterations from its bytes (len, the
+   seal left out), named where. */
+static agglo_status load_model(agglo_sim *sim, char *bytes, size_t len, const char *where) {
+  FILE *f = len ? fmemopen(bytes, len, "r") : fopen("/dev/null", "r");
+  if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "%s: cannot read: %s", where, strerror(errno));
+  char *err = agglo_error_buffer();
+  agglo_status st = AGGLO_OK;
+  agglo_pending_iterations pending;
+  if (agglo_checkpoint_load_model(f, sim->model, sim->state, &sim->sys, &pending, err, AGGLO_ERROR_LEN) != 0)
+    st = agglo_error(AGGLO_ERROR_INPUT, "%s: %s; nothing was run", where, err);
+  else
+    sim->iter_sum = pending.sum, sim->iter_steps = pending.steps;
+  fclose(f);
+  return st;
+}
+
 agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *dir, agglo_sim **out) {
   agglo_sim *sim;
   agglo_status st = sim_new(c, &sim);
   if (st != AGGLO_OK) return st;
-  char path[4096], *err = agglo_error_buffer();
   sim->restarted = 1;
-  snprintf(path, sizeof path, "%s/state.xyz", dir ? dir : "(NULL)");
-  /* state.h5 (output.checkpoint_format = hdf5) or the text pair: agglo_checkpoint_uses_h5 */
-  char *bytes = NULL;
-  size_t nbytes = 0;
-  int recovered = dir && agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) == 0;
-  int h5 = recovered && agglo_checkpoint_uses_h5(dir, c->checkpoint_format);
-  if (h5) snprintf(path, sizeof path, "%s/state.h5", dir);
-  if (!recovered || (h5 ? agglo_checkpoint_h5_read(path, &sim->sys, &bytes, &nbytes, err, AGGLO_ERROR_LEN)
-                        : agglo_xyz_read_state(path, &sim->sys, err, AGGLO_ERROR_LEN)) != 0) {
-    if (!dir) agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_create_from_restart: the directory is NULL");
+  char *err = agglo_error_buffer(), *bytes = NULL;
+  size_t nbytes = 0, data = 0;
+  agglo_checkpoint_names nm;
+  /* the settings against the run's; the restart point (state.h5 or the text pair,
+     agglo_checkpoint_uses_h5) against the settings; the model's state, record by record; last,
+     the seal: the whole against what was written */
+  if (!dir) st = agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_create_from_restart: the directory is NULL");
+  else if ((st = agglo_start_check_scenario(sim, dir)) != AGGLO_OK) {
+  } else if (agglo_checkpoint_recover(dir, err, AGGLO_ERROR_LEN) != 0 ||
+             agglo_checkpoint_read(dir, c->checkpoint_format, &sim->sys, &bytes, &nbytes, &nm, err,
+                                   AGGLO_ERROR_LEN) != 0) {
     st = AGGLO_ERROR_INPUT;
-  } else if (sim->sys.dim != c->dim) {
-    st = agglo_error(AGGLO_ERROR_INPUT, "%s: dim %d differs from run.dim %d", path, sim->sys.dim, c->dim);
-  } else if ((st = agglo_start_check_restart(sim, path)) == AGGLO_OK &&
-             (st = sim_finish(sim)) == AGGLO_OK) {
-    /* the model's state: contacts.txt, or the same bytes stored in state.h5 (model/contacts) */
-    if (!h5) snprintf(path, sizeof path, "%s/contacts.txt", dir);
-    FILE *f = !h5 ? agglo_open_read(path, "r", err, AGGLO_ERROR_LEN)
-              : nbytes ? fmemopen(bytes, nbytes, "r") : fopen("/dev/null", "r");
-    if (!f) st = h5 ? agglo_error(AGGLO_ERROR_INPUT, "%s: cannot open: %s", path, strerror(errno))
-                    : AGGLO_ERROR_INPUT;
-    else {
-      agglo_pending_iterations pending;
-      if (agglo_checkpoint_load_model(f, path, sim->model, sim->state, &pending, err, AGGLO_ERROR_LEN) == 0)
-        sim->iter_sum = pending.sum, sim->iter_steps = pending.steps;
-      else {
-        st = AGGLO_ERROR_INPUT;
-        if (h5) agglo_error(AGGLO_ERROR_INPUT, "%s: dataset model/contacts: %s", path, err);
-      }
-      fclose(f);
-    }
+  } else if ((st = agglo_start_check_restart(sim, nm.state)) != AGGLO_OK) {
+  } else if ((st = sim_finish(sim)) != AGGLO_OK) {
+  } else if (agglo_checkpoint_data_length(bytes, nbytes, nm.bytes, &data, err, AGGLO_ERROR_LEN) != 0) {
+    st = AGGLO_ERROR_INPUT;
+  } else if ((st = load_model(sim, bytes, data, nm.bytes)) != AGGLO_OK) {
+  } else if (agglo_checkpoint_unseal(bytes, nbytes, &sim->sys, sim->model->name, nm.bytes, nm.state,
+                                     err, AGGLO_ERROR_LEN) != 0) {
+    st = AGGLO_ERROR_INPUT;
   }
   free(bytes);
   if (st != AGGLO_OK) agglo_sim_destroy(sim);

@@ -88,8 +88,12 @@ agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsi
 typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
 agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
 agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
-/* A state read for a restart (the reader checked each value): inside walls, distinct ids, no
-   overlap beyond ten tolerances; errors name the file, line, particle and value. */
+/* A restart's settings against the scenario of the run it continues (dir/scenario.ini): the keys
+   the restart point fixes must not change (agglo_config_check_restart). */
+agglo_status agglo_start_check_scenario(const agglo_sim *sim, const char *dir);
+/* A state read for a restart (the reader checked each value) against the settings: run.dim,
+   particles.n, the box, run.dt and run.t_end; then inside walls, distinct ids, no overlap beyond
+   ten tolerances. Errors name the file, line, particle and value, or the key. */
 agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path);
 /* The bookkeeping of a run, the same whoever steps: the serial loop (simulation.c) or a domain
    decomposition (src/mpi/, on rank 0, which holds sim).

@@ -1,26 +1,23 @@
 /* A user's own start: positions, velocities, radii and masses written before the first step,
    checked (finite, positive, inside walls, no overlap beyond the model's tolerance) and applied
    only when every value passes; the model is then rebuilt over the new state. */
+#include "core/compare.h"
 #include "core/cells.h"
 #include "core/error.h"
 #include "io/h5md_read.h"
+#include "core/setup.h"
 #include "core/simulation.h"
 #include "io/xyz_read.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_id(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Ids distinct and >= 0 (the random numbers are keyed by them). */
 static agglo_status check_ids(const int64_t *id, size_t n, const char *where) {
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   memcpy(ids, id, n * sizeof *ids);
-  qsort(ids, n, sizeof *ids, cmp_id);
+  qsort(ids, n, sizeof *ids, agglo_cmp_i64);
   agglo_status st = AGGLO_OK;
   for (size_t i = 0; i < n && st == AGGLO_OK; i++)
     if (ids[i] < 0 || (i && ids[i] == ids[i - 1]))
@@ -204,6 +201,22 @@ agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n) {
 
 /* ---- particles.from: the particles of a file ------------------------------------------------ */
 
+/* A file's box (got) against the scenario's (want), to 1e-9 of its length (a file's rounding). */
+static agglo_status check_box(const agglo_box *got, const agglo_box *want, int dim, const char *fn) {
+  for (int k = 0; k < dim; k++) {
+    if (fabs(got->len[k] - want->len[k]) > 1e-9 * want->len[k] ||
+        fabs(got->lo[k] - want->lo[k]) > 1e-9 * want->len[k])
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box along %c is [%.10g, %.10g], the scenario's "
+                         "[%.10g, %.10g] (box.size, particles.fraction)", fn, "xyz"[k], got->lo[k],
+                         got->lo[k] + got->len[k], want->lo[k], want->lo[k] + want->len[k]);
+    if (got->periodic[k] != want->periodic[k])
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box is %s along %c, the scenario's %s (box.boundary)",
+                         fn, got->periodic[k] ? "periodic" : "walled", "xyz"[k],
+                         want->periodic[k] ? "periodic" : "walled");
+  }
+  return AGGLO_OK;
+}
+
 agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has) {
   agglo_config *c = &sim->cfg;
   char *err = agglo_error_buffer();
@@ -247,16 +260,9 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
   snprintf(fn, sizeof fn, "%s: frame %lld", c->from, (long long)c->from_frame);
   size_t n = s->n;
   /* the box: the file's (if any) must be the scenario's */
-  for (int k = 0; has->box && k < s->dim; k++) {
-    if (fabs(t->box.len[k] - s->box.len[k]) > 1e-9 * s->box.len[k] ||
-        fabs(t->box.lo[k] - s->box.lo[k]) > 1e-9 * s->box.len[k])
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box along %c is [%.10g, %.10g], the scenario's "
-                         "[%.10g, %.10g] (box.size, particles.fraction)", fn, "xyz"[k], t->box.lo[k],
-                         t->box.hi[k], s->box.lo[k], s->box.hi[k]);
-    if (t->box.periodic[k] != s->box.periodic[k])
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: the box is %s along %c, the scenario's %s (box.boundary)",
-                         fn, t->box.periodic[k] ? "periodic" : "walled", "xyz"[k],
-                         s->box.periodic[k] ? "periodic" : "walled");
+  if (has->box) {
+    agglo_status st = check_box(&t->box, &s->box, s->dim, fn);
+    if (st != AGGLO_OK) return st;
   }
   /* radii and masses from the file, else the scenario's (masses follow radii by mass_rule) */
   for (size_t i = 0; i < n; i++) {
@@ -302,11 +308,46 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
 
 /* ---- a restart point: checked before anything runs ------------------------------------------ */
 
+agglo_status agglo_start_check_scenario(const agglo_sim *sim, const char *dir) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/scenario.ini", dir);
+  agglo_config *run = malloc(sizeof *run);
+  if (!run) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  agglo_config_defaults(run);
+  char *err = agglo_error_buffer();
+  agglo_status st = AGGLO_OK;
+  if (agglo_config_read_file(run, path, err, AGGLO_ERROR_LEN) != 0 ||
+      agglo_config_check_restart(run, &sim->cfg, path, err, AGGLO_ERROR_LEN) != 0)
+    st = AGGLO_ERROR_INPUT;
+  free(run);
+  return st;
+}
+
 agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
   const agglo_system *s = &sim->sys;
+  const agglo_config *c = &sim->cfg;
   if (s->step < 0 || s->step > AGGLO_MAX_STEPS)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: Step=%lld (allowed: 0 to 2^53); nothing was run",
                        path, (long long)s->step);
+  if (s->dim != c->dim)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: a %dD state, the scenario's run.dim = %d (fixed by the "
+                       "restart point); nothing was run", path, s->dim, c->dim);
+  if (s->n != (size_t)c->n)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: %zu particles, the scenario's particles.n = %lld "
+                       "(fixed by the restart point); nothing was run", path, s->n, (long long)c->n);
+  if (!sim->model->variable_step && fabs(s->t - (double)s->step * c->dt) > 1e-9 * fmax(fabs(s->t), c->dt))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: Time=%.17g at Step=%lld is not Step x run.dt (%g): "
+                       "the run had another run.dt (fixed by the restart point); nothing was run",
+                       path, s->t, (long long)s->step, c->dt);
+  int t_end_read = !sim->model->variable_step || c->ballistic.stop == BALL_STOP_T_END;
+  if (t_end_read && (sim->model->variable_step ? c->t_end < s->t : sim->last_step < s->step))
+    return agglo_error(AGGLO_ERROR_INPUT, "run.t_end = %g is before the time of the restart point, "
+                       "%.15g (%s, step %lld) (allowed: >= %.15g); nothing was run", c->t_end, s->t,
+                       path, (long long)s->step, s->t);
+  agglo_system scenario = *s; /* the box the scenario makes for these particles */
+  agglo_setup_box(&scenario, c);
+  agglo_status st = check_box(&s->box, &scenario.box, s->dim, path);
+  if (st != AGGLO_OK) return st;
   /* the reader refused non-finite values, non-positive radii and masses, missing columns; a run
      that only warned may have left up to ten tolerances of overlap (with walls too): accept those */
   double tol = 10 * overlap_tolerance(sim);
@@ -322,7 +363,7 @@ agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
     }
   char where[4200];
   snprintf(where, sizeof where, "%s: nothing was run", path);
-  agglo_status st = check_ids(s->id, s->n, where);
+  st = check_ids(s->id, s->n, where);
   if (st != AGGLO_OK) return st;
   return check_overlaps_scaled(sim, s->x, s->r, 10, where);
 }

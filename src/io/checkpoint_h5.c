@@ -5,9 +5,10 @@
    Layout: particles/{position, velocity} (n x 3 float64), particles/{radius, mass} (n float64),
    particles/id (n int64), particles/cluster (n int32); box/{lo, hi, len} (3 float64),
    box/periodic (3 int32); time (float64), step (int64), dim (int32) scalars; model/contacts
-   (uint8, the exact bytes of the model's save, i.e. what contacts.txt would hold). Root
+   (uint8, the exact bytes of contacts.txt: the model's save and the seal, checkpoint.h). Root
    attributes: format = "agglo-checkpoint", version = 1, model = the model's name. */
 #include "io/checkpoint_h5.h"
+#include "io/checkpoint.h"
 #include "core/error.h"
 #include "core/files.h"
 #include <errno.h>
@@ -119,27 +120,24 @@ int agglo_checkpoint_h5_write(const char *dir, const agglo_system *s, const aggl
   char path[4200], tmp[4200];
   snprintf(path, sizeof path, "%s/state.h5", dir);
   snprintf(tmp, sizeof tmp, "%s/state.h5.new", dir);
-  /* the model's state, byte for byte as contacts.txt would hold it */
-  char *bytes = NULL;
+  /* the model's state, byte for byte as contacts.txt holds it (its seal included) */
   size_t len = 0;
-  FILE *mem = open_memstream(&bytes, &len);
-  if (!mem) return agglo_fail(err, errlen, "%s: out of memory", tmp);
-  int rc = agglo_checkpoint_save_model(mem, m, state, pending);
-  if (fclose(mem) != 0 || rc != 0) {
-    free(bytes);
-    return agglo_fail(err, errlen, "%s: model/contacts: the model's state could not be saved", tmp);
-  }
+  char *bytes = agglo_checkpoint_bytes(s, m, state, pending, &len, err, errlen);
+  if (!bytes) return -1;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  rc = write_file(tmp, s, m, bytes, len);
+  errno = 0;
+  int rc = write_file(tmp, s, m, bytes, len), e = errno;
   free(bytes);
   if (rc != 0) {
     unlink(tmp);
-    return agglo_fail(err, errlen, "%s: write failed (disk full?)", tmp);
+    return agglo_fail(err, errlen, "%s: write failed: %s", tmp,
+                      e ? strerror(e) : "the HDF5 library refused it (disk full or quota?)");
   }
   int fd = open(tmp, O_RDONLY);
   if (fd < 0 || fsync(fd) != 0) {
+    e = errno;
     if (fd >= 0) close(fd);
-    return agglo_fail(err, errlen, "%s: sync failed", tmp);
+    return agglo_fail(err, errlen, "%s: sync failed: %s", tmp, strerror(e));
   }
   close(fd);
   if (rename(tmp, path) != 0)
@@ -228,6 +226,10 @@ int agglo_checkpoint_h5_read(const char *path, agglo_system *s, char **model, si
                     "model/contacts, more than a file of %llu bytes holds (at most %d bytes a stored "
                     "byte, and 2^31 - 1 particles)", path, n, nbytes, (unsigned long long)size,
                     AGGLO_DEFLATE_MAX_RATIO);
+  if (rc == 0 && (unsigned long long)nbytes > agglo_checkpoint_max_bytes((size_t)n))
+    rc = agglo_fail(err, errlen, "%s: dataset model/contacts: %lld bytes, more than the restart "
+                    "point of %lld particles holds (at most %zu): damaged", path, nbytes, n,
+                    agglo_checkpoint_max_bytes((size_t)n));
   if (rc == 0 && agglo_system_alloc(s, dim, (size_t)n) != 0)
     rc = agglo_fail(err, errlen, "%s: out of memory for %lld particles", path, n);
   if (rc == 0) {

@@ -1,5 +1,6 @@
 #include "io/xyz_write.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "io/xyz_read.h"
 #include <errno.h>
 #include <math.h>
@@ -36,16 +37,29 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+  errno = 0;
   header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
     fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],
             v[0], v[1], v[2], s->r[i], s->m[i], (long long)s->id[i], s->cluster[i]);
   }
-  int bad = ferror(f);
-  if (fclose(f) != 0 || bad) return agglo_fail(err, errlen, "%s: write failed", tmp);
+  if (agglo_file_finish(f, tmp, 1, err, errlen) != 0) return -1;
   if (rename(tmp, path) != 0) return agglo_fail(err, errlen, "%s: cannot rename: %s", path, strerror(errno));
   return 0;
+}
+
+/* Nothing but blank lines left in the reader's file (rd->line counts the first other line). */
+static int at_end(agglo_xyz_reader *rd) {
+  char *line = NULL;
+  size_t cap = 0;
+  int end = 1;
+  while (end && rd->f && getline(&line, &cap, rd->f) >= 0) {
+    rd->line++;
+    end = strspn(line, " \t\r\n") == strlen(line);
+  }
+  free(line);
+  return end;
 }
 
 /* The state through the trajectory reader: columns found by Properties= (any order); every one
@@ -63,6 +77,10 @@ int agglo_xyz_read_state(const char *path, agglo_system *s, char *err, size_t er
   if (got == 0) agglo_fail(err, errlen, "%s: empty: no state to restart from", path);
   else if (got == 1 && missing)
     agglo_fail(err, errlen, "%s: frame 1: no %s column in Properties=: not a restart state", path, missing);
+  else if (got == 1 && !at_end(&rd))
+    agglo_fail(err, errlen, "%s:%ld: a line after the %zu particle lines that line 1 announces (the "
+               "count does not match the lines; allowed: one frame, as agglo writes it)", path,
+               rd.line, t.n);
   else if (got == 1) {
     rc = 0;
     for (size_t i = 0; i < t.n && rc == 0; i++)

@@ -80,6 +80,7 @@ const agglo_model_entry agglo_ballistic_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .ignores = "run.dt", /* it chooses its own steps */
+    .fixed_on_restart = "ballistic.method ballistic.velocity ballistic.speed", /* the start's */
     .start = start,
     .dynamics = dynamics,
     .overlap_tolerance = overlap_tolerance,

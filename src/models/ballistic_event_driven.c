@@ -55,7 +55,6 @@ typedef struct {
   /* statistics */
   int64_t events, stale, merges, wall_hits, windows;
   double min_gap;
-  const agglo_system *sys; /* the driver's system (read by load) */
 } ed;
 
 static void ed_destroy(void *state) {
@@ -76,7 +75,6 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   ed *e = calloc(1, sizeof *e);
   if (!e) return agglo_fail(err, errlen, "out of memory");
   e->cfg = *c;
-  e->sys = s;
   size_t n = s->n, m = n ? n : 1;
   e->n = n;
   e->dim = s->dim;
@@ -567,23 +565,24 @@ static int all_finite(const double *v, int n) {
   return 1;
 }
 
-static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
+static int ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
+  (void)s; /* the clusters are read whole, not rebuilt from the particles */
   ed *e = state;
   char line[1024];
   size_t cnt, nc;
   if (!fgets(line, sizeof line, f) || strcmp(line, ed_header) != 0)
-    return agglo_fail(err, errlen, "contacts file: line 1 is not this agglo's event-driven header "
+    return agglo_fail(err, errlen, "line 1 is not this agglo's event-driven header "
                       "(an older restart point, unwrapped positions only, cannot be continued "
                       "exactly: start the run over)");
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
-    return agglo_fail(err, errlen, "contacts file: line 2: expected the particle count %zu", e->n);
+    return agglo_fail(err, errlen, "line 2: expected the particle count %zu", e->n);
   for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1;
   for (size_t i = 0; i < e->n; i++) {
     int c;
     double *p = e->p + 3 * i;
     if (!fgets(line, sizeof line, f) || sscanf(line, "%d %lg %lg %lg", &c, &p[0], &p[1], &p[2]) != 4 ||
         c < 0 || (size_t)c >= e->n || !all_finite(p, 3))
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'cluster x y z' (cluster 0 to "
+      return agglo_fail(err, errlen, "line %zu is not 'cluster x y z' (cluster 0 to "
                         "%zu, finite positions)", i + 3, e->n - 1);
     e->cl[i] = c;
     e->next_mem[i] = -1;
@@ -594,12 +593,12 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
   }
   size_t at = e->n + 3; /* the line read next */
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &nc) != 1 || nc > e->n)
-    return agglo_fail(err, errlen, "contacts file: line %zu: expected the cluster count (at most %zu)",
+    return agglo_fail(err, errlen, "line %zu: expected the cluster count (at most %zu)",
                       at, e->n);
   size_t named = 0;
   for (size_t c = 0; c < e->n; c++) named += e->size[c] > 0;
   if (nc != named)
-    return agglo_fail(err, errlen, "contacts file: line %zu: %zu clusters, but the particles name %zu",
+    return agglo_fail(err, errlen, "line %zu: %zu clusters, but the particles name %zu",
                       at, nc, named);
   for (size_t q = 0; q < nc; q++) {
     size_t c;
@@ -610,7 +609,7 @@ static int ed_load(void *state, FILE *f, char *err, size_t errlen) {
                &X[2], &V[0], &V[1], &V[2], &t0, &M, &x[0], &x[1], &x[2], &x[3], &x[4], &x[5]) != 15 ||
         c >= e->n || e->size[c] <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
         !(M > 0 && isfinite(M)) || !all_finite(x, 6))
-      return agglo_fail(err, errlen, "contacts file: line %zu is not a cluster of the particles "
+      return agglo_fail(err, errlen, "line %zu is not a cluster of the particles "
                         "(index, 3 offsets, 3 velocities, time, mass > 0, 6 extents; all finite)", at);
     for (int k = 0; k < 3; k++) e->X0[3 * c + k] = X[k], e->V[3 * c + k] = V[k];
     for (int k = 0; k < 6; k++) e->ext[6 * c + k] = x[k];

@@ -403,36 +403,42 @@ static int ball_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int ball_load(void *state, FILE *f, char *err, size_t errlen) {
+static int ball_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   ballistic *b = state;
+  (void)s;
   char line[256];
-  size_t cnt;
-  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
-    return agglo_fail(err, errlen, "contacts file: missing header");
+  size_t cnt, at = 2;
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return agglo_fail(err, errlen, "line 2: expected the number of links");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double lam;
-    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3 || i < 0 ||
-        j < 0 || (size_t)i >= b->n || (size_t)j >= b->n)
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda'", k + 3);
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg", &i, &j, &lam) != 3)
+      return agglo_fail(err, errlen, "line %zu: not 'i j lambda'", ++at);
+    if (i < 0 || j < 0 || (size_t)i >= b->n || (size_t)j >= b->n || i == j || !isfinite(lam))
+      return agglo_fail(err, errlen, "line %zu: link %d %d, multiplier %g (allowed: two particles "
+                        "from 0 to %zu, a finite multiplier)", ++at, i, j, lam, b->n - 1);
+    at++;
     if (agglo_links_add(&b->L, i, j, lam) != 0) return agglo_fail(err, errlen, "out of memory");
     unite(b, i, j); /* members share the cluster velocity: the momenta add up to M V */
   }
-  /* the saved sums, if present (files of older versions have only the links) */
-  if (agglo_read_line(f, line, sizeof line) > 0 && agglo_read_line(f, line, sizeof line) > 0) {
-    if (sscanf(line, "%zu", &cnt) != 1 || cnt != b->n_clusters)
-      return agglo_fail(err, errlen, "contacts file: %zu clusters expected after the links",
-                        b->n_clusters);
-    for (size_t k = 0; k < cnt; k++) {
-      size_t r;
-      double m, p[3];
-      if (agglo_read_line(f, line, sizeof line) <= 0 ||
-          sscanf(line, "%zu %lg %lg %lg %lg", &r, &m, &p[0], &p[1], &p[2]) != 5 || r >= b->n ||
-          b->parent[r] != (int32_t)r)
-        return agglo_fail(err, errlen, "contacts file: cluster line %zu is not 'root M P'", k + 1);
-      b->M[r] = m;
-      for (int q = 0; q < 3; q++) b->P[3 * r + q] = p[q];
-    }
+  /* each cluster's sums as they were summed merge by merge */
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1 ||
+      cnt != b->n_clusters)
+    return agglo_fail(err, errlen, "line %zu: expected the number of clusters the links make, %zu",
+                      at + 2, b->n_clusters);
+  at += 2;
+  for (size_t k = 0; k < cnt; k++) {
+    size_t r;
+    double m, p[3];
+    at++;
+    if (!fgets(line, sizeof line, f) ||
+        sscanf(line, "%zu %lg %lg %lg %lg", &r, &m, &p[0], &p[1], &p[2]) != 5 || r >= b->n ||
+        b->parent[r] != (int32_t)r || !(m > 0) || !isfinite(m) || !isfinite(p[0] + p[1] + p[2]))
+      return agglo_fail(err, errlen, "line %zu: not 'root M P' of a cluster the links make (a "
+                        "root particle, a positive mass, a finite momentum)", at);
+    b->M[r] = m;
+    for (int q = 0; q < 3; q++) b->P[3 * r + q] = p[q];
   }
   for (size_t i = 0; i < b->n; i++) b->root[i] = agglo_uf_find(b->parent, (int32_t)i);
   return 0;

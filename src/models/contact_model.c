@@ -354,22 +354,30 @@ static int contact_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int contact_load(void *state, FILE *f, char *err, size_t errlen) {
+static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   contact *m = state;
   char line[256];
   size_t cnt;
-  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
-    return agglo_fail(err, errlen, "contacts file: missing header");
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return agglo_fail(err, errlen, "line 2: expected the number of contacts");
   if (!agglo_load_count_fits(f, cnt))
-    return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
+    return agglo_fail(err, errlen, "line 2: announces %zu contacts, more than the file holds", cnt);
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);
   if (agglo_constraints_reserve(c, cnt + 1) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
-    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+      return agglo_fail(err, errlen, "line %zu: not 'i j lambda gamma'", k + 3);
+    /* walls 2 axis + side, of the walled axes only */
+    if (agglo_constraints_check_loaded(s->n, 2 * (size_t)s->dim, "wall", i, j, k ? c->i[k - 1] : -1,
+                                       k ? c->j[k - 1] : 0, l, g, k + 3, err, errlen) != 0)
+      return -1;
+    if (j < 0 && s->box.periodic[(-1 - j) / 2])
+      return agglo_fail(err, errlen, "line %zu: contact %d %d: wall %d, but the box is periodic "
+                        "along %c (allowed: the walls of walled axes)", k + 3, i, j, -1 - j,
+                        "xyz"[(-1 - j) / 2]);
     c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
   }
   c->n = cnt;

@@ -225,6 +225,8 @@ const agglo_model_entry agglo_dpd_entry = {
                    "capillary, edl, lj, none; reduced or SI units (docs/dpd.md)",
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    /* the particles' species, radii and masses are the state's; units scale its numbers */
+    .fixed_on_restart = "dpd.units dpd.species dpd.species_radius dpd.species_mass",
     .validate = validate,
     .radius_mass = radius_mass,
     .start = start,

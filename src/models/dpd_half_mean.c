@@ -41,10 +41,10 @@ int agglo_half_mean_load(agglo_half_mean *h, FILE *f) {
   long long b, nb, np;
   agglo_half_mean_init(h);
   if (fscanf(f, "%lld %lld %lld %la", &b, &nb, &np, &h->part) != 4 || b < 1 || nb < 0 ||
-      nb >= AGGLO_HALF_MEAN_BLOCKS || np < 0 || np >= b)
+      nb >= AGGLO_HALF_MEAN_BLOCKS || np < 0 || np >= b || !isfinite(h->part))
     return -1;
   h->block = b, h->nb = nb, h->npart = np;
   for (int64_t k = 0; k < h->nb; k++)
-    if (fscanf(f, "%la", &h->sum[k]) != 1) return -1;
+    if (fscanf(f, "%la", &h->sum[k]) != 1 || !isfinite(h->sum[k])) return -1;
   return 0;
 }

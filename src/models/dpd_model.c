@@ -34,6 +34,7 @@
    rupture distance of Lian et al. (1993); only such pairs feel the capillary force. The set of
    bridges (dpd_bonds.h) is read by all threads during the force loop and rebuilt after it from
    the pairs each thread found bridged; it is saved with the restart state. */
+#include "core/compare.h"
 #include "core/cells.h"
 #include "core/model.h"
 #include "models/dpd_model.h"
@@ -1072,48 +1073,64 @@ static int dpd_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int dpd_load(void *state, FILE *f, char *err, size_t errlen) {
+/* The bridges: count, then id pairs of particles of s, into m->bonds. */
+static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_t errlen) {
+  int got = -1;
+  size_t nb;
+  if (fscanf(f, " # capillary bridges: count, then id pairs%n", &got) < 0 || got < 0 ||
+      fscanf(f, "%zu", &nb) != 1 || !agglo_load_count_fits(f, nb))
+    return agglo_fail(err, errlen, "after the temperature record: the capillary bridges (count, then "
+                      "id pairs) are missing or cut short (a run without bridges cannot gain "
+                      "dpd.capillary_bridge = memory on a restart)");
+  uint64_t *k = malloc((nb + 1) * sizeof *k);
+  int64_t *ids = malloc((s->n + 1) * sizeof *ids);
+  int rc = k && ids ? 0 : agglo_fail(err, errlen, "out of memory");
+  if (ids) memcpy(ids, s->id, s->n * sizeof *ids), qsort(ids, s->n, sizeof *ids, agglo_cmp_i64);
+  for (size_t t = 0; t < nb && rc == 0; t++) {
+    long long a = -1, b = -1;
+    int ok = fscanf(f, "%lld %lld", &a, &b) == 2 && a != b && a >= 0 && b >= 0 &&
+             a <= UINT32_MAX && b <= UINT32_MAX;
+    int64_t ab[2] = {a, b};
+    if (!ok || !bsearch(&ab[0], ids, s->n, sizeof *ids, agglo_cmp_i64) ||
+        !bsearch(&ab[1], ids, s->n, sizeof *ids, agglo_cmp_i64))
+      rc = agglo_fail(err, errlen, "capillary bridge %zu of %zu: ids %lld %lld (allowed: the ids of "
+                      "two particles of the state)", t + 1, nb, a, b);
+    else
+      k[t] = agglo_bond_key((uint32_t)a, (uint32_t)b);
+  }
+  if (rc == 0 && agglo_bond_set_assign(&m->bonds, k, nb) != 0) rc = agglo_fail(err, errlen, "out of memory");
+  free(k);
+  free(ids);
+  return rc;
+}
+
+static int dpd_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   dpd *m = state;
   char line[256];
   size_t cnt;
   if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 ||
       sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
-    return agglo_fail(err, errlen, "contacts.txt: not a DPD force file for %zu particles", m->n);
+    return agglo_fail(err, errlen, "line 2: expected the number of particles, %zu (a DPD force "
+                      "file)", m->n);
   double *g = malloc(3 * (m->n + 1) * sizeof *g);
   if (!g) return agglo_fail(err, errlen, "out of memory");
   for (size_t i = 0; i < m->n; i++)
-    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3) {
+    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3 ||
+        !isfinite(g[3 * i] + g[3 * i + 1] + g[3 * i + 2])) {
       free(g);
-      return agglo_fail(err, errlen, "contacts.txt: force of particle %zu missing", i);
+      return agglo_fail(err, errlen, "line %zu: the force of particle %zu is not three finite "
+                        "numbers", i + 3, i);
     }
   for (size_t k = 0; k < m->n; k++)
     for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
   free(g);
-  /* older files end here: the temperature record starts again */
-  if (fscanf(f, " # temperature: last, then block sums (half_mean.h)") != 0 ||
-      fscanf(f, "%la", &m->T_last) != 1 || agglo_half_mean_load(&m->T_half, f) != 0)
-    m->T_last = temperature_now(m), agglo_half_mean_init(&m->T_half);
-  size_t nb;
-  if (m->bridges) {
-    if (fscanf(f, " # capillary bridges: count, then id pairs") != 0 || fscanf(f, "%zu", &nb) != 1)
-      return agglo_fail(err, errlen, "contacts.txt: the capillary bridges are missing");
-    if (!agglo_load_count_fits(f, nb))
-      return agglo_fail(err, errlen, "contacts.txt: announces %zu capillary bridges, more than it holds", nb);
-    uint64_t *k = malloc((nb + 1) * sizeof *k);
-    if (!k) return agglo_fail(err, errlen, "out of memory");
-    for (size_t t = 0; t < nb; t++) {
-      unsigned a, b;
-      if (fscanf(f, "%u %u", &a, &b) != 2) {
-        free(k);
-        return agglo_fail(err, errlen, "contacts.txt: capillary bridge %zu missing", t);
-      }
-      k[t] = agglo_bond_key(a, b);
-    }
-    int r = agglo_bond_set_assign(&m->bonds, k, nb);
-    free(k);
-    if (r != 0) return agglo_fail(err, errlen, "out of memory");
-  }
-  return 0;
+  int got = -1;
+  if (fscanf(f, " # temperature: last, then block sums (half_mean.h)%n", &got) < 0 || got < 0 ||
+      fscanf(f, "%la", &m->T_last) != 1 || !isfinite(m->T_last) ||
+      agglo_half_mean_load(&m->T_half, f) != 0)
+    return agglo_fail(err, errlen, "after line %zu: expected the temperature record (the last "
+                      "temperature, then the block sums of dpd_half_mean.h: finite numbers)", m->n + 2);
+  return m->bridges ? load_bridges(m, s, f, err, errlen) : 0;
 }
 
 /* The run's warning: its mean temperature over the last half far from dpd.kT. */

@@ -91,6 +91,8 @@ const agglo_model_entry agglo_gluey_entry = {
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
     .also_reads = "gravity. solver.",
+    /* the start's; the adhesion memory names obstacle elements by number */
+    .fixed_on_restart = "gluey.region gluey.positions gluey.velocities obstacles.",
     .validate = validate,
     .placement_region = placement_region,
     .start = start,

@@ -585,22 +585,23 @@ static int gluey_save(const void *state, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
-static int gluey_load(void *state, FILE *f, char *err, size_t errlen) {
+static int gluey_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   gluey *m = state;
   char line[256];
   size_t cnt;
-  if (agglo_read_line(f, line, sizeof line) <= 0 || agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%zu", &cnt) != 1)
-    return agglo_fail(err, errlen, "contacts file: missing header");
+  if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
+    return agglo_fail(err, errlen, "line 2: expected the number of contacts");
   if (!agglo_load_count_fits(f, cnt))
-    return agglo_fail(err, errlen, "contacts file: announces %zu contacts, more than it holds", cnt);
+    return agglo_fail(err, errlen, "line 2: announces %zu contacts, more than the file holds", cnt);
   if (memory_reserve(m, cnt) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double l, g;
-    if (agglo_read_line(f, line, sizeof line) <= 0 || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
-      return agglo_fail(err, errlen, "contacts file: line %zu is not 'i j lambda gamma'", k + 3);
-    if (k && !key_less(m->pi[k - 1], m->pj[k - 1], i, j))
-      return agglo_fail(err, errlen, "contacts file: line %zu is out of order", k + 3);
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %lg %lg", &i, &j, &l, &g) != 4)
+      return agglo_fail(err, errlen, "line %zu: not 'i j lambda gamma'", k + 3);
+    if (agglo_constraints_check_loaded(s->n, m->ob.n, "obstacle element", i, j, k ? m->pi[k - 1] : -1,
+                                       k ? m->pj[k - 1] : 0, l, g, k + 3, err, errlen) != 0)
+      return -1;
     m->pi[k] = i, m->pj[k] = j, m->plambda[k] = l, m->pgamma[k] = g;
   }
   m->pn = cnt;
@@ -639,6 +640,19 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
         if (!(x >= s->box.lo[k] && x <= s->box.hi[k]))
           return agglo_fail(err, errlen, "gluey.positions: particle %zu is outside the box", i + 1);
         s->x[3 * i + k] = x;
+      }
+    for (size_t i = 0; i < n; i++) /* a contact between coincident centres has no direction */
+      for (size_t j = i + 1; j < n; j++) {
+        double dx[3];
+        agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, dx);
+        if (dx[0] == 0 && dx[1] == 0 && dx[2] == 0) {
+          const double *x = s->x + 3 * i;
+          char at[96];
+          if (d == 3) snprintf(at, sizeof at, "%g, %g, %g", x[0], x[1], x[2]);
+          else snprintf(at, sizeof at, "%g, %g", x[0], x[1]);
+          return agglo_fail(err, errlen, "gluey.positions: particles %zu and %zu have the same centre "
+                            "(%s) (allowed: distinct centres)", i + 1, j + 1, at);
+        }
       }
   }
   if (V->n % d || (size_t)V->n > (size_t)d * n)

@@ -1,4 +1,5 @@
 #include "solvers/constraints.h"
+#include "core/error.h"
 #include "solvers/projection.h"
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,30 @@ int agglo_constraints_reserve(agglo_constraints *c, size_t need) {
   GROW(i, 1); GROW(j, 1); GROW(e, 3); GROW(gap, 1); GROW(lambda, 1); GROW(gamma, 1); GROW(equality, 1);
 #undef GROW
   c->cap = cap;
+  return 0;
+}
+
+int agglo_constraints_check_loaded(size_t n, size_t elements, const char *what, int i, int j,
+                                   int pi, int pj, double lambda, double gamma, size_t line,
+                                   char *err, size_t errlen) {
+  if (i < 0 || (size_t)i >= n)
+    return agglo_fail(err, errlen, "line %zu: particle %d (allowed: 0 to %zu)", line, i, n - 1);
+  if (j >= 0 && (j <= i || (size_t)j >= n))
+    return agglo_fail(err, errlen, "line %zu: pair %d %d (allowed: a partner from %d to %zu)", line,
+                      i, j, i + 1, n - 1);
+  if (j < 0 && !elements)
+    return agglo_fail(err, errlen, "line %zu: contact %d %d with %s %lld (allowed: none, the "
+                      "scenario has no %s)", line, i, j, what, -1 - (long long)j, what);
+  if (j < 0 && (size_t)(-1 - (int64_t)j) >= elements)
+    return agglo_fail(err, errlen, "line %zu: contact %d %d: %s %lld (allowed: %ss 0 to %lld, "
+                      "written j = -1 to %lld)", line, i, j, what, -1 - (long long)j, what,
+                      (long long)elements - 1, -(long long)elements);
+  if (pi >= 0 && !(pi < i || (pi == i && pj < j)))
+    return agglo_fail(err, errlen, "line %zu: contact %d %d after %d %d (allowed: by i, then j, "
+                      "increasing, each once)", line, i, j, pi, pj);
+  if (!isfinite(lambda) || !isfinite(gamma))
+    return agglo_fail(err, errlen, "line %zu: contact %d %d: multiplier %g, memory %g (allowed: "
+                      "finite numbers)", line, i, j, lambda, gamma);
   return 0;
 }
 

@@ -61,6 +61,13 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
 /* Build the per-particle incidence lists and max_per_particle (after a collection, if needed:
    the projection does not use them). */
 int agglo_constraints_index(agglo_constraints *c, size_t nparticles);
+/* A contact read back from a restart point (line `line`): particle i < n, partner j a particle
+   i < j < n or, when j < 0, the element -1 - j < elements (what names it: "wall", "obstacle
+   element"), keys (i, j) in the collection's order after the previous one (pi, pj; pi < 0 for the
+   first), multiplier and memory finite. 0, or -1 with "line L: ..." in err. */
+int agglo_constraints_check_loaded(size_t n, size_t elements, const char *what, int i, int j,
+                                   int pi, int pj, double lambda, double gamma, size_t line,
+                                   char *err, size_t errlen);
 /* Room for `need` constraints (the arrays i .. equality): 0, or -1 (memory). */
 int agglo_constraints_reserve(agglo_constraints *c, size_t need);
 void agglo_constraints_free(agglo_constraints *c);

@@ -41,6 +41,28 @@ def test_state_h5_missing_dataset(tmp_path):
     assert f"{out}/state.h5: dataset particles/mass missing" in r.stderr
 
 
+def test_state_h5_edited(tmp_path):
+    """A state.h5 whose numbers were changed (one velocity component, still finite) no longer
+    matches the seal in its model/contacts: the restart is refused naming both, and the file is
+    left as it is."""
+    import subprocess
+    from conftest import AGGLO
+    out = run(tmp_path / "h5", 2, "xyz", "-s", "output.checkpoint_format=hdf5")
+    with h5py.File(out / "state.h5", "r+") as f:
+        v = f["particles/velocity"][()]
+        v[3, 0] += 1e-3
+        f["particles/velocity"][...] = v
+        contacts = f["model/contacts"][()].tobytes()
+    assert contacts.splitlines()[-1].startswith(b"# agglo restart point: step=")
+    edited = (out / "state.h5").read_bytes()
+    r = subprocess.run([AGGLO, "run", "--restart", str(out), "-o", str(out), "--quiet",
+                        "-s", "run.t_end=0.6"], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert (f"{out}/state.h5: its numbers are not those sealed in {out}/state.h5: dataset "
+            "model/contacts at step") in r.stderr, r.stderr
+    assert (out / "state.h5").read_bytes() == edited
+
+
 def test_state_h5_forged_count(tmp_path):
     """A state.h5 announcing 10^12 particles (a chunked dataset with nothing stored) is refused
     before anything is allocated: the count must fit in the file's bytes."""

@@ -1,5 +1,6 @@
 /* Restart points that survive a kill: each moment of an interrupted write leaves a usable pair
-   (state.xyz, contacts.txt from one step), and the outputs are cut after the restart step. */
+   (state.xyz, contacts.txt from one step), a pair that does not match its seal is never adopted,
+   a failed write names its reason, and the outputs are cut after the restart step. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,15 +61,85 @@ static void test_kill_between_renames(void **st) {
   sh("test ! -e ck/state.xyz.new");
 }
 
-/* Killed before the renames (both .new files, the second maybe partial): the old pair stands. */
+/* Killed before the renames: both .new files complete (they match the seal) finish the write;
+   a pair cut short (state.xyz.new partial, or contacts.txt.new alone) is discarded and the old
+   pair stands. */
 static void test_kill_before_renames(void **st) {
   (void)st;
   make_runs();
-  sh("cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && head -c 300 ck10/state.xyz > ck/state.xyz.new");
+  sh("cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && cp ck10/state.xyz ck/state.xyz.new");
+  assert_int_equal(restart_step("ck"), 10);
+  sh("test ! -e ck/state.xyz.new && test ! -e ck/contacts.txt.new");
+  sh("cmp ck/state.xyz ck10/state.xyz && cmp ck/contacts.txt ck10/contacts.txt");
+  sh("rm -rf ck && cp -r ck5 ck && cp ck10/contacts.txt ck/contacts.txt.new && head -c 300 ck10/state.xyz > ck/state.xyz.new");
   assert_int_equal(restart_step("ck"), 5);
   sh("test ! -e ck/state.xyz.new && test ! -e ck/contacts.txt.new");
   sh("rm -rf ck && cp -r ck5 ck && head -c 10 ck10/contacts.txt > ck/contacts.txt.new");
   assert_int_equal(restart_step("ck"), 5);
+}
+
+/* The first restart point of a run killed before its renames: only the .new files hold it (no
+   old pair to fall back on); the restart takes them, and --resume (which restarts when it sees
+   state.xyz.new) finds a state.xyz. */
+static void test_kill_before_first_renames(void **st) {
+  (void)st;
+  make_runs();
+  sh("cp -r ck5 ck && mv ck/contacts.txt ck/contacts.txt.new && mv ck/state.xyz ck/state.xyz.new");
+  assert_int_equal(restart_step("ck"), 5);
+  sh("cmp ck/state.xyz ck5/state.xyz && cmp ck/contacts.txt ck5/contacts.txt && test ! -e ck/state.xyz.new");
+}
+
+/* A state.xyz.new left without contacts.txt.new that is not the state contacts.txt was sealed
+   with (cut short, or of another step) is not adopted: the restart is refused naming it, and the
+   restart point it would have replaced stays, byte for byte. */
+static void test_new_not_adopted(void **st) {
+  (void)st;
+  make_runs();
+  sh("cp -r ck5 ck && head -c 300 ck10/state.xyz > ck/state.xyz.new");
+  agglo_config *c = agglo_config_new();
+  assert_int_equal(agglo_config_load(c, "ck/scenario.ini"), AGGLO_OK);
+  agglo_sim *sim = NULL;
+  assert_int_equal(agglo_sim_create_from_restart(c, "ck", &sim), AGGLO_ERROR_INPUT);
+  printf("refused: %s\n", agglo_last_error());
+  assert_non_null(strstr(agglo_last_error(), "ck/state.xyz.new: left by an interrupted write of the "
+                                             "restart point, but not the state ck/contacts.txt"));
+  assert_non_null(strstr(agglo_last_error(), "Nothing was changed; state.xyz is"));
+  sh("cmp ck/state.xyz ck5/state.xyz && cmp ck/contacts.txt ck5/contacts.txt && test -e ck/state.xyz.new");
+  sh("cp ck10/state.xyz ck/state.xyz.new"); /* complete, but of step 10 */
+  assert_int_equal(agglo_sim_create_from_restart(c, "ck", &sim), AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "holds step 10 with 100 particles, but ck/contacts.txt "
+                                             "was sealed with step 5"));
+  sh("cmp ck/state.xyz ck5/state.xyz && rm ck/state.xyz.new");
+  assert_int_equal(restart_step("ck"), 5);
+  agglo_config_destroy(c);
+}
+
+/* A restart point that cannot be written (a full disk: /dev/full) names the file and the reason,
+   and the one before stays. */
+static void test_disk_full(void **st) {
+  (void)st;
+  make_runs();
+  sh("cp -r ck5 ck");
+  agglo_config *c = agglo_config_new();
+  assert_int_equal(agglo_config_load(c, "ck/scenario.ini"), AGGLO_OK);
+  agglo_sim *sim = NULL;
+  assert_int_equal(agglo_sim_create_from_restart(c, "ck", &sim), AGGLO_OK);
+  assert_int_equal(agglo_sim_step(sim, 1), AGGLO_OK);
+  sh("ln -s /dev/full ck/contacts.txt.new");
+  assert_int_equal(agglo_sim_save_state(sim, "ck"), AGGLO_ERROR_IO);
+  printf("%s\n", agglo_last_error());
+  assert_non_null(strstr(agglo_last_error(), "ck/contacts.txt.new: write failed: No space left on device"));
+  sh("cmp ck/state.xyz ck5/state.xyz && cmp ck/contacts.txt ck5/contacts.txt");
+  sh("rm ck/contacts.txt.new && ln -s /dev/full ck/state.xyz.new.tmp");
+  assert_int_equal(agglo_sim_save_state(sim, "ck"), AGGLO_ERROR_IO);
+  printf("%s\n", agglo_last_error());
+  assert_non_null(strstr(agglo_last_error(), "ck/state.xyz.new.tmp: write failed: No space left on device"));
+  sh("cmp ck/state.xyz ck5/state.xyz && cmp ck/contacts.txt ck5/contacts.txt");
+  sh("rm ck/state.xyz.new.tmp");
+  assert_int_equal(agglo_sim_save_state(sim, "ck"), AGGLO_OK);
+  assert_int_equal(restart_step("ck"), 6);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
 }
 
 /* The outputs after the restart step, and a frame and a row cut by the kill, are dropped. */
@@ -91,7 +162,10 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kill_between_renames),
       cmocka_unit_test(test_kill_before_renames),
+      cmocka_unit_test(test_kill_before_first_renames),
       cmocka_unit_test(test_truncate),
+      cmocka_unit_test(test_new_not_adopted),
+      cmocka_unit_test(test_disk_full),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

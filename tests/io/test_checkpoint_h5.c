@@ -185,6 +185,27 @@ static void test_corrupt(void **st) {
   agglo_config_destroy(c);
 }
 
+/* A state.h5 that cannot be written (a full disk: /dev/full) names the file and the reason, and
+   the restart point before it stays. */
+static void test_disk_full(void **st) {
+  (void)st;
+  const char *h[] = {"run.t_end=0.2", "output.checkpoint_format=hdf5", NULL};
+  agglo_config *c = load_config(brownian_2d, h);
+  run_into(c, OUT "/full", NULL);
+  agglo_sim *sim = NULL;
+  assert_int_equal(agglo_sim_create_from_restart(c, OUT "/full", &sim), AGGLO_OK);
+  assert_int_equal(agglo_sim_step(sim, 1), AGGLO_OK);
+  sh("cp " OUT "/full/state.h5 " OUT "/full_before.h5 && ln -s /dev/full " OUT "/full/state.h5.new");
+  assert_int_equal(agglo_sim_save_state(sim, OUT "/full"), AGGLO_ERROR_IO);
+  printf("%s\n", agglo_last_error());
+  assert_non_null(strstr(agglo_last_error(), OUT "/full/state.h5.new: write failed: No space left on device"));
+  sh("cmp " OUT "/full/state.h5 " OUT "/full_before.h5");
+  assert_int_equal(agglo_sim_save_state(sim, OUT "/full"), AGGLO_OK);
+  assert_int_equal(agglo_checkpoint_step(OUT "/full", AGGLO_CHECKPOINT_HDF5), 11);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
+}
+
 /* The format changed between runs: a text run stopped halfway goes on with hdf5 (from its
    state.xyz), and a later restart with text reads state.h5, the later step; the outputs stay
    those of the uninterrupted run. */
@@ -234,6 +255,7 @@ int main(void) {
       cmocka_unit_test(test_gluey),
       cmocka_unit_test(test_ballistic),
       cmocka_unit_test(test_corrupt),
+      cmocka_unit_test(test_disk_full),
       cmocka_unit_test(test_switch),
       cmocka_unit_test(test_cli_resume),
   };

@@ -182,7 +182,7 @@ static void temperature_report_and_restart(void **st) {
   char err[256];
   assert_int_equal(agglo_model_dpd.init(&B.state, &B.s, &c, err, sizeof err), 0);
   rewind(f);
-  assert_int_equal(agglo_model_dpd.load(B.state, f, err, sizeof err), 0);
+  assert_int_equal(agglo_model_dpd.load(B.state, &B.s, f, err, sizeof err), 0);
   advance(&B, 20);
   assert_true(memcmp(A.s.x, B.s.x, n3 * sizeof *x) == 0);
   assert_true(memcmp(A.s.v, B.s.v, n3 * sizeof *v) == 0);
@@ -193,7 +193,7 @@ static void temperature_report_and_restart(void **st) {
   agglo_model_dpd.destroy(B.state);
   assert_int_equal(agglo_model_dpd.init(&B.state, &B.s, &c, err, sizeof err), 0);
   rewind(f);
-  assert_int_equal(agglo_model_dpd.load(B.state, f, err, sizeof err), 0);
+  assert_int_equal(agglo_model_dpd.load(B.state, &B.s, f, err, sizeof err), 0);
   advance(&B, 5);
   assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b), 1);
   free(x);
