@@ -38,8 +38,12 @@ def main():
     times = list(reader.TimestepValues) or [0.0]
     t = times[-1] if a.time is None else min(times, key=lambda x: abs(x - a.time))
 
+    # cluster labels are the smallest id of each cluster: neighbouring labels would get
+    # neighbouring colours, so each label is hashed to one of 61 hues first
+    hue = pv.PythonCalculator(Input=reader, ArrayName="cluster_hue", ArrayAssociation="Point Data",
+                              Expression="(inputs[0].PointData['cluster'].astype('int64') * 40503) % 61")
     # a sphere per particle: the glyph's unit sphere has radius 0.5, scaled by 2 radius
-    glyph = pv.Glyph(Input=reader, GlyphType="Sphere")
+    glyph = pv.Glyph(Input=hue, GlyphType="Sphere")
     glyph.OrientationArray = ["POINTS", "No orientation array"]
     glyph.ScaleArray = ["POINTS", "radius"]
     glyph.ScaleFactor = 2.0
@@ -52,11 +56,13 @@ def main():
     view.ViewTime = t
     pv.GetAnimationScene().AnimationTime = t
     view.OrientationAxesVisibility = 0
+    view.UseColorPaletteForBackground = 0
+    view.Background = [1.0, 1.0, 1.0]
     shown = pv.Show(glyph, view)
-    pv.ColorBy(shown, ("POINTS", "cluster"))
-    lut = pv.GetColorTransferFunction("cluster")
+    pv.ColorBy(shown, ("POINTS", "cluster_hue"))
+    lut = pv.GetColorTransferFunction("cluster_hue")
     lut.ApplyPreset("Rainbow Uniform", True)
-    shown.RescaleTransferFunctionToDataRange(False, True)
+    lut.RescaleTransferFunction(0.0, 60.0)
     outline = pv.Show(pv.Outline(Input=reader), view)
     outline.DiffuseColor = [0.3, 0.3, 0.3]
     view.CameraPosition = [1.0, -1.6, 0.9]  # agglo's default 3D view direction (picture.view)
