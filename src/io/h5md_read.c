@@ -14,11 +14,10 @@ typedef struct {
   int rank;                /* of value */
 } element;
 
-/* An observable: its values and steps (read whole at the start: a row per sample). */
+/* An observable: its values and steps, read row by row as the frames go by. */
 typedef struct {
   char name[AGGLO_OBSERVABLE_NAME];
-  hid_t value;
-  int64_t *step;
+  hid_t value, step;
   size_t rows, next; /* next: the first row not before the frame read last */
 } observable;
 
@@ -89,10 +88,7 @@ void agglo_h5md_read_close(agglo_h5md_reader *r) {
   if (!r) return;
   element *all[] = {&r->pos, &r->vel, &r->rad, &r->mass, &r->id, &r->clu, &r->edges, &r->species};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) element_close(all[k]);
-  for (size_t k = 0; k < r->nobs; k++) {
-    if (r->obs[k].value > 0) H5Dclose(r->obs[k].value);
-    free(r->obs[k].step);
-  }
+  for (size_t k = 0; k < r->nobs; k++) H5Dclose(r->obs[k].value), H5Dclose(r->obs[k].step);
   if (r->file > 0) H5Fclose(r->file);
   free(r->path);
   free(r);
@@ -137,19 +133,13 @@ static herr_t add_observable(hid_t g, const char *name, const H5L_info_t *info, 
   if (r->nobs == AGGLO_MAX_OBSERVABLES || strlen(name) >= AGGLO_OBSERVABLE_NAME) return 0;
   element e;
   if (!element_open(g, name, &e)) return 0;
-  int rank;
+  int rank, srank;
   hsize_t dims[8], sdims[8];
-  observable *o = &r->obs[r->nobs];
-  if (e.rank == 1 && e.step > 0 && extent(e.step, &rank, sdims) == extent(e.value, &rank, dims) && rank == 1 &&
-      dims[0] < ((hsize_t)1 << 28) && (o->step = malloc((dims[0] + 1) * sizeof *o->step)) &&
-      (dims[0] == 0 || H5Dread(e.step, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, o->step) >= 0)) {
+  if (e.rank == 1 && e.step > 0 && extent(e.step, &srank, sdims) == extent(e.value, &rank, dims) && srank == 1) {
+    observable *o = &r->obs[r->nobs++];
     snprintf(o->name, sizeof o->name, "%s", name);
-    o->value = e.value, o->rows = dims[0], o->next = 0;
-    e.value = 0;
-    r->nobs++;
-  } else {
-    free(o->step);
-    o->step = NULL;
+    o->value = e.value, o->step = e.step, o->rows = dims[0], o->next = 0;
+    e.value = e.step = 0;
   }
   element_close(&e);
   return 0;
@@ -322,9 +312,12 @@ static int read_extras(agglo_h5md_reader *r, const agglo_system *s, agglo_frame_
   x->nobs = 0;
   for (size_t q = 0; q < r->nobs; q++) {
     observable *o = &r->obs[q];
-    if (o->next > 0 && o->step[o->next - 1] >= s->step) o->next = 0; /* read out of order */
-    while (o->next < o->rows && o->step[o->next] < s->step) o->next++;
-    if (o->next == o->rows || o->step[o->next] != s->step) continue;
+    int64_t step = INT64_MIN;
+    if (o->next > 0 && (read_scalar(o->step, o->next - 1, H5T_NATIVE_INT64, &step) != 0 || step >= s->step))
+      o->next = 0; /* frames read out of order: from the start */
+    for (; o->next < o->rows; o->next++)
+      if (read_scalar(o->step, o->next, H5T_NATIVE_INT64, &step) != 0 || step >= s->step) break;
+    if (o->next == o->rows || step != s->step) continue;
     snprintf(x->names[x->nobs], AGGLO_OBSERVABLE_NAME, "%s", o->name);
     if (read_scalar(o->value, o->next++, H5T_NATIVE_DOUBLE, &x->values[x->nobs]) != 0) return -1;
     x->nobs++;
