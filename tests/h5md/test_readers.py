@@ -344,3 +344,19 @@ def test_si_units_and_double_precision(tmp_path):
                    dt=f["observables/dt/value"][0])
     assert len(u.trajectory) == 6 and u.trajectory.dt == pytest.approx(3.468117728e-11, rel=1e-9)
     np.testing.assert_allclose(u.trajectory[-1].positions, state["pos"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("model", ["contact", "ballistic", "ballistic_ed", "gluey", "dpd"])
+def test_every_model_writes_its_observables_with_units(tmp_path, model):
+    """Every model's stats columns are H5MD observables with a unit (src/io/units.c has them all:
+    a column it lacks stops the run at its start), one row per frame."""
+    extra = {"ballistic": ["-s", "ballistic.stop=t_end"],
+             "ballistic_ed": ["-s", "ballistic.stop=t_end", "-s", "ballistic.method=event_driven"],
+             "dpd": ["-s", "dpd.rc=0.1"]}.get(model, [])
+    out = run(tmp_path / model, 2, "h5md", "-s", f"run.model={model.split('_')[0]}", *extra)
+    columns = open(out / "stats.csv").readline().strip().split(",")[2:]
+    with h5py.File(out / "trajectory.h5md", "r") as f:
+        frames = f[T + "/position/value"].shape[0]
+        assert sorted(f["observables"]) == sorted(columns + ["dt"])
+        for name in f["observables"]:
+            assert f[f"observables/{name}/value"].attrs["unit"] and f[f"observables/{name}/value"].shape == (frames,)
