@@ -1,17 +1,29 @@
 # Data formats read by the real readers (tests/h5md/, docs/formats.md): h5py, MDAnalysis and ASE
-# from Debian (scripts/setup.sh installs them), run with Debian's /usr/bin/python3.
+# from Debian (scripts/setup.sh installs them), run with Debian's /usr/bin/python3; ParaView's
+# XDMF readers through Debian's pvpython under xvfb-run (packages paraview, xvfb).
 set(H5MD_PYTHON /usr/bin/python3)
 execute_process(COMMAND ${H5MD_PYTHON} -c "import pytest, numpy, h5py, MDAnalysis, ase"
   RESULT_VARIABLE H5MD_READERS_MISSING OUTPUT_QUIET ERROR_QUIET)
+set(H5MD_ENV "AGGLO=$<TARGET_FILE:agglo_cli>;HDF5_USE_FILE_LOCKING=FALSE")
 if(H5MD_READERS_MISSING)
   message(STATUS "tests/h5md skipped: /usr/bin/python3 lacks pytest, h5py, MDAnalysis or ASE "
                  "(scripts/setup.sh installs python3-h5py python3-mdanalysis python3-ase)")
 else()
   add_test(NAME h5md_readers
     COMMAND ${H5MD_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/h5md
+            --ignore=${CMAKE_CURRENT_SOURCE_DIR}/h5md/test_paraview.py
             --basetemp=${CMAKE_CURRENT_BINARY_DIR}/h5md_tmp)
-  set_tests_properties(h5md_readers PROPERTIES TIMEOUT 300
-    ENVIRONMENT "AGGLO=$<TARGET_FILE:agglo_cli>;HDF5_USE_FILE_LOCKING=FALSE")
+  set_tests_properties(h5md_readers PROPERTIES TIMEOUT 300 ENVIRONMENT "${H5MD_ENV}")
+  find_program(PVPYTHON pvpython)
+  find_program(XVFB_RUN xvfb-run)
+  if(PVPYTHON AND XVFB_RUN)
+    add_test(NAME h5md_paraview
+      COMMAND ${H5MD_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/h5md/test_paraview.py
+              --basetemp=${CMAKE_CURRENT_BINARY_DIR}/h5md_paraview_tmp)
+    set_tests_properties(h5md_paraview PROPERTIES TIMEOUT 600 ENVIRONMENT "${H5MD_ENV}")
+  else()
+    message(STATUS "h5md_paraview skipped: no pvpython or xvfb-run (scripts/setup.sh installs paraview xvfb)")
+  endif()
 endif()
 
 # The closing line of a run lists the files it wrote: an H5MD trajectory and an HDF5 restart point

@@ -12,6 +12,18 @@ add_test(NAME install_pkg_config COMMAND sh -c
    readelf -d ./brownian_pc | grep -q 'libagglo.so.0'")
 set_tests_properties(install_pkg_config PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 120
   PASS_REGULAR_EXPRESSION "t =  2.00  clusters [0-9]+")
+# where only libagglo and its headers are installed: pkg-config sees agglo.pc alone (none of the
+# -dev packages' .pc files) and must still give the flags; --static adds the private libraries
+add_test(NAME install_pkg_config_alone COMMAND sh -c
+  "export PKG_CONFIG_LIBDIR=${PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig PKG_CONFIG_PATH= && \
+   ! pkg-config --exists inih && \
+   pkg-config --libs agglo | grep -q -- '^-L[^ ]*/lib -lagglo *$' && \
+   pkg-config --cflags agglo | grep -q -- '^-I[^ ]*/include *$' && \
+   pkg-config --static --libs agglo | grep -q -- '-lagglo .*-linih.*-lcairo.*-lhdf5.*-lcholmod' && \
+   cc ${PROJECT_SOURCE_DIR}/examples/c/brownian.c -o brownian_alone $(pkg-config --cflags --libs agglo) && \
+   LD_LIBRARY_PATH=${PREFIX}/${CMAKE_INSTALL_LIBDIR} ./brownian_alone")
+set_tests_properties(install_pkg_config_alone PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "t =  2.00  clusters [0-9]+")
 add_test(NAME install_find_package COMMAND sh -c
   "rm -rf find_package_build && \
    ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR}/examples/c -B find_package_build -DCMAKE_PREFIX_PATH=${PREFIX} >/dev/null && \

@@ -85,6 +85,9 @@ static const agglo_key tail[] = {
   {"output", "compression", T_INT, OFF(h5md_deflate), "0", 0, 9, 0, 0,
    "H5MD: deflate level of positions and velocities (0 = stored raw; cluster labels are always "
    "compressed). Level 1 saves about 10% on them and takes 15 times longer to write"},
+  {"output", "precision", T_ENUM, OFF(h5md_precision), "single", 0, 0, 0, "single|double",
+   "H5MD: positions and velocities in single precision (float32, 4 bytes, 9 digits: the "
+   "precision of trajectory.xyz) or double (float64, 8 bytes, the run's own values)"},
   {"picture", "style", T_ENUM, OFF(pic_style), "auto", 0, 0, 0, "auto|flat|shaded",
    "pictures (snapshots, agglo render, agglo movie; docs/pictures.md): auto = shaded spheres in "
    "3D, flat discs in 2D; flat = discs at their true radius seen along -z (3D: darker when "

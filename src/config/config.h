@@ -24,6 +24,7 @@ enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
 enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
 enum { ON_FAILURE_WARN = 0, ON_FAILURE_STOP = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
+enum { AGGLO_PRECISION_SINGLE = 0, AGGLO_PRECISION_DOUBLE = 1 };
 enum { AGGLO_CHECKPOINT_TEXT = 0, AGGLO_CHECKPOINT_HDF5 = 1 };
 
 typedef struct agglo_config {
@@ -62,6 +63,7 @@ typedef struct agglo_config {
   double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */
   int checkpoint_format; /* output.checkpoint_format: AGGLO_CHECKPOINT_TEXT or AGGLO_CHECKPOINT_HDF5 */
   int64_t h5md_deflate; /* output.compression */
+  int h5md_precision;   /* output.precision: AGGLO_PRECISION_SINGLE or AGGLO_PRECISION_DOUBLE */
   /* [picture] (picture.c, docs/pictures.md) */
   int pic_style, pic_projection, pic_color, pic_monomers, pic_box;
   agglo_list pic_view, pic_up, pic_light, pic_slab_normal, pic_slab_center;

@@ -49,6 +49,9 @@ typedef struct agglo_model {
   /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
   const char *stats_columns;
   void (*stats_values)(const void *state, FILE *f);
+  /* optional: each particle's species (storage order of s) into out; 1 if the run has several
+     species, 0 (out untouched) if one */
+  int (*species)(const void *state, const agglo_system *s, int32_t *out);
   /* optional: a warning about the run as a whole at its end (e.g. a temperature off its target);
      1 with the message in msg, else 0 */
   int (*final_warning)(const void *state, char *msg, size_t n);

@@ -14,11 +14,21 @@ typedef struct {
   int rank;                /* of value */
 } element;
 
+/* An observable: its values and steps, read row by row as the frames go by. */
+typedef struct {
+  char name[AGGLO_OBSERVABLE_NAME];
+  hid_t value, step;
+  size_t rows, next; /* next: the first row not before the frame read last */
+} observable;
+
 struct agglo_h5md_reader {
   hid_t file;
   char *path;
   char group[256];
-  element pos, vel, rad, mass, id, clu, edges;
+  element pos, vel, rad, mass, id, clu, edges, species;
+  agglo_units units;
+  observable obs[AGGLO_MAX_OBSERVABLES];
+  size_t nobs;
   int dim;      /* components of the vectors */
   int run_dim;  /* 2 or 3 (agglo's parameters/dimension, else the box dimension) */
   int periodic[3];
@@ -76,8 +86,9 @@ static int series(const element *e) { return e->value > 0 && (e->time > 0 || e->
 
 void agglo_h5md_read_close(agglo_h5md_reader *r) {
   if (!r) return;
-  element *all[] = {&r->pos, &r->vel, &r->rad, &r->mass, &r->id, &r->clu, &r->edges};
+  element *all[] = {&r->pos, &r->vel, &r->rad, &r->mass, &r->id, &r->clu, &r->edges, &r->species};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) element_close(all[k]);
+  for (size_t k = 0; k < r->nobs; k++) H5Dclose(r->obs[k].value), H5Dclose(r->obs[k].step);
   if (r->file > 0) H5Fclose(r->file);
   free(r->path);
   free(r);
@@ -87,6 +98,51 @@ static herr_t first_group(hid_t g, const char *name, const H5L_info_t *info, voi
   (void)g, (void)info;
   snprintf(out, 256, "%s", name);
   return 1;
+}
+
+/* A string attribute (fixed or variable length) into out; -1 if absent or not a string. */
+static int attr_text(hid_t obj, const char *name, char *out, size_t len) {
+  if (H5Aexists(obj, name) <= 0) return -1;
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT), t = H5Aget_type(a), sp = H5Aget_space(a);
+  int rc = -1;
+  if (H5Tget_class(t) == H5T_STRING && H5Sget_simple_extent_npoints(sp) == 1) {
+    if (H5Tis_variable_str(t)) {
+      char *v = NULL;
+      hid_t mt = H5Tcopy(H5T_C_S1);
+      H5Tset_size(mt, H5T_VARIABLE);
+      if (H5Aread(a, mt, &v) >= 0 && v) rc = 0, snprintf(out, len, "%s", v);
+      H5free_memory(v);
+      H5Tclose(mt);
+    } else {
+      size_t sz = H5Tget_size(t);
+      char *v = calloc(1, sz + 1);
+      if (v && H5Aread(a, t, v) >= 0) rc = 0, snprintf(out, len, "%s", v);
+      free(v);
+    }
+  }
+  H5Sclose(sp);
+  H5Tclose(t);
+  H5Aclose(a);
+  return rc;
+}
+
+/* Each observables/<name> with a value and a step series of one number per row. */
+static herr_t add_observable(hid_t g, const char *name, const H5L_info_t *info, void *data) {
+  (void)info;
+  agglo_h5md_reader *r = data;
+  if (r->nobs == AGGLO_MAX_OBSERVABLES || strlen(name) >= AGGLO_OBSERVABLE_NAME) return 0;
+  element e;
+  if (!element_open(g, name, &e)) return 0;
+  int rank, srank;
+  hsize_t dims[8], sdims[8];
+  if (e.rank == 1 && e.step > 0 && extent(e.step, &srank, sdims) == extent(e.value, &rank, dims) && srank == 1) {
+    observable *o = &r->obs[r->nobs++];
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->value = e.value, o->step = e.step, o->rows = dims[0], o->next = 0;
+    e.value = e.step = 0;
+  }
+  element_close(&e);
+  return 0;
 }
 
 agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errlen) {
@@ -122,6 +178,7 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
   element_open(g, "id", &r->id);
   element_open(g, "cluster", &r->clu);
   element_open(g, "box/edges", &r->edges);
+  element_open(g, "species", &r->species);
   int bdim = 3;
   if (H5Lexists(g, "box", H5P_DEFAULT) > 0) {
     hid_t box = H5Gopen2(g, "box", H5P_DEFAULT);
@@ -167,13 +224,23 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
     return NULL;
   }
   r->run_dim = bdim == 2 ? 2 : 3;
-  if (H5Lexists(r->file, "parameters", H5P_DEFAULT) > 0 &&
-      H5Aexists_by_name(r->file, "parameters", "dimension", H5P_DEFAULT) > 0) {
-    hid_t a = H5Aopen_by_name(r->file, "parameters", "dimension", H5P_DEFAULT, H5P_DEFAULT);
-    int d = 3;
-    H5Aread(a, H5T_NATIVE_INT, &d);
-    H5Aclose(a);
-    r->run_dim = d == 2 ? 2 : 3;
+  if (H5Lexists(r->file, "parameters", H5P_DEFAULT) > 0) {
+    hid_t par = H5Gopen2(r->file, "parameters", H5P_DEFAULT);
+    if (H5Aexists(par, "dimension") > 0) {
+      hid_t a = H5Aopen(par, "dimension", H5P_DEFAULT);
+      int d = 3;
+      H5Aread(a, H5T_NATIVE_INT, &d);
+      H5Aclose(a);
+      r->run_dim = d == 2 ? 2 : 3;
+    }
+    char units[32];
+    if (attr_text(par, "units", units, sizeof units) == 0) r->units = agglo_units_parse(units);
+    H5Gclose(par);
+  }
+  if (H5Lexists(r->file, "observables", H5P_DEFAULT) > 0) {
+    hid_t obs = H5Gopen2(r->file, "observables", H5P_DEFAULT);
+    H5Literate(obs, H5_INDEX_NAME, H5_ITER_INC, NULL, add_observable, r);
+    H5Gclose(obs);
   }
   /* the complete frames: every series has its row (a killed run may have cut the last one) */
   int rank;
@@ -239,8 +306,31 @@ static int read_scalar(hid_t ds, size_t k, hid_t memtype, void *out) {
   return rc < 0 ? -1 : 0;
 }
 
+/* The extras of the frame just read (its step in s): units, observables at that step, species. */
+static int read_extras(agglo_h5md_reader *r, const agglo_system *s, agglo_frame_extras *x) {
+  x->units = r->units;
+  x->nobs = 0;
+  for (size_t q = 0; q < r->nobs; q++) {
+    observable *o = &r->obs[q];
+    int64_t step = INT64_MIN;
+    if (o->next > 0 && (read_scalar(o->step, o->next - 1, H5T_NATIVE_INT64, &step) != 0 || step >= s->step))
+      o->next = 0; /* frames read out of order: from the start */
+    for (; o->next < o->rows; o->next++)
+      if (read_scalar(o->step, o->next, H5T_NATIVE_INT64, &step) != 0 || step >= s->step) break;
+    if (o->next == o->rows || step != s->step) continue;
+    snprintf(x->names[x->nobs], AGGLO_OBSERVABLE_NAME, "%s", o->name);
+    if (read_scalar(o->value, o->next++, H5T_NATIVE_DOUBLE, &x->values[x->nobs]) != 0) return -1;
+    x->nobs++;
+  }
+  free(x->species);
+  x->species = NULL;
+  if (!r->species.value || r->species.rank != 1) return 0;
+  if (!(x->species = malloc((s->n + 1) * sizeof *x->species))) return -1;
+  return read_row(&r->species, 0, H5T_NATIVE_INT32, x->species, s->n);
+}
+
 int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, double default_radius,
-                          char *err, size_t errlen) {
+                          agglo_frame_extras *x, char *err, size_t errlen) {
   if (k >= r->frames)
     return agglo_fail(err, errlen, "%s: frame %zu: the file has %zu complete frames", r->path, k + 1, r->frames);
   if (!r->rad.value && default_radius <= 0)
@@ -269,6 +359,7 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
   else for (size_t i = 0; i < n; i++) s->cluster[i] = (int32_t)s->id[i];
   if (rc == 0 && r->pos.time > 0) rc = read_scalar(r->pos.time, k, H5T_NATIVE_DOUBLE, &s->t);
   if (rc == 0 && r->pos.step > 0) rc = read_scalar(r->pos.step, k, H5T_NATIVE_INT64, &s->step);
+  if (rc == 0 && x) rc = read_extras(r, s, x);
   if (rc != 0) return agglo_fail(err, errlen, "%s: frame %zu: cannot read (damaged, or shapes that "
                                  "do not match %zu particles)", r->path, k + 1, n);
   for (size_t i = 0; i < n; i++) {

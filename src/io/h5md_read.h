@@ -4,6 +4,7 @@
 #ifndef AGGLO_H5MD_READ_H
 #define AGGLO_H5MD_READ_H
 #include "core/system.h"
+#include "io/frame_extras.h"
 
 typedef struct agglo_h5md_reader agglo_h5md_reader;
 
@@ -16,9 +17,11 @@ size_t agglo_h5md_read_frames(const agglo_h5md_reader *r);
 typedef struct { int velocity, radius, mass, id, cluster, box; } agglo_h5md_has;
 agglo_h5md_has agglo_h5md_read_has(const agglo_h5md_reader *r);
 /* Frame k (0-based) into s (reallocated); default_radius when the file has none (<= 0: an
-   error). Returns 0 or -1 with a message naming the file and frame. */
+   error); x (if not NULL): the file's units, the observables at the frame's step (a row of
+   observables/<name> whose step is the frame's), the species. Returns 0 or -1 with a message
+   naming the file and frame. */
 int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, double default_radius,
-                          char *err, size_t errlen);
+                          agglo_frame_extras *x, char *err, size_t errlen);
 void agglo_h5md_read_close(agglo_h5md_reader *r);
 
 #endif

@@ -79,6 +79,13 @@ static void stats_header(FILE *f, const agglo_model *m) {
   fprintf(f, "%s\n", m->stats_columns ? m->stats_columns : "");
 }
 
+/* Does a run of `model` have key = value? (what the H5MD units depend on: dpd.units, and
+   gluey.radius_weighting for the unit of gluey's gamma columns) */
+static int scenario_says(const agglo_config *c, const char *model, const char *key, const char *value) {
+  char v[32];
+  return !strcmp(c->model->name, model) && agglo_config_get(c, key, v, sizeof v) == AGGLO_OK && !strcmp(v, value);
+}
+
 /* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
 static int agglo_file(const char *name) {
   static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
@@ -142,8 +149,19 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     if (m) stats_header(m, sim->model), fclose(m);
     if (names && len) names[len - 1] = 0; /* the newline */
     snprintf(path, sizeof path, "%s/trajectory.h5md", dir);
-    o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, (int)c->h5md_deflate, names, agglo_error_buffer(), AGGLO_ERROR_LEN);
+    int32_t *species = sim->model->species ? malloc((sim->sys.n + 1) * sizeof *species) : NULL;
+    if (sim->model->species && !species) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+    agglo_h5md_options ho = {
+        .deflate = (int)c->h5md_deflate,
+        .precision64 = c->h5md_precision == AGGLO_PRECISION_DOUBLE,
+        .units = scenario_says(c, "dpd", "dpd.units", "si") ? AGGLO_UNITS_SI : AGGLO_UNITS_REDUCED,
+        .gamma_weighted = scenario_says(c, "gluey", "gluey.radius_weighting", "on"),
+        .species = species && sim->model->species(sim->state, &sim->sys, species) ? species : NULL,
+        .observables = names,
+        .known_observables = 1};
+    o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, &ho, agglo_error_buffer(), AGGLO_ERROR_LEN);
     free(names);
+    free(species);
     if (!o->h5) return -1;
   } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
     return -1;
@@ -217,7 +235,7 @@ static int stats_row(agglo_sim *sim) {
   if (fputs(row, sim->out.stats) == EOF || fflush(sim->out.stats) != 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed (disk full?)", sim->out.dir);
   else if (sim->out.h5 &&
-           agglo_h5md_observables(sim->out.h5, s->step, s->t, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+           agglo_h5md_observables_csv(sim->out.h5, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     rc = -1;
   free(row);
   return rc;

@@ -6,6 +6,7 @@
 #include "io/xyz_write.h"
 #include "io/xyz_read.h"
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +79,31 @@ static int ends_with(const char *s, const char *tail) {
   return l >= t && !strcmp(s + l - t, tail);
 }
 
+/* The writer of out for the first frame: H5MD in double precision (a converted frame keeps its
+   values bit for bit), with the reader's units, species and observables. */
+static agglo_h5md *h5md_for(const char *out, const agglo_system *s, const agglo_frame_extras *x) {
+  char names[AGGLO_MAX_OBSERVABLES * (AGGLO_OBSERVABLE_NAME + 1) + 1] = "";
+  for (size_t k = 0; k < x->nobs; k++)
+    if (strcmp(x->names[k], "dt")) strcat(strcat(names, ","), x->names[k]); /* dt: the writer's own */
+  agglo_h5md_options o = {.precision64 = 1, .units = x->units, .species = x->species, .observables = names};
+  return agglo_h5md_open(out, s, 0, &o, agglo_error_buffer(), AGGLO_ERROR_LEN);
+}
+
+/* The frame's observables in the order the writer has them (its first frame's; NaN if absent). */
+static int h5md_observables(agglo_h5md *w, const agglo_system *s, const agglo_frame_extras *first,
+                            const agglo_frame_extras *x) {
+  double v[AGGLO_MAX_OBSERVABLES];
+  size_t q = 0;
+  for (size_t k = 0; k < first->nobs; k++) {
+    if (!strcmp(first->names[k], "dt")) continue;
+    v[q] = NAN;
+    for (size_t j = 0; j < x->nobs; j++)
+      if (!strcmp(x->names[j], first->names[k])) v[q] = x->values[j];
+    q++;
+  }
+  return agglo_h5md_observables(w, s->step, v, agglo_error_buffer(), AGGLO_ERROR_LEN);
+}
+
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius) {
   if (!in || !out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_convert: NULL path");
   struct stat si, so; /* the same file under two names would be emptied before it is read */
@@ -91,20 +117,29 @@ agglo_status agglo_trajectory_convert(const char *in, const char *out, double de
   agglo_h5md *w = NULL;
   FILE *f = NULL;
   agglo_system s = {0};
-  agglo_status st = AGGLO_OK;
-  int got, frames = 0;
-  if (!h5 && !(f = fopen(out, "w"))) st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", out, strerror(errno));
+  agglo_frame_extras *first = calloc(1, sizeof *first); /* the observables the H5MD file has */
+  agglo_status st = first ? AGGLO_OK : agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  int got = 0, frames = 0;
+  if (st == AGGLO_OK && !h5 && !(f = fopen(out, "w")))
+    st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", out, strerror(errno));
   while (st == AGGLO_OK && (got = agglo_xyz_next(&rd, &s, err, AGGLO_ERROR_LEN)) == 1) {
+    if (h5 && !w) {
+      memcpy(first->names, rd.extras.names, sizeof first->names);
+      first->nobs = rd.extras.nobs;
+      if (!(w = h5md_for(out, &s, &rd.extras))) st = AGGLO_ERROR_IO;
+    }
     frames++;
-    if (h5 && !w && !(w = agglo_h5md_open(out, &s, 0, 0, NULL, err, AGGLO_ERROR_LEN))) st = AGGLO_ERROR_IO;
-    else if (h5 && agglo_h5md_frame(w, &s, err, AGGLO_ERROR_LEN) != 0) st = AGGLO_ERROR_IO;
-    else if (!h5 && agglo_xyz_write_frame(f, &s) != 0)
+    if (st != AGGLO_OK) break;
+    if (h5 && (agglo_h5md_frame(w, &s, err, AGGLO_ERROR_LEN) != 0 || h5md_observables(w, &s, first, &rd.extras) != 0))
+      st = AGGLO_ERROR_IO;
+    else if (!h5 && agglo_xyz_write_frame_exact(f, &s, &rd.extras) != 0)
       st = agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", out);
   }
   if (st == AGGLO_OK && got < 0) st = AGGLO_ERROR_INPUT;
   if (st == AGGLO_OK && frames == 0) st = agglo_error(AGGLO_ERROR_INPUT, "%s: no frame to convert", in);
   if (w && agglo_h5md_close(w) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
   if (f && fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  free(first);
   agglo_system_free(&s);
   agglo_xyz_close(&rd);
   return st;

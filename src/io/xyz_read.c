@@ -31,6 +31,7 @@ int agglo_xyz_open(agglo_xyz_reader *r, const char *path, double default_radius,
 }
 
 void agglo_xyz_close(agglo_xyz_reader *r) {
+  agglo_frame_extras_free(&r->extras);
   if (r->f) fclose(r->f);
   r->f = NULL;
   free(r->buf);
@@ -78,12 +79,45 @@ static int comment_value(const char *line, const char *key, char *out, size_t n)
   return -1;
 }
 
-typedef struct { int pos, radius, velo, mass, id, cluster, ncols; } columns;
+/* The key=value pairs of a comment line that are not agglo's own header keys and whose value is
+   a number (observables, as agglo_xyz_write_frame_exact writes them; ASE's info), and units=. */
+static void comment_extras(const char *line, agglo_frame_extras *x) {
+  static const char *header[] = {"Lattice", "Origin", "Properties", "Time", "Step", "dim", "pbc", "units"};
+  x->nobs = 0;
+  x->units = AGGLO_UNITS_UNKNOWN;
+  for (const char *p = line; *p;) {
+    p += strspn(p, " \t\r\n");
+    const char *eq = p + strcspn(p, "= \t\r\n");
+    if (*eq != '=') {
+      p = eq;
+      continue;
+    }
+    const char *v = eq + 1, *end;
+    if (*v == '"') v++, end = v + strcspn(v, "\"");
+    else end = v + strcspn(v, " \t\r\n");
+    char key[AGGLO_OBSERVABLE_NAME], val[64];
+    size_t kl = (size_t)(eq - p), vl = (size_t)(end - v);
+    p = *end == '"' ? end + 1 : end;
+    if (kl == 0 || kl >= sizeof key || vl >= sizeof val) continue;
+    memcpy(key, eq - kl, kl), key[kl] = 0;
+    memcpy(val, v, vl), val[vl] = 0;
+    if (!strcmp(key, "units")) x->units = agglo_units_parse(val);
+    int own = 0;
+    for (size_t k = 0; k < sizeof header / sizeof header[0]; k++) own |= !strcmp(key, header[k]);
+    char *num_end;
+    double d = strtod(val, &num_end);
+    if (own || num_end == val || *num_end || x->nobs == AGGLO_MAX_OBSERVABLES) continue;
+    snprintf(x->names[x->nobs], AGGLO_OBSERVABLE_NAME, "%s", key);
+    x->values[x->nobs++] = d;
+  }
+}
+
+typedef struct { int pos, radius, velo, mass, id, cluster, type, ncols; } columns;
 
 /* Properties=name:type:count:... -> column offsets of the columns agglo reads (OVITO's and ASE's
    names: velo/vel/velocities, mass/masses). */
 static int parse_properties(const char *props, columns *c) {
-  c->pos = c->radius = c->velo = c->mass = c->id = c->cluster = -1;
+  c->pos = c->radius = c->velo = c->mass = c->id = c->cluster = c->type = -1;
   c->ncols = 0;
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", props);
@@ -101,6 +135,7 @@ static int parse_properties(const char *props, columns *c) {
                : !strcmp(name, "mass") || !strcmp(name, "masses")   ? &c->mass
                : !strcmp(name, "id")                                ? &c->id
                : !strcmp(name, "cluster")                           ? &c->cluster
+               : !strcmp(name, "type") && !strcmp(type, "I")        ? &c->type
                                                                     : NULL;
     if (one) {
       if (k != 1) return -1;
@@ -119,7 +154,8 @@ static int parse_properties(const char *props, columns *c) {
 int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errlen) {
   if (r->h5) {
     if ((size_t)r->frame >= agglo_h5md_read_frames(r->h5)) return 0;
-    if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, err, errlen) != 0) return -1;
+    if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, &r->extras, err, errlen) != 0)
+      return -1;
     agglo_h5md_has h = agglo_h5md_read_has(r->h5);
     r->has_velocity = h.velocity, r->has_radius = h.radius, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
     r->has_box = h.box;
@@ -185,6 +221,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   if (comment_value(line, "Step", val, sizeof val) == 0) step = atoll(val);
   int dim = 3;
   if (comment_value(line, "dim", val, sizeof val) == 0) dim = atoi(val) == 2 ? 2 : 3;
+  comment_extras(line, &r->extras);
   agglo_system_free(s);
   if (agglo_system_alloc(s, dim, (size_t)n) != 0) {
     agglo_fail(err, errlen, "%s: frame %d: out of memory for %lld particles", r->path, frame, n);
@@ -194,8 +231,14 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   s->step = step;
   r->has_velocity = col.velo >= 0, r->has_radius = col.radius >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
   r->has_cluster = col.cluster >= 0, r->has_box = have_lattice;
+  free(r->extras.species);
+  r->extras.species = NULL;
   double *vals = malloc(((size_t)col.ncols + 1) * sizeof *vals);
-  if (!vals) goto out;
+  if (!vals || (col.type >= 0 && !(r->extras.species = malloc(((size_t)n + 1) * sizeof *r->extras.species)))) {
+    free(vals);
+    agglo_fail(err, errlen, "%s: frame %d: out of memory for %lld particles", r->path, frame, n);
+    goto out;
+  }
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (long long i = 0; i < n; i++) {
     if ((got = get_line(r, &line, err, errlen)) <= 0) {
@@ -224,8 +267,8 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       vals[k] = strtod(p, &q);
       int numeric = q != p && *q == 0;
       *e = save;
-      int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius || k == col.mass ||
-                   k == col.id || k == col.cluster || (col.velo >= 0 && k >= col.velo && k < col.velo + 3);
+      int needed = (k >= col.pos && k < col.pos + 3) || k == col.radius || k == col.mass || k == col.id ||
+                   k == col.cluster || k == col.type || (col.velo >= 0 && k >= col.velo && k < col.velo + 3);
       if (needed && (!numeric || !isfinite(vals[k]))) {
         agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: column %d is '%.*s', not a finite "
                    "number", r->path, r->line, frame, i, k + 1, (int)(e - p < 40 ? e - p : 40), p);
@@ -263,6 +306,16 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       goto out;
     }
     if (col.id >= 0) s->id[i] = (int64_t)id;
+    if (col.type >= 0) {
+      double ty = vals[col.type];
+      if (!(ty >= 0 && ty <= INT32_MAX && ty == floor(ty))) {
+        agglo_fail(err, errlen, "%s:%ld: frame %d: particle %lld: type %g is not an integer from 0 to "
+                   "2^31 - 1", r->path, r->line, frame, i, ty);
+        free(vals);
+        goto out;
+      }
+      r->extras.species[i] = (int32_t)ty;
+    }
     s->cluster[i] = col.cluster >= 0 ? (int32_t)cl : (int32_t)s->id[i];
   }
   free(vals);

@@ -4,6 +4,7 @@
 #ifndef AGGLO_XYZ_READ_H
 #define AGGLO_XYZ_READ_H
 #include "core/system.h"
+#include "io/frame_extras.h"
 #include <stdio.h>
 
 typedef struct {
@@ -16,6 +17,8 @@ typedef struct {
   struct agglo_h5md_reader *h5; /* an H5MD file instead */
   /* the columns the last frame had (velocities, masses, ids, clusters; else defaults) */
   int has_velocity, has_radius, has_mass, has_id, has_cluster, has_box;
+  agglo_frame_extras extras; /* of the last frame: units=, the other numeric key=value pairs of
+                                the comment line (observables), the type column (species) */
   int partial;   /* the last line read had no newline */
   int truncated; /* the last error: the file ends inside a frame (a run killed while writing) */
 } agglo_xyz_reader;

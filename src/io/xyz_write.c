@@ -8,26 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void header(FILE *f, const agglo_system *s, const char *props) {
+/* The count and the comment line; extra: appended to it (starting with a space). */
+static void header(FILE *f, const agglo_system *s, const char *props, const char *extra) {
   const agglo_box *b = &s->box;
   fprintf(f, "%zu\n", s->n);
   fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
-          "Properties=%s Time=%.17g Step=%lld dim=%d pbc=\"%c %c %c\"\n",
+          "Properties=%s Time=%.17g Step=%lld dim=%d pbc=\"%c %c %c\"%s\n",
           b->len[0], b->len[1], b->len[2], b->lo[0], b->lo[1], b->lo[2], props, s->t,
           (long long)s->step, s->dim, b->periodic[0] ? 'T' : 'F', b->periodic[1] ? 'T' : 'F',
-          b->periodic[2] ? 'T' : 'F');
+          b->periodic[2] ? 'T' : 'F', extra);
 }
+
+#define FRAME_COLUMNS "species:S:1:pos:R:3:velocities:R:3:momenta:R:3:masses:R:1:radius:R:1:cluster:I:1:id:I:1"
 
 /* Column names as ASE and OVITO read them: velocities (OVITO's Velocity; ASE >= 3.23), momenta
    (ASE 3.22 derives get_velocities() from momenta / masses), masses (both), radius, id, cluster.
    Species X is ASE's placeholder element (no chemistry implied). */
 int agglo_xyz_write_frame(FILE *f, const agglo_system *s) {
-  header(f, s, "species:S:1:pos:R:3:velocities:R:3:momenta:R:3:masses:R:1:radius:R:1:cluster:I:1:id:I:1");
+  header(f, s, FRAME_COLUMNS, "");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
     double m = s->m[i];
     fprintf(f, "X %.9g %.9g %.9g %.7g %.7g %.7g %.7g %.7g %.7g %.7g %.9g %d %lld\n", x[0], x[1], x[2],
             v[0], v[1], v[2], m * v[0], m * v[1], m * v[2], m, s->r[i], s->cluster[i], (long long)s->id[i]);
+  }
+  return ferror(f) ? -1 : 0;
+}
+
+int agglo_xyz_write_frame_exact(FILE *f, const agglo_system *s, const agglo_frame_extras *x) {
+  char *extra = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&extra, &len);
+  if (!m) return -1;
+  const char *units = agglo_units_name(x->units);
+  if (units) fprintf(m, " units=%s", units);
+  for (size_t k = 0; k < x->nobs; k++) /* a name a key=value pair cannot hold is left out */
+    if (!strpbrk(x->names[k], " \t\r\n=\"")) fprintf(m, " %s=%.17g", x->names[k], x->values[k]);
+  if (fclose(m) != 0) return free(extra), -1;
+  header(f, s, x->species ? FRAME_COLUMNS ":type:I:1" : FRAME_COLUMNS, extra);
+  free(extra);
+  for (size_t i = 0; i < s->n; i++) {
+    const double *p = s->x + 3 * i, *v = s->v + 3 * i;
+    double mi = s->m[i];
+    fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %lld", p[0], p[1],
+            p[2], v[0], v[1], v[2], mi * v[0], mi * v[1], mi * v[2], mi, s->r[i], s->cluster[i],
+            (long long)s->id[i]);
+    if (x->species) fprintf(f, " %d", x->species[i]);
+    fputc('\n', f);
   }
   return ferror(f) ? -1 : 0;
 }
@@ -38,7 +65,7 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   FILE *f = fopen(tmp, "w");
   if (!f) return agglo_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
   errno = 0;
-  header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1");
+  header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1", "");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
     fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],

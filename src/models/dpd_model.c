@@ -1146,6 +1146,14 @@ static int dpd_final_warning(const void *state, char *msg, size_t n) {
   return 1;
 }
 
+/* The species of each particle, as the set-up assigned them (dpd.species). */
+static int dpd_species(const void *state, const agglo_system *s, int32_t *out) {
+  const dpd *m = state;
+  if (m->nspec < 2) return 0;
+  for (size_t i = 0; i < s->n; i++) out[i] = agglo_dpd_species_of(&m->cfg, s->id[i], s->n);
+  return 1;
+}
+
 const agglo_model agglo_model_dpd = {
     .name = "dpd",
     .final_warning = dpd_final_warning,
@@ -1159,4 +1167,5 @@ const agglo_model agglo_model_dpd = {
     .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
                      "pressure,bound_pairs",
     .stats_values = dpd_stats_values,
+    .species = dpd_species,
 };

@@ -14,7 +14,7 @@ SCENARIOS = {
     # contact model, 2D, periodic in x, walls in y
     2: ["-s", "particles.n=200", "-s", "run.t_end=0.3", "-s", "box.size=1.5",
         "-s", "box.boundary=periodic wall"],
-    # ballistic, 3D, periodic cube
+    # contact, 3D, periodic cube
     3: ["-s", "run.model=contact", "-s", "run.dim=3", "-s", "particles.n=150",
         "-s", "particles.radius=0.05", "-s", "box.size=1.2", "-s", "run.t_end=0.3",
         "-s", "brownian.sigma=0.5"],
@@ -22,9 +22,11 @@ SCENARIOS = {
 
 
 def run(out, dim, fmt, *extra):
+    """A run with frames every 5 steps and stats.csv rows every 2 (frames at steps 5 and 15 have
+    no row of their own but the last): the observables must still pair with the right frame."""
     cmd = [AGGLO, "run", "-o", str(out), "--quiet", "-s", "output.snapshots=",
-           "-s", "output.trajectory_interval=0.1", "-s", f"output.format={fmt}",
-           *SCENARIOS[dim], *extra]
+           "-s", "output.trajectory_interval=0.1", "-s", "output.stats_interval=0.04",
+           "-s", f"output.format={fmt}", *SCENARIOS[dim], *extra]
     subprocess.run(cmd, check=True)
     return out
 
