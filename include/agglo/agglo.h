@@ -150,6 +150,11 @@ const int32_t *agglo_sim_clusters(agglo_sim *sim);
 size_t agglo_sim_cluster_count(agglo_sim *sim);
 /* The gap below which two particles of this model count as touching (clusters). */
 double agglo_sim_contact_gap(const agglo_sim *sim);
+/* Positions u (n x 3, storage order, z = 0 in 2D) with every cluster (as agglo_sim_clusters
+   labels it; labelled now) made whole: each member at the minimum image of a member of its
+   cluster it touches (gap < agglo_sim_contact_gap), so aggregates that cross periodic faces unfold; equal to the positions without periodic axes. (u - x) / L along
+   a periodic axis of length L is each particle's image count (an integer). */
+agglo_status agglo_sim_unwrapped_positions(agglo_sim *sim, double *u);
 
 /* What the last step reported, and the clusters of the last output (no relabelling). */
 typedef struct {

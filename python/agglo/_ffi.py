@@ -14,7 +14,7 @@ from .errors import error_for
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SOURCE_TREE = os.path.normpath(os.path.join(_HERE, "..", ".."))
-HEADERS = ("agglo.h", "analysis.h")
+HEADERS = ("agglo.h", "analysis.h", "ensemble.h", "picture.h")
 
 try:
     from . import _paths

@@ -4,6 +4,9 @@ Positions are (n, 2) or (n, 3) arrays of real numbers (2D arrays get z = 0); the
 their number of columns unless dim is given. box is None (open space), a Simulation's box, or
 any object with lo, hi and periodic per axis."""
 import collections
+import collections.abc
+import numbers
+import os
 
 import numpy as np
 
@@ -80,9 +83,12 @@ def _box(box, dim):
     return b
 
 
-def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None):
-    """Cluster labels (int32): particles i, j touch when |x_i - x_j| - r_i - r_j < contact_gap
-    (default: 0.1 times the mean radius); labels[i] is the smallest index of i's cluster."""
+def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None, ids=None):
+    """Cluster labels (int32; int64 with ids): particles i, j touch when |x_i - x_j| - r_i - r_j < contact_gap
+    (default: 0.1 times the mean radius); labels[i] is the smallest id of i's cluster, ids being
+    the given particle ids or else the indices 0..n-1 -- the numbering of Simulation.clusters
+    (cluster_labels(sim.positions, sim.radii, sim.contact_gap, sim.box, ids=sim.ids) equals
+    sim.clusters)."""
     x, dim = _positions(positions, dim)
     n = x.shape[0]
     r = _values("radii", radii, n)
@@ -93,7 +99,15 @@ def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None):
     b = _box(box, dim)
     check(lib.agglo_analysis_cluster_labels(_ptr(x), _ptr(r), n, dim, b, float(contact_gap),
                                             _ptr(labels, "int32_t[]"), count))
-    return labels
+    if ids is None:
+        return labels  # the smallest index of each cluster
+    ident = _real_array("ids", ids)
+    if ident.shape != (n,) or ident.dtype.kind not in "iu":
+        raise InputError(f"ids: expected ({n},) integers, got shape {ident.shape} dtype "
+                         f"{ident.dtype}")
+    smallest = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(smallest, labels, ident.astype(np.int64))
+    return smallest[labels]
 
 
 def cluster_sizes(labels):
@@ -127,14 +141,18 @@ def gyration(positions, masses=None):
 
 def box_counting(positions, eps_min=0.0, dim=None):
     """Box-counting dimension of points: occupied cells of 2^k grids fitted over cell sides in
-    [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts); dimension is nan with fewer
-    than two scales."""
+    [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts). Too few points or scales for a
+    slope (fewer than two cell sides in the range) raise InputError instead of giving nan."""
     x, dim = _positions(positions, dim)
     eps, counts = np.zeros(64), np.zeros(64)
     d, npts = ffi.new("double *"), ffi.new("int *")
     check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d, _ptr(eps),
                                           _ptr(counts), npts))
     k = npts[0]
+    if k < 2 or not np.isfinite(d[0]):
+        raise InputError(f"box_counting: {x.shape[0]} points give {k} cell side(s) in "
+                         f"[eps_min = {eps_min:g}, L/2] (allowed: at least 2 for a slope; a "
+                         "larger cluster or a smaller eps_min)")
     return BoxCounting(d[0], eps[:k].copy(), counts[:k].copy())
 
 
@@ -223,28 +241,95 @@ def _copy(ptr, shape, dtype):
     return a.reshape(shape)
 
 
-class Trajectory:
-    """An extended XYZ trajectory read frame by frame: ``for frame in Trajectory(path)``
-    yields Frame(time, step, dim, box, positions, velocities, radii, ids, clusters) with copied
-    arrays (None where the file has no such column)."""
+class Trajectory(collections.abc.Sequence):
+    """The frames of a trajectory file, extended XYZ or H5MD (agglo's own or any that agglo
+    analyze reads), as a sequence: len(tr), tr[i] (negative i from the end), tr[a:b:c] (a list),
+    ``for frame in tr``. A frame is Frame(time, step, dim, box, positions, velocities, radii,
+    ids, clusters) with copied arrays (None where the file has no such column).
+
+    The reader is sequential and keeps no frame in memory: iteration reads the file once,
+    len() once (then remembers the count), tr[i] reads up to frame i, a slice one pass."""
 
     def __init__(self, path, default_radius=0.0):
+        self.path = path
+        self.default_radius = float(default_radius)
+        self._len = None
+        self._open().close()  # a missing or unreadable file raises here
+
+    def _open(self):
+        return _Reader(self.path, self.default_radius)
+
+    def __iter__(self):
+        with self._open() as rd:
+            while True:
+                frame = rd.next()
+                if frame is None:
+                    return
+                yield frame
+
+    def __len__(self):
+        if self._len is None:
+            with self._open() as rd:
+                n = 0
+                while rd.skip():
+                    n += 1
+            self._len = n
+        return self._len
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            wanted = range(*index.indices(len(self)))
+            picked = {}
+            with self._open() as rd:
+                for k in range(max(wanted, default=-1) + 1):
+                    if k in wanted:
+                        picked[k] = rd.next()
+                    else:
+                        rd.skip()
+            return [picked[k] for k in wanted]
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral):
+            raise TypeError(f"Trajectory indices are integers or slices, not "
+                            f"{type(index).__name__}")
+        k = int(index)
+        if k < 0:
+            k += len(self)
+        if k < 0:
+            raise IndexError(f"{self.path}: frame {index} (the file has {len(self)} frames)")
+        with self._open() as rd:
+            for _ in range(k):
+                if not rd.skip():
+                    break
+            frame = rd.next()
+        if frame is None:
+            raise IndexError(f"{self.path}: frame {index} (the file has {len(self)} frames)")
+        return frame
+
+    def __repr__(self):
+        return f"<agglo.analysis.Trajectory {os.fspath(self.path)!r}>"
+
+
+class _Reader:
+    """One pass over a trajectory file (agglo_trajectory_*)."""
+
+    def __init__(self, path, default_radius):
         out = ffi.new("agglo_trajectory **")
         check(lib.agglo_trajectory_open(encode(path), float(default_radius), out))
         self._tr = ffi.gc(out[0], lib.agglo_trajectory_close)
-        self.path = path
 
-    def __iter__(self):
-        return self
-
-    def __next__(self):
+    def skip(self):
+        """Read the next frame; False at the end."""
         if self._tr is None:
-            raise StopIteration
+            return False
         got = ffi.new("int *")
         check(lib.agglo_trajectory_next(self._tr, got))
         if not got[0]:
             self.close()
-            raise StopIteration
+        return bool(got[0])
+
+    def next(self):
+        """The next frame, or None at the end."""
+        if not self.skip():
+            return None
         tr = self._tr
         n, dim = int(lib.agglo_trajectory_count(tr)), int(lib.agglo_trajectory_dim(tr))
         b = ffi.new("agglo_box *")

@@ -1,6 +1,7 @@
 """Settings (Config) and a steppable simulation (Simulation) over libagglo's public API."""
 import collections
 import collections.abc
+import dataclasses
 import numbers
 import os
 import re
@@ -12,9 +13,9 @@ import weakref
 import numpy as np
 
 from ._ffi import check, encode, ffi, lib, take_text
-from .errors import AggloWarning, InputError, UnknownKeyError, UsageError
+from .errors import AggloWarning, InputError, RunStatus, UsageError
 
-__all__ = ["Config", "Simulation", "Box", "config_keys", "KeyInfo", "OUTPUTS"]
+__all__ = ["Config", "Simulation", "Snapshot", "Box", "config_keys", "KeyInfo", "OUTPUTS"]
 
 # ---------------------------------------------------------------------------------------------
 # settings
@@ -145,10 +146,7 @@ class Config(collections.abc.Mapping):
                 continue
             if default is not _MISSING:
                 return default
-            try:
-                check(st)
-            except InputError as e:
-                raise UnknownKeyError(e.message) from None
+            check(st)  # UnknownKeyError (a KeyError)
 
     def __getitem__(self, key):
         return self.get(key)
@@ -235,6 +233,93 @@ def _box_from_c(b, dim):
     lo = np.array([b.lo[k] for k in range(dim)])
     hi = np.array([b.hi[k] for k in range(dim)])
     return Box(lo, hi, tuple(bool(b.periodic[k]) for k in range(dim)))
+
+
+# ---------------------------------------------------------------------------------------------
+# snapshots
+
+@dataclasses.dataclass
+class Snapshot:
+    """A simulation's state at one time, copied, rows in id order (HOOMD-blue's
+    get_snapshot/set_snapshot, ASE's Atoms): ids (n,) int64; positions, velocities (n, dim)
+    float64, positions wrapped into the box; radii, masses (n,); clusters (n,) the smallest id of
+    each cluster; images (n, dim) int64 image counts with every aggregate whole, so
+    unwrapped_positions = positions + images * box.length."""
+
+    time: float
+    step: int
+    dim: int
+    box: "Box"
+    ids: np.ndarray
+    positions: np.ndarray
+    velocities: np.ndarray
+    radii: np.ndarray
+    masses: np.ndarray
+    clusters: np.ndarray
+    images: np.ndarray
+
+    @property
+    def n(self):
+        return len(self.ids)
+
+    @property
+    def unwrapped_positions(self):
+        return self.positions + self.images * self.box.length
+
+    def to_ase(self):
+        """An ase.Atoms: positions (z = 0 in 2D), velocities, masses; cell = box.length, pbc =
+        box.periodic, the cell's origin at box.lo (positions shifted by -box.lo); arrays
+        "radius", "id", "cluster" and info {"time", "step", "dim", "box_lo"}. Needs
+        python3-ase."""
+        import ase
+        pad = 3 - self.dim
+        lo = np.pad(self.box.lo, (0, pad))
+        length = np.pad(self.box.length, (0, pad))
+        if pad:  # a 2D box: a thin third axis that holds the particles
+            length[2] = 2 * float(self.radii.max()) if self.n else 1.0
+        x = np.pad(self.positions, ((0, 0), (0, pad))) - lo
+        atoms = ase.Atoms(numbers=np.zeros(self.n, dtype=int), positions=x, cell=np.diag(length),
+                          pbc=tuple(self.box.periodic) + (False,) * pad, masses=self.masses)
+        atoms.set_velocities(np.pad(self.velocities, ((0, 0), (0, pad))))
+        atoms.new_array("radius", self.radii.copy())
+        atoms.new_array("id", self.ids.copy())
+        atoms.new_array("cluster", self.clusters.astype(np.int64))
+        atoms.info.update(time=self.time, step=self.step, dim=self.dim,
+                          box_lo=np.asarray(self.box.lo, dtype=float).tolist())
+        return atoms
+
+    @classmethod
+    def from_ase(cls, atoms, dim=None, radius=None):
+        """A Snapshot from an ase.Atoms (to_ase's inverse): dim from info["dim"] (else 3), radii
+        from the "radius" array (else radius), ids from "id" (else 0..n-1), box.lo from
+        info["box_lo"] (else 0), the box from the cell's diagonal (an orthorhombic cell only)."""
+        info = atoms.info
+        dim = int(dim if dim is not None else info.get("dim", 3))
+        if dim not in (2, 3):
+            raise InputError(f"from_ase: dim = {dim} (allowed: 2 or 3)")
+        cell = np.asarray(atoms.get_cell())
+        if np.any(cell != np.diag(np.diag(cell))):
+            raise InputError("from_ase: the cell is not orthorhombic (agglo's boxes are)")
+        n = len(atoms)
+        lo = np.asarray(info.get("box_lo", np.zeros(dim)), dtype=float)[:dim]
+        if "radius" in atoms.arrays:
+            radii = np.asarray(atoms.arrays["radius"], dtype=float)
+        elif radius is not None:
+            radii = np.full(n, float(radius))
+        else:
+            raise InputError("from_ase: the atoms have no \"radius\" array; give radius=")
+        ids = (np.asarray(atoms.arrays["id"], dtype=np.int64) if "id" in atoms.arrays
+               else np.arange(n, dtype=np.int64))
+        clusters = (np.asarray(atoms.arrays["cluster"], dtype=np.int64)
+                    if "cluster" in atoms.arrays else ids.copy())
+        x = atoms.get_positions()[:, :dim] + lo
+        v = atoms.get_velocities()
+        v = np.zeros((n, dim)) if v is None else v[:, :dim]
+        box = Box(lo, lo + np.diag(cell)[:dim], tuple(bool(p) for p in atoms.pbc[:dim]))
+        return cls(time=float(info.get("time", 0.0)), step=int(info.get("step", 0)), dim=dim,
+                   box=box, ids=ids, positions=x, velocities=v.copy(), radii=radii,
+                   masses=np.asarray(atoms.get_masses(), dtype=float),
+                   clusters=clusters, images=np.zeros((n, dim), dtype=np.int64))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,7 +487,7 @@ class Simulation:
 
     def set_callback(self, fn, every=1):
         """Call fn(sim) after every `every`-th step; a true return value stops the run (run and
-        step then return "stopped"); an exception stops it and is re-raised. fn = None removes
+        step then return RunStatus.STOPPED); an exception stops it and is re-raised. fn = None removes
         it. Inside fn, read the state (and save_state) but do not step."""
         if fn is not None and not callable(fn):
             raise InputError(f"set_callback: {fn!r} is not callable")
@@ -451,12 +536,12 @@ class Simulation:
         if pending:
             raise pending[0]
         if st == lib.AGGLO_STOPPED:
-            return "stopped"
-        return "finished" if self.finished else "done"
+            return RunStatus.STOPPED
+        return RunStatus.FINISHED if self.finished else RunStatus.DONE
 
     def step(self, n=1):
-        """Advance n steps (or events/windows of the model). Returns "done", "stopped" (by the
-        callback) or "finished" (the model has nothing left to do)."""
+        """Advance n steps (or events/windows of the model). Returns RunStatus.DONE, STOPPED (by the
+        callback) or FINISHED (the model has nothing left to do)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             raise InputError(f"step: n = {n!r} (allowed: an integer >= 0)")
         return self._drive("step", lib.agglo_sim_step, int(n))
@@ -464,7 +549,7 @@ class Simulation:
     def run(self, t_end=None, callback=None, every=1):
         """Run to time t_end (the first step at or after it), or with t_end = None to run.t_end
         or until the model is finished. callback(sim), if given, is called every `every` steps
-        for this run only (see set_callback). Returns "done", "stopped" or "finished"."""
+        for this run only (see set_callback). Returns a RunStatus: DONE, STOPPED or FINISHED."""
         if callback is not None:
             old = (self._user_fn, self._every)
             self.set_callback(callback, every)
@@ -592,6 +677,87 @@ class Simulation:
     def contact_gap(self):
         """The gap below which two particles of this model count as touching."""
         return float(lib.agglo_sim_contact_gap(self._handle))
+
+    def unwrapped_positions(self):
+        """Positions (n, dim), a copy in storage order, with every aggregate made whole across
+        periodic faces (each member at the minimum image of a member it touches); equal to
+        positions without periodic axes."""
+        u = np.zeros((self._n, 3))
+        if self._n:
+            check(lib.agglo_sim_unwrapped_positions(self._handle,
+                                                    ffi.from_buffer("double[]", u)))
+        return u[:, :self._dim].copy()
+
+    def images(self):
+        """Image counts (n, dim) int64 of unwrapped_positions(): unwrapped = positions + images
+        * box.length (0 along walled axes)."""
+        u = self.unwrapped_positions()
+        length = self.box.length
+        img = np.zeros(u.shape, dtype=np.int64)
+        for k, per in enumerate(self.box.periodic):
+            if per:
+                img[:, k] = np.rint((u[:, k] - self.positions[:, k]) / length[k])
+        return img
+
+    def get_snapshot(self):
+        """The state now as a Snapshot: copies, in id order (see Snapshot)."""
+        order = np.argsort(self.ids, kind="stable")
+        return Snapshot(time=self.time, step=self.step_count, dim=self._dim, box=self.box,
+                        ids=self.ids[order].copy(), positions=self.positions[order].copy(),
+                        velocities=self.velocities[order].copy(),
+                        radii=self.radii[order].copy(), masses=self.masses[order].copy(),
+                        clusters=np.asarray(self.clusters)[order].copy(),
+                        images=self.images()[order])
+
+    def set_snapshot(self, snapshot):
+        """Write a Snapshot's positions, velocities, radii and masses (matched by id) into the
+        simulation. The library accepts a new state before the first step of a new simulation
+        only (UsageError afterwards, naming the step); the snapshot must have this simulation's
+        particle ids, dimension and box, and its time must be the simulation's (InputError
+        otherwise: the box, the ids and the time are fixed by the scenario). Nothing changes when
+        a check fails, except that radii are written before positions and masses."""
+        snap = snapshot
+        if snap.dim != self._dim:
+            raise InputError(f"set_snapshot: a {snap.dim}D snapshot, the simulation is "
+                             f"{self._dim}D")
+        ids = np.asarray(snap.ids)
+        if ids.shape != (self._n,) or not np.array_equal(np.sort(ids), np.sort(self.ids)):
+            raise InputError(f"set_snapshot: the snapshot's {ids.size} particle ids are not the "
+                             f"simulation's {self._n} (particles.n, particles.from)")
+        box = self.box
+        if (not np.allclose(snap.box.lo, box.lo, rtol=0, atol=1e-12 * box.length.max())
+                or not np.allclose(snap.box.hi, box.hi, rtol=0,
+                                   atol=1e-12 * box.length.max())
+                or tuple(snap.box.periodic) != tuple(box.periodic)):
+            raise InputError(f"set_snapshot: the snapshot's box {snap.box} is not the "
+                             f"simulation's {box} (box.size, box.boundary)")
+        if snap.time != self.time:
+            raise InputError(f"set_snapshot: the snapshot is at t = {snap.time!r}, the "
+                             f"simulation at t = {self.time!r} (the time is not settable)")
+        if self.step_count > 0:
+            raise UsageError(f"set_snapshot: only before the first step of a new simulation "
+                             f"(this one is at step {self.step_count})")
+        where = np.empty(self._n, dtype=np.int64)  # snapshot row -> storage index
+        where[np.argsort(ids)] = np.argsort(self.ids)
+        order = np.argsort(where)                    # storage index -> snapshot row
+        self.radii = np.asarray(snap.radii)[order]
+        self.positions = np.asarray(snap.positions)[order]
+        self.masses = np.asarray(snap.masses)[order]
+        self.velocities = np.asarray(snap.velocities)[order]
+
+    def to_ase(self):
+        """The state as an ase.Atoms (see Snapshot.to_ase)."""
+        return self.get_snapshot().to_ase()
+
+    def render(self, path=None, **picture):
+        """Draw the state as `agglo render` does (agglo.picture.render): PNG bytes, or written to
+        path; picture keys ("view", "color", ...) override the scenario's [picture] keys."""
+        from . import picture as _picture
+        return _picture.render(self, path, config=self._config, **picture)
+
+    def _repr_png_(self):
+        """Jupyter shows a Simulation as its picture."""
+        return self.render()
 
     @property
     def report(self):

@@ -1,6 +1,7 @@
 /* The simulation handle: set up, step (step -> checks -> outputs -> callback), read and write the
    state. The stepping loop of every run, `agglo run` included. */
 #include "core/simulation.h"
+#include "analysis/analysis.h"
 #include "core/cells.h"
 #include "io/checkpoint.h"
 #include "core/error.h"
@@ -431,6 +432,14 @@ agglo_status agglo_sim_box(const agglo_sim *sim, agglo_box *box) {
 double agglo_sim_contact_gap(const agglo_sim *sim) {
   NEED(sim, NAN);
   return sim->model->contact_gap(sim->state);
+}
+
+agglo_status agglo_sim_unwrapped_positions(agglo_sim *sim, double *u) {
+  NEED(sim, AGGLO_ERROR_USAGE);
+  if (!u) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_unwrapped_positions: u is NULL");
+  if (agglo_sim_label(sim) != 0 || agglo_unwrap_clusters(&sim->sys, agglo_sim_contact_gap(sim), u) != 0)
+    return agglo_error(AGGLO_ERROR_MEMORY, "agglo_sim_unwrapped_positions: out of memory");
+  return AGGLO_OK;
 }
 
 const int32_t *agglo_sim_clusters(agglo_sim *sim) {

@@ -125,6 +125,31 @@ static void test_own_start_exact_collision(void **st) {
   agglo_config_destroy(c);
 }
 
+/* Two touching particles across the periodic face x = hi: unwrapped, the second stored sits one box
+   length away (image count +-1), touching the first; the other axis is unchanged. */
+static void test_unwrapped_positions(void **st) {
+  (void)st;
+  agglo_config *c = config("[run]\nmodel = contact\ndim = 2\n"
+                           "[particles]\nn = 2\nradius = 0.1\nradius_spread = 0\n"
+                           "[box]\nsize = 10\nboundary = periodic\n");
+  agglo_sim *sim;
+  ok(agglo_sim_create(c, &sim));
+  agglo_box b;
+  ok(agglo_sim_box(sim, &b));
+  double x[4] = {b.hi[0] - 0.1, 1, b.lo[0] + 0.1, 1}, u[6];
+  ok(agglo_sim_set_positions(sim, x, 2, 2));
+  ok(agglo_sim_unwrapped_positions(sim, u));
+  const double *p = agglo_sim_positions(sim); /* the first one stored stays in the box */
+  assert_float_equal(u[0], p[0], 0);
+  assert_float_equal(fabs(u[3] - p[3]) / b.len[0], 1, 1e-12);
+  assert_float_equal(fabs(u[3] - u[0]), 0.2, 1e-12);
+  assert_float_equal(u[4], 1, 0);
+  assert_int_equal(agglo_sim_unwrapped_positions(sim, NULL), AGGLO_ERROR_INPUT);
+  assert_int_equal(agglo_sim_unwrapped_positions(NULL, u), AGGLO_ERROR_USAGE);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
+}
+
 typedef struct {
   int64_t stop_at;
   int calls;
@@ -260,6 +285,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pieces_equal_one_run),
       cmocka_unit_test(test_own_start_exact_collision),
+      cmocka_unit_test(test_unwrapped_positions),
       cmocka_unit_test(test_callback_stops),
       cmocka_unit_test(test_misuse),
       cmocka_unit_test(test_failed_run_refuses_more_steps),

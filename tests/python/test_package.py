@@ -1,0 +1,193 @@
+"""The package as a Python user meets it: built-in exception classes, RunStatus, the shipped
+examples, Trajectory as a sequence, snapshots (id order, images, ASE), pictures, per-model
+settings and ensembles."""
+import errno
+import os
+
+import numpy as np
+import pytest
+
+import agglo
+from agglo import analysis as an
+
+
+def test_errors_are_builtin_exceptions(tmp_path):
+    with pytest.raises(FileNotFoundError) as e:
+        agglo.Config.from_file(tmp_path / "none.ini")
+    assert e.value.errno == errno.ENOENT and e.value.filename == str(tmp_path / "none.ini")
+    assert isinstance(e.value, agglo.InputError)
+    with pytest.raises(FileNotFoundError):
+        an.Trajectory(tmp_path / "none.xyz")
+    with pytest.raises(FileNotFoundError):
+        agglo.Simulation.from_restart(tmp_path / "nodir")
+    c = agglo.Config()
+    for write in (lambda: c.__setitem__("run.dtx", 1), lambda: c.update({"run.dtx": 1}),
+                  lambda: c.update(["run.dtx=1"]), lambda: c.update(run__dtx=1),
+                  lambda: agglo.Config({"run.dtx": 1}), lambda: c["runx.dt"],
+                  lambda: c.__setitem__("runx.dt", 1), lambda: c["run.dtx"]):
+        with pytest.raises(KeyError, match="dtx|runx"):
+            write()
+    with pytest.raises(ValueError, match="allowed: > 0"):
+        c["run.dt"] = -1
+    with pytest.raises(KeyError):
+        agglo.examples.path("no_such_example")
+
+
+def test_run_status_enum(small_contact):
+    sim = small_contact()
+    assert sim.step(2) is agglo.RunStatus.DONE and sim.step(1) == "done"
+    assert sim.run(callback=lambda s: True) is agglo.RunStatus.STOPPED
+    ball = agglo.Simulation.from_file(agglo.examples.path("ballistic_paper_400"), seed=1,
+                                      overrides={"particles.n": 40})
+    assert ball.run() is agglo.RunStatus.FINISHED
+
+
+def test_examples_are_shipped():
+    names = agglo.examples.names()
+    assert "maury_brownian_500" in names and len(names) >= 10
+    p = agglo.examples.path("maury_brownian_500")
+    assert os.path.isabs(p) and p == agglo.examples.path("maury_brownian_500.ini")
+    assert agglo.Config.from_file(p)["particles.n"] == "500"
+
+
+@pytest.mark.parametrize("fmt", ["xyz", "h5md"])
+def test_trajectory_is_a_sequence(small_contact, tmp_path, fmt):
+    sim = small_contact(output__format=fmt)
+    sim.attach_outputs(tmp_path, which="trajectory")
+    sim.run()
+    sim.close_outputs()
+    tr = an.Trajectory(tmp_path / f"trajectory.{fmt}")
+    assert len(tr) == 11
+    assert [f.step for f in tr] == list(range(0, 21, 2)) == [f.step for f in tr]  # twice
+    assert tr[-1].step == 20 and tr[0].step == 0 and tr[3].step == 6 and tr[-11].step == 0
+    assert [f.step for f in tr[2:9:3]] == [4, 10, 16] and [f.step for f in tr[::-5]] == [20, 10, 0]
+    assert tr[-1].time == pytest.approx(0.4)
+    with pytest.raises(IndexError):
+        tr[11]
+    with pytest.raises(IndexError):
+        tr[-12]
+
+
+def test_box_counting_too_small_raises():
+    x = np.random.default_rng(1).random((7, 2))
+    with pytest.raises(ValueError, match="7 points"):
+        an.box_counting(x, eps_min=0.3)
+
+
+def test_cluster_labels_number_as_the_simulation(small_contact):
+    sim = small_contact()
+    sim.run()
+    labels = an.cluster_labels(sim.positions, sim.radii, sim.contact_gap, box=sim.box,
+                               ids=sim.ids)
+    assert np.array_equal(labels, sim.clusters)
+    by_index = an.cluster_labels(sim.positions, sim.radii, sim.contact_gap, box=sim.box)
+    assert np.array_equal(np.unique(by_index, return_inverse=True)[1],
+                          np.unique(labels, return_inverse=True)[1]) or \
+        len(np.unique(by_index)) == len(np.unique(labels))
+
+
+def test_snapshot_in_id_order_and_set(small_contact):
+    sim = small_contact()
+    sim.step(5)
+    snap = sim.get_snapshot()
+    order = np.argsort(sim.ids)
+    assert np.array_equal(snap.ids, np.arange(200))
+    assert np.array_equal(snap.positions, sim.positions[order])
+    assert np.array_equal(snap.radii, sim.radii[order])
+    # unwrapped positions: every cluster whole (members within 2 r + gap of a fellow member)
+    u = snap.unwrapped_positions
+    assert np.allclose(u, snap.positions + snap.images * sim.box.length)
+    assert np.array_equal(np.abs(snap.images) > 0, np.abs(u - snap.positions) > 1e-12)
+    with pytest.raises(agglo.UsageError, match="step 5"):
+        sim.set_snapshot(dataclass_replace(snap, time=sim.time))
+    # a new simulation takes the snapshot's particles (but not another time)
+    fresh = small_contact()
+    with pytest.raises(ValueError, match="t = "):
+        fresh.set_snapshot(snap)
+    start = dataclass_replace(snap, time=0.0)
+    fresh.set_snapshot(start)
+    again = fresh.get_snapshot()
+    assert np.array_equal(again.positions, snap.positions)
+    assert np.array_equal(again.velocities, snap.velocities)
+    assert np.array_equal(again.masses, snap.masses)
+
+
+def dataclass_replace(obj, **kw):
+    import dataclasses
+    return dataclasses.replace(obj, **kw)
+
+
+def test_unwrapped_positions_across_a_periodic_face():
+    sim = agglo.Simulation.from_config({"run.model": "contact", "particles.n": 2,
+                                        "particles.radius": 0.1, "particles.radius_spread": 0,
+                                        "box.size": 10, "box.boundary": "periodic"})
+    b = sim.box
+    sim.positions = [[b.hi[0] - 0.1, 1.0], [b.lo[0] + 0.1, 1.0]]
+    snap = sim.get_snapshot()
+    assert sorted(snap.images[:, 0].tolist()) in ([-1, 0], [0, 1])
+    assert snap.images[:, 1].tolist() == [0, 0]
+    u = snap.unwrapped_positions
+    assert abs(u[1, 0] - u[0, 0]) == pytest.approx(0.2, abs=1e-12)
+
+
+def test_ase_round_trip(small_contact):
+    ase = pytest.importorskip("ase")
+    sim = small_contact()
+    sim.step(3)
+    snap = sim.get_snapshot()
+    atoms = sim.to_ase()
+    assert isinstance(atoms, ase.Atoms) and len(atoms) == 200
+    assert list(atoms.pbc) == [True, True, False]
+    assert np.allclose(atoms.get_positions()[:, :2] + sim.box.lo, snap.positions, atol=1e-12)
+    back = agglo.Snapshot.from_ase(atoms)
+    for name in ("ids", "radii", "masses", "clusters"):
+        assert np.array_equal(getattr(back, name), getattr(snap, name)), name
+    assert np.allclose(back.positions, snap.positions, atol=1e-12)
+    assert np.allclose(back.velocities, snap.velocities, atol=1e-12)
+    assert back.time == snap.time and back.dim == 2 and back.box.periodic == snap.box.periodic
+
+
+def test_pictures(small_contact, tmp_path):
+    sim = small_contact(output__png_width=120)
+    sim.step(2)
+    png = sim._repr_png_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    img = agglo.picture.to_array(png)
+    assert img.dtype == np.uint8 and img.shape[1] == 120 and img.shape[2] == 3
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 3   # discs in several colours
+    agglo.picture.render(sim.get_snapshot(), tmp_path / "s.png", png_width=80)
+    assert agglo.picture.to_array(tmp_path / "s.png").shape[1] == 80
+    with pytest.raises(KeyError):
+        agglo.picture.render(sim, colour="size")
+
+
+def test_model_settings_from_the_key_table():
+    c = agglo.models.DPD(thermostat="transverse", kT=2, t_end=5, box__size=(3, 3))
+    assert (c["run.model"], c["dpd.thermostat"], c["dpd.kT"], c["run.t_end"],
+            c["box.size"]) == ("dpd", "transverse", "2", "5", "3, 3")
+    assert isinstance(c, agglo.Config)
+    assert "thermostat (dpd.thermostat" in agglo.models.DPD.__doc__
+    assert "dpd.thermostat" in [k.key for k in agglo.models.DPD.keys_info()]
+    with pytest.raises(KeyError, match="allowed: .*thermostat"):
+        agglo.models.DPD(thermostatt="transverse")
+    sim = agglo.Simulation(agglo.models.Ballistic(n=30, seed=2, fraction=0.1))
+    assert sim.model == "ballistic" and sim.n == 30
+
+
+def test_ensemble(tmp_path):
+    ens = agglo.ensemble.Ensemble(agglo.examples.path("maury_brownian_500"), tmp_path / "e",
+                                  seeds=[1, 2], vary={"particles.n": [50, 60]},
+                                  overrides={"run.t_end": 0.1, "output.snapshots": ""},
+                                  outputs=["stats"])
+    assert ens.run() == 0
+    assert len(ens) == 4 and ens.member_names()[0] == "particles.n=50/seed=1"
+    members = ens.members()
+    assert list(members["seed"]) == [1, 2, 1, 2] and list(members["status"]) == ["ok"] * 4
+    table = ens.summary()
+    assert set(table["particles.n"]) == {50, 60} and np.all(table["members"] == 2)
+    ens.close()
+    again = agglo.ensemble.Ensemble(agglo.examples.path("maury_brownian_500"), tmp_path / "e",
+                                    seeds=[1, 2], vary={"particles.n": [50, 60]},
+                                    overrides={"run.t_end": 0.1, "output.snapshots": ""},
+                                    outputs=["stats"])
+    assert again.run(resume=True) == 0
