@@ -89,4 +89,7 @@ class BinaryDistribution(Distribution):
         return True
 
 
-setup(version=cmake_version(), cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution)
+# setuptools' own build directory inside build/ (which CMake also uses, see README.md)
+setup(version=cmake_version(), cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution,
+      options={"build": {"build_base": os.path.join("build", "pip")},
+               "egg_info": {"egg_base": os.path.join("build", "pip")}})
