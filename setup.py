@@ -66,7 +66,8 @@ class BuildPy(build_py):
             if build_dir:
                 build_dir = os.path.abspath(build_dir)
             else:
-                build_dir = os.path.join(os.path.abspath(self.build_temp), "cmake")
+                build_temp = self.get_finalized_command("build").build_temp
+                build_dir = os.path.join(os.path.abspath(build_temp), "cmake")
                 self.spawn(["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release"])
                 self.spawn(["cmake", "--build", build_dir, "--target", "agglo_shared",
                             "-j", str(os.cpu_count() or 1)])
