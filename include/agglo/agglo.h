@@ -180,6 +180,11 @@ agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, 
 agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n, int stride);
 agglo_status agglo_sim_set_radii(agglo_sim *sim, const double *r, size_t n);
 agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n);
+/* All at once, as a snapshot (each n x 3 or n, storage order; NULL keeps that array): checked
+   together (positions against the new radii), applied only when every check passes; radii set
+   the masses by particles.mass_rule unless m is given. Same rule: before the first step only. */
+agglo_status agglo_sim_set_state(agglo_sim *sim, size_t n, const double *x, const double *v,
+                                 const double *r, const double *m);
 
 /* Outputs: writers attached to a directory (created), writing on the scenario's schedule
    (output.* keys) from the next step on, the step before the first included. */

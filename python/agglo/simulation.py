@@ -714,8 +714,8 @@ class Simulation:
         simulation. The library accepts a new state before the first step of a new simulation
         only (UsageError afterwards, naming the step); the snapshot must have this simulation's
         particle ids, dimension and box, and its time must be the simulation's (InputError
-        otherwise: the box, the ids and the time are fixed by the scenario). Nothing changes when
-        a check fails, except that radii are written before positions and masses."""
+        otherwise: the box, the ids and the time are fixed by the scenario). Everything is checked
+        together (positions against the new radii) and nothing changes when a check fails."""
         snap = snapshot
         if snap.dim != self._dim:
             raise InputError(f"set_snapshot: a {snap.dim}D snapshot, the simulation is "
@@ -740,10 +740,13 @@ class Simulation:
         where = np.empty(self._n, dtype=np.int64)  # snapshot row -> storage index
         where[np.argsort(ids)] = np.argsort(self.ids)
         order = np.argsort(where)                    # storage index -> snapshot row
-        self.radii = np.asarray(snap.radii)[order]
-        self.positions = np.asarray(snap.positions)[order]
-        self.masses = np.asarray(snap.masses)[order]
-        self.velocities = np.asarray(snap.velocities)[order]
+        x = self._rows3("positions", snap.positions)[order]
+        v = self._rows3("velocities", snap.velocities)[order]
+        r = self._column("radii", snap.radii)[order]
+        m = self._column("masses", snap.masses)[order]
+        with self._exclusive("set_snapshot"):
+            check(lib.agglo_sim_set_state(self._handle, self._n, *(
+                ffi.from_buffer("double[]", np.ascontiguousarray(a)) for a in (x, v, r, m))))
 
     def to_ase(self):
         """The state as an ase.Atoms (see Snapshot.to_ase)."""
@@ -771,6 +774,23 @@ class Simulation:
         return out
 
     # -- writing the start ------------------------------------------------------------------
+
+    def _rows3(self, name, value):
+        """(n, dim) or (n, 3) real values as an n x 3 float64 array (InputError otherwise)."""
+        a = _real_array(name, value)
+        n, d = self._n, self._dim
+        if a.ndim != 2 or a.shape[0] != n or a.shape[1] not in (d, 3):
+            raise InputError(f"{name}: shape {a.shape}; expected ({n}, {d})"
+                             + (f" or ({n}, 3)" if d == 2 else ""))
+        out = np.zeros((n, 3))
+        out[:, :a.shape[1]] = a
+        return out
+
+    def _column(self, name, value):
+        a = _real_array(name, value)
+        if a.shape != (self._n,):
+            raise InputError(f"{name}: shape {a.shape}; expected ({self._n},)")
+        return np.asarray(a, dtype=np.float64)
 
     def _set_vectors(self, name, fn, value):
         a = _real_array(name, value)

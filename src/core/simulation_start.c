@@ -199,6 +199,46 @@ agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n) {
   return set_positive(sim, m, n, 0, __func__);
 }
 
+/* Everything at once (a snapshot): each array checked, positions against the new radii, and
+   nothing applied unless all pass. */
+agglo_status agglo_sim_set_state(agglo_sim *sim, size_t n, const double *x, const double *v,
+                                 const double *r, const double *m) {
+  const char *fn = __func__;
+  agglo_status st = writable(sim, fn, n, fn); /* (fn: any non-NULL data; the arrays may be NULL) */
+  if (st != AGGLO_OK) return st;
+  agglo_system *s = &sim->sys;
+  for (size_t i = 0; i < n; i++) {
+    if (r && (!(r[i] > 0) || !isfinite(r[i])))
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: radius %g (allowed: positive and finite)", fn, i, r[i]);
+    if (m && (!(m[i] > 0) || !isfinite(m[i])))
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: mass %g (allowed: positive and finite)", fn, i, m[i]);
+    for (int k = 0; v && k < 3; k++)
+      if (!isfinite(v[3 * i + k]) || (k == 2 && s->dim == 2 && v[3 * i + k] != 0))
+        return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: velocity component %d is %g (allowed: "
+                           "finite%s)", fn, i, k, v[3 * i + k], s->dim == 2 ? ", z = 0 in 2D" : "");
+  }
+  double *y = malloc((n ? 3 * n : 1) * sizeof *y);
+  if (!y) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
+  st = check_positions(sim, x ? x : s->x, n, 3, r ? r : s->r, y, fn);
+  if (st == AGGLO_OK) {
+    const agglo_config *c = &sim->cfg;
+    memcpy(s->x, y, 3 * n * sizeof *y);
+    if (v) memcpy(s->v, v, 3 * n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+      if (r) {
+        double q = r[i] / c->radius;
+        s->r[i] = r[i];
+        s->m[i] = c->mass_rule == MASS_VOLUME ? c->mass * q * q * q : c->mass;
+      }
+      if (m) s->m[i] = m[i];
+      s->inv_m[i] = 1.0 / s->m[i];
+    }
+    st = rebuild(sim);
+  }
+  free(y);
+  return st;
+}
+
 /* ---- particles.from: the particles of a file ------------------------------------------------ */
 
 /* A file's box (got) against the scenario's (want), to 1e-9 of its length (a file's rounding). */

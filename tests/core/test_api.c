@@ -150,6 +150,33 @@ static void test_unwrapped_positions(void **st) {
   agglo_config_destroy(c);
 }
 
+/* A snapshot's state at once: radii that grow while the particles move apart are accepted
+   together (each alone would overlap), a bad value changes nothing, and not after a step. */
+static void test_set_state_at_once(void **st) {
+  (void)st;
+  agglo_config *c = config("[run]\nmodel = contact\ndim = 2\n"
+                           "[particles]\nn = 2\nradius = 0.1\nradius_spread = 0\n"
+                           "[box]\nsize = 10\nboundary = periodic\n");
+  agglo_sim *sim;
+  ok(agglo_sim_create(c, &sim));
+  double x0[6] = {1, 1, 0, 1.3, 1, 0};
+  ok(agglo_sim_set_state(sim, 2, x0, NULL, NULL, NULL));
+  double x[6] = {1, 1, 0, 2, 1, 0}, v[6] = {1, 0, 0, -1, 0, 0}, r[2] = {0.4, 0.5};
+  assert_int_equal(agglo_sim_set_radii(sim, r, 2), AGGLO_ERROR_INPUT); /* overlaps at x0 */
+  double bad_m[2] = {1, -1};
+  assert_int_equal(agglo_sim_set_state(sim, 2, x, v, r, bad_m), AGGLO_ERROR_INPUT);
+  assert_float_equal(agglo_sim_positions(sim)[3], 1.3, 0); /* nothing changed */
+  ok(agglo_sim_set_state(sim, 2, x, v, r, NULL));
+  assert_float_equal(agglo_sim_positions(sim)[3], 2, 0);
+  assert_float_equal(agglo_sim_radii(sim)[1], 0.5, 0);
+  assert_float_equal(agglo_sim_masses(sim)[1], 125, 1e-12); /* mass_rule = volume: (0.5/0.1)^3 */
+  assert_float_equal(agglo_sim_velocities(sim)[3], -1, 0);
+  ok(agglo_sim_step(sim, 1));
+  assert_int_equal(agglo_sim_set_state(sim, 2, x, NULL, NULL, NULL), AGGLO_ERROR_USAGE);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
+}
+
 typedef struct {
   int64_t stop_at;
   int calls;
@@ -286,6 +313,7 @@ int main(void) {
       cmocka_unit_test(test_pieces_equal_one_run),
       cmocka_unit_test(test_own_start_exact_collision),
       cmocka_unit_test(test_unwrapped_positions),
+      cmocka_unit_test(test_set_state_at_once),
       cmocka_unit_test(test_callback_stops),
       cmocka_unit_test(test_misuse),
       cmocka_unit_test(test_failed_run_refuses_more_steps),

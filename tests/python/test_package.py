@@ -191,3 +191,19 @@ def test_ensemble(tmp_path):
                                     overrides={"run.t_end": 0.1, "output.snapshots": ""},
                                     outputs=["stats"])
     assert again.run(resume=True) == 0
+
+
+def test_plots(small_contact, tmp_path):
+    pytest.importorskip("matplotlib")
+    sim = small_contact()
+    sim.attach_outputs(tmp_path / "run", which="stats")
+    sim.run()
+    sim.close_outputs()
+    ax = agglo.plots.stats(tmp_path / "run", y=("n_clusters", "max_cluster_size"))
+    lines = ax.get_lines()
+    assert [ln.get_label() for ln in lines] == ["n_clusters", "max_cluster_size"]
+    table = agglo.ensemble.read_table(tmp_path / "run" / "stats.csv")
+    assert np.array_equal(lines[0].get_ydata(), table["n_clusters"])
+    assert table["n_clusters"][-1] == sim.cluster_count
+    with pytest.raises(KeyError, match="n_cluster: no such column"):
+        agglo.plots.stats(table, y="n_cluster")
