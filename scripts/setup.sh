@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages="build-essential cmake pkg-config libinih-dev librandom123-dev libcairo2-dev libsuitesparse-dev
   libcmocka-dev gnuplot-nox libopenmpi-dev openmpi-bin python3 python3-cffi python3-numpy python3-pytest python3-matplotlib
-  libhdf5-dev python3-h5py python3-mdanalysis python3-ase ffmpeg paraview xvfb xauth"
+  libhdf5-dev python3-h5py python3-mdanalysis python3-ase ffmpeg paraview xvfb xauth
+  python3-pip python3-setuptools python3-wheel python3-venv python3-build python3-pil
+  python3-nbclient python3-nbformat python3-ipykernel mypy"
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 missing=$(for p in $packages; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
