@@ -5,8 +5,11 @@ The library is, in order: $AGGLO_LIBRARY; the path recorded at build or install 
 libagglo.so.0. The headers: $AGGLO_INCLUDE_DIR, then _paths.py, then include/ of the source tree.
 """
 import ctypes.util
+import importlib
 import os
 import re
+from types import ModuleType
+from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
 import cffi
 
@@ -16,20 +19,21 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _SOURCE_TREE = os.path.normpath(os.path.join(_HERE, "..", ".."))
 HEADERS = ("agglo.h", "analysis.h", "ensemble.h", "picture.h")
 
-try:
-    from . import _paths
+_paths: Optional[ModuleType]
+try:  # written at build or install time (python/CMakeLists.txt, setup.py)
+    _paths = importlib.import_module(__package__ + "._paths")
 except ImportError:  # running from the source tree without a build
     _paths = None
 
 
-def _first_existing(paths):
+def _first_existing(paths: Iterable[Optional[str]]) -> Optional[str]:
     for p in paths:
         if p and os.path.exists(p):
             return p
     return None
 
 
-def library_path():
+def library_path() -> Optional[str]:
     """The shared library to load (see the module's docstring)."""
     env = os.environ.get("AGGLO_LIBRARY")
     if env:
@@ -41,7 +45,7 @@ def library_path():
     return found or ctypes.util.find_library("agglo")
 
 
-def include_dir():
+def include_dir() -> str:
     """The directory holding agglo/agglo.h and agglo/analysis.h."""
     for d in (os.environ.get("AGGLO_INCLUDE_DIR"), getattr(_paths, "INCLUDE_DIR", None),
               os.path.join(_SOURCE_TREE, "include")):
@@ -51,7 +55,7 @@ def include_dir():
                       "AGGLO_INCLUDE_DIR to the directory holding agglo/")
 
 
-def cdef_from_header(text):
+def cdef_from_header(text: str) -> str:
     """The declarations of a header: every preprocessor line (with its continuation lines) and
     every `#ifdef __cplusplus ... #endif` block dropped."""
     out, depth, skipping, continued = [], 0, False, False
@@ -62,7 +66,8 @@ def cdef_from_header(text):
             continue
         if s.startswith("#"):
             continued = s.endswith("\\")
-            word = re.match(r"#\s*(\w*)", s).group(1)
+            m = re.match(r"#\s*(\w*)", s)
+            word = m.group(1) if m else ""
             if skipping:
                 if word in ("if", "ifdef", "ifndef"):
                     depth += 1
@@ -77,7 +82,7 @@ def cdef_from_header(text):
     return "\n".join(out) + "\n"
 
 
-def _build():
+def _build() -> Tuple[Any, Any, str, str]:
     path = library_path()
     if not path:
         raise ImportError("agglo: libagglo.so not found; build the CMake target agglo_shared, "
@@ -98,12 +103,12 @@ def _build():
 ffi, lib, LIBRARY, INCLUDE_DIR = _build()
 
 
-def last_error():
+def last_error() -> str:
     """The library's message of the last failed call in this thread."""
-    return ffi.string(lib.agglo_last_error()).decode("utf-8", "replace")
+    return str(ffi.string(lib.agglo_last_error()).decode("utf-8", "replace"))
 
 
-def check(status, what=None):
+def check(status: int, what: Optional[str] = None) -> int:
     """Raise the exception of a failed agglo_status; return the status otherwise (OK, STOPPED)."""
     if status < 0:
         msg = last_error() or (what or "agglo") + f": failed with status {status}"
@@ -111,17 +116,17 @@ def check(status, what=None):
     return status
 
 
-def encode(text):
+def encode(text: Union[str, bytes, "os.PathLike[str]"]) -> bytes:
     """str or os.PathLike -> bytes for a const char * argument."""
-    return os.fsencode(text) if not isinstance(text, bytes) else text
+    return text if isinstance(text, bytes) else os.fsencode(text)
 
 
-def take_text(call):
+def take_text(call: Callable[[Any], int]) -> str:
     """Run call(char **) (an agglo function returning text) and return the text as str; the
     library's copy is freed with agglo_free."""
     out = ffi.new("char **")
     check(call(out))
     try:
-        return ffi.string(out[0]).decode("utf-8", "replace")
+        return str(ffi.string(out[0]).decode("utf-8", "replace"))
     finally:
         lib.agglo_free(out[0])

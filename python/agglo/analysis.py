@@ -3,33 +3,44 @@
 Positions are (n, 2) or (n, 3) arrays of real numbers (2D arrays get z = 0); the dimension is
 their number of columns unless dim is given. box is None (open space), a Simulation's box, or
 any object with lo, hi and periodic per axis."""
-import collections
 import collections.abc
 import numbers
 import os
+from typing import Any, Iterator, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ._ffi import check, encode, ffi, lib, last_error
 from .errors import InputError
-from .simulation import Box, _box_from_c, _real_array
+from .simulation import Box, PathLike, _box_from_c, _real_array
 
 __all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_radius_dimension",
            "contacts_per_sphere", "pair_distribution", "ellipsoid", "ellipsoid_class",
            "temperature", "Trajectory", "Frame", "Gyration", "BoxCounting", "Ellipsoid"]
 
-Gyration = collections.namedtuple("Gyration", "tensor rg")
-BoxCounting = collections.namedtuple("BoxCounting", "dimension eps counts")
-Ellipsoid = collections.namedtuple("Ellipsoid", "semi axes")
+class Gyration(NamedTuple):
+    tensor: np.ndarray
+    rg: float
+
+class BoxCounting(NamedTuple):
+    dimension: float
+    eps: np.ndarray
+    counts: np.ndarray
+
+class Ellipsoid(NamedTuple):
+    semi: np.ndarray
+    axes: np.ndarray
+
 ELLIPSOID_CLASSES = {lib.AGGLO_SPHERE: "sphere", lib.AGGLO_PROLATE: "prolate",
                      lib.AGGLO_OBLATE: "oblate", lib.AGGLO_SCALENE: "scalene"}
 
 
-def _ptr(a, ctype="double[]"):
+def _ptr(a: np.ndarray, ctype: str = "double[]") -> Any:
     return ffi.from_buffer(ctype, a)
 
 
-def _positions(x, dim=None, name="positions"):
+def _positions(x: Any, dim: Optional[int] = None,
+               name: str = "positions") -> Tuple[np.ndarray, int]:
     """(n x 3 C-contiguous float64 array, dim) from (n, 2) or (n, 3) positions."""
     a = _real_array(name, x)
     if a.ndim != 2 or a.shape[1] not in (2, 3):
@@ -45,14 +56,14 @@ def _positions(x, dim=None, name="positions"):
     return p, dim
 
 
-def _values(name, v, n):
+def _values(name: str, v: Any, n: int) -> np.ndarray:
     a = _real_array(name, v)
     if a.shape != (n,):
         raise InputError(f"{name}: shape {a.shape}; expected ({n},)")
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-def _box(box, dim):
+def _box(box: Any, dim: int) -> Any:
     """An agglo_box * from None, a Box or any object with lo, hi, periodic."""
     if box is None:
         return ffi.NULL
@@ -83,7 +94,8 @@ def _box(box, dim):
     return b
 
 
-def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None, ids=None):
+def cluster_labels(positions: Any, radii: Any, contact_gap: Optional[float] = None,
+                   box: Any = None, dim: Optional[int] = None, ids: Any = None) -> np.ndarray:
     """Cluster labels (int32; int64 with ids): particles i, j touch when |x_i - x_j| - r_i - r_j < contact_gap
     (default: 0.1 times the mean radius); labels[i] is the smallest id of i's cluster, ids being
     the given particle ids or else the indices 0..n-1 -- the numbering of Simulation.clusters
@@ -110,7 +122,7 @@ def cluster_labels(positions, radii, contact_gap=None, box=None, dim=None, ids=N
     return smallest[labels]
 
 
-def cluster_sizes(labels):
+def cluster_sizes(labels: Any) -> np.ndarray:
     """Sizes of the clusters of a labelling, largest first (int64 array)."""
     lab = _real_array("labels", labels)
     if lab.ndim != 1 or lab.dtype.kind not in "iu":
@@ -127,7 +139,7 @@ def cluster_sizes(labels):
     return sizes[:count[0]].astype(np.int64)
 
 
-def gyration(positions, masses=None):
+def gyration(positions: Any, masses: Any = None) -> Gyration:
     """Gyration tensor (dim x dim) about the centre of mass of points already unwrapped, with
     optional weights, and the radius of gyration R_g (sqrt of its trace)."""
     x, dim = _positions(positions)
@@ -139,7 +151,8 @@ def gyration(positions, masses=None):
     return Gyration(t.reshape(3, 3)[:dim, :dim].copy(), rg[0])
 
 
-def box_counting(positions, eps_min=0.0, dim=None):
+def box_counting(positions: Any, eps_min: float = 0.0,
+                 dim: Optional[int] = None) -> BoxCounting:
     """Box-counting dimension of points: occupied cells of 2^k grids fitted over cell sides in
     [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts). Too few points or scales for a
     slope (fewer than two cell sides in the range) raise InputError instead of giving nan."""
@@ -156,7 +169,7 @@ def box_counting(positions, eps_min=0.0, dim=None):
     return BoxCounting(d[0], eps[:k].copy(), counts[:k].copy())
 
 
-def mass_radius_dimension(sizes, rg, min_size=2):
+def mass_radius_dimension(sizes: Any, rg: Any, min_size: int = 2) -> float:
     """Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters of size >= min_size
     (nan with fewer than 3 such clusters or sizes within a factor 3)."""
     s = _real_array("sizes", sizes)
@@ -169,7 +182,8 @@ def mass_radius_dimension(sizes, rg, min_size=2):
     return d[0]
 
 
-def contacts_per_sphere(positions, dist, box=None, dim=None):
+def contacts_per_sphere(positions: Any, dist: float, box: Any = None,
+                        dim: Optional[int] = None) -> float:
     """Relative contacts per sphere N_c = (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, i = j
     included, k = 6 in 2D and 12 in 3D."""
     x, dim = _positions(positions, dim)
@@ -179,7 +193,8 @@ def contacts_per_sphere(positions, dist, box=None, dim=None):
     return nc[0]
 
 
-def pair_distribution(positions, r, box=None, dim=None):
+def pair_distribution(positions: Any, r: Any, box: Any = None,
+                      dim: Optional[int] = None) -> Any:
     """Cumulative pair distribution P(r_k) = (1/N) sum_{i, j != i} 1{|x_i - x_j| <= r_k} at the
     distances r (array or scalar)."""
     x, dim = _positions(positions, dim)
@@ -194,7 +209,7 @@ def pair_distribution(positions, r, box=None, dim=None):
     return p[0] if scalar else p[:rr.size]
 
 
-def ellipsoid(positions, radii):
+def ellipsoid(positions: Any, radii: Any) -> Ellipsoid:
     """The ellipsoid with the second moments of the member spheres (centres unwrapped):
     Ellipsoid(semi, axes), semi-axes descending and their directions as the columns of axes."""
     x, _ = _positions(positions)
@@ -204,7 +219,7 @@ def ellipsoid(positions, radii):
     return Ellipsoid(semi, axes.reshape(3, 3))
 
 
-def ellipsoid_class(semi, tol=0.05):
+def ellipsoid_class(semi: Any, tol: float = 0.05) -> str:
     """"sphere", "prolate", "oblate" or "scalene" for semi-axes (or an Ellipsoid), with
     relative tolerance tol on axis equality."""
     if isinstance(semi, Ellipsoid):
@@ -216,7 +231,7 @@ def ellipsoid_class(semi, tol=0.05):
     return ELLIPSOID_CLASSES[c]
 
 
-def temperature(velocities, masses, dim=None):
+def temperature(velocities: Any, masses: Any, dim: Optional[int] = None) -> float:
     """Kinetic temperature k_B T = sum m |v - v_cm|^2 / (dim (n - 1)), as the DPD model
     reports it."""
     v, dim = _positions(velocities, dim, name="velocities")
@@ -229,11 +244,22 @@ def temperature(velocities, masses, dim=None):
 # ---------------------------------------------------------------------------------------------
 # trajectories
 
-Frame = collections.namedtuple("Frame", "time step dim box positions velocities radii ids "
-                                        "clusters")
+class Frame(NamedTuple):
+    """One frame of a trajectory file (arrays are copies; None where the file has no such
+    column)."""
+
+    time: float
+    step: int
+    dim: int
+    box: Box
+    positions: Optional[np.ndarray]
+    velocities: Optional[np.ndarray]
+    radii: Optional[np.ndarray]
+    ids: Optional[np.ndarray]
+    clusters: Optional[np.ndarray]
 
 
-def _copy(ptr, shape, dtype):
+def _copy(ptr: Any, shape: Tuple[int, ...], dtype: Any) -> Optional[np.ndarray]:
     if ptr == ffi.NULL:
         return None
     n = int(np.prod(shape))
@@ -250,16 +276,16 @@ class Trajectory(collections.abc.Sequence):
     The reader is sequential and keeps no frame in memory: iteration reads the file once,
     len() once (then remembers the count), tr[i] reads up to frame i, a slice one pass."""
 
-    def __init__(self, path, default_radius=0.0):
-        self.path = path
+    def __init__(self, path: PathLike, default_radius: float = 0.0) -> None:
+        self.path = os.fsdecode(path)
         self.default_radius = float(default_radius)
-        self._len = None
+        self._len: Optional[int] = None
         self._open().close()  # a missing or unreadable file raises here
 
-    def _open(self):
+    def _open(self) -> "_Reader":
         return _Reader(self.path, self.default_radius)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Frame]:
         with self._open() as rd:
             while True:
                 frame = rd.next()
@@ -267,7 +293,7 @@ class Trajectory(collections.abc.Sequence):
                     return
                 yield frame
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self._len is None:
             with self._open() as rd:
                 n = 0
@@ -276,7 +302,7 @@ class Trajectory(collections.abc.Sequence):
             self._len = n
         return self._len
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             wanted = range(*index.indices(len(self)))
             picked = {}
@@ -304,19 +330,19 @@ class Trajectory(collections.abc.Sequence):
             raise IndexError(f"{self.path}: frame {index} (the file has {len(self)} frames)")
         return frame
 
-    def __repr__(self):
-        return f"<agglo.analysis.Trajectory {os.fspath(self.path)!r}>"
+    def __repr__(self) -> str:
+        return f"<agglo.analysis.Trajectory {self.path!r}>"
 
 
 class _Reader:
     """One pass over a trajectory file (agglo_trajectory_*)."""
 
-    def __init__(self, path, default_radius):
+    def __init__(self, path: PathLike, default_radius: float) -> None:
         out = ffi.new("agglo_trajectory **")
         check(lib.agglo_trajectory_open(encode(path), float(default_radius), out))
         self._tr = ffi.gc(out[0], lib.agglo_trajectory_close)
 
-    def skip(self):
+    def skip(self) -> bool:
         """Read the next frame; False at the end."""
         if self._tr is None:
             return False
@@ -326,7 +352,7 @@ class _Reader:
             self.close()
         return bool(got[0])
 
-    def next(self):
+    def next(self) -> Optional[Frame]:
         """The next frame, or None at the end."""
         if not self.skip():
             return None
@@ -343,13 +369,13 @@ class _Reader:
                      _copy(lib.agglo_trajectory_ids(tr), (n,), np.int64),
                      _copy(lib.agglo_trajectory_clusters(tr), (n,), np.int32))
 
-    def close(self):
+    def close(self) -> None:
         if self._tr is not None:
             tr, self._tr = self._tr, None
             ffi.release(tr)
 
-    def __enter__(self):
+    def __enter__(self) -> "_Reader":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()

@@ -15,11 +15,9 @@ import numpy as np
 
 from ._ffi import check, encode, ffi, lib
 from .errors import InputError, UnknownKeyError
-from .simulation import Config
+from .simulation import Config, PathLike
 
 __all__ = ["render", "to_array", "render_array"]
-
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 def _settings(config: Optional[Any], keys: dict) -> Config:
@@ -96,12 +94,14 @@ def render(obj: Any, path: Optional[PathLike] = None, config: Optional[Any] = No
             return fh.read()
 
 
-def to_array(png: Union[bytes, PathLike]) -> np.ndarray:
+def to_array(png: Union[bytes, bytearray, PathLike]) -> np.ndarray:
     """A PNG (bytes or a path) decoded into an (height, width, 3) uint8 RGB array (alpha
     dropped), with Pillow (Debian's python3-pil, which python3-matplotlib brings)."""
     from PIL import Image  # only here: the rest of the package does not need it
-    src = io.BytesIO(bytes(png)) if isinstance(png, (bytes, bytearray)) else png
-    with Image.open(src) as im:
+    if not isinstance(png, (bytes, bytearray)):
+        with open(png, "rb") as fh:
+            png = fh.read()
+    with Image.open(io.BytesIO(png)) as im:
         return np.asarray(im.convert("RGB"), dtype=np.uint8).copy()
 
 

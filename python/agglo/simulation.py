@@ -7,8 +7,12 @@ import os
 import re
 import sys
 import threading
+import types
 import warnings
 import weakref
+
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Set,
+                    Tuple, Union)
 
 import numpy as np
 
@@ -20,11 +24,15 @@ __all__ = ["Config", "Simulation", "Snapshot", "Box", "config_keys", "KeyInfo", 
 # ---------------------------------------------------------------------------------------------
 # settings
 
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+Settings = Mapping[str, Any]
+Callback = Callable[["Simulation"], Any]
+
 KeyInfo = collections.namedtuple("KeyInfo", "key default allowed meaning")
-_KEYS = None
+_KEYS: Optional[List["KeyInfo"]] = None
 
 
-def config_keys():
+def config_keys() -> List["KeyInfo"]:
     """Every scenario key as KeyInfo(key, default, allowed, meaning), in the order of
     `agglo run --help` (docs/config.md's table)."""
     global _KEYS
@@ -42,13 +50,11 @@ def config_keys():
     return list(_KEYS)
 
 
-def _key_set():
-    if _KEYS is None:
-        config_keys()
-    return {k.key for k in _KEYS}
+def _key_set() -> Set[str]:
+    return {k.key for k in config_keys()}
 
 
-def format_value(value):
+def format_value(value: Any) -> str:
     """A Python value as scenario text: str as is, bool as on/off, numbers at full precision,
     sequences joined by ", ", None as empty."""
     if isinstance(value, str):
@@ -71,14 +77,14 @@ def format_value(value):
 _MISSING = object()
 
 
-class Config(collections.abc.Mapping):
+class Config(collections.abc.Mapping):  # Mapping[str, str]
     """A scenario: every key of `agglo run --help` with its value, read as a dict of strings.
 
     ``Config()`` has every key's default, ``Config.default()`` the built-in default scenario,
     ``Config.from_file(path)`` an INI scenario. ``cfg["run.dt"] = 0.01`` sets a key (numbers,
     lists, on/off booleans or text); ``cfg["run.dt"]`` gives its text ("0.01")."""
 
-    def __init__(self, values=None, **kw):
+    def __init__(self, values: Optional[Settings] = None, **kw: Any) -> None:
         c = lib.agglo_config_new()
         if c == ffi.NULL:
             check(lib.AGGLO_ERROR_MEMORY)
@@ -86,14 +92,14 @@ class Config(collections.abc.Mapping):
         self.update(values or {}, **kw)
 
     @classmethod
-    def default(cls):
+    def default(cls) -> "Config":
         """The built-in default scenario (Maury's Brownian aggregation, 2D, N = 2000)."""
         c = cls()
         check(lib.agglo_config_load_default(c._c))
         return c
 
     @classmethod
-    def from_file(cls, path, overrides=None):
+    def from_file(cls, path: PathLike, overrides: Optional[Settings] = None) -> "Config":
         """An INI scenario file over the defaults, then the overrides (a dict key -> value)."""
         c = cls()
         c.load(path)
@@ -101,14 +107,14 @@ class Config(collections.abc.Mapping):
         return c
 
     @classmethod
-    def from_string(cls, text, name="(string)"):
+    def from_string(cls, text: str, name: str = "(string)") -> "Config":
         """An INI scenario given as text (name appears in messages)."""
         c = cls()
         c.load_string(text, name)
         return c
 
     @classmethod
-    def _of(cls, obj):
+    def _of(cls, obj: Any) -> "Config":
         """A Config from a Config (copied), a dict (over the defaults) or a path."""
         if isinstance(obj, Config):
             return obj.copy()
@@ -119,21 +125,21 @@ class Config(collections.abc.Mapping):
         raise InputError(f"settings: expected a Config, a dict or a scenario path, not "
                          f"{type(obj).__name__}")
 
-    def load(self, path):
+    def load(self, path: PathLike) -> "Config":
         """Read an INI scenario over the current settings (errors name file:line and key)."""
         check(lib.agglo_config_load(self._c, encode(path)))
         return self
 
-    def load_string(self, text, name="(string)"):
+    def load_string(self, text: str, name: str = "(string)") -> "Config":
         """Read INI text over the current settings."""
         check(lib.agglo_config_load_string(self._c, text.encode(), encode(name)))
         return self
 
-    def set(self, key, value):
+    def set(self, key: str, value: Any) -> None:
         """Set one key ("section.key") to a value; errors name the key and its allowed range."""
         check(lib.agglo_config_set(self._c, key.encode(), format_value(value).encode()))
 
-    def get(self, key, default=_MISSING):
+    def get(self, key: str, default: Any = _MISSING) -> Any:
         """The value of a key as text; an unknown key raises (or gives default if given)."""
         size = 4096
         while True:
@@ -148,26 +154,26 @@ class Config(collections.abc.Mapping):
                 return default
             check(st)  # UnknownKeyError (a KeyError)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> str:
         return self.get(key)
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: str, value: Any) -> None:
         self.set(key, value)
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in _key_set()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(k.key for k in config_keys())
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(config_keys())
 
-    def update(self, values=(), **kw):
+    def update(self, values: Union[Settings, Iterable[str]] = (), **kw: Any) -> None:
         """Set several keys: a dict {"run.dt": 0.01, ...} or "section.key=value" strings."""
-        if isinstance(values, collections.abc.Mapping):
-            values = values.items()
-        for item in values:
+        items: Iterable[Any] = (values.items() if isinstance(values, collections.abc.Mapping)
+                                else values)
+        for item in items:
             if isinstance(item, str):
                 check(lib.agglo_config_assign(self._c, item.encode()))
             else:
@@ -175,16 +181,16 @@ class Config(collections.abc.Mapping):
         for k, v in kw.items():  # run__dt=0.01 -> run.dt
             self.set(k.replace("__", "."), v)
 
-    def check(self):
+    def check(self) -> "Config":
         """The checks across keys that a simulation makes at creation (InputError if any fails)."""
         check(lib.agglo_config_check(self._c))
         return self
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Write every key as a reloadable scenario file."""
         check(lib.agglo_config_save(self._c, encode(path)))
 
-    def copy(self):
+    def copy(self) -> "Config":
         c = lib.agglo_config_copy(self._c)
         if c == ffi.NULL:
             check(lib.AGGLO_ERROR_MEMORY)
@@ -194,19 +200,19 @@ class Config(collections.abc.Mapping):
 
     __copy__ = copy
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, str]:
         """{key: text} of every key."""
         return {k: self.get(k) for k in self}
 
-    def summary(self):
+    def summary(self) -> str:
         """What the model derives from the settings (e.g. DPD units), as text."""
         return take_text(lambda out: lib.agglo_config_summary_text(self._c, out))
 
-    def to_ini(self):
+    def to_ini(self) -> str:
         """The scenario as INI text (what save writes)."""
         return take_text(lambda out: lib.agglo_config_text(self._c, out))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         g = self.get
         return (f"<agglo.Config model={g('run.model')} dim={g('run.dim')} "
                 f"n={g('particles.n')} t_end={g('run.t_end')}>")
@@ -221,15 +227,15 @@ class Box(collections.namedtuple("Box", "lo hi periodic")):
     __slots__ = ()
 
     @property
-    def length(self):
+    def length(self) -> np.ndarray:
         return self.hi - self.lo
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         return len(self.lo)
 
 
-def _box_from_c(b, dim):
+def _box_from_c(b: Any, dim: int) -> "Box":
     lo = np.array([b.lo[k] for k in range(dim)])
     hi = np.array([b.hi[k] for k in range(dim)])
     return Box(lo, hi, tuple(bool(b.periodic[k]) for k in range(dim)))
@@ -259,14 +265,14 @@ class Snapshot:
     images: np.ndarray
 
     @property
-    def n(self):
+    def n(self) -> int:
         return len(self.ids)
 
     @property
-    def unwrapped_positions(self):
+    def unwrapped_positions(self) -> np.ndarray:
         return self.positions + self.images * self.box.length
 
-    def to_ase(self):
+    def to_ase(self) -> Any:
         """An ase.Atoms: positions (z = 0 in 2D), velocities, masses; cell = box.length, pbc =
         box.periodic, the cell's origin at box.lo (positions shifted by -box.lo); arrays
         "radius", "id", "cluster" and info {"time", "step", "dim", "box_lo"}. Needs
@@ -289,7 +295,8 @@ class Snapshot:
         return atoms
 
     @classmethod
-    def from_ase(cls, atoms, dim=None, radius=None):
+    def from_ase(cls, atoms: Any, dim: Optional[int] = None,
+                 radius: Optional[float] = None) -> "Snapshot":
         """A Snapshot from an ase.Atoms (to_ase's inverse): dim from info["dim"] (else 3), radii
         from the "radius" array (else radius), ids from "id" (else 0..n-1), box.lo from
         info["box_lo"] (else 0), the box from the cell's diagonal (an orthorhombic cell only)."""
@@ -331,7 +338,7 @@ class _View:
 
     __slots__ = ("__array_interface__", "owner")
 
-    def __init__(self, owner, address, shape, typestr):
+    def __init__(self, owner: Any, address: int, shape: Tuple[int, ...], typestr: str) -> None:
         self.owner = owner
         self.__array_interface__ = {"data": (address, True), "shape": shape,
                                     "typestr": typestr, "version": 3}
@@ -351,7 +358,7 @@ OUTPUTS = {
 INTERRUPT_EVERY = 16
 
 
-def _real_array(name, value):
+def _real_array(name: str, value: Any) -> np.ndarray:
     """value as a numpy array of a real number type (InputError otherwise)."""
     try:
         a = np.asarray(value)
@@ -362,17 +369,18 @@ def _real_array(name, value):
     return a
 
 
-def _user_stacklevel():
+def _user_stacklevel() -> int:
     """The stacklevel of warnings.warn, called from the caller of this function, that names
     the first frame outside the agglo package (the user's call to run or step)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    f, level = sys._getframe(1), 1
+    f: Optional[types.FrameType] = sys._getframe(1)
+    level = 1
     while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == here:
         f, level = f.f_back, level + 1
     return level
 
 
-def _destroy(handle, keep):
+def _destroy(handle: Any, keep: Any) -> None:
     # the C side must not call back into Python objects that are being torn down
     lib.agglo_sim_set_callback(handle, 1, ffi.NULL, ffi.NULL)
     lib.agglo_sim_set_log(handle, ffi.NULL, ffi.NULL)
@@ -386,7 +394,8 @@ class Simulation:
     (positions, velocities, radii, masses, ids, clusters) are read-only views of the library's
     memory, updated in place as the simulation steps (copy them to keep a frame)."""
 
-    def __init__(self, config=None, *, seed=None, overrides=None):
+    def __init__(self, config: Any = None, *, seed: Optional[int] = None,
+                 overrides: Optional[Settings] = None) -> None:
         """Simulation(config) with config a Config, a dict of keys over the defaults, a scenario
         path, or None for the built-in default scenario; seed sets run.seed, overrides is a
         dict of keys applied last."""
@@ -396,33 +405,38 @@ class Simulation:
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
-    def from_file(cls, path, seed=None, overrides=None):
+    def from_file(cls, path: PathLike, seed: Optional[int] = None,
+                  overrides: Optional[Settings] = None) -> "Simulation":
         """From an INI scenario file (examples/*.ini), with run.seed = seed and overrides."""
         return cls(Config.from_file(path), seed=seed, overrides=overrides)
 
     @classmethod
-    def from_config(cls, config, seed=None, overrides=None):
+    def from_config(cls, config: Any, seed: Optional[int] = None,
+                    overrides: Optional[Settings] = None) -> "Simulation":
         """From a Config or a dict {"section.key": value} over the key defaults."""
         return cls(Config._of(config), seed=seed, overrides=overrides)
 
     @classmethod
-    def default(cls, seed=None, overrides=None):
+    def default(cls, seed: Optional[int] = None,
+                overrides: Optional[Settings] = None) -> "Simulation":
         """The built-in default scenario (Maury's Brownian aggregation, 2D, N = 2000)."""
         return cls(None, seed=seed, overrides=overrides)
 
     @classmethod
-    def from_restart(cls, directory, overrides=None, config=None):
+    def from_restart(cls, directory: PathLike, overrides: Optional[Settings] = None,
+                     config: Any = None) -> "Simulation":
         """Continue the run saved in directory (state.xyz, contacts.txt) bit for bit. The
         settings are directory/scenario.ini (or config), then the overrides (e.g. run.t_end)."""
         if config is None:
-            cfg = Config.from_file(os.path.join(os.fspath(directory), "scenario.ini"))
+            cfg = Config.from_file(os.path.join(os.fsdecode(directory), "scenario.ini"))
         else:
             cfg = Config._of(config)
         self = cls.__new__(cls)
         self._setup(cfg, None, overrides, directory)
         return self
 
-    def _setup(self, cfg, seed, overrides, restart_dir):
+    def _setup(self, cfg: Config, seed: Optional[int], overrides: Optional[Settings],
+               restart_dir: Optional[PathLike]) -> None:
         self._handle = None
         if seed is not None:
             cfg.set("run.seed", seed)
@@ -440,21 +454,21 @@ class Simulation:
         self._model = cfg["run.model"]
         self._model_name = ffi.string(lib.agglo_sim_model(h)).decode()
         self._busy = threading.Lock()
-        self._run_thread = None
-        self._pending = []  # exceptions raised by callbacks during the current call
+        self._run_thread: Optional[int] = None
+        self._pending: List[BaseException] = []  # raised by callbacks during the current call
         self._user_fn, self._every = None, 1
         ref = weakref.ref(self)
 
-        def on_step(handle, user):
+        def on_step(handle: Any, user: Any) -> int:
             sim = ref()
             return 1 if sim is None else sim._on_step()
 
-        def on_log(message, user):
+        def on_log(message: Any, user: Any) -> None:
             sim = ref()
             if sim is not None:
                 sim._on_log(ffi.string(message).decode("utf-8", "replace"))
 
-        def on_error(exc_type, exc_value, tb):
+        def on_error(exc_type: Any, exc_value: Optional[BaseException], tb: Any) -> None:
             # an exception outside the handlers' own try (a KeyboardInterrupt delivered on
             # entry): keep it for run/step to raise, and stop the run
             sim = ref()
@@ -471,7 +485,7 @@ class Simulation:
 
     # -- callbacks ------------------------------------------------------------------------
 
-    def _on_step(self):
+    def _on_step(self) -> int:
         try:
             fn = self._user_fn
             return 1 if fn is not None and fn(self) else 0
@@ -479,13 +493,13 @@ class Simulation:
             self._pending.append(e)
             return 1
 
-    def _on_log(self, message):
+    def _on_log(self, message: str) -> None:
         try:
             warnings.warn(message, AggloWarning, stacklevel=_user_stacklevel())
         except BaseException as e:  # warnings turned into errors
             self._pending.append(e)
 
-    def set_callback(self, fn, every=1):
+    def set_callback(self, fn: Optional[Callback], every: int = 1) -> None:
         """Call fn(sim) after every `every`-th step; a true return value stops the run (run and
         step then return RunStatus.STOPPED); an exception stops it and is re-raised. fn = None removes
         it. Inside fn, read the state (and save_state) but do not step."""
@@ -501,10 +515,10 @@ class Simulation:
     # -- stepping -------------------------------------------------------------------------
 
     class _Guard:
-        def __init__(self, sim, what):
+        def __init__(self, sim: "Simulation", what: str) -> None:
             self.sim, self.what = sim, what
 
-        def __enter__(self):
+        def __enter__(self) -> None:
             if not self.sim._busy.acquire(blocking=False):
                 where = ("from inside a callback" if self.sim._run_thread == threading.get_ident()
                          else "while it runs in another thread")
@@ -512,14 +526,14 @@ class Simulation:
                                  "the run by returning True)")
             self.sim._run_thread = threading.get_ident()
 
-        def __exit__(self, *exc):
+        def __exit__(self, *exc: Any) -> None:
             self.sim._run_thread = None
             self.sim._busy.release()
 
-    def _exclusive(self, what):
+    def _exclusive(self, what: str) -> "Simulation._Guard":
         return Simulation._Guard(self, what)
 
-    def _drive(self, what, fn, *args):
+    def _drive(self, what: str, fn: Callable[..., int], *args: Any) -> RunStatus:
         with self._exclusive(what):
             self._pending = []
             st = fn(self._handle, *args)
@@ -539,14 +553,15 @@ class Simulation:
             return RunStatus.STOPPED
         return RunStatus.FINISHED if self.finished else RunStatus.DONE
 
-    def step(self, n=1):
+    def step(self, n: int = 1) -> RunStatus:
         """Advance n steps (or events/windows of the model). Returns RunStatus.DONE, STOPPED (by the
         callback) or FINISHED (the model has nothing left to do)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             raise InputError(f"step: n = {n!r} (allowed: an integer >= 0)")
         return self._drive("step", lib.agglo_sim_step, int(n))
 
-    def run(self, t_end=None, callback=None, every=1):
+    def run(self, t_end: Optional[float] = None, callback: Optional[Callback] = None,
+            every: int = 1) -> RunStatus:
         """Run to time t_end (the first step at or after it), or with t_end = None to run.t_end
         or until the model is finished. callback(sim), if given, is called every `every` steps
         for this run only (see set_callback). Returns a RunStatus: DONE, STOPPED or FINISHED."""
@@ -562,59 +577,59 @@ class Simulation:
         return self._drive("run", lib.agglo_sim_run_until, float(t_end))
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         """True when the model has nothing left to do (e.g. one ballistic cluster left)."""
         return bool(lib.agglo_sim_finished(self._handle))
 
     # -- the state ------------------------------------------------------------------------
 
     @property
-    def n(self):
+    def n(self) -> int:
         """Number of particles."""
         return self._n
 
     @property
-    def dim(self):
+    def dim(self) -> int:
         """Space dimension, 2 or 3."""
         return self._dim
 
     @property
-    def model(self):
+    def model(self) -> str:
         """The model: contact, gluey, ballistic or dpd."""
         return self._model
 
     @property
-    def model_name(self):
+    def model_name(self) -> str:
         """The model as the library names it, e.g. "ballistic (time stepping)"."""
         return self._model_name
 
     @property
-    def time(self):
+    def time(self) -> float:
         return float(lib.agglo_sim_time(self._handle))
 
     @property
-    def step_count(self):
+    def step_count(self) -> int:
         """Steps done (counting those before a restart)."""
         return int(lib.agglo_sim_step_count(self._handle))
 
     @property
-    def dt(self):
+    def dt(self) -> float:
         """run.dt (the ballistic model chooses its own steps)."""
         return float(lib.agglo_sim_dt(self._handle))
 
     @property
-    def box(self):
+    def box(self) -> Box:
         """Box(lo, hi, periodic); box.length = hi - lo."""
         b = ffi.new("agglo_box *")
         check(lib.agglo_sim_box(self._handle, b))
         return _box_from_c(b, self._dim)
 
     @property
-    def config(self):
+    def config(self) -> Config:
         """A copy of the settings the simulation was made with."""
         return self._config.copy()
 
-    def _view(self, ptr, shape, typestr):
+    def _view(self, ptr: Any, shape: Tuple[int, ...], typestr: str) -> np.ndarray:
         if self._n == 0:
             a = np.empty(shape, dtype=typestr)
             a.flags.writeable = False
@@ -623,50 +638,66 @@ class Simulation:
             check(lib.AGGLO_ERROR_USAGE)
         return np.asarray(_View(self, int(ffi.cast("uintptr_t", ptr)), shape, typestr))
 
-    def _vectors(self, ptr):
+    def _vectors(self, ptr: Any) -> np.ndarray:
         a = self._view(ptr, (self._n, 3), _F8)
         return a[:, :self._dim] if self._dim < 3 else a
 
     @property
-    def positions(self):
+    def positions(self) -> np.ndarray:
         """Positions, a read-only (n, dim) view of the library's n x 3 array (storage order:
         see ids). Setting it (before the first step) takes (n, dim) or (n, 3)."""
         return self._vectors(lib.agglo_sim_positions(self._handle))
 
+    @positions.setter
+    def positions(self, value: Any) -> None:
+        self._set_vectors("positions", lib.agglo_sim_set_positions, value)
+
     @property
-    def velocities(self):
+    def velocities(self) -> np.ndarray:
         """Velocities, a read-only (n, dim) view; settable as positions."""
         return self._vectors(lib.agglo_sim_velocities(self._handle))
 
+    @velocities.setter
+    def velocities(self, value: Any) -> None:
+        self._set_vectors("velocities", lib.agglo_sim_set_velocities, value)
+
     @property
-    def radii(self):
+    def radii(self) -> np.ndarray:
         """Radii, a read-only (n,) view; setting them (before the first step) also sets the
         masses by particles.mass_rule."""
         return self._view(lib.agglo_sim_radii(self._handle), (self._n,), _F8)
 
+    @radii.setter
+    def radii(self, value: Any) -> None:
+        self._set_scalars("radii", lib.agglo_sim_set_radii, value)
+
     @property
-    def masses(self):
+    def masses(self) -> np.ndarray:
         """Masses, a read-only (n,) view; settable before the first step."""
         return self._view(lib.agglo_sim_masses(self._handle), (self._n,), _F8)
 
+    @masses.setter
+    def masses(self, value: Any) -> None:
+        self._set_scalars("masses", lib.agglo_sim_set_masses, value)
+
     @property
-    def ids(self):
+    def ids(self) -> np.ndarray:
         """Each particle's id (int64), in storage order."""
         return self._view(lib.agglo_sim_ids(self._handle), (self._n,), _I8)
 
     @property
-    def clusters(self):
+    def clusters(self) -> np.ndarray:
         """Cluster labels (int32, the smallest id of each cluster), labelled now: a view that
         is current until the next step (read sim.clusters again after stepping)."""
         ptr = self._labelled(lib.agglo_sim_clusters)
         return self._view(ptr, (self._n,), _I4)
 
     @property
-    def cluster_count(self):
+    def cluster_count(self) -> int:
         """Number of clusters now."""
         return int(self._labelled(lib.agglo_sim_cluster_count))
 
-    def _labelled(self, fn):
+    def _labelled(self, fn: Callable[[Any], Any]) -> Any:
         # labelling writes into the handle: not while another thread steps it
         if self._run_thread == threading.get_ident():  # inside a callback of this thread
             return fn(self._handle)
@@ -674,11 +705,11 @@ class Simulation:
             return fn(self._handle)
 
     @property
-    def contact_gap(self):
+    def contact_gap(self) -> float:
         """The gap below which two particles of this model count as touching."""
         return float(lib.agglo_sim_contact_gap(self._handle))
 
-    def unwrapped_positions(self):
+    def unwrapped_positions(self) -> np.ndarray:
         """Positions (n, dim), a copy in storage order, with every aggregate made whole across
         periodic faces (each member at the minimum image of a member it touches); equal to
         positions without periodic axes."""
@@ -688,7 +719,7 @@ class Simulation:
                                                     ffi.from_buffer("double[]", u)))
         return u[:, :self._dim].copy()
 
-    def images(self):
+    def images(self) -> np.ndarray:
         """Image counts (n, dim) int64 of unwrapped_positions(): unwrapped = positions + images
         * box.length (0 along walled axes)."""
         u = self.unwrapped_positions()
@@ -699,7 +730,7 @@ class Simulation:
                 img[:, k] = np.rint((u[:, k] - self.positions[:, k]) / length[k])
         return img
 
-    def get_snapshot(self):
+    def get_snapshot(self) -> Snapshot:
         """The state now as a Snapshot: copies, in id order (see Snapshot)."""
         order = np.argsort(self.ids, kind="stable")
         return Snapshot(time=self.time, step=self.step_count, dim=self._dim, box=self.box,
@@ -709,7 +740,7 @@ class Simulation:
                         clusters=np.asarray(self.clusters)[order].copy(),
                         images=self.images()[order])
 
-    def set_snapshot(self, snapshot):
+    def set_snapshot(self, snapshot: Snapshot) -> None:
         """Write a Snapshot's positions, velocities, radii and masses (matched by id) into the
         simulation. The library accepts a new state before the first step of a new simulation
         only (UsageError afterwards, naming the step); the snapshot must have this simulation's
@@ -748,22 +779,22 @@ class Simulation:
             check(lib.agglo_sim_set_state(self._handle, self._n, *(
                 ffi.from_buffer("double[]", np.ascontiguousarray(a)) for a in (x, v, r, m))))
 
-    def to_ase(self):
+    def to_ase(self) -> Any:
         """The state as an ase.Atoms (see Snapshot.to_ase)."""
         return self.get_snapshot().to_ase()
 
-    def render(self, path=None, **picture):
+    def render(self, path: Optional[PathLike] = None, **picture: Any) -> Optional[bytes]:
         """Draw the state as `agglo render` does (agglo.picture.render): PNG bytes, or written to
         path; picture keys ("view", "color", ...) override the scenario's [picture] keys."""
         from . import picture as _picture
         return _picture.render(self, path, config=self._config, **picture)
 
-    def _repr_png_(self):
+    def _repr_png_(self) -> Optional[bytes]:
         """Jupyter shows a Simulation as its picture."""
         return self.render()
 
     @property
-    def report(self):
+    def report(self) -> Dict[str, Any]:
         """What the last step reported (solver iterations, min_gap, ...) as a dict."""
         r = ffi.new("agglo_sim_report *")
         check(lib.agglo_sim_get_report(self._handle, r))
@@ -775,7 +806,7 @@ class Simulation:
 
     # -- writing the start ------------------------------------------------------------------
 
-    def _rows3(self, name, value):
+    def _rows3(self, name: str, value: Any) -> np.ndarray:
         """(n, dim) or (n, 3) real values as an n x 3 float64 array (InputError otherwise)."""
         a = _real_array(name, value)
         n, d = self._n, self._dim
@@ -786,13 +817,13 @@ class Simulation:
         out[:, :a.shape[1]] = a
         return out
 
-    def _column(self, name, value):
+    def _column(self, name: str, value: Any) -> np.ndarray:
         a = _real_array(name, value)
         if a.shape != (self._n,):
             raise InputError(f"{name}: shape {a.shape}; expected ({self._n},)")
         return np.asarray(a, dtype=np.float64)
 
-    def _set_vectors(self, name, fn, value):
+    def _set_vectors(self, name: str, fn: Callable[..., int], value: Any) -> None:
         a = _real_array(name, value)
         n, d = self._n, self._dim
         if a.ndim != 2 or a.shape[0] != n or a.shape[1] not in (d, 3):
@@ -802,7 +833,7 @@ class Simulation:
         with self._exclusive(f"{name} ="):
             check(fn(self._handle, ffi.from_buffer("double[]", a), n, a.shape[1]))
 
-    def _set_scalars(self, name, fn, value):
+    def _set_scalars(self, name: str, fn: Callable[..., int], value: Any) -> None:
         a = _real_array(name, value)
         if a.shape != (self._n,):
             raise InputError(f"{name}: shape {a.shape}; expected ({self._n},)")
@@ -810,36 +841,21 @@ class Simulation:
         with self._exclusive(f"{name} ="):
             check(fn(self._handle, ffi.from_buffer("double[]", a), self._n))
 
-    @positions.setter
-    def positions(self, value):
-        self._set_vectors("positions", lib.agglo_sim_set_positions, value)
-
-    @velocities.setter
-    def velocities(self, value):
-        self._set_vectors("velocities", lib.agglo_sim_set_velocities, value)
-
-    @radii.setter
-    def radii(self, value):
-        self._set_scalars("radii", lib.agglo_sim_set_radii, value)
-
-    @masses.setter
-    def masses(self, value):
-        self._set_scalars("masses", lib.agglo_sim_set_masses, value)
-
     # -- outputs --------------------------------------------------------------------------
 
-    def attach_outputs(self, directory, which="all", overwrite=False):
+    def attach_outputs(self, directory: PathLike, which: Union[str, int, Iterable[str]] = "all",
+                       overwrite: bool = False) -> PathLike:
         """Write outputs into directory (created) on the scenario's schedule from the next step:
         which is "all" or names among trajectory, stats, snapshots, state (or an int of
         AGGLO_OUTPUT_* flags). Also writes directory/scenario.ini. A directory holding another
         run's outputs is refused (InputError) unless overwrite=True, which deletes them first."""
-        if isinstance(which, str):
-            which = tuple(OUTPUTS) if which == "all" else (which,)
-        if isinstance(which, numbers.Integral):
+        if isinstance(which, int):
             flags = int(which)
         else:
+            names = ((tuple(OUTPUTS) if which == "all" else (which,)) if isinstance(which, str)
+                     else tuple(which))
             flags = 0
-            for w in which:
+            for w in names:
                 if w not in OUTPUTS:
                     raise InputError(f"attach_outputs: unknown output {w!r} (allowed: "
                                      f"{', '.join(OUTPUTS)} or 'all')")
@@ -850,7 +866,7 @@ class Simulation:
             check(lib.agglo_sim_attach_outputs(self._handle, encode(directory), flags))
         return directory
 
-    def save_state(self, directory):
+    def save_state(self, directory: PathLike) -> PathLike:
         """Write the restart point (state.xyz, contacts.txt, scenario.ini) into directory now."""
         if self._run_thread == threading.get_ident():
             check(lib.agglo_sim_save_state(self._handle, encode(directory)))
@@ -859,24 +875,24 @@ class Simulation:
                 check(lib.agglo_sim_save_state(self._handle, encode(directory)))
         return directory
 
-    def close_outputs(self):
+    def close_outputs(self) -> None:
         """The run ends here: write the outputs of the current step if not yet written, the
         restart point (with the state writer), and close the writers."""
         with self._exclusive("close_outputs"):
             check(lib.agglo_sim_close_outputs(self._handle))
 
-    def close(self):
+    def close(self) -> None:
         """Close the outputs and drop the callback. The memory goes with the last reference to
         the simulation or to one of its arrays."""
         self.close_outputs()
         self.set_callback(None)
 
-    def __enter__(self):
+    def __enter__(self) -> "Simulation":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<agglo.Simulation model={self._model} dim={self._dim} n={self._n} "
                 f"t={self.time:g} step={self.step_count}{' finished' if self.finished else ''}>")
