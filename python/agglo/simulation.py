@@ -742,10 +742,11 @@ class Simulation:
 
     def set_snapshot(self, snapshot: Snapshot) -> None:
         """Write a Snapshot's positions, velocities, radii and masses (matched by id) into the
-        simulation. The library accepts a new state before the first step of a new simulation
-        only (UsageError afterwards, naming the step); the snapshot must have this simulation's
-        particle ids, dimension and box, and its time must be the simulation's (InputError
-        otherwise: the box, the ids and the time are fixed by the scenario). Everything is checked
+        simulation: before the first step, and between steps where the model can go on from a
+        new state (contact; dpd without capillary bridges with memory); UsageError naming the
+        model and why otherwise. The snapshot must have this simulation's particle ids,
+        dimension and box, and its time must be the simulation's (InputError otherwise: the
+        box, the ids and the time are fixed by the scenario). Everything is checked
         together (positions against the new radii) and nothing changes when a check fails."""
         snap = snapshot
         if snap.dim != self._dim:
@@ -765,9 +766,6 @@ class Simulation:
         if snap.time != self.time:
             raise InputError(f"set_snapshot: the snapshot is at t = {snap.time!r}, the "
                              f"simulation at t = {self.time!r} (the time is not settable)")
-        if self.step_count > 0:
-            raise UsageError(f"set_snapshot: only before the first step of a new simulation "
-                             f"(this one is at step {self.step_count})")
         where = np.empty(self._n, dtype=np.int64)  # snapshot row -> storage index
         where[np.argsort(ids)] = np.argsort(self.ids)
         order = np.argsort(where)                    # storage index -> snapshot row

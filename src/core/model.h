@@ -55,6 +55,10 @@ typedef struct agglo_model {
   /* optional: a warning about the run as a whole at its end (e.g. a temperature off its target);
      1 with the message in msg, else 0 */
   int (*final_warning)(const void *state, char *msg, size_t n);
+  /* optional: can the run go on from a new state set between steps (agglo_sim_set_state), the
+     model's state being made again by init? NULL if it can (its memory only speeds it up, as a
+     warm start, or follows from the particles), else why not; without it: not */
+  const char *(*new_state_refused)(const void *state);
 } agglo_model;
 
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count

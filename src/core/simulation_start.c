@@ -1,4 +1,5 @@
-/* A user's own start: positions, velocities, radii and masses written before the first step,
+/* A user's own start: positions, velocities, radii and masses written before the first step (or
+   between steps, for a model whose memory a new state does not invalidate: new_state_refused),
    checked (finite, positive, inside walls, no overlap beyond the model's tolerance) and applied
    only when every value passes; the model is then rebuilt over the new state. */
 #include "core/compare.h"
@@ -29,10 +30,18 @@ static agglo_status check_ids(const int64_t *id, size_t n, const char *where) {
 
 static agglo_status writable(agglo_sim *sim, const void *data, size_t n, const char *fn) {
   if (!sim) return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation handle is NULL", fn);
-  if (sim->started || sim->restarted)
-    return agglo_error(AGGLO_ERROR_USAGE, "%s: only before the first step of a new simulation "
-                       "(this one is at step %lld%s)", fn, (long long)sim->sys.step,
-                       sim->restarted ? ", restarted" : "");
+  if (sim->started || sim->restarted) { /* between steps: if the model can go on from it */
+    const char *why = sim->model->new_state_refused ? sim->model->new_state_refused(sim->state)
+                      : "its memory of the run (contacts, links, adhesion) would not fit the new state";
+    if (why)
+      return agglo_error(AGGLO_ERROR_USAGE, "%s: the %s model takes a new state only before the "
+                         "first step of a new simulation (this one is at step %lld%s): %s", fn,
+                         sim->model->name, (long long)sim->sys.step,
+                         sim->restarted ? ", restarted" : "", why);
+    if (sim->failed || sim->finished)
+      return agglo_error(AGGLO_ERROR_USAGE, "%s: the simulation %s at step %lld", fn,
+                         sim->failed ? "failed" : "is finished", (long long)sim->sys.step);
+  }
   if (!data) return agglo_error(AGGLO_ERROR_INPUT, "%s: the array is NULL", fn);
   if (n != sim->sys.n)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: %zu particles given, the simulation has %zu", fn, n,

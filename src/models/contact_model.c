@@ -384,6 +384,12 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
   return 0;
 }
 
+/* Its memory (the multipliers) is the projection's warm start: a new state starts it cold. */
+static const char *contact_new_state_refused(const void *state) {
+  (void)state;
+  return NULL;
+}
+
 const agglo_model agglo_model_contact = {
     .name = "contact",
     .init = contact_init,
@@ -393,4 +399,5 @@ const agglo_model agglo_model_contact = {
     .save = contact_save,
     .load = contact_load,
     .destroy = contact_destroy,
+    .new_state_refused = contact_new_state_refused,
 };

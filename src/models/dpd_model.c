@@ -1154,6 +1154,14 @@ static int dpd_species(const void *state, const agglo_system *s, int32_t *out) {
   return 1;
 }
 
+/* The forces are made again from the new state by init; capillary bridges with memory are a
+   history of which pairs touched, which a new state does not carry. */
+static const char *dpd_new_state_refused(const void *state) {
+  const dpd *m = state;
+  return m->bridges ? "its capillary bridges remember which pairs have touched "
+                      "(dpd.capillary_bridge = memory)" : NULL;
+}
+
 const agglo_model agglo_model_dpd = {
     .name = "dpd",
     .final_warning = dpd_final_warning,
@@ -1168,4 +1176,5 @@ const agglo_model agglo_model_dpd = {
                      "pressure,bound_pairs",
     .stats_values = dpd_stats_values,
     .species = dpd_species,
+    .new_state_refused = dpd_new_state_refused,
 };

@@ -151,7 +151,8 @@ static void test_unwrapped_positions(void **st) {
 }
 
 /* A snapshot's state at once: radii that grow while the particles move apart are accepted
-   together (each alone would overlap), a bad value changes nothing, and not after a step. */
+   together (each alone would overlap), a bad value changes nothing; between steps where the
+   model can go on from it. */
 static void test_set_state_at_once(void **st) {
   (void)st;
   agglo_config *c = config("[run]\nmodel = contact\ndim = 2\n"
@@ -171,8 +172,21 @@ static void test_set_state_at_once(void **st) {
   assert_float_equal(agglo_sim_radii(sim)[1], 0.5, 0);
   assert_float_equal(agglo_sim_masses(sim)[1], 125, 1e-12); /* mass_rule = volume: (0.5/0.1)^3 */
   assert_float_equal(agglo_sim_velocities(sim)[3], -1, 0);
+  /* between steps: the contact model takes it (its memory is the solver's warm start) */
+  ok(agglo_sim_step(sim, 1));
+  ok(agglo_sim_set_state(sim, 2, x, NULL, NULL, NULL));
+  assert_float_equal(agglo_sim_positions(sim)[3], 2, 0);
+  ok(agglo_sim_step(sim, 1));
+  assert_int_equal(agglo_sim_step_count(sim), 2);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
+  /* the ballistic model's links would not fit a new state: refused after the first step */
+  c = config("[run]\nmodel = ballistic\ndim = 2\n[particles]\nn = 2\nradius = 0.1\n"
+             "radius_spread = 0\n[box]\nsize = 10\nboundary = periodic\n");
+  ok(agglo_sim_create(c, &sim));
   ok(agglo_sim_step(sim, 1));
   assert_int_equal(agglo_sim_set_state(sim, 2, x, NULL, NULL, NULL), AGGLO_ERROR_USAGE);
+  assert_non_null(strstr(agglo_last_error(), "ballistic (time stepping) model takes a new state only before"));
   agglo_sim_destroy(sim);
   agglo_config_destroy(c);
 }

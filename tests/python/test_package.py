@@ -98,8 +98,11 @@ def test_snapshot_in_id_order_and_set(small_contact):
     u = snap.unwrapped_positions
     assert np.allclose(u, snap.positions + snap.images * sim.box.length)
     assert np.array_equal(np.abs(snap.images) > 0, np.abs(u - snap.positions) > 1e-12)
-    with pytest.raises(agglo.UsageError, match="step 5"):
-        sim.set_snapshot(dataclass_replace(snap, time=sim.time))
+    # between steps (the contact model goes on from a new state): particles 0 and 1 swapped
+    swapped = dataclass_replace(snap, positions=snap.positions[[1, 0] + list(range(2, 200))])
+    sim.set_snapshot(swapped)
+    assert np.array_equal(sim.get_snapshot().positions, swapped.positions)
+    assert sim.step(1) == "done" and sim.step_count == 6
     # a new simulation takes the snapshot's particles (but not another time)
     fresh = small_contact()
     with pytest.raises(ValueError, match="t = "):
@@ -110,6 +113,23 @@ def test_snapshot_in_id_order_and_set(small_contact):
     assert np.array_equal(again.positions, snap.positions)
     assert np.array_equal(again.velocities, snap.velocities)
     assert np.array_equal(again.masses, snap.masses)
+
+
+def test_snapshot_between_steps_where_the_model_allows(examples):
+    dpd = agglo.Simulation.from_file(agglo.examples.path("dpd_groot_warren"), seed=1,
+                                     overrides={"particles.n": 300, "box.size": "5, 5, 5"})
+    dpd.step(3)
+    snap = dpd.get_snapshot()
+    dpd.set_snapshot(dataclass_replace(snap, velocities=np.zeros_like(snap.velocities)))
+    assert not dpd.velocities.any()
+    dpd.step(1)  # the thermostat heats the fluid from rest
+    kt = an.temperature(dpd.velocities, dpd.masses)
+    assert 0 < kt < 1 and dpd.step_count == 4
+    glue = agglo.Simulation.from_file(agglo.examples.path("gluey_plane"))
+    glue.step(1)
+    with pytest.raises(agglo.UsageError, match="gluey model takes a new state only before "
+                                                "the first step .* at step 1"):
+        glue.set_snapshot(glue.get_snapshot())
 
 
 def dataclass_replace(obj, **kw):
