@@ -33,7 +33,7 @@ DOCS_DF, DOCS_DF_SD = 1.748, 0.022
 
 
 def one_run(seed):
-    sim = agglo.Simulation.from_file(os.path.join(ROOT, "examples", "ballistic_paper_400.ini"),
+    sim = agglo.Simulation.from_file(agglo.examples.path("ballistic_paper_400"),
                                      seed=seed)
     assert sim.run() == "finished" and sim.cluster_count == 1
     r = float(sim.radii.mean())

@@ -53,7 +53,7 @@ def run(gamma_min, stats_dir=None):
     over = {"gluey.gamma_min": gamma_min}
     if stats_dir:
         over["output.stats_interval"] = 0.03
-    sim = agglo.Simulation.from_file(os.path.join(ROOT, "examples", "gluey_plane.ini"),
+    sim = agglo.Simulation.from_file(agglo.examples.path("gluey_plane"),
                                      overrides=over)
     r = sim.radii[0]
     x = sim.positions  # a view: read after every step

@@ -39,7 +39,7 @@ def main():
                     help="time left out of the mean (default 4)")
     args = ap.parse_args()
     over = {"particles.n": 3000, "box.size": 10, "run.t_end": 10} if args.quick else {}
-    sim = agglo.Simulation.from_file(os.path.join(ROOT, "examples", "dpd_groot_warren.ini"),
+    sim = agglo.Simulation.from_file(agglo.examples.path("dpd_groot_warren"),
                                      overrides=over)
     kt_set = float(sim.config["dpd.kT"])
     masses = sim.masses  # a view; constant over the run

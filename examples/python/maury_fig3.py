@@ -33,7 +33,7 @@ T_C = 0.229
 
 
 def one_run(seed, t_end):
-    sim = agglo.Simulation.from_file(os.path.join(ROOT, "examples", "maury_brownian_2000.ini"),
+    sim = agglo.Simulation.from_file(agglo.examples.path("maury_brownian_2000"),
                                      seed=seed, overrides={"run.t_end": t_end})
     times, counts = [sim.time], [sim.cluster_count]
 
