@@ -333,6 +333,16 @@ class Trajectory(collections.abc.Sequence):
     def __repr__(self) -> str:
         return f"<agglo.analysis.Trajectory {self.path!r}>"
 
+    # `with Trajectory(path) as tr:` as before it was a sequence (no file is held between calls)
+    def close(self) -> None:
+        """Nothing to release: each pass opens and closes the file."""
+
+    def __enter__(self) -> "Trajectory":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
 
 class _Reader:
     """One pass over a trajectory file (agglo_trajectory_*)."""

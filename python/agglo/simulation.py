@@ -714,9 +714,9 @@ class Simulation:
         periodic faces (each member at the minimum image of a member it touches); equal to
         positions without periodic axes."""
         u = np.zeros((self._n, 3))
-        if self._n:
-            check(lib.agglo_sim_unwrapped_positions(self._handle,
-                                                    ffi.from_buffer("double[]", u)))
+        if self._n:  # labels the clusters: not while another thread steps the simulation
+            buf = ffi.from_buffer("double[]", u)
+            check(self._labelled(lambda h: lib.agglo_sim_unwrapped_positions(h, buf)))
         return u[:, :self._dim].copy()
 
     def images(self) -> np.ndarray:

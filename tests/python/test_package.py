@@ -33,6 +33,14 @@ def test_errors_are_builtin_exceptions(tmp_path):
         agglo.examples.path("no_such_example")
 
 
+def test_version_is_the_libraries_and_cmakes():
+    from conftest import ROOT
+    import re
+    with open(os.path.join(ROOT, "CMakeLists.txt"), encoding="utf-8") as f:
+        cmake = re.search(r"project\(agglo\s+VERSION\s+([0-9.]+)", f.read()).group(1)
+    assert agglo.__version__ == cmake  # setup.py gives the distribution this version too
+
+
 def test_run_status_enum(small_contact):
     sim = small_contact()
     assert sim.step(2) is agglo.RunStatus.DONE and sim.step(1) == "done"
@@ -66,6 +74,8 @@ def test_trajectory_is_a_sequence(small_contact, tmp_path, fmt):
         tr[11]
     with pytest.raises(IndexError):
         tr[-12]
+    with an.Trajectory(tmp_path / f"trajectory.{fmt}") as again:
+        assert again[5].step == 10
 
 
 def test_box_counting_too_small_raises():
