@@ -31,9 +31,10 @@ add_test(NAME install_find_package COMMAND sh -c
    LD_LIBRARY_PATH=${PREFIX}/${CMAKE_INSTALL_LIBDIR} find_package_build/brownian")
 set_tests_properties(install_find_package PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 120
   PASS_REGULAR_EXPRESSION "t =  2.00  clusters [0-9]+")
-# the installed Python package finds the installed library and headers from where it is
+# the installed Python package finds the installed library, headers and example scenarios from
+# where it is
 add_test(NAME install_python COMMAND sh -c
   "PYTHONPATH=$(echo ${PREFIX}/lib/python3*/dist-packages) /usr/bin/python3 -c \
-   'import agglo; s = agglo.Simulation.default(overrides={\"particles.n\": 100}); s.step(10); print(agglo.__version__, s.n, s.step_count, agglo._ffi.library_path())'")
+   'import agglo; s = agglo.Simulation.default(overrides={\"particles.n\": 100}); s.step(10); print(agglo.__version__, s.n, s.step_count, agglo._ffi.library_path(), agglo.examples.path(\"maury_brownian_500\"))'")
 set_tests_properties(install_python PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "0.1.0 100 10 .*test_prefix/lib/libagglo.so.0")
+  PASS_REGULAR_EXPRESSION "0.1.0 100 10 [^ ]*test_prefix/lib/libagglo.so.0 [^ ]*test_prefix/lib/python3[^ ]*/agglo/examples/maury_brownian_500.ini")
