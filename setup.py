@@ -91,6 +91,7 @@ class BinaryDistribution(Distribution):
 
 
 # setuptools' own build directory inside build/ (which CMake also uses, see README.md)
+os.makedirs(os.path.join("build", "pip"), exist_ok=True)  # egg_info wants it to exist
 setup(version=cmake_version(), cmdclass={"build_py": BuildPy}, distclass=BinaryDistribution,
       options={"build": {"build_base": os.path.join("build", "pip")},
                "egg_info": {"egg_base": os.path.join("build", "pip")}})
