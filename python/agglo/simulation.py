@@ -741,8 +741,8 @@ class Simulation:
                         images=self.images()[order])
 
     def set_snapshot(self, snapshot: Snapshot) -> None:
-        """Write a Snapshot's positions, velocities, radii and masses (matched by id) into the
-        simulation: before the first step, and between steps where the model can go on from a
+        """Write a Snapshot's positions, velocities, radii and masses (matched by id; clusters
+        and images follow from the positions and are not read) into the simulation: before the first step, and between steps where the model can go on from a
         new state (contact; dpd without capillary bridges with memory); UsageError naming the
         model and why otherwise. The snapshot must have this simulation's particle ids,
         dimension and box, and its time must be the simulation's (InputError otherwise: the
