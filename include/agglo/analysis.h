@@ -25,16 +25,29 @@ agglo_status agglo_analysis_cluster_sizes(const int32_t *labels, size_t n, size_
 agglo_status agglo_analysis_gyration(const double *x, const double *m, size_t n, double tensor[9],
                                      double *rg);
 
-/* Box-counting dimension of n points (Degond et al. 2024; docs/analysis.md): occupied cells of 2^k grids, fitted over cell
-   sides in [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and
-   *npoints its length. */
+/* Box-counting dimension of n points on the bounding grid (docs/analysis.md): occupied cells of
+   the 2^k grids over the smallest square (cube) holding the points, fitted over cell sides in
+   [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and *npoints its
+   length. */
 agglo_status agglo_analysis_box_counting(const double *x, size_t n, int dim, double eps_min,
                                          double *dimension, double *eps, double *counts,
                                          int *npoints);
+/* The same on the grid of Degond et al. 2024 (eq. 4.15): 2^k cells per axis over the box
+   (required), eps_k = L/2^k with L its largest side; the points lie in the box. */
+agglo_status agglo_analysis_box_counting_box(const double *x, size_t n, int dim,
+                                             const agglo_box *box, double eps_min,
+                                             double *dimension, double *eps, double *counts,
+                                             int *npoints);
+/* Which grid the run statistics and agglo_analyze_trajectory count on. */
+enum { AGGLO_BOX_COUNTING_BOX = 0, AGGLO_BOX_COUNTING_BOUNDING = 1 };
 
-/* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size. */
+/* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size, and
+   (kf not NULL) the prefactor k_f of s = k_f (R_g/a)^D for particles of radius a > 0. */
 agglo_status agglo_analysis_mass_radius(const size_t *sizes, const double *rg, size_t n_clusters,
                                         size_t min_size, double *dimension);
+agglo_status agglo_analysis_mass_radius_prefactor(const size_t *sizes, const double *rg,
+                                                  size_t n_clusters, size_t min_size, double a,
+                                                  double *dimension, double *kf);
 
 /* Relative contacts per sphere N_c: (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, i = j included,
    k = 6 in 2D and 12 in 3D. */
@@ -105,6 +118,8 @@ typedef struct {
   int msd;             /* mean-square displacement over every frame into msd.csv, and D */
   int curves;          /* the reported frame's curves (implies all): box_counting.dat (largest
                           cluster), pair_distribution.dat, size_distribution.dat, rg_size.dat */
+  int box_counting;    /* AGGLO_BOX_COUNTING_BOX (0, the paper's grid) or _BOUNDING */
+  size_t min_size;     /* mass-radius fit over clusters of at least this size (0: 3) */
 } agglo_analyze_options;
 
 typedef struct {
@@ -119,6 +134,10 @@ typedef struct {
   size_t n_particles, n_clusters, max_cluster_size;
   double mean_cluster_size, weight_avg_cluster_size;
   double fractal_dimension_box, fractal_dimension_mass, contacts_per_sphere;
+  int box_levels;                  /* grid levels of the box-counting fit, eps from .. to */
+  double box_eps_min, box_eps_max;
+  double mass_prefactor;           /* k_f of s = k_f (R_g/r)^D_f */
+  size_t mass_min_size;            /* the fit's smallest cluster size */
   double aspect_ratio, rg_largest; /* of the largest cluster */
   double contact_gap, r_mean;
   /* rdf: the highest value of g(r), where, over how many frames, its range */

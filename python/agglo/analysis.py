@@ -125,20 +125,25 @@ def gyration(positions, masses=None):
     return Gyration(t.reshape(3, 3)[:dim, :dim].copy(), rg[0])
 
 
-def box_counting(positions, eps_min=0.0, dim=None):
+def box_counting(positions, eps_min=0.0, dim=None, box=None):
     """Box-counting dimension of points: occupied cells of 2^k grids fitted over cell sides in
-    [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts); dimension is nan with fewer
-    than two scales."""
+    [eps_min, L/2]. With a box, the grid of Degond et al. 2024 (2^k cells per axis over the box,
+    L its largest side); without, the grid over the smallest square (cube) holding the points.
+    Returns BoxCounting(dimension, eps, counts); dimension is nan with fewer than two scales."""
     x, dim = _positions(positions, dim)
     eps, counts = np.zeros(64), np.zeros(64)
     d, npts = ffi.new("double *"), ffi.new("int *")
-    check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d, _ptr(eps),
-                                          _ptr(counts), npts))
+    if box is None:
+        check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d,
+                                              _ptr(eps), _ptr(counts), npts))
+    else:
+        check(lib.agglo_analysis_box_counting_box(_ptr(x), x.shape[0], dim, _box(box, dim),
+                                                  float(eps_min), d, _ptr(eps), _ptr(counts), npts))
     k = npts[0]
     return BoxCounting(d[0], eps[:k].copy(), counts[:k].copy())
 
 
-def mass_radius_dimension(sizes, rg, min_size=2):
+def mass_radius_dimension(sizes, rg, min_size=3):
     """Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters of size >= min_size
     (nan with fewer than 3 such clusters or sizes within a factor 3)."""
     s = _real_array("sizes", sizes)

@@ -3,10 +3,16 @@
 #ifndef AGGLO_SIMULATION_H
 #define AGGLO_SIMULATION_H
 #include "analysis/clusters.h"
+#include "analysis/frame_summary.h"
 #include "config/config.h"
 #include "core/files.h"
 #include "core/model.h"
 #include <stdio.h>
+
+/* How a run measures its aggregate indicators ([analysis] keys). */
+static inline agglo_indicator_settings agglo_indicators_of(const agglo_config *c) {
+  return (agglo_indicator_settings){c->box_counting, (size_t)c->min_cluster_size};
+}
 
 /* The writers attached to an output directory and their schedule. */
 typedef struct {

@@ -202,9 +202,10 @@ static void analysis_columns(agglo_sim *sim, FILE *f) {
   agglo_system *s = &sim->sys;
   agglo_outputs *o = &sim->out;
   agglo_frame_summary a;
+  agglo_indicator_settings how = agglo_indicators_of(&sim->cfg);
   int due = sim->model->variable_step ? o->analysis_due
                                       : o->analysis_every && s->step % o->analysis_every == 0;
-  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &a, NULL, NULL) != 0) {
+  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0) {
     fprintf(f, ",,,,,,");
     return;
   }

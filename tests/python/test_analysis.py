@@ -61,6 +61,14 @@ def test_box_counting_of_a_filled_square_is_two():
     line = np.column_stack([g, np.zeros(side)])
     d_line = an.box_counting(line, eps_min=2.0 / side, dim=2).dimension
     assert d_line == pytest.approx(1.0, abs=0.05)
+    # the paper's grid over the unit box: exact counts 4^m and 2^m
+    bb = an.box_counting(pts, eps_min=2.0 / side, box=an.Box(0, 1, False))
+    assert bb.dimension == pytest.approx(2.0, abs=1e-12)
+    assert list(bb.counts) == [4.0 ** m for m in range(1, len(bb.counts) + 1)]
+    assert an.box_counting(line, eps_min=2.0 / side, dim=2,
+                           box=an.Box(0, 1, False)).dimension == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(agglo.InputError, match="outside the box"):
+        an.box_counting(pts + 2, box=an.Box(0, 1, False))
 
 
 def test_mass_radius_dimension_recovers_the_slope():
