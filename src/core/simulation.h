@@ -91,9 +91,12 @@ agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsi
 /* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
    apply it over the set-up state before the model is made (checked as the setters check; errors
    name the file, frame, particle and value). */
-typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
+typedef struct { int velocity, radius, mass, id, box, cluster, time; } agglo_start_columns;
 agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
 agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
+/* After the model is made: the particles that share a cluster of the file (s->cluster) are
+   joined (model->join), through their contacts first. */
+agglo_status agglo_start_join(agglo_sim *sim);
 /* A restart's settings against the scenario of the run it continues (dir/scenario.ini): the keys
    the restart point fixes must not change (agglo_config_check_restart). */
 agglo_status agglo_start_check_scenario(const agglo_sim *sim, const char *dir);
