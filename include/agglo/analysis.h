@@ -75,6 +75,49 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
 agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
                                         double *kT);
 
+/* Smoluchowski's coagulation equation (docs/analysis.md, "Kinetics"), discrete, truncated at
+   kmax: n_k = clusters of size k per initial particle. Kernels K(i, j), with r ~ s^(1/df):
+   constant 1; additive i + j; ballistic (free molecular) (i^(1/df) + j^(1/df))^(dim-1)
+   sqrt(1/i + 1/j); Brownian (continuum) (i^(1/df) + j^(1/df)) (i^(-1/df) + j^(-1/df)). */
+enum { AGGLO_KERNEL_CONSTANT = 0, AGGLO_KERNEL_ADDITIVE = 1, AGGLO_KERNEL_BALLISTIC = 2,
+       AGGLO_KERNEL_BROWNIAN = 3 };
+#define AGGLO_SMOLUCHOWSKI_KMAX 4096
+typedef struct {
+  int kernel;        /* AGGLO_KERNEL_* */
+  int dim;           /* 2 or 3 (the ballistic cross-section) */
+  double df;         /* the clusters' fractal dimension in r ~ s^(1/df); 0: dim */
+  size_t kmax;       /* the largest size kept (2 .. AGGLO_SMOLUCHOWSKI_KMAX) */
+  int64_t max_steps; /* bound on the Runge-Kutta steps (1 .. 1e9) */
+} agglo_smoluchowski_options;
+double agglo_smoluchowski_kernel(int kernel, int dim, double df, double i, double j);
+/* n (kmax values) advanced from t = 0 to t_end; *lost (may be NULL) = the share of the mass
+   that passed kmax, *steps (may be NULL) the steps taken. AGGLO_ERROR_RUN when max_steps end
+   before t_end (n then holds the state reached). */
+agglo_status agglo_smoluchowski_solve(const agglo_smoluchowski_options *o, double t_end, double *n,
+                                      double *lost, int64_t *steps);
+/* A measured mean size size[a] at t[a] (a < m) against the solution from n_1(0) = 1 whose time
+   is tau = scale * t: scale fitted (the mean of log(tau_S / t), tau_S the solution's time of
+   the measured S), and the relative deviation |S - S_smol(scale t)| / S_smol over the points. The
+   solution runs until it passes the largest measured size or loses 1e-3 of its mass past kmax.
+   curve_tau/curve_size (if not NULL, room for curve_max) receive the solution. */
+typedef struct {
+  double scale;                         /* tau per unit of t (NAN: no point to fit) */
+  size_t points, compared;              /* points fitted, points compared */
+  double max_deviation, mean_deviation; /* relative */
+  double lost, size_reached;            /* the solution's mass loss and largest mean size */
+  int64_t steps;
+} agglo_smoluchowski_fit_result;
+agglo_status agglo_smoluchowski_fit(const agglo_smoluchowski_options *o, const double *t,
+                                    const double *size, size_t m, agglo_smoluchowski_fit_result *r,
+                                    double *curve_tau, double *curve_size, size_t *curve_n,
+                                    size_t curve_max);
+
+/* The growth exponent z of the mean size, S(t) ~ t^z: the least-squares slope of log S against
+   log t over the points with t_lo <= t <= t_hi, t > 0 and S > 0; *se its standard error
+   (NAN with fewer than 3 points), *used the points. NAN with fewer than 2 points. */
+double agglo_growth_exponent(const double *t, const double *size, size_t m, double t_lo,
+                             double t_hi, double *se, size_t *used);
+
 /* Reading trajectories (extended XYZ: agglo's, or any with positions, and radii or a default):
    one frame at a time, its arrays viewed as for a simulation (valid until the next frame). */
 /* Trajectories, frame by frame: extended XYZ (columns by Properties=) or H5MD (told apart by the
