@@ -19,7 +19,7 @@ typedef struct {
   char *dir;
   agglo_lock lock; /* dir held while the writers are attached (unless the caller holds it) */
   unsigned which;  /* AGGLO_OUTPUT_* */
-  FILE *traj, *stats;
+  FILE *traj, *stats, *sizes; /* sizes.csv: the cluster-size distribution at the stats rows */
   struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
   int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
