@@ -27,6 +27,11 @@ static void print_json(const agglo_analyze_result *r) {
   json_num("fractal_dimension_mass", r->fractal_dimension_mass, 0);
   json_num("mass_radius_prefactor", r->mass_prefactor, 0);
   json_num("mass_radius_min_size", (double)r->mass_min_size, 0);
+  json_num("growth_exponent", r->growth_z, 0);
+  json_num("growth_exponent_se", r->growth_se, 0);
+  json_num("growth_t_min", r->growth_t_lo, 0);
+  json_num("growth_t_max", r->growth_t_hi, 0);
+  json_num("growth_frames", (double)r->growth_points, 0);
   json_num("contacts_per_sphere", r->contacts_per_sphere, 0);
   json_num("aspect_ratio", r->aspect_ratio, 0);
   json_num("rg_largest", r->rg_largest, 0);
@@ -49,6 +54,12 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
            "[3r, L/2], a fit needs 2)\n", grid, r->box_levels, r->box_levels == 1 ? "" : "s");
   printf("  fractal dimension, mass    %.4g, k_f %.4g (s = k_f (R_g/r)^D over the clusters of %zu or "
          "more)\n", r->fractal_dimension_mass, r->mass_prefactor, r->mass_min_size);
+  if (isfinite(r->growth_z))
+    printf("  growth exponent z          %.4g +- %.2g (S ~ t^z over %zu frames, t = %g .. %g: mean size "
+           ">= 2, >= 10 clusters)\n", r->growth_z, r->growth_se, r->growth_points, r->growth_t_lo, r->growth_t_hi);
+  else
+    printf("  growth exponent z          nan (%zu frames with mean size >= 2 and >= 10 clusters, a fit "
+           "needs 2)\n", r->growth_points);
   printf("  contacts per sphere N_c    %.4g\n", r->contacts_per_sphere);
   printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", r->rg_largest, r->aspect_ratio);
   if (o->rdf)

@@ -181,6 +181,10 @@ typedef struct {
   double box_eps_min, box_eps_max;
   double mass_prefactor;           /* k_f of s = k_f (R_g/r)^D_f */
   size_t mass_min_size;            /* the fit's smallest cluster size */
+  /* the growth exponent of the mean cluster size over the frames, S ~ t^z, and its standard
+     error, fitted over t_lo .. t_hi (the frames with mean size >= 2 and >= 10 clusters) */
+  double growth_z, growth_se, growth_t_lo, growth_t_hi;
+  size_t growth_points;
   double aspect_ratio, rg_largest; /* of the largest cluster */
   double contact_gap, r_mean;
   /* rdf: the highest value of g(r), where, over how many frames, its range */

@@ -3,6 +3,7 @@
 #include "agglo/analysis.h"
 #include "analysis/structure.h"
 #include "analysis/frame_summary.h"
+#include "analysis/clusters.h"
 #include "io/xyz_read.h"
 #include "core/error.h"
 #include <errno.h>
@@ -114,6 +115,8 @@ static int write_curves(const agglo_analyze_options *o, agglo_system *s, agglo_a
 
 static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, char *err,
                    size_t errlen) {
+  double *gt = NULL, *gs = NULL; /* every frame's time and mean size, for the growth exponent */
+  size_t gcap = 0;
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -141,6 +144,25 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   }
   while ((got = agglo_xyz_next(&rd, &s, err, errlen)) == 1) {
     frames++;
+    agglo_cluster_stats cs;
+    if ((size_t)frames > gcap) {
+      gcap = gcap ? 2 * gcap : 256;
+      double *a = realloc(gt, gcap * sizeof *a);
+      if (a) gt = a;
+      double *b = a ? realloc(gs, gcap * sizeof *b) : NULL;
+      if (b) gs = b;
+      if (!b) {
+        agglo_fail(err, errlen, "out of memory at frame %d", frames);
+        goto out;
+      }
+    }
+    if (agglo_clusters_label(&s, NULL, gap_for(o, &s), &cs) != 0) {
+      agglo_fail(err, errlen, "out of memory analysing frame %d", frames);
+      goto out;
+    }
+    /* the window: aggregation under way, far from one cluster [choice, docs/analysis.md] */
+    gt[frames - 1] = cs.mean_size >= 2 && cs.n_clusters >= 10 ? s.t : NAN;
+    gs[frames - 1] = cs.mean_size;
     if (o->msd && agglo_msd_add(&msd, &s, err, errlen) != 0) goto out;
     if (o->rdf && (!o->frame || frames == o->frame) && agglo_rdf_add(&rdf, &s) != 0) {
       agglo_fail(err, errlen, "out of memory (g(r) of frame %d)", frames);
@@ -202,6 +224,11 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   res->aspect_ratio = chosen.aspect_ratio, res->rg_largest = chosen.rg_largest;
   res->contact_gap = chosen.contact_gap, res->r_mean = chosen.r_mean;
   res->diffusion = NAN;
+  res->growth_t_lo = INFINITY, res->growth_t_hi = -INFINITY;
+  for (int k = 0; k < frames; k++)
+    if (isfinite(gt[k])) res->growth_t_lo = fmin(res->growth_t_lo, gt[k]), res->growth_t_hi = fmax(res->growth_t_hi, gt[k]);
+  res->growth_z = agglo_growth_exponent(gt, gs, (size_t)frames, res->growth_t_lo, res->growth_t_hi,
+                                        &res->growth_se, &res->growth_points);
   if (o->rdf) {
     FILE *gf = open_in(o->out_dir, "rdf.csv", err, errlen);
     if (!gf) goto out;
@@ -222,6 +249,7 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   if (o->curves && write_curves(o, &keep, res, info, nc, err, errlen) != 0) goto out;
   rc = 0;
 out:
+  free(gt); free(gs);
   free(info);
   agglo_rdf_free(&rdf);
   agglo_msd_free(&msd);
