@@ -44,3 +44,10 @@ add_test(NAME analyze_kinetics
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_kinetics PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "growth exponent z +0\\.9[0-9]+ \\+- [0-9.]+.*Smoluchowski, ballistic kernel \\(d_f 2, kmax 512\\): tau = [0-9.e-]+ t; mean size within [0-9]\\.[0-9]%.*growth exponent z +[01]\\.[0-9]+ \\+-.*--kmax 1: expected a number from 2 to 4096")
+
+# a box-counting fit with fewer than two grid levels (3r > L/4) is nan with the reason, not silence
+add_test(NAME analyze_box_counting_one_level
+  COMMAND ${AGGLO} analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/analyze/one_level.xyz -o an_one_level
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_box_counting_one_level PROPERTIES
+  PASS_REGULAR_EXPRESSION "fractal dimension, box +nan \\(largest cluster, box grid: 1 level of eps = L/2\\^m in \\[3r, L/2\\], a fit needs 2\\)")
