@@ -13,11 +13,16 @@ from .simulation import Box, _box_from_c, _real_array
 
 __all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_radius_dimension",
            "contacts_per_sphere", "pair_distribution", "ellipsoid", "ellipsoid_class",
-           "temperature", "Trajectory", "Frame", "Gyration", "BoxCounting", "Ellipsoid"]
+           "temperature", "smoluchowski", "growth_exponent", "Trajectory", "Frame", "Gyration",
+           "BoxCounting", "Ellipsoid", "Smoluchowski", "Growth"]
 
 Gyration = collections.namedtuple("Gyration", "tensor rg")
 BoxCounting = collections.namedtuple("BoxCounting", "dimension eps counts")
 Ellipsoid = collections.namedtuple("Ellipsoid", "semi axes")
+Smoluchowski = collections.namedtuple("Smoluchowski", "n lost steps")
+Growth = collections.namedtuple("Growth", "z se points")
+KERNELS = {"constant": lib.AGGLO_KERNEL_CONSTANT, "additive": lib.AGGLO_KERNEL_ADDITIVE,
+           "ballistic": lib.AGGLO_KERNEL_BALLISTIC, "brownian": lib.AGGLO_KERNEL_BROWNIAN}
 ELLIPSOID_CLASSES = {lib.AGGLO_SPHERE: "sphere", lib.AGGLO_PROLATE: "prolate",
                      lib.AGGLO_OBLATE: "oblate", lib.AGGLO_SCALENE: "scalene"}
 
@@ -211,6 +216,34 @@ def temperature(velocities, masses, dim=None):
     kt = ffi.new("double *")
     check(lib.agglo_analysis_temperature(_ptr(v), _ptr(m), v.shape[0], dim, kt))
     return kt[0]
+
+
+def smoluchowski(kernel, t_end, kmax=512, dim=3, df=0.0, n0=None, max_steps=10**7):
+    """Smoluchowski's equation (docs/analysis.md, "Kinetics") from n0 (kmax values; default
+    n_1 = 1) to t_end with kernel "constant", "additive", "ballistic" or "brownian" (clusters
+    of radius ~ size^(1/df), df = 0: dim). Returns Smoluchowski(n, lost, steps): n_k at t_end
+    (n[k-1] for size k), the share of the mass that passed kmax, the Runge-Kutta steps."""
+    if kernel not in KERNELS:
+        raise InputError(f"kernel = {kernel!r} (allowed: {', '.join(KERNELS)})")
+    o = ffi.new("agglo_smoluchowski_options *", {"kernel": KERNELS[kernel], "dim": int(dim),
+                                                 "df": float(df), "kmax": int(kmax),
+                                                 "max_steps": int(max_steps)})
+    n = np.zeros(int(kmax)) if n0 is None else _values("n0", n0, int(kmax)).copy()
+    if n0 is None:
+        n[0] = 1
+    lost, steps = ffi.new("double *"), ffi.new("int64_t *")
+    check(lib.agglo_smoluchowski_solve(o, float(t_end), _ptr(n), lost, steps))
+    return Smoluchowski(n, lost[0], steps[0])
+
+
+def growth_exponent(t, size, t_lo=0.0, t_hi=float("inf")):
+    """The growth exponent z of S ~ t^z over t_lo <= t <= t_hi (least squares of log S on log t):
+    Growth(z, standard error, points used); z nan with fewer than 2 points."""
+    t = np.ascontiguousarray(_real_array("t", t), dtype=np.float64)
+    s = _values("size", size, t.size)
+    se, used = ffi.new("double *"), ffi.new("size_t *")
+    z = lib.agglo_growth_exponent(_ptr(t), _ptr(s), t.size, float(t_lo), float(t_hi), se, used)
+    return Growth(z, se[0], used[0])
 
 
 # ---------------------------------------------------------------------------------------------
