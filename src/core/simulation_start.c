@@ -298,7 +298,7 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
   if (sim->model->join) {
     if (!has->cluster)
       return agglo_error(AGGLO_ERROR_INPUT, "%s: no cluster column (extended XYZ: cluster:I:1 in "
-                         "Properties=; H5MD: particles/all/cluster): the %s model's clusters stick "
+                         "Properties=; H5MD: particles/trajectory/cluster): the %s model's clusters stick "
                          "for ever, so it starts from a file only with them (agglo's trajectory.xyz, "
                          "state.xyz and trajectory.h5md have them)", fn, sim->model->name);
     memcpy(s->cluster, t->cluster, n * sizeof *s->cluster);
