@@ -383,7 +383,7 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
-          "                     [--msd]\n\n"
+          "                     [--msd] [--box-counting box|bounding] [--min-size S]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
           "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
@@ -394,6 +394,10 @@ static void analyze_usage(FILE *f) {
           "  --plots               PNG plots (gnuplot): clusters against time, size\n"
           "                        distribution, box counting, R_g against size, P(r); implies --all\n"
           "  --radius R            radius of every particle when the file has no radius column\n"
+          "  --box-counting G      grid of the box-counting dimension: box (default; Degond et\n"
+          "                        al. 2024, 2^m cells per axis over the whole box) or bounding\n"
+          "                        (over the smallest square/cube holding the largest cluster)\n"
+          "  --min-size S          mass-radius fit over the clusters of S or more (default 3)\n"
           "  --rdf                 radial distribution function g(r) of the centres into rdf.csv,\n"
           "                        averaged over every frame (with --frame K: frame K only)\n"
           "  --rdf-max R           its range (default: half the smallest box side)\n"
@@ -439,6 +443,21 @@ static int cmd_analyze(int argc, char **argv) {
       if (parse_double(a, argv[++i], &o.contact_gap)) return 2;
     } else if (!strcmp(a, "--radius") && more) {
       if (parse_double(a, argv[++i], &o.radius)) return 2;
+    } else if (!strcmp(a, "--box-counting") && more) {
+      const char *g = argv[++i];
+      if (strcmp(g, "box") && strcmp(g, "bounding")) {
+        fprintf(stderr, "agglo analyze: --box-counting %s: expected box or bounding\n", g);
+        return 2;
+      }
+      o.box_counting = strcmp(g, "box") ? AGGLO_BOX_COUNTING_BOUNDING : AGGLO_BOX_COUNTING_BOX;
+    } else if (!strcmp(a, "--min-size") && more) {
+      char *end;
+      long k = strtol(argv[++i], &end, 10);
+      if (*end || k < 2 || k > 1000000000) {
+        fprintf(stderr, "agglo analyze: --min-size %s: expected a cluster size >= 2\n", argv[i]);
+        return 2;
+      }
+      o.min_size = (size_t)k;
     } else if (!strcmp(a, "-o") && more) {
       o.out_dir = argv[++i];
     } else if (!strcmp(a, "--json")) {

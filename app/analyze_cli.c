@@ -21,7 +21,17 @@ static void print_json(const agglo_analyze_result *r) {
   json_num("weight_avg_cluster_size", r->weight_avg_cluster_size, 0);
   json_num("max_cluster_size", (double)r->max_cluster_size, 0);
   json_num("fractal_dimension_box", r->fractal_dimension_box, 0);
+  json_num("box_counting_levels", r->box_levels, 0);
+  json_num("box_counting_eps_min", r->box_eps_min, 0);
+  json_num("box_counting_eps_max", r->box_eps_max, 0);
   json_num("fractal_dimension_mass", r->fractal_dimension_mass, 0);
+  json_num("mass_radius_prefactor", r->mass_prefactor, 0);
+  json_num("mass_radius_min_size", (double)r->mass_min_size, 0);
+  json_num("growth_exponent", r->growth_z, 0);
+  json_num("growth_exponent_se", r->growth_se, 0);
+  json_num("growth_t_min", r->growth_t_lo, 0);
+  json_num("growth_t_max", r->growth_t_hi, 0);
+  json_num("growth_frames", (double)r->growth_points, 0);
   json_num("contacts_per_sphere", r->contacts_per_sphere, 0);
   json_num("aspect_ratio", r->aspect_ratio, 0);
   json_num("rg_largest", r->rg_largest, 0);
@@ -35,8 +45,21 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
   printf("  contact distance (gap)     %g\n", r->contact_gap);
   printf("  clusters                   %zu (mean size %.4g, weight average %.4g, largest %zu)\n",
          r->n_clusters, r->mean_cluster_size, r->weight_avg_cluster_size, r->max_cluster_size);
-  printf("  fractal dimension, box     %.4g (largest cluster, eps in [3r, L/2])\n", r->fractal_dimension_box);
-  printf("  fractal dimension, mass    %.4g (R_g ~ s^(1/D) over the clusters)\n", r->fractal_dimension_mass);
+  const char *grid = o->box_counting == AGGLO_BOX_COUNTING_BOUNDING ? "bounding square" : "box grid";
+  if (r->box_levels >= 2)
+    printf("  fractal dimension, box     %.4g (largest cluster, %s, %d levels eps = %.4g .. %.4g)\n",
+           r->fractal_dimension_box, grid, r->box_levels, r->box_eps_min, r->box_eps_max);
+  else
+    printf("  fractal dimension, box     nan (largest cluster, %s: %d level%s of eps = L/2^m in "
+           "[3r, L/2], a fit needs 2)\n", grid, r->box_levels, r->box_levels == 1 ? "" : "s");
+  printf("  fractal dimension, mass    %.4g, k_f %.4g (s = k_f (R_g/r)^D over the clusters of %zu or "
+         "more)\n", r->fractal_dimension_mass, r->mass_prefactor, r->mass_min_size);
+  if (isfinite(r->growth_z))
+    printf("  growth exponent z          %.4g +- %.2g (S ~ t^z over %zu frames, t = %g .. %g: mean size "
+           ">= 2, >= 10 clusters)\n", r->growth_z, r->growth_se, r->growth_points, r->growth_t_lo, r->growth_t_hi);
+  else
+    printf("  growth exponent z          nan (%zu frames with mean size >= 2 and >= 10 clusters, a fit "
+           "needs 2)\n", r->growth_points);
   printf("  contacts per sphere N_c    %.4g\n", r->contacts_per_sphere);
   printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", r->rg_largest, r->aspect_ratio);
   if (o->rdf)

@@ -402,12 +402,17 @@ out:
 
 static void plot_usage(FILE *f) {
   fprintf(f,
-          "usage: agglo plot RUN_DIR [-o DIR]\n"
+          "usage: agglo plot RUN_DIR [-o DIR] [--kernel K [--df D] [--kmax K] [--window T0,T1]]\n"
           "       agglo plot DIR [-y COLUMN]... [--x KEY] [--band sd|se] [-o FILE.png]\n\n"
           "A run's RUN_DIR/stats.csv (agglo run): every column against time, one PNG per\n"
           "quantity (clusters, cluster sizes, kinetic energy, DPD temperature, solver iterations,\n"
           "fractal dimensions, structure, R_g, the model's columns) into DIR (default RUN_DIR),\n"
-          "with the gnuplot script plots_run.gp beside them.\n\n"
+          "with the gnuplot script plots_run.gp beside them. --kernel K (constant, additive,\n"
+          "ballistic, brownian) adds kinetics.png: the mean cluster size against Smoluchowski's\n"
+          "solution for K (clusters of radius ~ size^(1/D), D = --df, default the space\n"
+          "dimension; sizes up to --kmax, default 512), its time scale fitted, and the growth\n"
+          "exponent z of S ~ t^z over --window (default: mean size >= 2 and >= 10 clusters);\n"
+          "the numbers are printed (docs/analysis.md, \"Kinetics\").\n\n"
           "Plots an ensemble's DIR/ensemble.csv (agglo ensemble) with gnuplot:\n"
           "  without --x   each COLUMN's mean against time, one line per grid point, with a band\n"
           "                of +- one sd (or se)\n"

@@ -3,6 +3,7 @@
    of a run plotted against time by gnuplot. */
 #include "picture_cli.h"
 #include "gnuplot.h"
+#include "kinetics_cli.h"
 #include "run_program.h"
 #include "agglo/analysis.h"
 #include "agglo/picture.h"
@@ -384,11 +385,41 @@ static const run_plot run_plots[] = {
     {"rg_largest", "radius of gyration of the largest cluster", "R_g (length)", {"rg_largest"}, {"R_g"}, 0},
 };
 
+/* a number of an option, in [lo, hi]: 0, or -1 with the message printed */
+static int option_number(const char *opt, const char *text, double lo, double hi, double *out) {
+  char *end;
+  double x = strtod(text, &end);
+  if (end == text || *end || !(x >= lo && x <= hi)) {
+    fprintf(stderr, "agglo plot: %s %s: expected a number from %g to %g\n", opt, text, lo, hi);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
 int agglo_cli_plot_run(int argc, char **argv) {
   const char *dir = NULL, *out = NULL;
+  agglo_smoluchowski_options so = {-1, 0, 0, 512, 10000000};
+  double t_lo = 0, t_hi = -1, v;
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
-    else if (argv[i][0] != '-' && !dir) dir = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(argv[i], "-o") && more) out = argv[++i];
+    else if (!strcmp(argv[i], "--kernel") && more) {
+      if ((so.kernel = agglo_cli_kernel_named(argv[++i])) < 0) {
+        fprintf(stderr, "agglo plot: --kernel %s: expected constant, additive, ballistic or brownian\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--df") && more) {
+      if (option_number("--df", argv[++i], 1, 3, &so.df)) return 2;
+    } else if (!strcmp(argv[i], "--kmax") && more) {
+      if (option_number("--kmax", argv[++i], 2, AGGLO_SMOLUCHOWSKI_KMAX, &v)) return 2;
+      so.kmax = (size_t)v;
+    } else if (!strcmp(argv[i], "--window") && more) {
+      if (sscanf(argv[++i], "%lg,%lg", &t_lo, &t_hi) != 2 || !(t_lo >= 0 && t_hi > t_lo)) {
+        fprintf(stderr, "agglo plot: --window %s: expected T0,T1 with 0 <= T0 < T1\n", argv[i]);
+        return 2;
+      }
+    } else if (argv[i][0] != '-' && !dir) dir = argv[i];
     else {
       fprintf(stderr, "agglo plot: unexpected argument '%s' for a run directory (see agglo plot --help)\n", argv[i]);
       return 2;
@@ -486,5 +517,13 @@ int agglo_cli_plot_run(int argc, char **argv) {
   snprintf(p, sizeof p, "%s/plots_run.log", out);
   if (agglo_cli_gnuplot("agglo plot", out, "plots_run.gp", p, 1) != 0) return 1;
   printf("%d plots of %s/stats.csv in %s/ (script: plots_run.gp)\n", made, dir, out);
+  if (so.kernel >= 0) { /* the kinetics against Smoluchowski's solution */
+    so.dim = dim == 3 ? 3 : 2;
+    if (dim != 2 && dim != 3) {
+      fprintf(stderr, "agglo plot: %s/scenario.ini: no run.dim (the kernel needs it)\n", dir);
+      return 1;
+    }
+    return agglo_cli_kinetics(dir, out, &so, t_lo, t_hi);
+  }
   return 0;
 }

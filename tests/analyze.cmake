@@ -36,3 +36,18 @@ add_test(NAME cli_quoted_dirs_no_shell
   COMMAND sh ${DATA}/cli/quoted_dirs.sh ${AGGLO} quoted_dirs)
 set_tests_properties(cli_quoted_dirs_no_shell PROPERTIES TIMEOUT 120
   PASS_REGULAR_EXPRESSION "no shell, nothing outside")
+
+# kinetics: a dilute 2D ballistic run (event driven) against Smoluchowski's ballistic kernel, and
+# its growth exponent; agglo analyze fits z over the trajectory's frames
+add_test(NAME analyze_kinetics
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -o an_kin --overwrite --quiet -s particles.n=2000 -s particles.fraction=0.02 -s box.boundary=periodic -s ballistic.method=event_driven -s ballistic.stop=t_end -s run.t_end=3000 -s output.stats_interval=50 -s output.trajectory_interval=250 -s output.snapshots= && ${AGGLO} plot an_kin --kernel ballistic -o an_kin/plots && test -s an_kin/plots/kinetics.png && ${AGGLO} analyze an_kin/trajectory.xyz -o an_kin/an && ${AGGLO} plot an_kin --kernel ballistic --kmax 1"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_kinetics PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "growth exponent z +0\\.9[0-9]+ \\+- [0-9.]+.*Smoluchowski, ballistic kernel \\(d_f 2, kmax 512\\): tau = [0-9.e-]+ t; mean size within [0-9]\\.[0-9]%.*growth exponent z +[01]\\.[0-9]+ \\+-.*--kmax 1: expected a number from 2 to 4096")
+
+# a box-counting fit with fewer than two grid levels (3r > L/4) is nan with the reason, not silence
+add_test(NAME analyze_box_counting_one_level
+  COMMAND ${AGGLO} analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/analyze/one_level.xyz -o an_one_level
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_box_counting_one_level PROPERTIES
+  PASS_REGULAR_EXPRESSION "fractal dimension, box +nan \\(largest cluster, box grid: 1 level of eps = L/2\\^m in \\[3r, L/2\\], a fit needs 2\\)")

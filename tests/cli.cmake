@@ -121,6 +121,12 @@ set_tests_properties(cli_help_lists_every_key PROPERTIES TIMEOUT 60)
 add_test(NAME cli_tiny_run COMMAND sh ${CLI_DATA}/tiny_run.sh ${CLI_EXE} cli_out_tiny)
 set_tests_properties(cli_tiny_run PROPERTIES TIMEOUT 60)
 
+# a ballistic run continued from its half with particles.from keeps its clusters and its time
+add_test(NAME cli_ballistic_from_half
+  COMMAND sh ${CLI_DATA}/ballistic_from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini
+          cli_out_ballistic_from_half)
+set_tests_properties(cli_ballistic_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "ballistic from half ok")
+
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 

@@ -25,16 +25,29 @@ agglo_status agglo_analysis_cluster_sizes(const int32_t *labels, size_t n, size_
 agglo_status agglo_analysis_gyration(const double *x, const double *m, size_t n, double tensor[9],
                                      double *rg);
 
-/* Box-counting dimension of n points (Degond et al. 2024; docs/analysis.md): occupied cells of 2^k grids, fitted over cell
-   sides in [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and
-   *npoints its length. */
+/* Box-counting dimension of n points on the bounding grid (docs/analysis.md): occupied cells of
+   the 2^k grids over the smallest square (cube) holding the points, fitted over cell sides in
+   [eps_min, L/2]. eps and counts (if not NULL, room for 64) receive the curve and *npoints its
+   length. */
 agglo_status agglo_analysis_box_counting(const double *x, size_t n, int dim, double eps_min,
                                          double *dimension, double *eps, double *counts,
                                          int *npoints);
+/* The same on the grid of Degond et al. 2024 (eq. 4.15): 2^k cells per axis over the box
+   (required), eps_k = L/2^k with L its largest side; the points lie in the box. */
+agglo_status agglo_analysis_box_counting_box(const double *x, size_t n, int dim,
+                                             const agglo_box *box, double eps_min,
+                                             double *dimension, double *eps, double *counts,
+                                             int *npoints);
+/* Which grid the run statistics and agglo_analyze_trajectory count on. */
+enum { AGGLO_BOX_COUNTING_BOX = 0, AGGLO_BOX_COUNTING_BOUNDING = 1 };
 
-/* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size. */
+/* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size, and
+   (kf not NULL) the prefactor k_f of s = k_f (R_g/a)^D for particles of radius a > 0. */
 agglo_status agglo_analysis_mass_radius(const size_t *sizes, const double *rg, size_t n_clusters,
                                         size_t min_size, double *dimension);
+agglo_status agglo_analysis_mass_radius_prefactor(const size_t *sizes, const double *rg,
+                                                  size_t n_clusters, size_t min_size, double a,
+                                                  double *dimension, double *kf);
 
 /* Relative contacts per sphere N_c: (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, i = j included,
    k = 6 in 2D and 12 in 3D. */
@@ -61,6 +74,49 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
    removed), as the DPD model reports it. */
 agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
                                         double *kT);
+
+/* Smoluchowski's coagulation equation (docs/analysis.md, "Kinetics"), discrete, truncated at
+   kmax: n_k = clusters of size k per initial particle. Kernels K(i, j), with r ~ s^(1/df):
+   constant 1; additive i + j; ballistic (free molecular) (i^(1/df) + j^(1/df))^(dim-1)
+   sqrt(1/i + 1/j); Brownian (continuum) (i^(1/df) + j^(1/df)) (i^(-1/df) + j^(-1/df)). */
+enum { AGGLO_KERNEL_CONSTANT = 0, AGGLO_KERNEL_ADDITIVE = 1, AGGLO_KERNEL_BALLISTIC = 2,
+       AGGLO_KERNEL_BROWNIAN = 3 };
+#define AGGLO_SMOLUCHOWSKI_KMAX 4096
+typedef struct {
+  int kernel;        /* AGGLO_KERNEL_* */
+  int dim;           /* 2 or 3 (the ballistic cross-section) */
+  double df;         /* the clusters' fractal dimension in r ~ s^(1/df); 0: dim */
+  size_t kmax;       /* the largest size kept (2 .. AGGLO_SMOLUCHOWSKI_KMAX) */
+  int64_t max_steps; /* bound on the Runge-Kutta steps (1 .. 1e9) */
+} agglo_smoluchowski_options;
+double agglo_smoluchowski_kernel(int kernel, int dim, double df, double i, double j);
+/* n (kmax values) advanced from t = 0 to t_end; *lost (may be NULL) = the share of the mass
+   that passed kmax, *steps (may be NULL) the steps taken. AGGLO_ERROR_RUN when max_steps end
+   before t_end (n then holds the state reached). */
+agglo_status agglo_smoluchowski_solve(const agglo_smoluchowski_options *o, double t_end, double *n,
+                                      double *lost, int64_t *steps);
+/* A measured mean size size[a] at t[a] (a < m) against the solution from n_1(0) = 1 whose time
+   is tau = scale * t: scale fitted (the mean of log(tau_S / t), tau_S the solution's time of
+   the measured S), and the relative deviation |S - S_smol(scale t)| / S_smol over the points. The
+   solution runs until it passes the largest measured size or loses 1e-3 of its mass past kmax.
+   curve_tau/curve_size (if not NULL, room for curve_max) receive the solution. */
+typedef struct {
+  double scale;                         /* tau per unit of t (NAN: no point to fit) */
+  size_t points, compared;              /* points fitted, points compared */
+  double max_deviation, mean_deviation; /* relative */
+  double lost, size_reached;            /* the solution's mass loss and largest mean size */
+  int64_t steps;
+} agglo_smoluchowski_fit_result;
+agglo_status agglo_smoluchowski_fit(const agglo_smoluchowski_options *o, const double *t,
+                                    const double *size, size_t m, agglo_smoluchowski_fit_result *r,
+                                    double *curve_tau, double *curve_size, size_t *curve_n,
+                                    size_t curve_max);
+
+/* The growth exponent z of the mean size, S(t) ~ t^z: the least-squares slope of log S against
+   log t over the points with t_lo <= t <= t_hi, t > 0 and S > 0; *se its standard error
+   (NAN with fewer than 3 points), *used the points. NAN with fewer than 2 points. */
+double agglo_growth_exponent(const double *t, const double *size, size_t m, double t_lo,
+                             double t_hi, double *se, size_t *used);
 
 /* Reading trajectories (extended XYZ: agglo's, or any with positions, and radii or a default):
    one frame at a time, its arrays viewed as for a simulation (valid until the next frame). */
@@ -105,6 +161,8 @@ typedef struct {
   int msd;             /* mean-square displacement over every frame into msd.csv, and D */
   int curves;          /* the reported frame's curves (implies all): box_counting.dat (largest
                           cluster), pair_distribution.dat, size_distribution.dat, rg_size.dat */
+  int box_counting;    /* AGGLO_BOX_COUNTING_BOX (0, the paper's grid) or _BOUNDING */
+  size_t min_size;     /* mass-radius fit over clusters of at least this size (0: 3) */
 } agglo_analyze_options;
 
 typedef struct {
@@ -119,6 +177,14 @@ typedef struct {
   size_t n_particles, n_clusters, max_cluster_size;
   double mean_cluster_size, weight_avg_cluster_size;
   double fractal_dimension_box, fractal_dimension_mass, contacts_per_sphere;
+  int box_levels;                  /* grid levels of the box-counting fit, eps from .. to */
+  double box_eps_min, box_eps_max;
+  double mass_prefactor;           /* k_f of s = k_f (R_g/r)^D_f */
+  size_t mass_min_size;            /* the fit's smallest cluster size */
+  /* the growth exponent of the mean cluster size over the frames, S ~ t^z, and its standard
+     error, fitted over t_lo .. t_hi (the frames with mean size >= 2 and >= 10 clusters) */
+  double growth_z, growth_se, growth_t_lo, growth_t_hi;
+  size_t growth_points;
   double aspect_ratio, rg_largest; /* of the largest cluster */
   double contact_gap, r_mean;
   /* rdf: the highest value of g(r), where, over how many frames, its range */

@@ -16,7 +16,8 @@ from .simulation import Box, PathLike, _box_from_c, _real_array
 
 __all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_radius_dimension",
            "contacts_per_sphere", "pair_distribution", "ellipsoid", "ellipsoid_class",
-           "temperature", "Trajectory", "Frame", "Gyration", "BoxCounting", "Ellipsoid"]
+           "temperature", "smoluchowski", "growth_exponent", "Trajectory", "Frame", "Gyration",
+           "BoxCounting", "Ellipsoid", "Smoluchowski", "Growth"]
 
 class Gyration(NamedTuple):
     tensor: np.ndarray
@@ -31,6 +32,18 @@ class Ellipsoid(NamedTuple):
     semi: np.ndarray
     axes: np.ndarray
 
+class Smoluchowski(NamedTuple):
+    n: np.ndarray
+    lost: float
+    steps: int
+
+class Growth(NamedTuple):
+    z: float
+    se: float
+    points: int
+
+KERNELS = {"constant": lib.AGGLO_KERNEL_CONSTANT, "additive": lib.AGGLO_KERNEL_ADDITIVE,
+           "ballistic": lib.AGGLO_KERNEL_BALLISTIC, "brownian": lib.AGGLO_KERNEL_BROWNIAN}
 ELLIPSOID_CLASSES = {lib.AGGLO_SPHERE: "sphere", lib.AGGLO_PROLATE: "prolate",
                      lib.AGGLO_OBLATE: "oblate", lib.AGGLO_SCALENE: "scalene"}
 
@@ -151,16 +164,22 @@ def gyration(positions: Any, masses: Any = None) -> Gyration:
     return Gyration(t.reshape(3, 3)[:dim, :dim].copy(), rg[0])
 
 
-def box_counting(positions: Any, eps_min: float = 0.0,
-                 dim: Optional[int] = None) -> BoxCounting:
+def box_counting(positions: Any, eps_min: float = 0.0, dim: Optional[int] = None,
+                 box: Any = None) -> BoxCounting:
     """Box-counting dimension of points: occupied cells of 2^k grids fitted over cell sides in
-    [eps_min, L/2]. Returns BoxCounting(dimension, eps, counts). Too few points or scales for a
-    slope (fewer than two cell sides in the range) raise InputError instead of giving nan."""
+    [eps_min, L/2]. With a box, the grid of Degond et al. 2024 (2^k cells per axis over the box,
+    L its largest side); without, the grid over the smallest square (cube) holding the points.
+    Returns BoxCounting(dimension, eps, counts). Too few points or scales for a slope (fewer
+    than two cell sides in the range) raise InputError instead of giving nan."""
     x, dim = _positions(positions, dim)
     eps, counts = np.zeros(64), np.zeros(64)
     d, npts = ffi.new("double *"), ffi.new("int *")
-    check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d, _ptr(eps),
-                                          _ptr(counts), npts))
+    if box is None:
+        check(lib.agglo_analysis_box_counting(_ptr(x), x.shape[0], dim, float(eps_min), d,
+                                              _ptr(eps), _ptr(counts), npts))
+    else:
+        check(lib.agglo_analysis_box_counting_box(_ptr(x), x.shape[0], dim, _box(box, dim),
+                                                  float(eps_min), d, _ptr(eps), _ptr(counts), npts))
     k = npts[0]
     if k < 2 or not np.isfinite(d[0]):
         raise InputError(f"box_counting: {x.shape[0]} points give {k} cell side(s) in "
@@ -169,7 +188,7 @@ def box_counting(positions: Any, eps_min: float = 0.0,
     return BoxCounting(d[0], eps[:k].copy(), counts[:k].copy())
 
 
-def mass_radius_dimension(sizes: Any, rg: Any, min_size: int = 2) -> float:
+def mass_radius_dimension(sizes: Any, rg: Any, min_size: int = 3) -> float:
     """Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters of size >= min_size
     (nan with fewer than 3 such clusters or sizes within a factor 3)."""
     s = _real_array("sizes", sizes)
@@ -239,6 +258,36 @@ def temperature(velocities: Any, masses: Any, dim: Optional[int] = None) -> floa
     kt = ffi.new("double *")
     check(lib.agglo_analysis_temperature(_ptr(v), _ptr(m), v.shape[0], dim, kt))
     return kt[0]
+
+
+def smoluchowski(kernel: str, t_end: float, kmax: int = 512, dim: int = 3, df: float = 0.0,
+                 n0: Any = None, max_steps: int = 10**7) -> Smoluchowski:
+    """Smoluchowski's equation (docs/analysis.md, "Kinetics") from n0 (kmax values; default
+    n_1 = 1) to t_end with kernel "constant", "additive", "ballistic" or "brownian" (clusters
+    of radius ~ size^(1/df), df = 0: dim). Returns Smoluchowski(n, lost, steps): n_k at t_end
+    (n[k-1] for size k), the share of the mass that passed kmax, the Runge-Kutta steps."""
+    if kernel not in KERNELS:
+        raise InputError(f"kernel = {kernel!r} (allowed: {', '.join(KERNELS)})")
+    o = ffi.new("agglo_smoluchowski_options *", {"kernel": KERNELS[kernel], "dim": int(dim),
+                                                 "df": float(df), "kmax": int(kmax),
+                                                 "max_steps": int(max_steps)})
+    n = np.zeros(int(kmax)) if n0 is None else _values("n0", n0, int(kmax)).copy()
+    if n0 is None:
+        n[0] = 1
+    lost, steps = ffi.new("double *"), ffi.new("int64_t *")
+    check(lib.agglo_smoluchowski_solve(o, float(t_end), _ptr(n), lost, steps))
+    return Smoluchowski(n, lost[0], steps[0])
+
+
+def growth_exponent(t: Any, size: Any, t_lo: float = 0.0,
+                    t_hi: float = float("inf")) -> Growth:
+    """The growth exponent z of S ~ t^z over t_lo <= t <= t_hi (least squares of log S on log t):
+    Growth(z, standard error, points used); z nan with fewer than 2 points."""
+    t = np.ascontiguousarray(_real_array("t", t), dtype=np.float64)
+    s = _values("size", size, t.size)
+    se, used = ffi.new("double *"), ffi.new("size_t *")
+    z = lib.agglo_growth_exponent(_ptr(t), _ptr(s), t.size, float(t_lo), float(t_hi), se, used)
+    return Growth(z, se[0], used[0])
 
 
 # ---------------------------------------------------------------------------------------------

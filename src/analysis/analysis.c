@@ -220,26 +220,20 @@ static uint64_t spread_bits(uint64_t v, int d) {
   return r;
 }
 
-double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps_out,
-                          double *counts_out, int *npoints) {
+double agglo_box_counting_grid(const double *x, size_t n, int dim, const double lo[3],
+                               const double len[3], double eps_min, double *eps_out,
+                               double *counts_out, int *npoints) {
   if (npoints) *npoints = 0;
-  if (n == 0) return NAN;
-  /* the grid covers the smallest square (cube) holding the points, anchored at their corner */
-  double lo[3] = {INFINITY, INFINITY, INFINITY}, L = 0;
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < dim; k++) lo[k] = fmin(lo[k], x[3 * i + k]);
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < dim; k++) L = fmax(L, x[3 * i + k] - lo[k]);
-  if (!(L > 0)) return NAN;
-  L *= 1 + 1e-9; /* the farthest point falls inside the last cell */
+  double L = 0;
+  for (int k = 0; k < dim; k++) L = fmax(L, len[k]);
+  if (n == 0 || !(L > 0)) return NAN;
   const int M = 21;
   uint64_t *code = malloc(n * sizeof *code);
   if (!code) return NAN;
-  double scale = (double)(1u << M) / L;
   for (size_t i = 0; i < n; i++) {
     uint64_t c = 0;
     for (int k = 0; k < dim; k++) {
-      double q = floor((x[3 * i + k] - lo[k]) * scale);
+      double q = floor((x[3 * i + k] - lo[k]) * ((double)(1u << M) / len[k]));
       uint64_t iq = q < 0 ? 0 : (q >= (double)(1u << M) ? (1u << M) - 1 : (uint64_t)q);
       c |= spread_bits(iq, dim) << k;
     }
@@ -269,7 +263,25 @@ double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, do
   return -slope;
 }
 
-double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size) {
+double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps_out,
+                          double *counts_out, int *npoints) {
+  if (npoints) *npoints = 0;
+  if (n == 0) return NAN;
+  /* the grid covers the smallest square (cube) holding the points, anchored at their corner */
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, L = 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < dim; k++) lo[k] = fmin(lo[k], x[3 * i + k]);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < dim; k++) L = fmax(L, x[3 * i + k] - lo[k]);
+  if (!(L > 0)) return NAN;
+  L *= 1 + 1e-9; /* the farthest point falls inside the last cell */
+  const double len[3] = {L, L, L};
+  return agglo_box_counting_grid(x, n, dim, lo, len, eps_min, eps_out, counts_out, npoints);
+}
+
+double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size,
+                                   double a, double *kf) {
+  if (kf) *kf = NAN;
   double *lx = malloc((n ? n : 1) * sizeof *lx), *ly = malloc((n ? n : 1) * sizeof *ly);
   if (!lx || !ly) {
     free(lx); free(ly);
@@ -291,6 +303,8 @@ double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t
     double slope, icept;
     fit_line(lx, ly, m, &slope, &icept);
     d = slope > 0 ? 1.0 / slope : NAN;
+    /* log R_g = icept + log(s)/D  <=>  s = k_f (R_g/a)^D with log k_f = D (log a - icept) */
+    if (kf && isfinite(d) && a > 0) *kf = exp(d * (log(a) - icept));
   }
   free(lx); free(ly);
   return d;

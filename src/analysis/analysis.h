@@ -31,15 +31,25 @@ int agglo_unwrap_clusters(const agglo_system *s, double contact_gap, double *u);
 int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster_info **out,
                         size_t *n_out);
 
-/* Box counting (docs/analysis.md, after Degond et al. 2024): occupied cells of the 2^m grid of
-   side eps_m = L/2^m, for the points x (3n); L is the side of the smallest square (cube) holding them (the box side for a cluster
-   that spans the box); fit log N = log a - D log eps over eps in [eps_min, L/2].
-   eps/counts (if not NULL, room for 64) receive the curve; returns D (NAN if < 2 points). */
+/* Box counting (Degond et al. 2024, eq. 4.15; docs/analysis.md): occupied cells of the grid of
+   2^m cells per axis over [lo, lo + len) (cells len[k]/2^m along axis k; points outside are put
+   in the nearest cell), eps_m = L/2^m with L the largest len; fit log N = log a - D log eps over
+   eps_m in [eps_min, L/2]. eps/counts (if not NULL, room for 64) receive the curve and *npoints
+   its length; returns D (NAN with fewer than 2 levels). */
+double agglo_box_counting_grid(const double *x, size_t n, int dim, const double lo[3],
+                               const double len[3], double eps_min, double *eps, double *counts,
+                               int *npoints);
+
+/* The same on the grid over the smallest square (cube) holding the points (the bounding
+   variant, docs/analysis.md). */
 double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps,
                           double *counts, int *npoints);
 
-/* Mass-radius dimension: fit log Rg = c + (1/D) log s over the clusters with size >= min_size. */
-double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size);
+/* Mass-radius dimension: fit log Rg = c + (1/D) log s over the clusters with size >= min_size
+   (and >= 2); *kf (if not NULL) receives the prefactor of s = k_f (R_g/a)^D. NAN unless three
+   clusters span a factor three in size. */
+double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size,
+                                   double a, double *kf);
 
 /* Relative contacts per sphere (Degond et al. 2024): (1/(k N)) sum_{i,j} 1{|x_i - x_j| <= dist}, double sum
    including i = j, k = 6 in 2D and 12 in 3D. */

@@ -292,22 +292,60 @@ agglo_status agglo_analysis_box_counting(const double *x, size_t n, int dim, dou
   return AGGLO_OK;
 }
 
-agglo_status agglo_analysis_mass_radius(const size_t *sizes, const double *rg, size_t n_clusters,
-                                        size_t min_size, double *dimension) {
+agglo_status agglo_analysis_box_counting_box(const double *x, size_t n, int dim,
+                                             const agglo_box *box, double eps_min,
+                                             double *dimension, double *eps, double *counts,
+                                             int *npoints) {
+  static const char fn[] = "agglo_analysis_box_counting_box";
+  agglo_status st;
+  if ((st = check_dim(fn, dim))) return st;
+  if (n == 0) return bad(fn, "n = 0 (no points)");
+  if ((st = check_positions(fn, x, n, dim)) || (st = check_ptr(fn, box, "box")) ||
+      (st = check_box(fn, box, dim)) || (st = check_ptr(fn, dimension, "dimension")))
+    return st;
+  if (!isfinite(eps_min) || eps_min < 0) return bad(fn, "eps_min = %g (must be finite and >= 0)", eps_min);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < dim; k++)
+      if (!box->periodic[k] && (x[3 * i + k] < box->lo[k] || x[3 * i + k] > box->hi[k]))
+        return bad(fn, "x[%zu] = %g: particle %zu lies outside the box on the walled axis %c "
+                   "[%g, %g]", 3 * i + k, x[3 * i + k], i, "xyz"[k], box->lo[k], box->hi[k]);
+  double *copy;
+  const double *u = inner_positions(box, x, n, &copy); /* periodic axes: the primary image */
+  if (!u) return oom(fn);
+  int np = 0;
+  double d = agglo_box_counting_grid(u, n, dim, box->lo, box->len, eps_min, eps, counts, &np);
+  free(copy);
+  if (npoints) *npoints = np;
+  double L = 0;
+  for (int k = 0; k < dim; k++) L = fmax(L, box->len[k]);
+  if (isnan(d) && np == 0 && eps_min <= L / 2) return oom(fn); /* L/2 is always a level */
+  *dimension = d; /* NAN: fewer than two levels (eps_min above L/4) */
+  return AGGLO_OK;
+}
+
+agglo_status agglo_analysis_mass_radius_prefactor(const size_t *sizes, const double *rg,
+                                                  size_t n_clusters, size_t min_size, double a,
+                                                  double *dimension, double *kf) {
   static const char fn[] = "agglo_analysis_mass_radius";
   agglo_status st;
   if ((st = check_ptr(fn, dimension, "dimension"))) return st;
   if (n_clusters > 0 &&
       ((st = check_ptr(fn, sizes, "sizes")) || (st = check_nonneg(fn, rg, n_clusters, "rg"))))
     return st;
+  if (kf && !(a > 0 && isfinite(a))) return bad(fn, "a = %g (the particle radius: finite and > 0)", a);
   agglo_cluster_info *c = calloc(n_clusters ? n_clusters : 1, sizeof *c);
   if (!c) return oom(fn);
   for (size_t i = 0; i < n_clusters; i++) c[i].size = sizes[i], c[i].rg = rg[i];
   /* NAN: fewer than 3 clusters of >= max(2, min_size) members with R_g > 0, or a size range
      under a factor 3 */
-  *dimension = agglo_mass_radius_dimension(c, n_clusters, min_size);
+  *dimension = agglo_mass_radius_dimension(c, n_clusters, min_size, kf ? a : 1, kf);
   free(c);
   return AGGLO_OK;
+}
+
+agglo_status agglo_analysis_mass_radius(const size_t *sizes, const double *rg, size_t n_clusters,
+                                        size_t min_size, double *dimension) {
+  return agglo_analysis_mass_radius_prefactor(sizes, rg, n_clusters, min_size, 1, dimension, NULL);
 }
 
 /* ---------- pair statistics ---------- */

@@ -3,6 +3,7 @@
 #include "agglo/analysis.h"
 #include "analysis/structure.h"
 #include "analysis/frame_summary.h"
+#include "analysis/clusters.h"
 #include "io/xyz_read.h"
 #include "core/error.h"
 #include <errno.h>
@@ -37,6 +38,10 @@ static double gap_for(const agglo_analyze_options *o, const agglo_system *s) {
   return s->n ? 0.1 * r / (double)s->n : 0; /* the contact model's notion, docs/models.md */
 }
 
+static agglo_indicator_settings how_of(const agglo_analyze_options *o) {
+  return (agglo_indicator_settings){o->box_counting, o->min_size ? o->min_size : 3};
+}
+
 static void write_clusters(FILE *f, const agglo_cluster_info *c, size_t n) {
   fprintf(f, "label,size,mass,com_x,com_y,com_z,rg,eig1,eig2,eig3,aspect_ratio,axis_x,axis_y,axis_z\n");
   for (size_t i = 0; i < n; i++)
@@ -54,15 +59,18 @@ static int write_curves(const agglo_analyze_options *o, agglo_system *s, agglo_a
   double eps[64], cnt[64];
   int np = 0;
   if (nc && c[0].size >= 2) {
+    int bounding = o->box_counting == AGGLO_BOX_COUNTING_BOUNDING;
     double *u = malloc(3 * s->n * sizeof *u);
-    if (!u || agglo_unwrap_clusters(s, res->contact_gap, u) != 0) {
+    if (!u || (bounding && agglo_unwrap_clusters(s, res->contact_gap, u) != 0)) {
       free(u);
       return agglo_fail(err, errlen, "out of memory");
     }
+    if (!bounding) memcpy(u, s->x, 3 * s->n * sizeof *u); /* the paper's grid: as in the box */
     size_t q = 0;
     for (size_t i = 0; i < s->n; i++)
       if (s->cluster[i] == c[0].label) memmove(u + 3 * q++, u + 3 * i, 3 * sizeof *u);
-    agglo_box_counting(u, q, s->dim, 3 * res->r_mean, eps, cnt, &np);
+    if (bounding) agglo_box_counting(u, q, s->dim, 3 * res->r_mean, eps, cnt, &np);
+    else agglo_box_counting_grid(u, q, s->dim, s->box.lo, s->box.len, 3 * res->r_mean, eps, cnt, &np);
     free(u);
   }
   if (!(f = open_in(o->out_dir, "box_counting.dat", err, errlen))) return -1;
@@ -88,16 +96,17 @@ static int write_curves(const agglo_analyze_options *o, agglo_system *s, agglo_a
   }
   if (close_out(f, o->out_dir, "size_distribution.dat", err, errlen) != 0) return -1;
   if (!(f = open_in(o->out_dir, "rg_size.dat", err, errlen))) return -1;
-  fprintf(f, "# size R_g (clusters of two or more)\n");
+  size_t min_size = how_of(o).mass_min_size;
+  fprintf(f, "# size R_g (clusters of %zu or more, those of the mass-radius fit)\n", min_size);
   for (size_t i = 0; i < nc; i++)
-    if (c[i].size > 1) fprintf(f, "%zu %.9g\n", c[i].size, c[i].rg);
+    if (c[i].size >= min_size && c[i].size > 1) fprintf(f, "%zu %.9g\n", c[i].size, c[i].rg);
   if (close_out(f, o->out_dir, "rg_size.dat", err, errlen) != 0) return -1;
   /* the fitted lines go through the centroid of the fitted points (in logarithms) */
   double lb = 0, ln = 0, lr = 0, ls = 0;
   int nrg = 0;
   for (int k = 0; k < np; k++) lb += log(eps[k]) / np, ln += log(cnt[k]) / np;
   for (size_t i = 0; i < nc; i++)
-    if (c[i].size > 1 && c[i].rg > 0) ls += log((double)c[i].size), lr += log(c[i].rg), nrg++;
+    if (c[i].size >= min_size && c[i].size > 1 && c[i].rg > 0) ls += log((double)c[i].size), lr += log(c[i].rg), nrg++;
   if (nrg) ls /= nrg, lr /= nrg;
   res->box_points = np, res->box_log_eps = lb, res->box_log_count = ln;
   res->rg_points = (size_t)nrg, res->rg_log_size = ls, res->rg_log_rg = lr;
@@ -106,6 +115,8 @@ static int write_curves(const agglo_analyze_options *o, agglo_system *s, agglo_a
 
 static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, char *err,
                    size_t errlen) {
+  double *gt = NULL, *gs = NULL; /* every frame's time and mean size, for the growth exponent */
+  size_t gcap = 0;
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -122,6 +133,7 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   agglo_system s = {0}, keep = {0};
   int rc = -1, got, frames = 0, every = o->all || o->curves;
   agglo_frame_summary chosen = {0};
+  agglo_indicator_settings how = how_of(o);
   agglo_cluster_info *info = NULL;
   size_t nc = 0;
   agglo_rdf rdf = {0};
@@ -132,6 +144,25 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   }
   while ((got = agglo_xyz_next(&rd, &s, err, errlen)) == 1) {
     frames++;
+    agglo_cluster_stats cs;
+    if ((size_t)frames > gcap) {
+      gcap = gcap ? 2 * gcap : 256;
+      double *a = realloc(gt, gcap * sizeof *a);
+      if (a) gt = a;
+      double *b = a ? realloc(gs, gcap * sizeof *b) : NULL;
+      if (b) gs = b;
+      if (!b) {
+        agglo_fail(err, errlen, "out of memory at frame %d", frames);
+        goto out;
+      }
+    }
+    if (agglo_clusters_label(&s, NULL, gap_for(o, &s), &cs) != 0) {
+      agglo_fail(err, errlen, "out of memory analysing frame %d", frames);
+      goto out;
+    }
+    /* the window: aggregation under way, far from one cluster [choice, docs/analysis.md] */
+    gt[frames - 1] = cs.mean_size >= 2 && cs.n_clusters >= 10 ? s.t : NAN;
+    gs[frames - 1] = cs.mean_size;
     if (o->msd && agglo_msd_add(&msd, &s, err, errlen) != 0) goto out;
     if (o->rdf && (!o->frame || frames == o->frame) && agglo_rdf_add(&rdf, &s) != 0) {
       agglo_fail(err, errlen, "out of memory (g(r) of frame %d)", frames);
@@ -140,7 +171,7 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     if (!every && o->frame && frames != o->frame) continue;
     agglo_frame_summary a;
     if (every || o->frame == frames) {
-      if (agglo_frame_summarize(&s, gap_for(o, &s), &a, NULL, NULL) != 0) {
+      if (agglo_frame_summarize(&s, gap_for(o, &s), &how, &a, NULL, NULL) != 0) {
         agglo_fail(err, errlen, "out of memory analysing frame %d", frames);
         goto out;
       }
@@ -164,7 +195,7 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     agglo_fail(err, errlen, "%s: --frame %d but the file has %d frames", o->path, o->frame, frames);
     goto out;
   }
-  if (agglo_frame_summarize(&keep, gap_for(o, &keep), &chosen, &info, &nc) != 0) {
+  if (agglo_frame_summarize(&keep, gap_for(o, &keep), &how, &chosen, &info, &nc) != 0) {
     agglo_fail(err, errlen, "out of memory");
     goto out;
   }
@@ -186,10 +217,18 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   res->weight_avg_cluster_size = chosen.weight_avg_cluster_size;
   res->fractal_dimension_box = chosen.fractal_dimension_box;
   res->fractal_dimension_mass = chosen.fractal_dimension_mass;
+  res->box_levels = chosen.box_levels;
+  res->box_eps_min = chosen.box_eps_min, res->box_eps_max = chosen.box_eps_max;
+  res->mass_prefactor = chosen.mass_prefactor, res->mass_min_size = chosen.mass_min_size;
   res->contacts_per_sphere = chosen.contacts_per_sphere;
   res->aspect_ratio = chosen.aspect_ratio, res->rg_largest = chosen.rg_largest;
   res->contact_gap = chosen.contact_gap, res->r_mean = chosen.r_mean;
   res->diffusion = NAN;
+  res->growth_t_lo = INFINITY, res->growth_t_hi = -INFINITY;
+  for (int k = 0; k < frames; k++)
+    if (isfinite(gt[k])) res->growth_t_lo = fmin(res->growth_t_lo, gt[k]), res->growth_t_hi = fmax(res->growth_t_hi, gt[k]);
+  res->growth_z = agglo_growth_exponent(gt, gs, (size_t)frames, res->growth_t_lo, res->growth_t_hi,
+                                        &res->growth_se, &res->growth_points);
   if (o->rdf) {
     FILE *gf = open_in(o->out_dir, "rdf.csv", err, errlen);
     if (!gf) goto out;
@@ -210,6 +249,7 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   if (o->curves && write_curves(o, &keep, res, info, nc, err, errlen) != 0) goto out;
   rc = 0;
 out:
+  free(gt); free(gs);
   free(info);
   agglo_rdf_free(&rdf);
   agglo_msd_free(&msd);

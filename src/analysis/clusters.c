@@ -1,7 +1,9 @@
 #include "analysis/clusters.h"
+#include "core/compare.h"
 #include "core/union_find.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int agglo_clusters_label(agglo_system *s, const agglo_neighbors *nb, double gap_max,
                          agglo_cluster_stats *st) {
@@ -46,5 +48,27 @@ int agglo_clusters_label(agglo_system *s, const agglo_neighbors *nb, double gap_
   if (st) *st = out;
   free(parent); free(root_id); free(size);
   agglo_neighbors_free(&own);
+  return 0;
+}
+
+int agglo_size_counts(const int32_t *labels, size_t n, size_t *count) {
+  memset(count, 0, (n + 1) * sizeof *count);
+  int small = 1; /* labels that are indices (ours): a counting pass, else a sort */
+  for (size_t i = 0; i < n; i++) small &= labels[i] >= 0 && (size_t)labels[i] < n;
+  size_t *members = small ? calloc(n ? n : 1, sizeof *members) : NULL;
+  int32_t *sorted = small ? NULL : malloc((n ? n : 1) * sizeof *sorted);
+  if (!members && !sorted) return -1;
+  if (small) {
+    for (size_t i = 0; i < n; i++) members[labels[i]]++;
+    for (size_t i = 0; i < n; i++) count[members[i]] += members[i] > 0;
+  } else {
+    memcpy(sorted, labels, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, agglo_cmp_i32);
+    for (size_t a = 0, b; a < n; a = b) {
+      for (b = a + 1; b < n && sorted[b] == sorted[a]; b++) {}
+      count[b - a]++;
+    }
+  }
+  free(members); free(sorted);
   return 0;
 }

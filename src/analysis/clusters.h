@@ -13,4 +13,8 @@ typedef struct {
 int agglo_clusters_label(agglo_system *s, const agglo_neighbors *nb, double gap_max,
                          agglo_cluster_stats *st);
 
+/* The size distribution of a labelling: count[k] = clusters of k particles, k = 1..n (count has
+   room for n + 1 and is zeroed here). 0, or -1 out of memory. */
+int agglo_size_counts(const int32_t *labels, size_t n, size_t *count);
+
 #endif

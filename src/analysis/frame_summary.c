@@ -4,7 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-int agglo_frame_summarize(agglo_system *s, double contact_gap, agglo_frame_summary *out,
+/* Box counting of the members x (3m) of one cluster, on the grid `how` names; the fit's range
+   into out. */
+static void box_dimension(const agglo_system *s, const double *x, size_t m,
+                          const agglo_indicator_settings *how, agglo_frame_summary *out) {
+  double eps[64];
+  int np = 0;
+  if (how->box_counting == AGGLO_BOX_COUNTING_BOUNDING)
+    out->fractal_dimension_box = agglo_box_counting(x, m, s->dim, 3 * out->r_mean, eps, NULL, &np);
+  else
+    out->fractal_dimension_box = agglo_box_counting_grid(x, m, s->dim, s->box.lo, s->box.len,
+                                                         3 * out->r_mean, eps, NULL, &np);
+  out->box_levels = np;
+  out->box_eps_max = np ? eps[0] : NAN;
+  out->box_eps_min = np ? eps[np - 1] : NAN;
+}
+
+int agglo_frame_summarize(agglo_system *s, double contact_gap, const agglo_indicator_settings *how,
+                          agglo_frame_summary *out,
                           agglo_cluster_info **infos_out, size_t *n_out) {
   memset(out, 0, sizeof *out);
   out->time = s->t;
@@ -24,13 +41,16 @@ int agglo_frame_summarize(agglo_system *s, double contact_gap, agglo_frame_summa
   double s1 = 0, s2 = 0;
   for (size_t c = 0; c < nc; c++) s1 += (double)info[c].size, s2 += (double)info[c].size * info[c].size;
   out->weight_avg_cluster_size = s1 > 0 ? s2 / s1 : 0;
-  out->fractal_dimension_mass = agglo_mass_radius_dimension(info, nc, 2);
+  out->mass_min_size = how->mass_min_size;
+  out->fractal_dimension_mass = agglo_mass_radius_dimension(info, nc, how->mass_min_size,
+                                                            out->r_mean, &out->mass_prefactor);
   out->contacts_per_sphere = agglo_contacts_per_sphere(s, 2.1 * out->r_mean);
-  out->fractal_dimension_box = NAN;
+  out->fractal_dimension_box = out->box_eps_min = out->box_eps_max = NAN;
   out->aspect_ratio = nc ? info[0].aspect : NAN;
   out->rg_largest = nc ? info[0].rg : NAN;
   if (nc && info[0].size >= 2) {
-    /* the largest cluster's members, unwrapped through their contacts */
+    /* the largest cluster's members: as they are in the box for the paper's grid (a periodic
+       box's grid is periodic too), unwrapped through their contacts for the bounding square */
     agglo_system one;
     size_t m = info[0].size, q = 0;
     if (agglo_system_alloc(&one, s->dim, m) != 0) {
@@ -44,10 +64,11 @@ int agglo_frame_summarize(agglo_system *s, double contact_gap, agglo_frame_summa
         one.r[q] = s->r[i], one.m[q] = s->m[i], one.cluster[q] = 0;
         q++;
       }
-    double *u = malloc(3 * m * sizeof *u);
-    if (u && agglo_unwrap_clusters(&one, contact_gap, u) == 0)
-      out->fractal_dimension_box = agglo_box_counting(u, m, s->dim, 3 * out->r_mean, NULL,
-                                                      NULL, NULL);
+    double *u = how->box_counting == AGGLO_BOX_COUNTING_BOUNDING ? malloc(3 * m * sizeof *u) : NULL;
+    if (how->box_counting != AGGLO_BOX_COUNTING_BOUNDING)
+      box_dimension(s, one.x, m, how, out);
+    else if (u && agglo_unwrap_clusters(&one, contact_gap, u) == 0)
+      box_dimension(s, u, m, how, out);
     free(u);
     agglo_system_free(&one);
   }

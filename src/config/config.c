@@ -41,7 +41,8 @@ static const agglo_key head[] = {
   {"particles", "from", T_STRING, OFF(from), "", 0, 0, 0, 0,
    "start from the particles of a file: extended XYZ (columns by Properties=) or H5MD (frame "
    "particles.frame); positions, and radii, masses, velocities and ids when the file has them "
-   "(else from these keys); the file sets particles.n; its box must be the scenario's "
+   "(else from these keys); the file sets particles.n; its box must be the scenario's. The "
+   "ballistic model also takes the file's clusters (its cluster column, required) and time "
    "(docs/formats.md)"},
   {"particles", "frame", T_INT, OFF(from_frame), "0", 0, 1e15, 0, 0,
    "frame of particles.from (1-based; 0 = the last)"},
@@ -64,6 +65,13 @@ static const agglo_key tail[] = {
    "time between rows of stats.csv that carry the aggregate indicators (fractal dimensions, "
    "contacts per sphere, aspect ratio; docs/analysis.md); 0 = never. Use a multiple of "
    "output.stats_interval"},
+  {"analysis", "box_counting", T_ENUM, OFF(box_counting), "box", 0, 0, 0, "box|bounding",
+   "grid of the box-counting dimension of the largest cluster: box = Degond et al. 2024 (eq. "
+   "4.15), 2^m cells per axis over the whole box; bounding = over the smallest square (cube) "
+   "holding the cluster (docs/analysis.md)"},
+  {"analysis", "min_cluster_size", T_INT, OFF(min_cluster_size), "3", 2, 1e15, 0, 0,
+   "the mass-radius fit (R_g ~ s^(1/D_f), s = k_f (R_g/r)^D_f) takes the clusters of at least "
+   "this size (3: monomers and dimers left out)"},
   {"output", "snapshots", T_LIST, OFF(snapshots), "0, 0.4, 0.6, 0.8, 1, 1.2, 1.8, 3", 0, BIG, 0, 0,
    "times of the PNG snapshots (the step nearest each time)"},
   {"output", "png_width", T_INT, OFF(png_width), "800", 16, 20000, 0, 0, "snapshot width in pixels"},

@@ -686,7 +686,8 @@ agglo_status agglo_ensemble_run_member(agglo_ensemble *e, size_t i, agglo_callba
     size_t nclus = agglo_sim_cluster_count(sim);
     snprintf(m.f[F_NCLUS], sizeof m.f[F_NCLUS], "%zu", nclus);
     agglo_frame_summary a;
-    if (agglo_frame_summarize(&sim->sys, sim->model->contact_gap(sim->state), &a, NULL, NULL) == 0) {
+    agglo_indicator_settings how = agglo_indicators_of(&sim->cfg);
+    if (agglo_frame_summarize(&sim->sys, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) == 0) {
       snprintf(m.f[F_MAXCLUS], sizeof m.f[F_MAXCLUS], "%zu", a.max_cluster_size);
       set_num(&m, F_NC, a.contacts_per_sphere);
       set_num(&m, F_DF, a.fractal_dimension_box);

@@ -40,6 +40,11 @@ typedef struct agglo_model {
   int variable_step;
   /* the model's own cluster labels (e.g. linked components) into s->cluster, if not NULL */
   int (*labels)(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
+  /* optional, for models whose clusters are state (they stick for ever): join the clusters of
+     particles i and j of a start from a file's clusters (particles.from), touching (a contact,
+     as at a collision) or not (the file says they are one cluster); such a model refuses a file
+     without a cluster column. 0, or -1 out of memory */
+  int (*join)(void *state, const agglo_system *s, int32_t i, int32_t j, int touching);
   /* optional: links to draw on snapshots (e.g. glued pairs, darker = stronger), valid until the
      next step */
   int (*links)(void *state, agglo_link_lines *out);

@@ -97,8 +97,11 @@ agglo_status agglo_sim_create(const agglo_config *c, agglo_sim **out) {
   else if (agglo_sort_spatially(s, 4 * agglo_max_radius(s)) != 0)
     st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   else {
-    for (size_t i = 0; i < s->n; i++) s->cluster[i] = (int32_t)s->id[i];
+    int joined = sim->cfg.from[0] && sim->model->join; /* s->cluster: the file's clusters */
+    if (!joined)
+      for (size_t i = 0; i < s->n; i++) s->cluster[i] = (int32_t)s->id[i];
     st = sim_finish(sim);
+    if (st == AGGLO_OK && joined) st = agglo_start_join(sim);
   }
   agglo_system_free(&file);
   if (st != AGGLO_OK) agglo_sim_destroy(sim);

@@ -3,17 +3,23 @@
 #ifndef AGGLO_SIMULATION_H
 #define AGGLO_SIMULATION_H
 #include "analysis/clusters.h"
+#include "analysis/frame_summary.h"
 #include "config/config.h"
 #include "core/files.h"
 #include "core/model.h"
 #include <stdio.h>
+
+/* How a run measures its aggregate indicators ([analysis] keys). */
+static inline agglo_indicator_settings agglo_indicators_of(const agglo_config *c) {
+  return (agglo_indicator_settings){c->box_counting, (size_t)c->min_cluster_size};
+}
 
 /* The writers attached to an output directory and their schedule. */
 typedef struct {
   char *dir;
   agglo_lock lock; /* dir held while the writers are attached (unless the caller holds it) */
   unsigned which;  /* AGGLO_OUTPUT_* */
-  FILE *traj, *stats;
+  FILE *traj, *stats, *sizes; /* sizes.csv: the cluster-size distribution at the stats rows */
   struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
   int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
@@ -85,9 +91,12 @@ agglo_status agglo_sim_attach_outputs_held(agglo_sim *sim, const char *dir, unsi
 /* simulation_start.c: particles.from. Read the frame into t (sets cfg.n) before the set-up; then
    apply it over the set-up state before the model is made (checked as the setters check; errors
    name the file, frame, particle and value). */
-typedef struct { int velocity, radius, mass, id, box; } agglo_start_columns;
+typedef struct { int velocity, radius, mass, id, box, cluster, time; } agglo_start_columns;
 agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_columns *has);
 agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_start_columns *has);
+/* After the model is made: the particles that share a cluster of the file (s->cluster) are
+   joined (model->join), through their contacts first. */
+agglo_status agglo_start_join(agglo_sim *sim);
 /* A restart's settings against the scenario of the run it continues (dir/scenario.ini): the keys
    the restart point fixes must not change (agglo_config_check_restart). */
 agglo_status agglo_start_check_scenario(const agglo_sim *sim, const char *dir);

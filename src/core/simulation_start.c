@@ -286,7 +286,8 @@ agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_colum
       agglo_system_free(t);
       *t = next;
       got++;
-      *has = (agglo_start_columns){rd.has_velocity, rd.has_radius, rd.has_mass, rd.has_id, rd.has_box};
+      *has = (agglo_start_columns){rd.has_velocity, rd.has_radius, rd.has_mass, rd.has_id, rd.has_box,
+                                   rd.has_cluster, rd.has_time};
     } else {
       agglo_system_free(&next); /* what a failed read allocated */
     }
@@ -336,6 +337,21 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
       s->v[3 * i + k] = u;
     }
   }
+  /* a model that chooses its own steps goes on from the file's time */
+  if (has->time && sim->model->variable_step) {
+    if (!(t->t >= 0) || !isfinite(t->t))
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: time %g (allowed: finite and >= 0)", fn, t->t);
+    s->t = t->t;
+  }
+  /* a model whose clusters stick for ever starts from the file's clusters (agglo_start_join) */
+  if (sim->model->join) {
+    if (!has->cluster)
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: no cluster column (extended XYZ: cluster:I:1 in "
+                         "Properties=; H5MD: particles/trajectory/cluster): the %s model's clusters stick "
+                         "for ever, so it starts from a file only with them (agglo's trajectory.xyz, "
+                         "state.xyz and trajectory.h5md have them)", fn, sim->model->name);
+    memcpy(s->cluster, t->cluster, n * sizeof *s->cluster);
+  }
   if (has->id) { /* ids must be unique: the random numbers are keyed by them */
     agglo_status st = check_ids(t->id, n, fn);
     if (st != AGGLO_OK) return st;
@@ -353,6 +369,41 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
   agglo_status st = check_positions(sim, t->x, n, 3, s->r, s->x, fn);
   if (st != AGGLO_OK) return st;
   return AGGLO_OK;
+}
+
+agglo_status agglo_start_join(agglo_sim *sim) {
+  agglo_system *s = &sim->sys;
+  double gap = sim->model->contact_gap(sim->state);
+  size_t n = s->n;
+  int64_t *order = malloc((n ? n : 1) * sizeof *order); /* label * 2^32 + index */
+  agglo_neighbors nb = {0};
+  if (!order || agglo_neighbors_build(&nb, s, gap, 0) != 0) {
+    free(order);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  int rc = 0;
+  /* the contacts first (they place the members of a cluster across periodic faces) */
+  for (size_t i = 0; i < n && rc == 0; i++)
+    for (size_t p = nb.start[i]; p < nb.start[i + 1] && rc == 0; p++) {
+      int32_t j = nb.nbr[p];
+      double d[3];
+      agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * (size_t)j, d);
+      if (s->cluster[i] == s->cluster[j] &&
+          sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - s->r[i] - s->r[j] < gap)
+        rc = sim->model->join(sim->state, s, (int32_t)i, j, 1);
+    }
+  agglo_neighbors_free(&nb);
+  /* then every member with the first of its label: the file's clusters, whole */
+  for (size_t i = 0; i < n; i++) order[i] = (int64_t)s->cluster[i] * ((int64_t)1 << 32) + (int64_t)i;
+  qsort(order, n, sizeof *order, agglo_cmp_i64);
+  int32_t first = n ? (int32_t)(order[0] & 0xffffffff) : 0;
+  for (size_t a = 1; a < n && rc == 0; a++) {
+    int32_t i = (int32_t)(order[a] & 0xffffffff);
+    if (s->cluster[i] != s->cluster[first]) first = i;
+    else rc = sim->model->join(sim->state, s, first, i, 0);
+  }
+  free(order);
+  return rc == 0 ? AGGLO_OK : agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
 }
 
 /* ---- a restart point: checked before anything runs ------------------------------------------ */

@@ -432,5 +432,7 @@ int agglo_checkpoint_truncate(const char *dir, int64_t step, char *err, size_t e
   snprintf(path, sizeof path, "%s/trajectory.xyz", dir);
   if (cut_trajectory(path, step, err, errlen) != 0) return -1;
   snprintf(path, sizeof path, "%s/stats.csv", dir);
+  if (cut_stats(path, step, err, errlen) != 0) return -1;
+  snprintf(path, sizeof path, "%s/sizes.csv", dir); /* time, step, ...: cut the same way */
   return cut_stats(path, step, err, errlen);
 }

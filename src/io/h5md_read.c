@@ -271,7 +271,7 @@ size_t agglo_h5md_read_frames(const agglo_h5md_reader *r) { return r->frames; }
 
 agglo_h5md_has agglo_h5md_read_has(const agglo_h5md_reader *r) {
   return (agglo_h5md_has){r->vel.value > 0, r->rad.value > 0, r->mass.value > 0, r->id.value > 0,
-                          r->clu.value > 0, r->edges.value > 0};
+                          r->clu.value > 0, r->edges.value > 0, r->pos.time > 0};
 }
 
 /* Row k of a series (or the fixed dataset) as doubles or int64, count values expected. */

@@ -14,7 +14,7 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
 /* Frames readable. */
 size_t agglo_h5md_read_frames(const agglo_h5md_reader *r);
 /* Which per-particle data the file has (1 or 0). */
-typedef struct { int velocity, radius, mass, id, cluster, box; } agglo_h5md_has;
+typedef struct { int velocity, radius, mass, id, cluster, box, time; } agglo_h5md_has;
 agglo_h5md_has agglo_h5md_read_has(const agglo_h5md_reader *r);
 /* Frame k (0-based) into s (reallocated); default_radius when the file has none (<= 0: an
    error); x (if not NULL): the file's units, the observables at the frame's step (a row of

@@ -79,6 +79,19 @@ static void stats_header(FILE *f, const agglo_model *m) {
   fprintf(f, "%s\n", m->stats_columns ? m->stats_columns : "");
 }
 
+/* The size classes of the H5MD observables: clusters of 2^b to 2^(b+1) - 1 particles,
+   b = 0 .. size_classes(n) - 1 (docs/formats.md). */
+static int size_classes(size_t n) {
+  int b = 1;
+  while (b < 63 && ((size_t)1 << b) <= n) b++;
+  return b;
+}
+
+static void size_class_names(FILE *f, size_t n) {
+  for (int b = 0; b < size_classes(n); b++)
+    fprintf(f, ",clusters_size_%llu_%llu", 1ull << b, (2ull << b) - 1);
+}
+
 /* Does a run of `model` have key = value? (what the H5MD units depend on: dpd.units, and
    gluey.radius_weighting for the unit of gluey's gamma columns) */
 static int scenario_says(const agglo_config *c, const char *model, const char *key, const char *value) {
@@ -88,7 +101,7 @@ static int scenario_says(const agglo_config *c, const char *model, const char *k
 
 /* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
 static int agglo_file(const char *name) {
-  static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
+  static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv", "sizes.csv",
                                "scenario.ini", "state.xyz", "contacts.txt", "state.h5"};
   for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
     size_t l = strlen(ours[k]);
@@ -146,7 +159,8 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     char path[4096], *names = NULL;
     size_t len = 0;
     FILE *m = (which & AGGLO_OUTPUT_STATS) ? open_memstream(&names, &len) : NULL;
-    if (m) stats_header(m, sim->model), fclose(m);
+    if (m) stats_header(m, sim->model), fseek(m, -1, SEEK_CUR), size_class_names(m, sim->sys.n),
+           fputc('\n', m), fclose(m);
     if (names && len) names[len - 1] = 0; /* the newline */
     snprintf(path, sizeof path, "%s/trajectory.h5md", dir);
     int32_t *species = sim->model->species ? malloc((sim->sys.n + 1) * sizeof *species) : NULL;
@@ -168,6 +182,8 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   }
   if ((which & AGGLO_OUTPUT_STATS) && !(o->stats = open_out(dir, "stats.csv", mode))) return -1;
   if (o->stats && ftell(o->stats) == 0) stats_header(o->stats, sim->model);
+  if ((which & AGGLO_OUTPUT_STATS) && !(o->sizes = open_out(dir, "sizes.csv", mode))) return -1;
+  if (o->sizes && ftell(o->sizes) == 0) fprintf(o->sizes, "time,step,size,clusters\n");
   const agglo_system *s = &sim->sys;
   /* continuing (a restart, or writers attached after some steps): the outputs of the current
      step belong to the earlier part of the run */
@@ -202,9 +218,10 @@ static void analysis_columns(agglo_sim *sim, FILE *f) {
   agglo_system *s = &sim->sys;
   agglo_outputs *o = &sim->out;
   agglo_frame_summary a;
+  agglo_indicator_settings how = agglo_indicators_of(&sim->cfg);
   int due = sim->model->variable_step ? o->analysis_due
                                       : o->analysis_every && s->step % o->analysis_every == 0;
-  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &a, NULL, NULL) != 0) {
+  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0) {
     fprintf(f, ",,,,,,");
     return;
   }
@@ -214,12 +231,42 @@ static void analysis_columns(agglo_sim *sim, FILE *f) {
   sim->labelled_step = -1; /* the summary relabels with its own contact notion */
 }
 
+/* sizes.csv: the clusters of each size at this row (long format), and their counts by size
+   class (powers of two) after the H5MD row h5 (NULL: none). */
+static int size_rows(agglo_sim *sim, FILE *h5) {
+  const agglo_system *s = &sim->sys;
+  size_t *count = malloc((s->n + 1) * sizeof *count);
+  if (!count || agglo_size_counts(s->cluster, s->n, count) != 0) {
+    free(count);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  for (size_t k = 1; k <= s->n; k++)
+    if (count[k]) fprintf(sim->out.sizes, "%.10g,%lld,%zu,%zu\n", s->t, (long long)s->step, k, count[k]);
+  for (int b = 0; h5 && b < size_classes(s->n); b++) {
+    size_t in = 0;
+    for (size_t k = (size_t)1 << b; k < ((size_t)2 << b) && k <= s->n; k++) in += count[k];
+    fprintf(h5, ",%zu", in);
+  }
+  free(count);
+  if (fflush(sim->out.sizes) != 0 || ferror(sim->out.sizes))
+    return agglo_error(AGGLO_ERROR_IO, "%s/sizes.csv: write failed (disk full?)", sim->out.dir);
+  return 0;
+}
+
 static int stats_row(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
-  char *row = NULL;
-  size_t len = 0;
+  char *row = NULL, *h5row = NULL;
+  size_t len = 0, h5len = 0;
   FILE *f = open_memstream(&row, &len); /* the row goes to stats.csv and the H5MD observables */
   if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  /* the size distribution of the labels the row counts (the indicators relabel) */
+  FILE *h5 = sim->out.h5 ? open_memstream(&h5row, &h5len) : NULL;
+  if ((sim->out.h5 && !h5) || (sim->out.sizes && size_rows(sim, h5) != 0)) {
+    fclose(f), free(row);
+    if (h5) fclose(h5);
+    free(h5row);
+    return sim->out.h5 && !h5 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : -1;
+  }
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
   fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
           sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
@@ -228,11 +275,16 @@ static int stats_row(agglo_sim *sim) {
   analysis_columns(sim, f);
   fprintf(f, ",%d", sim->last.outer_iterations);
   if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
+  fflush(f);
+  size_t cut = len; /* stats.csv stops here; the H5MD row goes on with the size classes */
+  if (h5) fclose(h5), fputs(h5row ? h5row : "", f);
+  free(h5row);
   fputc('\n', f);
   fclose(f);
   sim->iter_sum = sim->iter_steps = 0;
   int rc = 0;
-  if (fputs(row, sim->out.stats) == EOF || fflush(sim->out.stats) != 0)
+  if (fwrite(row, 1, cut, sim->out.stats) != cut || fputc('\n', sim->out.stats) == EOF ||
+      fflush(sim->out.stats) != 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed (disk full?)", sim->out.dir);
   else if (sim->out.h5 &&
            agglo_h5md_observables_csv(sim->out.h5, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
@@ -378,6 +430,8 @@ int agglo_outputs_close(agglo_sim *sim) {
     rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.h5md: write failed", o->dir);
   if (o->stats && fclose(o->stats) != 0 && rc == 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed", o->dir);
+  if (o->sizes && fclose(o->sizes) != 0 && rc == 0)
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/sizes.csv: write failed", o->dir);
   agglo_lock_release(&o->lock); /* last: every file is closed */
   free(o->dir);
   memset(o, 0, sizeof *o);

@@ -40,6 +40,10 @@ static const struct {
 };
 
 int agglo_quantity_dimension(const char *name, int dim, int gamma_weighted, agglo_dimension *d) {
+  if (!strncmp(name, "clusters_size_", 14)) { /* counts of the size classes (io/outputs.c) */
+    *d = (agglo_dimension){0, 0, 0};
+    return 0;
+  }
   for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
     if (strcmp(table[k].name, name)) continue;
     static const agglo_dimension of[] = {

@@ -158,7 +158,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       return -1;
     agglo_h5md_has h = agglo_h5md_read_has(r->h5);
     r->has_velocity = h.velocity, r->has_radius = h.radius, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
-    r->has_box = h.box;
+    r->has_box = h.box, r->has_time = h.time;
     r->frame++;
     return 1;
   }
@@ -217,7 +217,16 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   if (comment_value(line, "pbc", val, sizeof val) == 0) sscanf(val, " %c %c %c", &pbc[0], &pbc[1], &pbc[2]);
   double t = 0;
   long long step = 0;
-  if (comment_value(line, "Time", val, sizeof val) == 0) t = atof(val);
+  int have_time = comment_value(line, "Time", val, sizeof val) == 0;
+  if (have_time) {
+    char *tend;
+    t = strtod(val, &tend);
+    if (tend == val || strspn(tend, " \t\r") != strlen(tend) || !isfinite(t)) {
+      agglo_fail(err, errlen, "%s: frame %d, line %ld: Time=%s is not a finite number", r->path,
+                 frame, r->line, val);
+      goto out;
+    }
+  }
   if (comment_value(line, "Step", val, sizeof val) == 0) step = atoll(val);
   int dim = 3;
   if (comment_value(line, "dim", val, sizeof val) == 0) dim = atoi(val) == 2 ? 2 : 3;
@@ -230,7 +239,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   s->t = t;
   s->step = step;
   r->has_velocity = col.velo >= 0, r->has_radius = col.radius >= 0, r->has_mass = col.mass >= 0, r->has_id = col.id >= 0;
-  r->has_cluster = col.cluster >= 0, r->has_box = have_lattice;
+  r->has_cluster = col.cluster >= 0, r->has_box = have_lattice, r->has_time = have_time;
   free(r->extras.species);
   r->extras.species = NULL;
   double *vals = malloc(((size_t)col.ncols + 1) * sizeof *vals);

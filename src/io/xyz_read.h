@@ -16,7 +16,7 @@ typedef struct {
   double default_radius; /* used when a frame has no radius column (<= 0: then it is an error) */
   struct agglo_h5md_reader *h5; /* an H5MD file instead */
   /* the columns the last frame had (velocities, masses, ids, clusters; else defaults) */
-  int has_velocity, has_radius, has_mass, has_id, has_cluster, has_box;
+  int has_velocity, has_radius, has_mass, has_id, has_cluster, has_box, has_time;
   agglo_frame_extras extras; /* of the last frame: units=, the other numeric key=value pairs of
                                 the comment line (observables), the type column (species) */
   int partial;   /* the last line read had no newline */

@@ -7,6 +7,7 @@
 #include "analysis/frame_summary.h"
 #include "core/model.h"
 #include "core/setup.h"
+#include "core/simulation.h"
 #include "core/error.h"
 #include "core/timing.h"
 #include <math.h>
@@ -60,7 +61,8 @@ int agglo_ballistic_simulate(const agglo_config *c, agglo_ball_result *res, char
     m->labels(state, &s, &nc, &mx);
     res->n_clusters = (double)nc;
     agglo_frame_summary a;
-    if (agglo_frame_summarize(&s, m->contact_gap(state), &a, NULL, NULL) != 0)
+    agglo_indicator_settings how = agglo_indicators_of(c);
+    if (agglo_frame_summarize(&s, m->contact_gap(state), &how, &a, NULL, NULL) != 0)
       rc = agglo_fail(err, errlen, "out of memory in the analysis");
     res->nc = a.contacts_per_sphere;
     res->df = a.fractal_dimension_box;

@@ -413,6 +413,17 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   return reschedule(e, s, A);
 }
 
+/* A start from a file's clusters: the pair's clusters become one, as at a collision (not
+   counted as one; placed by the pair's minimum image, so touching pairs go first). */
+static int ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching) {
+  ed *e = state;
+  (void)touching;
+  if (e->cl[i] == e->cl[j]) return 0;
+  int rc = merge(e, s, i, j, e->t);
+  e->merges--;
+  return rc;
+}
+
 static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) {
   rebase(e, c, t);
   double *V = e->V + 3 * (size_t)c, *ext = e->ext + 6 * (size_t)c;
@@ -632,4 +643,5 @@ const agglo_model agglo_model_ballistic_ed = {
     .destroy = ed_destroy,
     .variable_step = 1,
     .labels = ed_labels,
+    .join = ed_join,
 };

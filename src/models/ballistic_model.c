@@ -390,6 +390,17 @@ static int ball_labels(const void *state, agglo_system *s, size_t *n_clusters, s
 /* Restart: the links and their multipliers, then each cluster's mass and momentum as they were
    summed merge by merge (re-summing m v on loading would round differently: the restart would
    not go on bit for bit). Clusters are named by their root, the smallest index of the cluster. */
+/* A start from a file's clusters: a touching pair becomes a link, as at a collision; members
+   that do not touch join the cluster without one (it moves rigidly all the same). */
+static int ball_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching) {
+  ballistic *b = state;
+  (void)s;
+  if (touching && !agglo_links_has(&b->L, i, j) && agglo_links_add(&b->L, i, j, 0.5) != 0) return -1;
+  unite(b, i, j);
+  b->root[i] = agglo_uf_find(b->parent, i), b->root[j] = agglo_uf_find(b->parent, j);
+  return 0;
+}
+
 static int ball_save(const void *state, FILE *f) {
   const ballistic *b = state;
   fprintf(f, "# ballistic links: i j lambda (storage indices)\n%zu\n", b->L.count);
@@ -455,4 +466,5 @@ const agglo_model agglo_model_ballistic = {
     .destroy = ball_destroy,
     .variable_step = 1,
     .labels = ball_labels,
+    .join = ball_join,
 };

@@ -17,6 +17,10 @@ static void box_counting_line(void **st) {
   for (size_t i = 0; i < n; i++) x[3 * i] = (double)i / (double)n, x[3 * i + 1] = 0.3;
   double d = agglo_box_counting(x, n, 2, 1.0 / 4096, NULL, NULL, NULL);
   assert_true(fabs(d - 1.0) < 0.01);
+  /* the same on the paper's grid over the unit box: 2^m cells of a line, D = 1 exactly */
+  const double lo[3] = {0, 0, 0}, len[3] = {1, 1, 1};
+  d = agglo_box_counting_grid(x, n, 2, lo, len, 1.0 / 4096, NULL, NULL, NULL);
+  assert_true(fabs(d - 1.0) < 1e-12);
   free(x);
 }
 
@@ -50,6 +54,11 @@ static void box_counting_sierpinski(void **st) {
   double exact = log(3.0) / log(2.0);
   print_message("Sierpinski box counting: D = %.4f (exact %.4f), %d scales\n", d, exact, np);
   assert_true(fabs(d - exact) / exact < 0.02);
+  /* the paper's grid over the unit box: the triangle's 3^m cells at eps = 2^-m */
+  const double lo[3] = {0, 0, 0}, len[3] = {1, 1, 1};
+  d = agglo_box_counting_grid(x, n, 2, lo, len, 1.0 / 512, eps, cnt, &np);
+  print_message("Sierpinski on the box grid: D = %.4f over %d levels\n", d, np);
+  assert_true(np == 9 && fabs(d - exact) / exact < 0.02);
   free(x);
 }
 
@@ -203,8 +212,15 @@ static void mass_radius_dimension_of_exact_clusters(void **st) {
     c[k].size = side * side;
     c[k].rg = sqrt((double)(side * side - 1) / 6.0);
   }
-  double d = agglo_mass_radius_dimension(c, 6, 2);
+  double kf, d = agglo_mass_radius_dimension(c, 6, 2, 1, &kf);
   assert_true(fabs(d - 2) < 0.05);
+  /* exact power law R_g = a (s/k_f)^(1/D): D and k_f recovered; min_size drops the small ones */
+  for (int k = 0; k < 6; k++) c[k].size = (size_t)3 << (2 * k), c[k].rg = 0.5 * pow(c[k].size / 1.3, 1 / 1.7);
+  d = agglo_mass_radius_dimension(c, 6, 3, 0.5, &kf);
+  assert_true(fabs(d - 1.7) < 1e-12 && fabs(kf - 1.3) < 1e-12);
+  c[0].rg = 100; /* an outlier of size 3, left out by min_size 4 */
+  d = agglo_mass_radius_dimension(c, 6, 4, 0.5, &kf);
+  assert_true(fabs(d - 1.7) < 1e-12 && fabs(kf - 1.3) < 1e-12);
 }
 
 static void ellipsoid_classes(void **st) {

@@ -77,6 +77,7 @@ def test_h5py_layout_and_values(runs):
         # observables: a row per frame on their own step and time axis, the stats.csv row of the
         # frame's step (NaN at a frame without one), dt from the previous frame
         stats = np.genfromtxt(h5dir / "stats.csv", delimiter=",", names=True)
+        sizes = np.genfromtxt(h5dir / "sizes.csv", delimiter=",", names=True)
         rows = {int(s): k for k, s in enumerate(stats["step"])}
         assert 5 not in rows and 10 in rows and 15 in rows  # stats every 2 steps, and the last
         for name in obs:
@@ -84,8 +85,13 @@ def test_h5py_layout_and_values(runs):
             assert o["step"] != p["position/step"]  # its own datasets
             assert list(o["step"][:]) == [0, 5, 10, 15] and np.array_equal(o["time"][:], t)
             for k, step in enumerate(o["step"][:]):
-                want = (t[k] - t[k - 1] if k else t[1] - t[0]) if name == "dt" else \
-                    stats[name][rows[step]] if step in rows else np.nan
+                if name.startswith("clusters_size_"):  # sizes.csv's clusters in the size class
+                    lo, hi = (int(x) for x in name.split("_")[2:])
+                    at = (sizes["step"] == step) & (sizes["size"] >= lo) & (sizes["size"] <= hi)
+                    want = sizes["clusters"][at].sum() if step in rows else np.nan
+                else:
+                    want = (t[k] - t[k - 1] if k else t[1] - t[0]) if name == "dt" else \
+                        stats[name][rows[step]] if step in rows else np.nan
                 np.testing.assert_equal(o["value"][k], want)
 
 
@@ -357,6 +363,8 @@ def test_every_model_writes_its_observables_with_units(tmp_path, model):
     columns = open(out / "stats.csv").readline().strip().split(",")[2:]
     with h5py.File(out / "trajectory.h5md", "r") as f:
         frames = f[T + "/position/value"].shape[0]
-        assert sorted(f["observables"]) == sorted(columns + ["dt"])
+        n = f[T + "/position/value"].shape[1]
+        classes = [f"clusters_size_{2**b}_{2**(b + 1) - 1}" for b in range(n.bit_length())]
+        assert sorted(f["observables"]) == sorted(columns + ["dt"] + classes)
         for name in f["observables"]:
             assert f[f"observables/{name}/value"].attrs["unit"] and f[f"observables/{name}/value"].shape == (frames,)

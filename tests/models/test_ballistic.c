@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "core/model.h"
 #include "core/setup.h"
+#include "analysis/frame_summary.h"
 
 static void base_config(agglo_config *c, int method) {
   agglo_config_defaults(c);
@@ -306,6 +307,76 @@ static void ts_links_never_lost(void **st) {
   agglo_system_free(&s);
 }
 
+/* Degond et al. 2024, eq. 4.15, written out: on the Cartesian grid of side eps_m = L/2^m over
+   the box, N(eps_m) = the cells holding at least one centre; D_f = the least-squares slope of
+   log N against log(1/eps) over 3R <= eps <= L/2. */
+static int cmp_cell(const void *a, const void *b) {
+  const long *x = a, *y = b;
+  for (int k = 0; k < 3; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+static double paper_box_dimension(const agglo_system *s, int32_t label, double R) {
+  double L = s->box.len[0], sx = 0, sy = 0, sxx = 0, sxy = 0;
+  long *cell = malloc(3 * s->n * sizeof *cell);
+  int levels = 0;
+  for (int m = 1; L / pow(2, m) >= 3 * R; m++) {
+    double eps = L / pow(2, m);
+    size_t q = 0;
+    for (size_t i = 0; i < s->n; i++)
+      if (s->cluster[i] == label) {
+        for (int k = 0; k < 3; k++) {
+          long c = k < s->dim ? (long)floor((s->x[3 * i + k] - s->box.lo[k]) / eps) : 0;
+          cell[3 * q + k] = c < 0 ? 0 : (c >= (1L << m) ? (1L << m) - 1 : c);
+        }
+        q++;
+      }
+    qsort(cell, q, 3 * sizeof *cell, cmp_cell);
+    size_t occupied = q > 0;
+    for (size_t a = 1; a < q; a++) occupied += cmp_cell(cell + 3 * a, cell + 3 * (a - 1)) != 0;
+    double x = log(1 / eps), y = log((double)occupied);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, levels++;
+  }
+  free(cell);
+  assert_true(levels >= 2);
+  return (levels * sxy - sx * sy) / (levels * sxx - sx * sx);
+}
+
+/* The final cluster's D_f (stats, agglo compare) is the paper's box count: 2D walls and 3D
+   periodic, both methods, to 1e-12. */
+static void box_dimension_is_the_papers(void **st) {
+  (void)st;
+  struct { int dim, periodic, method; size_t n; double fraction; } cases[] = {
+      {2, 0, BALL_EVENT_DRIVEN, 100, 0.2}, {2, 1, BALL_TIME_STEPPING, 150, 0.1},
+      {3, 1, BALL_EVENT_DRIVEN, 125, 0.1}};
+  for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+    agglo_config c;
+    base_config(&c, cases[t].method);
+    c.dim = cases[t].dim, c.n = (int64_t)cases[t].n, c.placement = PLACE_LATTICE;
+    c.fraction = cases[t].fraction, c.size.n = 0;
+    c.boundary.n = 1, c.boundary.v[0] = cases[t].periodic;
+    agglo_system s;
+    char err[256];
+    assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
+    run_to_end(&agglo_model_ballistic, &s, &c);
+    agglo_frame_summary a;
+    agglo_cluster_info *info;
+    size_t nc;
+    agglo_indicator_settings how = AGGLO_INDICATORS_DEFAULT;
+    assert_int_equal(agglo_frame_summarize(&s, 0.01, &how, &a, &info, &nc), 0);
+    double paper = paper_box_dimension(&s, (int32_t)info[0].label, 1);
+    print_message("%dD %s, N = %zu: D_f = %.15f (the paper's count %.15f), %d levels\n", c.dim,
+                  cases[t].periodic ? "periodic" : "walls", cases[t].n, a.fractal_dimension_box, paper,
+                  a.box_levels);
+    assert_true(info[0].size == cases[t].n);
+    assert_true(fabs(a.fractal_dimension_box - paper) < 1e-12);
+    assert_true(a.box_levels >= 2 && fabs(a.box_eps_max - s.box.len[0] / 2) < 1e-12);
+    free(info);
+    agglo_system_free(&s);
+  }
+}
+
 /* With a smaller time-step factor the time stepping's statistics approach the exact ones. */
 static void ts_converges_to_ed(void **st) {
   (void)st;
@@ -401,6 +472,7 @@ int main(void) {
       cmocka_unit_test(ts_invariants_2d_periodic),
       cmocka_unit_test(ts_invariants_3d_walls),
       cmocka_unit_test(ts_links_never_lost),
+      cmocka_unit_test(box_dimension_is_the_papers),
       cmocka_unit_test(ts_converges_to_ed),
       cmocka_unit_test(ts_frames_identical),
   };

@@ -61,6 +61,14 @@ def test_box_counting_of_a_filled_square_is_two():
     line = np.column_stack([g, np.zeros(side)])
     d_line = an.box_counting(line, eps_min=2.0 / side, dim=2).dimension
     assert d_line == pytest.approx(1.0, abs=0.05)
+    # the paper's grid over the unit box: exact counts 4^m and 2^m
+    bb = an.box_counting(pts, eps_min=2.0 / side, box=an.Box(0, 1, False))
+    assert bb.dimension == pytest.approx(2.0, abs=1e-12)
+    assert list(bb.counts) == [4.0 ** m for m in range(1, len(bb.counts) + 1)]
+    assert an.box_counting(line, eps_min=2.0 / side, dim=2,
+                           box=an.Box(0, 1, False)).dimension == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(agglo.InputError, match="outside the box"):
+        an.box_counting(pts + 2, box=an.Box(0, 1, False))
 
 
 def test_mass_radius_dimension_recovers_the_slope():
@@ -151,3 +159,17 @@ def test_on_a_simulation(small_contact):
     assert len(pairs) == sim.cluster_count
     sizes = an.cluster_sizes(labels)
     assert sizes.sum() == sim.n and sizes[0] == sim.report["max_cluster_size"]
+
+
+def test_smoluchowski_constant_kernel_and_growth_exponent():
+    # K = 1 from n_1 = 1: n_k = (1 + T)^-2 (T / (1 + T))^(k-1), T = t/2
+    r = an.smoluchowski("constant", 4.0, kmax=200)
+    k = np.arange(1, 21)
+    np.testing.assert_allclose(r.n[:20], 3.0 ** -2 * (2 / 3) ** (k - 1), rtol=1e-6)
+    assert r.lost < 1e-12 and r.steps > 0
+    g = an.growth_exponent([1, 2, 4, 8], [3, 6, 12, 24])
+    assert g.z == pytest.approx(1, abs=1e-12) and g.points == 4
+    with pytest.raises(agglo.InputError, match="kernel"):
+        an.smoluchowski("diffusive", 1.0)
+    with pytest.raises(agglo.InputError, match="kmax = 1"):
+        an.smoluchowski("constant", 1.0, kmax=1)

@@ -320,7 +320,7 @@ def test_outputs_errors_and_flags(small_contact, tmp_path):
     sim.attach_outputs(tmp_path / "o", which="stats")
     sim.run(0.1)
     sim.close_outputs()
-    assert sorted(os.listdir(tmp_path / "o")) == ["scenario.ini", "stats.csv"]
+    assert sorted(os.listdir(tmp_path / "o")) == ["scenario.ini", "sizes.csv", "stats.csv"]
     with sim:
         sim.attach_outputs(tmp_path / "all")
         sim.run()

@@ -14,7 +14,7 @@ kills=0
 stops=0
 check() { # name: the uninterrupted run's files against the resumed one's
   same=""
-  for f in state.xyz stats.csv trajectory.xyz; do
+  for f in state.xyz stats.csv sizes.csv trajectory.xyz; do
     [ -e "$dir/$1.whole/$f" ] || continue # an HDF5 restart point is state.h5 (timestamped)
     cmp -s "$dir/$1.whole/$f" "$dir/$1.killed/$f" || { echo "$1: $f differs from the uninterrupted run"; exit 1; }
     same="$same $f"

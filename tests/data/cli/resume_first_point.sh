@@ -14,7 +14,7 @@ for cut in before between; do
   mv "$dir/$cut/state.xyz" "$dir/$cut/state.xyz.new"
   [ $cut = before ] && mv "$dir/$cut/contacts.txt" "$dir/$cut/contacts.txt.new"
   "$exe" run --resume "$dir/$cut" --quiet || { echo "$cut the renames: --resume failed"; exit 1; }
-  for f in state.xyz contacts.txt stats.csv trajectory.xyz; do
+  for f in state.xyz contacts.txt stats.csv sizes.csv trajectory.xyz; do
     cmp -s "$dir/whole/$f" "$dir/$cut/$f" || { echo "$cut the renames: $f differs"; exit 1; }
   done
   echo "killed $cut the renames of the first restart point: --resume ends as the uninterrupted run"
