@@ -39,7 +39,8 @@ agglo_status agglo_analysis_box_counting_box(const double *x, size_t n, int dim,
                                              double *dimension, double *eps, double *counts,
                                              int *npoints);
 /* Which grid the run statistics and agglo_analyze_trajectory count on. */
-enum { AGGLO_BOX_COUNTING_BOX = 0, AGGLO_BOX_COUNTING_BOUNDING = 1 };
+/* AUTO (analysis.box_counting of a run only): the grid the model's entry names (box_grid) */
+enum { AGGLO_BOX_COUNTING_BOX = 0, AGGLO_BOX_COUNTING_BOUNDING = 1, AGGLO_BOX_COUNTING_AUTO = 2 };
 
 /* Mass-radius dimension: the slope D of R_g ~ s^(1/D) over clusters with size >= min_size, and
    (kf not NULL) the prefactor k_f of s = k_f (R_g/a)^D for particles of radius a > 0. */

@@ -65,10 +65,11 @@ static const agglo_key tail[] = {
    "time between rows of stats.csv that carry the aggregate indicators (fractal dimensions, "
    "contacts per sphere, aspect ratio; docs/analysis.md); 0 = never. Use a multiple of "
    "output.stats_interval"},
-  {"analysis", "box_counting", T_ENUM, OFF(box_counting), "box", 0, 0, 0, "box|bounding",
+  {"analysis", "box_counting", T_ENUM, OFF(box_counting), "auto", 0, 0, 0, "box|bounding|auto",
    "grid of the box-counting dimension of the largest cluster: box = Degond et al. 2024 (eq. "
    "4.15), 2^m cells per axis over the whole box; bounding = over the smallest square (cube) "
-   "holding the cluster (docs/analysis.md)"},
+   "holding the cluster; auto = box for the ballistic model (its paper's statistic), bounding "
+   "for the others, whose clusters are small against the box (docs/analysis.md)"},
   {"analysis", "min_cluster_size", T_INT, OFF(min_cluster_size), "3", 2, 1e15, 0, 0,
    "the mass-radius fit (R_g ~ s^(1/D_f), s = k_f (R_g/r)^D_f) takes the clusters of at least "
    "this size (3: monomers and dimers left out)"},

@@ -59,7 +59,7 @@ typedef struct agglo_config {
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;
   int64_t png_width;
-  int box_counting;         /* analysis.box_counting: AGGLO_BOX_COUNTING_BOX or _BOUNDING */
+  int box_counting;         /* analysis.box_counting: AGGLO_BOX_COUNTING_BOX, _BOUNDING or _AUTO */
   int64_t min_cluster_size; /* analysis.min_cluster_size (mass-radius fit) */
   int traj_format; /* output.format: AGGLO_FORMAT_XYZ or AGGLO_FORMAT_H5MD */
   double checkpoint_minutes, checkpoint_interval; /* restart points: wall clock, simulated time */

@@ -91,6 +91,9 @@ typedef struct agglo_model_entry {
      that changes one is refused (agglo_config_check_restart), the others take effect from its
      first step */
   const char *fixed_on_restart;
+  /* its paper counts boxes on a grid over the whole box (analysis.box_counting = auto takes the
+     box grid; otherwise the square holding the cluster) */
+  int box_grid;
   /* optional: checks across its keys, after the shared ones (rmax: the largest radius given) */
   int (*validate)(const agglo_config *c, double rmax, char *err, size_t errlen);
   /* optional: how far beyond contact its particles attract (a periodic box must be wider than

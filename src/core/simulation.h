@@ -11,7 +11,10 @@
 
 /* How a run measures its aggregate indicators ([analysis] keys). */
 static inline agglo_indicator_settings agglo_indicators_of(const agglo_config *c) {
-  return (agglo_indicator_settings){c->box_counting, (size_t)c->min_cluster_size};
+  int grid = c->box_counting;
+  if (grid == AGGLO_BOX_COUNTING_AUTO)
+    grid = c->model->box_grid ? AGGLO_BOX_COUNTING_BOX : AGGLO_BOX_COUNTING_BOUNDING;
+  return (agglo_indicator_settings){grid, (size_t)c->min_cluster_size};
 }
 
 /* The writers attached to an output directory and their schedule. */

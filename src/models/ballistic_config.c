@@ -81,6 +81,7 @@ const agglo_model_entry agglo_ballistic_entry = {
     .n_keys = sizeof keys / sizeof keys[0],
     .ignores = "run.dt", /* it chooses its own steps */
     .fixed_on_restart = "ballistic.method ballistic.velocity ballistic.speed", /* the start's */
+    .box_grid = 1, /* Degond et al. 2024, eq. 4.15 */
     .start = start,
     .dynamics = dynamics,
     .overlap_tolerance = overlap_tolerance,
