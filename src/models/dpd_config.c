@@ -117,9 +117,13 @@ static const agglo_key keys[] = {
   {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd.lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
   {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd.lj_rmin), "0.8", 0, 1.12, 0, 0,
    "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
+  {"dpd", "lj_shift", T_ENUM, OFF(dpd.lj_shift), "energy", 0, 0, 0, "energy|force|none",
+   "lj at its cut-off rc: energy = U shifted to 0 at rc (the force is Lennard-Jones's); force = "
+   "F - F(rc) and U - U(rc) + (r - rc) F(rc), both 0 at rc; none = cut (U and F jump to 0)"},
   {"dpd", "min_gap", T_DOUBLE, OFF(dpd.min_gap), "0.02", 0, BIG, 0, 0,
-   "force cap of vdw, vdw_reduced, capillary, edl: below this surface gap the force keeps its "
-   "value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for vdw"},
+   "force cap of vdw and vdw_reduced (the Hamaker cut-off): below this surface gap the force "
+   "keeps its value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for "
+   "vdw (capillary and edl are finite at contact: overlapping spheres keep the contact value)"},
   {"dpd", "core_k", T_DOUBLE, OFF(dpd.core_k), "0", 0, BIG, 0, 0,
    "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
    "(force/length); 0 = none (particles may overlap, as in the thesis)"},

@@ -105,6 +105,7 @@ static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pai
   p->lj_eps = c->dpd.lj_epsilon / E;
   p->lj_sigma = c->dpd.lj_sigma / L;
   p->lj_rmin = c->dpd.lj_rmin;
+  p->lj_shift = c->dpd.lj_shift;
   p->min_gap = c->dpd.min_gap / L;
   p->core_k = c->dpd.core_k * L * L / E;
 }
