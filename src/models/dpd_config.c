@@ -87,8 +87,9 @@ static const agglo_key keys[] = {
    "empty = dpd.a for all"},
   {"dpd", "gamma_ij", T_LIST, OFF(dpd.gamma_ij), "", 0, BIG, 0, 0,
    "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
-  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.805", 0, BIG, 0, 0,
-   "vdw: Hamaker constant A (energy; 0.805 = 1e-20 J in the thesis's units)"},
+  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.8047745018", 0, BIG, 0, 0,
+   "vdw: Hamaker constant A (energy; 0.8047745018 = 1e-20 J in the thesis's units, 3 kT = "
+   "3 k_B 300 K)"},
   {"dpd", "vdw_a", T_DOUBLE, OFF(dpd.vdw_a), "0.134", 0, BIG, 0, 0,
    "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
   {"dpd", "surface_tension", T_DOUBLE, OFF(dpd.surface_tension), "2318", 0, BIG, 0, 0,

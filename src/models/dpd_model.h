@@ -17,7 +17,7 @@ typedef struct {
 void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u);
 
 /* Print the units of the scenario and, for SI scenarios, every DPD parameter converted to
-   reduced units (e.g. dpd.hamaker = 1e-20 J -> A* = 0.805 for 20 nm copper at 300 K). */
+   reduced units (e.g. dpd.hamaker = 1e-20 J -> A* = 0.8047745 for 20 nm copper at 300 K). */
 void agglo_dpd_describe(const agglo_config *c, FILE *f);
 
 /* The species of particle `id` of n: blocks of ids in the order of the dpd.species fractions
