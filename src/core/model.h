@@ -55,6 +55,9 @@ typedef struct agglo_model {
   /* optional: a warning about the run as a whole at its end (e.g. a temperature off its target);
      1 with the message in msg, else 0 */
   int (*final_warning)(const void *state, char *msg, size_t n);
+  /* optional: a warning about the settings at the start of the run (e.g. a thermostat that
+     cannot hold the temperature), naming the setting that would; 1 with msg, else 0 */
+  int (*start_warning)(const void *state, char *msg, size_t n);
 } agglo_model;
 
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count

@@ -128,6 +128,11 @@ static const agglo_key keys[] = {
   {"dpd", "core_k", T_DOUBLE, OFF(dpd.core_k), "0", 0, BIG, 0, 0,
    "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
    "(force/length); 0 = none (particles may overlap, as in the thesis)"},
+  {"dpd", "core_damping", T_DOUBLE, OFF(dpd.core_damping), "1", 0, BIG, 0, 0,
+   "damping ratio of a pair vibrating on the hard core: overlapping pairs feel the central "
+   "friction 2 core_damping sqrt(core_k mu) (mu the pair's reduced mass) and its random force at "
+   "kT, under every thermostat (it removes the energy a bond releases into its stiffest "
+   "vibration); 1 = critical, 0 = none (docs/dpd.md)"},
   {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd.agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
