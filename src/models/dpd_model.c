@@ -1164,15 +1164,17 @@ static int dpd_final_warning(const void *state, char *msg, size_t n) {
   return 1;
 }
 
-/* The central pair thermostat conserves the angular momentum of every agglomerate: with an
-   attraction and no solvent beads (no groot_warren species pair) the rotation of the
-   agglomerates it forms is cooled by nothing, and the run heats up (docs/dpd.md). */
+/* The central pair thermostat conserves the angular momentum of every agglomerate: with a
+   colloidal attraction (van der Waals, capillary bridges) and no solvent beads (no groot_warren
+   species pair) the rotation of the agglomerates it forms is cooled by nothing, and the run
+   heats up (docs/dpd.md). Lennard-Jones is left out: a dense LJ fluid under the DPD thermostat
+   is the usual use, and its many neighbours cool it. */
 static int dpd_start_warning(const void *state, char *msg, size_t n) {
   const dpd *m = state;
   int attraction = 0, solvent = 0;
   for (int q = 0; q < m->nspec * m->nspec; q++) {
     int k = m->pp[q].kind;
-    attraction |= k == AGGLO_PF_VDW || k == AGGLO_PF_VDW_REDUCED || k == AGGLO_PF_CAPILLARY || k == AGGLO_PF_LJ;
+    attraction |= k == AGGLO_PF_VDW || k == AGGLO_PF_VDW_REDUCED || k == AGGLO_PF_CAPILLARY;
     solvent |= k == AGGLO_PF_GROOT_WARREN;
   }
   if (m->thermo != DPD_THERMO_DPD || !attraction || solvent) return 0;
