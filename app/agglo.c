@@ -202,7 +202,8 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
 
 /* The end-of-run temperature check of a DPD run (docs/dpd.md): the last stats.csv row's
    temperature_mean_last_half (the model's mean kT over the steps of the second half of the run,
-   agglo_dpd_temperature_report) against dpd.kT; a departure above 10 % is reported on stderr. */
+   agglo_dpd_temperature_report) against dpd.kT; a departure beyond the run's statistical band (3
+   standard errors, at least 1 %) is reported on stderr. */
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
@@ -506,7 +507,8 @@ static void agglomerates_usage(FILE *f) {
           "                                   [--definition moments|thesis] [--min-radius R]\n\n"
           "The agglomerate report of the DPD thesis (Mokkapati 2006; docs/dpd.md) for one frame:\n"
           "agglomerates = groups of two or more particles linked by surface gaps below G (default\n"
-          "0: centres closer than one diameter), each enclosed in an ellipsoid classed\n"
+          "0: centres closer than one diameter; touching counts, to 1e-9 diameter), each enclosed\n"
+          "in an ellipsoid classed\n"
           "sphere/prolate/oblate/scalene with relative tolerance T (default 0.05); particles in\n"
           "agglomerates; volume ratio; histogram of volumes (B bins, default 8).\n"
           "  --definition moments   (default) the solid ellipsoid with the second moments of the\n"

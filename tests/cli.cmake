@@ -193,7 +193,13 @@ add_test(NAME cli_dpd_temperature_warning
   COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -o cli_out_dpd_twarn
           --overwrite --quiet -s run.t_end=0.25 -s dpd.capillary_bridge=always)
 set_tests_properties(cli_dpd_temperature_warning PROPERTIES TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "warning: the mean temperature over the last half of the run is [0-9.]+, \\+[0-9.]+% from dpd\\.kT = 0\\.3333 \\(dpd\\.thermostat = dpd")
+  PASS_REGULAR_EXPRESSION "warning: the mean temperature over the last half of the run is [0-9.]+, \\+[0-9.]+% from dpd\\.kT = 0\\.3333, outside the run's band of \\+-[0-9.]+% \\(3 standard errors, at least 1%; dpd\\.thermostat = transverse")
+# the central thermostat with an attraction and no solvent says so at the start, with the remedy
+add_test(NAME cli_dpd_start_warning
+  COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -o cli_out_dpd_swarn
+          --overwrite --quiet -s run.t_end=0.005 -s dpd.thermostat=dpd)
+set_tests_properties(cli_dpd_start_warning PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "warning: dpd\\.thermostat = dpd is central: .* dpd\\.thermostat = transverse or langevin holds the temperature")
 add_test(NAME cli_dpd_temperature_no_warning
   COMMAND ${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -o cli_out_dpd_tok
           --overwrite --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)

@@ -80,6 +80,10 @@ int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, int defi
   memset(a, 0, sizeof *a);
   a->definition = definition;
   size_t n = s->n;
+  double dsum = 0;
+  for (size_t i = 0; i < n; i++) dsum += 2 * s->r[i];
+  double d = a->diameter = n ? dsum / (double)n : 1;
+  gap += AGGLO_AGGLOMERATE_TOUCH * d; /* touching counts, to round-off */
   agglo_cluster_stats st;
   if (agglo_clusters_label(s, NULL, gap, &st) != 0) return -1;
   double *u = malloc(3 * (n + 1) * sizeof *u);
@@ -98,9 +102,7 @@ int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, int defi
     agglo_agglomerates_free(a);
     return -1;
   }
-  double dsum = 0;
-  for (size_t i = 0; i < n; i++) dsum += 2 * s->r[i], order[i] = i;
-  double d = a->diameter = n ? dsum / (double)n : 1;
+  for (size_t i = 0; i < n; i++) order[i] = i;
   sort_labels = s->cluster; /* single-threaded use */
   qsort(order, n, sizeof *order, cmp_by_label);
   double sum_thesis = 0, sum_true = 0;

@@ -1,6 +1,6 @@
 /* The agglomerate report of the DPD thesis (Mokkapati 2006, ch. IV.D; docs/dpd.md): agglomerates are
    the connected components (two or more particles) of the pairs whose surface gap is below a
-   threshold (0: centres closer than one diameter); each is enclosed in an ellipsoid, classed
+   threshold (0: centres closer than one diameter, touching included to 1e-9 d); each is enclosed in an ellipsoid, classed
    sphere / prolate / oblate / scalene. Two ellipsoids (docs/dpd.md):
    - moments (default): the solid ellipsoid with the same second moments as the member spheres,
      a_k = sqrt(5 lambda_k) of their gyration tensor (agglo_equivalent_ellipsoid); classes by the
@@ -45,8 +45,10 @@ int agglo_equivalent_ellipsoid(const double *x, const double *r, size_t n, doubl
 int agglo_ellipsoid_class_ratio(const double semi[3], double tol);
 
 /* Label clusters (s->cluster is overwritten) and measure the agglomerates with the ellipsoid
-   `definition` (AGGLO_ELLIPSOID_*). tol: relative tolerance of the axis equalities. Returns 0
-   or -1 (memory). */
+   `definition` (AGGLO_ELLIPSOID_*). Members: surface gap below gap + AGGLO_AGGLOMERATE_TOUCH d
+   (d the mean diameter), so that touching spheres (gap 0 to round-off) are one agglomerate.
+   tol: relative tolerance of the axis equalities. Returns 0 or -1 (memory). */
+#define AGGLO_AGGLOMERATE_TOUCH 1e-9
 int agglo_agglomerates_measure(agglo_system *s, double gap, double tol, int definition,
                                agglo_agglomerates *a);
 void agglo_agglomerates_free(agglo_agglomerates *a);

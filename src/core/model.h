@@ -64,6 +64,9 @@ typedef struct agglo_model {
      model's state being made again by init? NULL if it can (its memory only speeds it up, as a
      warm start, or follows from the particles), else why not; without it: not */
   const char *(*new_state_refused)(const void *state);
+  /* optional: a warning about the settings at the start of the run (e.g. a thermostat that
+     cannot hold the temperature), naming the setting that would; 1 with msg, else 0 */
+  int (*start_warning)(const void *state, char *msg, size_t n);
 } agglo_model;
 
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count

@@ -255,6 +255,9 @@ static agglo_status check_step(agglo_sim *sim) {
 agglo_status agglo_sim_begin(agglo_sim *sim) {
   if (sim->started) return AGGLO_OK;
   sim->started = 1;
+  char msg[512];
+  if (sim->log && sim->model->start_warning && sim->model->start_warning(sim->state, msg, sizeof msg))
+    sim->log(msg, sim->log_user); /* not one of the five step warnings: always passed on */
   return sim->out.initial_pending && agglo_outputs_write(sim, 0) != 0 ? AGGLO_ERROR_IO : AGGLO_OK;
 }
 

@@ -87,8 +87,9 @@ static const agglo_key keys[] = {
    "empty = dpd.a for all"},
   {"dpd", "gamma_ij", T_LIST, OFF(dpd.gamma_ij), "", 0, BIG, 0, 0,
    "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
-  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.805", 0, BIG, 0, 0,
-   "vdw: Hamaker constant A (energy; 0.805 = 1e-20 J in the thesis's units)"},
+  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.8047745018", 0, BIG, 0, 0,
+   "vdw: Hamaker constant A (energy; 0.8047745018 = 1e-20 J in the thesis's units, 3 kT = "
+   "3 k_B 300 K)"},
   {"dpd", "vdw_a", T_DOUBLE, OFF(dpd.vdw_a), "0.134", 0, BIG, 0, 0,
    "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
   {"dpd", "surface_tension", T_DOUBLE, OFF(dpd.surface_tension), "2318", 0, BIG, 0, 0,
@@ -117,12 +118,21 @@ static const agglo_key keys[] = {
   {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd.lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
   {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd.lj_rmin), "0.8", 0, 1.12, 0, 0,
    "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
+  {"dpd", "lj_shift", T_ENUM, OFF(dpd.lj_shift), "energy", 0, 0, 0, "energy|force|none",
+   "lj at its cut-off rc: energy = U shifted to 0 at rc (the force is Lennard-Jones's); force = "
+   "F - F(rc) and U - U(rc) + (r - rc) F(rc), both 0 at rc; none = cut (U and F jump to 0)"},
   {"dpd", "min_gap", T_DOUBLE, OFF(dpd.min_gap), "0.02", 0, BIG, 0, 0,
-   "force cap of vdw, vdw_reduced, capillary, edl: below this surface gap the force keeps its "
-   "value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for vdw"},
+   "force cap of vdw and vdw_reduced (the Hamaker cut-off): below this surface gap the force "
+   "keeps its value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for "
+   "vdw (capillary and edl are finite at contact: overlapping spheres keep the contact value)"},
   {"dpd", "core_k", T_DOUBLE, OFF(dpd.core_k), "0", 0, BIG, 0, 0,
    "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
    "(force/length); 0 = none (particles may overlap, as in the thesis)"},
+  {"dpd", "core_damping", T_DOUBLE, OFF(dpd.core_damping), "1", 0, BIG, 0, 0,
+   "damping ratio of a pair vibrating on the hard core: overlapping pairs feel the central "
+   "friction 2 core_damping sqrt(core_k mu) (mu the pair's reduced mass) and its random force at "
+   "kT, under every thermostat (it removes the energy a bond releases into its stiffest "
+   "vibration); 1 = critical, 0 = none (docs/dpd.md)"},
   {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd.agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},

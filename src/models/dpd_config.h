@@ -18,8 +18,8 @@ typedef struct {
   double edl_charge, edl_debye, edl_permittivity;
   double lj_epsilon, lj_sigma, lj_rmin;
   double min_gap, core_k, agglomerate_gap;
-  int thermostat, cap_bridge;
-  double transverse_ratio, langevin_gamma;
+  int thermostat, cap_bridge, lj_shift;
+  double transverse_ratio, langevin_gamma, core_damping;
   /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
   agglo_list species_radius, species_mass;
   agglo_enum_list conservative_ij;

@@ -29,6 +29,25 @@ double agglo_half_mean_value(const agglo_half_mean *h, int64_t *n) {
   return cnt ? s / (double)cnt : NAN;
 }
 
+double agglo_half_mean_stderr(const agglo_half_mean *h) {
+  int64_t total = h->nb * h->block + h->npart, k0 = (total / 2 + h->block - 1) / h->block;
+  double se = NAN;
+  for (int64_t per = 1; (h->nb - k0) / per >= AGGLO_HALF_MEAN_MIN_BATCHES; per *= 2) {
+    const int64_t nbat = (h->nb - k0) / per, first = h->nb - nbat * per;
+    double sum = 0, sum2 = 0;
+    for (int64_t b = 0; b < nbat; b++) {
+      double s = 0;
+      for (int64_t k = first + b * per; k < first + (b + 1) * per; k++) s += h->sum[k];
+      s /= (double)(per * h->block);
+      sum += s, sum2 += s * s;
+    }
+    double mean = sum / (double)nbat, var = fmax(0, (sum2 - nbat * mean * mean) / (double)(nbat - 1));
+    double e = sqrt(var / (double)nbat);
+    if (!(e <= se)) se = e; /* the largest (NAN at first) */
+  }
+  return se;
+}
+
 int agglo_half_mean_save(const agglo_half_mean *h, FILE *f) {
   fprintf(f, "%lld %lld %lld %a", (long long)h->block, (long long)h->nb, (long long)h->npart,
           h->part);

@@ -89,10 +89,21 @@ static double edl(const agglo_pair_params *p, double R1, double R2, double H, do
   return F;
 }
 
-static double lj(const agglo_pair_params *p, double r, double *U) {
+static double lj_cut(const agglo_pair_params *p, double r, double *U) {
   double s2 = p->lj_sigma * p->lj_sigma / (r * r), s6 = s2 * s2 * s2;
   if (U) *U = 4 * p->lj_eps * (s6 * s6 - s6);
   return 24 * p->lj_eps / r * (2 * s6 * s6 - s6);
+}
+
+/* Lennard-Jones, cut at rc (none), energy-shifted (U(rc) = 0, the force unchanged) or
+   force-shifted (F(rc) = U(rc) = 0: F - F(rc), U - U(rc) + (r - rc) F(rc)). */
+static double lj(const agglo_pair_params *p, double r, double *U) {
+  double F = lj_cut(p, r, U);
+  if (p->lj_shift == AGGLO_LJ_CUT) return F;
+  double Uc, Fc = lj_cut(p, p->rc, &Uc);
+  if (p->lj_shift == AGGLO_LJ_ENERGY_SHIFT) Fc = 0;
+  if (U) *U += -Uc + (r - p->rc) * Fc;
+  return F - Fc;
 }
 
 /* The force law at centre distance r (no cap, no core). */
@@ -121,10 +132,13 @@ double agglo_pair_force(const agglo_pair_params *p, double r, double ri, double 
      linearly, so that F = -dU/dr everywhere */
   double r_cap = 0;
   switch (p->kind) {
+  /* van der Waals diverges at contact: the Hamaker cut-off distance min_gap */
   case AGGLO_PF_VDW:
   case AGGLO_PF_VDW_REDUCED: r_cap = S + fmax(p->min_gap, 1e-9 * S); break;
+  /* finite at contact (the bridge: F0 = 2 pi R gamma cos(theta), Mokkapati 2006 (4.4)): the
+     laws are written for gaps H >= 0, overlapping spheres keep the contact value */
   case AGGLO_PF_CAPILLARY:
-  case AGGLO_PF_EDL: r_cap = S + p->min_gap; break;
+  case AGGLO_PF_EDL: r_cap = S; break;
   case AGGLO_PF_LJ: r_cap = p->lj_rmin * p->lj_sigma; break;
   default: break;
   }

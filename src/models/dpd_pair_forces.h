@@ -22,6 +22,9 @@ enum {
 /* capillary bridge volume: constant V = pi R^3 alpha^4 / 2 (the bridge formed at contact keeps
    its volume), or the thesis's V = pi R^2 alpha^2 H + pi R^3 alpha^4 / 2 at every H. */
 enum { AGGLO_CAP_CONSTANT_VOLUME = 0, AGGLO_CAP_THESIS = 1 };
+/* Lennard-Jones at its cut-off: shifted so that U(rc) = 0 (energy, the default), or both U(rc)
+   and F(rc) = 0 (force), or cut (none: U and F jump to 0 at rc). */
+enum { AGGLO_LJ_ENERGY_SHIFT = 0, AGGLO_LJ_FORCE_SHIFT = 1, AGGLO_LJ_CUT = 2 };
 
 typedef struct {
   int kind;
@@ -32,13 +35,15 @@ typedef struct {
   int cap_volume;  /* AGGLO_CAP_* */
   double edl_charge2_over_eps, edl_debye; /* edl: sigma_q^2 / (eps_r eps_0), Debye length 1/kappa */
   double lj_eps, lj_sigma, lj_rmin; /* lj: epsilon, sigma, force frozen below lj_rmin * sigma */
-  double min_gap;  /* gap-based forces: evaluated at gap max(H, min_gap) (force cap) */
+  int lj_shift;    /* AGGLO_LJ_* */
+  double min_gap;  /* vdw, vdw_reduced: evaluated at gap max(H, min_gap) (force cap, the Hamaker
+                      cut-off); capillary and edl are evaluated at max(H, 0) */
   double core_k;   /* > 0: harmonic hard core k (R_i + R_j - r) for r < R_i + R_j, U = k/2 (..)^2 */
 } agglo_pair_params;
 
 /* F(r) for spheres of radii ri, rj; *U (if not NULL) receives the potential. Beyond rc both are 0;
-   the potentials are not shifted (U -> 0 at infinity) except groot_warren (0 at rc) and the
-   thesis capillary (shifted to 0 at rc, it diverges logarithmically). */
+   the potentials are not shifted (U -> 0 at infinity) except groot_warren (0 at rc), lj
+   (lj_shift) and the thesis capillary (shifted to 0 at rc, it diverges logarithmically). */
 double agglo_pair_force(const agglo_pair_params *p, double r, double ri, double rj, double *U);
 
 /* The forces alone, without cap, core or cut-off (for tests and plots), as magnitudes of the

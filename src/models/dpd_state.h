@@ -51,6 +51,7 @@ typedef struct agglo_dpd_state {
      the pairs found bridged during one, and their concatenation */
   int bridges, multi_rc;        /* multi_rc: the species pairs have different cut-offs */
   double *rupt_k;               /* nspec^2: D_rupt = rupt_k * 2 ri rj / (ri + rj) */
+  double core_gamma;            /* the hard core's dashpot is core_gamma sqrt(mu) (dpd.core_damping) */
   agglo_bond_set bonds;
   struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
   int nbb;

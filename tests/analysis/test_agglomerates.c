@@ -147,11 +147,33 @@ static void report_with_moments(void **st) {
   agglo_system_free(&s);
 }
 
+/* Touching counts: a chain of spheres (d = 1) whose centres are one diameter apart to round-off
+   (the second pair 1.5e-11 beyond) is one agglomerate of 3 with gap 0; a fourth sphere 1e-6 d
+   beyond touching is not a member. */
+static void touching_spheres_are_one_agglomerate(void **st) {
+  (void)st;
+  double x[][3] = {{2.3, 5, 5}, {3.3, 5, 5}, {4.3 + 1.5e-11, 5, 5}, {5.3 + 1.5e-11 + 1e-6, 5, 5}};
+  agglo_system s;
+  assert_int_equal(agglo_system_alloc(&s, 3, 4), 0);
+  for (size_t i = 0; i < 4; i++) {
+    for (int k = 0; k < 3; k++) s.x[3 * i + k] = x[i][k];
+    s.r[i] = 0.5, s.m[i] = 1, s.inv_m[i] = 1;
+  }
+  for (int k = 0; k < 3; k++) s.box.lo[k] = 0, s.box.len[k] = s.box.hi[k] = 20, s.box.periodic[k] = 1;
+  agglo_agglomerates a;
+  assert_int_equal(agglo_agglomerates_measure(&s, 0, 0.05, AGGLO_ELLIPSOID_MOMENTS, &a), 0);
+  assert_int_equal(a.n_agglomerates, 1);
+  assert_int_equal(a.n_particles, 3);
+  agglo_agglomerates_free(&a);
+  agglo_system_free(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(point_clouds_of_known_ellipsoids),
       cmocka_unit_test(chains_hexagons_cubes),
       cmocka_unit_test(report_with_moments),
+      cmocka_unit_test(touching_spheres_are_one_agglomerate),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* The DPD model (src/models/dpd_model.c): Groot-Warren fluid temperature and momentum, exact pair
    symmetry of the random and dissipative forces, bitwise reproducibility with 1 and 2 threads,
-   and the SI -> reduced conversion of the thesis (A = 1e-20 J -> A* = 0.805). */
+   and the SI -> reduced conversion of the thesis (A = 1e-20 J -> A* = 0.8047745018), the SI and
+   reduced vdW examples the same run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,7 +150,7 @@ static void attractive_2d_walls_species(void **st) {
   stop(&S);
 }
 
-/* The thesis's conversion: d = 20 nm, copper (8920 kg/m^3), 300 K, A = 1e-20 J -> A* ~ 0.805. */
+/* The thesis's conversion: d = 20 nm, copper (8920 kg/m^3), 300 K, A = 1e-20 J -> A* = 0.8047745. */
 static void si_conversion_of_the_thesis(void **st) {
   (void)st;
   agglo_config c;
@@ -161,7 +162,7 @@ static void si_conversion_of_the_thesis(void **st) {
   c.dpd.kT = 1.380649e-23 * 300;
   agglo_dpd_units u;
   agglo_dpd_units_of(&c, &u);
-  assert_true(fabs(1e-20 / u.energy - 0.805) < 0.001);
+  assert_true(fabs(1e-20 / u.energy - 0.8047745018) < 1e-10);
   assert_true(fabs(u.length - 20e-9) < 1e-20);
   /* v_rms = sqrt(3 kT / m) is the velocity unit */
   assert_true(fabs(u.velocity / sqrt(3 * c.dpd.kT / c.mass) - 1) < 1e-12);
@@ -172,7 +173,7 @@ static void si_conversion_of_the_thesis(void **st) {
   c.dpd.hamaker = 1e-20;
   agglo_dpd_describe(&c, f);
   fclose(f);
-  assert_non_null(strstr(buf, "A* = 0.80"));
+  assert_non_null(strstr(buf, "A* = 0.804775"));
   free(buf);
 }
 
@@ -218,33 +219,29 @@ static void agglomerates_of_known_shapes(void **st) {
   agglo_system_free(&s);
 }
 
-/* The same vdW run in reduced and in SI units (examples/dpd_vdw_si.ini's conversion) gives the
-   same trajectory to round-off over a few steps. */
-static void si_and_reduced_runs_agree(void **st) {
+/* examples/dpd_vdw.ini and examples/dpd_vdw_si.ini, as shipped, are the same run: after 100
+   steps the SI run's positions and velocities in reduced units (length = d, time = d sqrt(m/3kT))
+   equal the reduced run's to 1e-9. */
+static void si_and_reduced_examples_agree(void **st) {
   (void)st;
-  double kT = 1.380649e-23 * 300, M = 8920 * M_PI / 6 * pow(20e-9, 3), E = 3 * kT, L = 20e-9;
-  double T = L * sqrt(M / E);
+  const char *files[2] = {AGGLO_EXAMPLES "/dpd_vdw.ini", AGGLO_EXAMPLES "/dpd_vdw_si.ini"};
   agglo_config c[2];
-  for (int u = 0; u < 2; u++) {
-    agglo_config *q = &c[u];
-    agglo_config_defaults(q);
-    q->model = &agglo_dpd_entry, q->dim = 3, q->n = 200, q->radius_spread = 0, q->seed = 3;
-    q->boundary.n = 1, q->boundary.v[0] = 1, q->size.n = 1;
-    q->dpd.conservative = 1, q->dpd.lambda = 0.65;
-    double l = u ? L : 1, e = u ? E : 1, t = u ? T : 1, m = u ? M : 1;
-    q->radius = 0.5 * l, q->mass = m, q->size.v[0] = 15 * l, q->dt = 0.0005 * t;
-    q->dpd.units = u ? DPD_UNITS_SI : DPD_UNITS_REDUCED;
-    q->dpd.kT = e / 3, q->dpd.rc = 3 * l, q->dpd.gamma = 13.5 * m / t, q->dpd.hamaker = 0.805 * e;
-    q->dpd.min_gap = 0.02 * l, q->dpd.core_k = 1e5 * e / (l * l);
-  }
   sim S[2];
-  for (int u = 0; u < 2; u++) start(&S[u], &c[u]), advance(&S[u], 50);
+  char err[512];
+  for (int u = 0; u < 2; u++) {
+    agglo_config_defaults(&c[u]);
+    if (agglo_config_read_file(&c[u], files[u], err, sizeof err) != 0) fail_msg("%s", err);
+    start(&S[u], &c[u]), advance(&S[u], 100);
+  }
+  agglo_dpd_units si;
+  agglo_dpd_units_of(&c[1], &si);
+  assert_true(si.si && S[0].s.n == 375 && S[1].s.n == 375);
   double worst = 0;
   for (size_t i = 0; i < 3 * S[0].s.n; i++) {
-    worst = fmax(worst, fabs(S[1].s.x[i] / L - S[0].s.x[i]));
-    worst = fmax(worst, fabs(S[1].s.v[i] * T / L - S[0].s.v[i]));
+    worst = fmax(worst, fabs(S[1].s.x[i] / si.length - S[0].s.x[i]));
+    worst = fmax(worst, fabs(S[1].s.v[i] / si.velocity - S[0].s.v[i]));
   }
-  printf("SI vs reduced after 50 steps: largest difference %.3g\n", worst);
+  printf("dpd_vdw_si.ini vs dpd_vdw.ini after 100 steps: largest difference %.3g\n", worst);
   assert_true(worst < 1e-9);
   for (int u = 0; u < 2; u++) stop(&S[u]);
 }
@@ -257,7 +254,7 @@ int main(void) {
       cmocka_unit_test(attractive_2d_walls_species),
       cmocka_unit_test(si_conversion_of_the_thesis),
       cmocka_unit_test(agglomerates_of_known_shapes),
-      cmocka_unit_test(si_and_reduced_runs_agree),
+      cmocka_unit_test(si_and_reduced_examples_agree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,15 +40,17 @@ typedef struct {
 
 /* Two particles (d = 1) along x at gap0, velocities -+u, capillary water bridge as the thesis's
    examples (F0* = 7282, alpha = 10 deg), hard core, no thermostat (gamma = 0). */
-static void start_pair(sim *S, int bridge, double gap0, double u) {
+static void start_pair_with(sim *S, int bridge, double gap0, double u, int volume, double dt,
+                            double core_k) {
   agglo_config c;
   agglo_config_defaults(&c);
-  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 2;
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = dt, c.t_end = 1e6, c.n = 2;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 6, c.boundary.n = 1, c.boundary.v[0] = 1;
   c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = bridge;
   c.dpd.surface_tension = 2318, c.dpd.fill_angle = 10, c.dpd.rc = 3;
-  c.dpd.min_gap = 0.02, c.dpd.core_k = 1e5, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
+  c.dpd.min_gap = 0.02, c.dpd.core_k = core_k, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
+  c.dpd.cap_volume = volume;
   char err[512];
   memset(S, 0, sizeof *S);
   if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
@@ -57,6 +59,10 @@ static void start_pair(sim *S, int bridge, double gap0, double u) {
   memcpy(S->s.x, x0, sizeof x0);
   memcpy(S->s.v, v0, sizeof v0);
   if (agglo_model_dpd.init(&S->state, &S->s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+}
+
+static void start_pair(sim *S, int bridge, double gap0, double u) {
+  start_pair_with(S, bridge, gap0, u, AGGLO_CAP_CONSTANT_VOLUME, 0.0005, 1e5);
 }
 
 static double gap_of(const agglo_system *s) {
@@ -133,11 +139,56 @@ static void no_force_without_bridge_then_capture(void **st) {
   }
 }
 
+static double kinetic(const agglo_system *s) {
+  double K = 0;
+  for (int k = 0; k < 6; k++) K += 0.5 * s->v[k] * s->v[k]; /* masses 1 */
+  return K;
+}
+
+/* Each bridge law of a pair at contact (gap 0, water, d = 1): the model's force on it is the
+   law's finite contact value F0 = 2 pi R gamma cos(theta) (Mokkapati 2006 (4.4), here 7282; the
+   min_gap cap is van der Waals's and does not touch it), and pulled apart (no thermostat, no
+   core) the pair loses the kinetic energy of the bridge's well, the integral of the law from
+   contact to rupture D: F0 b ln(1 + D/b), b = R alpha^2 (thesis volume), and
+   F0 c (1/sqrt(c) - 1/(sqrt(D^2 + c) + D)), c = R^2 alpha^4 (constant volume). */
+static void bridge_contact_force_and_well(void **st) {
+  (void)st;
+  const double R = 0.5, a = 10 * M_PI / 180, F0 = 2 * M_PI * R * 2318, b = R * a * a, c = b * b;
+  const double D = cbrt(0.5 * M_PI * R * R * R * pow(a, 4));
+  const double well[2] = {F0 * c * (1 / sqrt(c) - 1 / (sqrt(D * D + c) + D)),
+                          F0 * b * log(1 + D / b)};
+  for (int volume = AGGLO_CAP_CONSTANT_VOLUME; volume <= AGGLO_CAP_THESIS; volume++) {
+    sim S;
+    start_pair_with(&S, DPD_BRIDGE_MEMORY, 0, 20, volume, 1e-6, 0);
+    /* the force of the last evaluation (init: contact), from the restart record */
+    FILE *f = tmpfile();
+    assert_int_equal(agglo_model_dpd.save(S.state, f), 0);
+    rewind(f);
+    char line[256];
+    double fx[2];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(fgets(line, sizeof line, f));
+    for (int i = 0; i < 2; i++)
+      assert_non_null(fgets(line, sizeof line, f)), fx[i] = strtod(line, NULL);
+    fclose(f);
+    double K0 = kinetic(&S.s);
+    while (gap_of(&S.s) < 2 * D) step1(&S);
+    double lost = K0 - kinetic(&S.s);
+    printf("%s volume: force at contact %.6g (F0 %.6g), kinetic energy lost %.6g (well %.6g)\n",
+           volume == AGGLO_CAP_THESIS ? "thesis" : "constant", fx[0], F0, lost, well[volume]);
+    assert_true(fabs(fx[0] / F0 - 1) < 1e-12 && fx[1] == -fx[0]);
+    assert_true(fabs(lost / well[volume] - 1) < 1e-3);
+    agglo_model_dpd.destroy(S.state);
+    agglo_system_free(&S.s);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rupture_distance),
       cmocka_unit_test(force_zero_beyond_rupture),
       cmocka_unit_test(no_force_without_bridge_then_capture),
+      cmocka_unit_test(bridge_contact_force_and_well),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,8 +72,10 @@ static void radius_mass_and_pair_energies(void **st) {
      minimum 2^(1/6) */
   double pos[3][3] = {{2.6, 3.9, 3}, {3, 3, 3}, {3 + pow(2, 1.0 / 6), 3, 3}};
   double U = energy_at(&c, &s, pos);
-  double r = sqrt(0.4 * 0.4 + 0.9 * 0.9), w = 1 - r / 1.5, want = -5 + 0.5 * 25 * 1.5 * w * w;
-  printf("U = %.12g (want %.12g: LJ -5 and the solvent-colloid repulsion)\n", U, want);
+  /* LJ energy-shifted (dpd.lj_shift default): -5 - U(2.5) */
+  double r = sqrt(0.4 * 0.4 + 0.9 * 0.9), w = 1 - r / 1.5, Uc = 20 * (pow(2.5, -12) - pow(2.5, -6));
+  double want = -5 - Uc + 0.5 * 25 * 1.5 * w * w;
+  printf("U = %.12g (want %.12g: LJ -5 shifted and the solvent-colloid repulsion)\n", U, want);
   assert_true(fabs(U - want) < 1e-7); /* stats.csv prints 9 digits */
   agglo_system_free(&s);
 }

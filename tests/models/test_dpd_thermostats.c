@@ -157,8 +157,8 @@ static void temperature_report_and_restart(void **st) {
   c.t_end = 60 * c.dt;
   sim A, B;
   start(&A, &c);
-  double mean, target, mean_b, target_b, Tsum = 0;
-  assert_int_equal(agglo_dpd_temperature_report(A.state, &mean, &target), -1);
+  double mean, target, band, mean_b, target_b, band_b, Tsum = 0;
+  assert_int_equal(agglo_dpd_temperature_report(A.state, &mean, &target, &band), -1);
   for (int k = 1; k <= 40; k++) advance(&A, 1), Tsum += k > 30 ? agglo_dpd_temperature(&A.s) : 0;
   FILE *f = tmpfile();
   assert_non_null(f);
@@ -169,7 +169,7 @@ static void temperature_report_and_restart(void **st) {
   memcpy(v, A.s.v, n3 * sizeof *v);
   int64_t step = A.s.step;
   for (int k = 0; k < 20; k++) advance(&A, 1), Tsum += agglo_dpd_temperature(&A.s);
-  assert_int_equal(agglo_dpd_temperature_report(A.state, &mean, &target), 0);
+  assert_int_equal(agglo_dpd_temperature_report(A.state, &mean, &target, &band), 0);
   printf("mean kT over steps 31..60: %.9f (from the system: %.9f)\n", mean, Tsum / 30);
   assert_true(target == 1 && fabs(mean - Tsum / 30) < 1e-12);
   /* restart: the system of step 40 and the model file */
@@ -186,8 +186,8 @@ static void temperature_report_and_restart(void **st) {
   advance(&B, 20);
   assert_true(memcmp(A.s.x, B.s.x, n3 * sizeof *x) == 0);
   assert_true(memcmp(A.s.v, B.s.v, n3 * sizeof *v) == 0);
-  assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b), 0);
-  assert_true(mean_b == mean);
+  assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b, &band_b), 0);
+  assert_true(mean_b == mean && band_b == band);
   /* the same fluid against a target 20 % higher is reported */
   c.dpd.kT = 1.2;
   agglo_model_dpd.destroy(B.state);
@@ -195,7 +195,7 @@ static void temperature_report_and_restart(void **st) {
   rewind(f);
   assert_int_equal(agglo_model_dpd.load(B.state, &B.s, f, err, sizeof err), 0);
   advance(&B, 5);
-  assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b), 1);
+  assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b, &band_b), 1);
   free(x);
   free(v);
   stop(&A);

@@ -47,10 +47,30 @@ static void save_and_load(void **st) {
   assert_true(agglo_half_mean_value(&a, NULL) == agglo_half_mean_value(&b, NULL));
 }
 
+/* The standard error by blocking: 2048 values (blocks of 4 after two merges), the last half
+   (256 blocks) in 16 runs of 64 equal values 0..15. Batches of 1..16 blocks see 16 or more
+   batches; 32 blocks, 8 batches of means 0.5, 2.5, .., 14.5 (SE sqrt(3)); 64 blocks, 4 batches of
+   means 1.5, 5.5, 9.5, 13.5: sd = sqrt(80/3), SE = sd / 2, the largest. Fewer than 4 blocks in
+   the last half: NAN. */
+static void standard_error_of_batches(void **st) {
+  (void)st;
+  agglo_half_mean h;
+  agglo_half_mean_init(&h);
+  for (int i = 0; i < 6; i++) agglo_half_mean_add(&h, i); /* 3 in the last half */
+  assert_true(isnan(agglo_half_mean_stderr(&h)));
+  agglo_half_mean_add(&h, 6); /* 4: values 3..6 */
+  assert_true(fabs(agglo_half_mean_stderr(&h) - sqrt(5.0 / 12)) < 1e-14);
+  agglo_half_mean_init(&h);
+  for (int i = 0; i < 2048; i++) agglo_half_mean_add(&h, i < 1024 ? 100.0 : (double)((i - 1024) / 64));
+  assert_true(fabs(agglo_half_mean_value(&h, NULL) - 7.5) < 1e-15);
+  assert_true(fabs(agglo_half_mean_stderr(&h) - sqrt(80.0 / 3) / 2) < 1e-13);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(exact_then_blocks),
       cmocka_unit_test(save_and_load),
+      cmocka_unit_test(standard_error_of_batches),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,7 @@ static void edl_matches_formula(void **st) {
 static void lj_and_groot_warren(void **st) {
   (void)st;
   agglo_pair_params p = base(AGGLO_PF_LJ);
+  p.lj_shift = AGGLO_LJ_CUT;
   double rm = pow(2, 1.0 / 6);
   assert_true(fabs(agglo_pair_force(&p, rm, 0.5, 0.5, NULL)) < 1e-13);
   double U;
@@ -108,6 +109,52 @@ static void lj_and_groot_warren(void **st) {
   assert_true(rel(U, 0.5 * 25 * 0.49) < 1e-14);
   assert_true(agglo_pair_force(&g, 1.0, 0.05, 0.05, &U) == 0 && U == 0);
   assert_true(agglo_dpd_weight(0.25, 1) == 0.75 && agglo_dpd_weight(1.2, 1) == 0);
+}
+
+/* Each bridge law reaches its own finite contact value F0 = 2 pi R gamma cos(theta) (Mokkapati
+   2006 (4.4)), whatever min_gap (the cap is van der Waals's), keeps it under overlap, and its well
+   from contact to a gap D is the analytic integral of the law. */
+static void capillary_contact_value_and_well(void **st) {
+  (void)st;
+  agglo_pair_params p = base(AGGLO_PF_CAPILLARY);
+  double R = 0.5, F0 = 2 * M_PI * R * p.surface_tension * p.cos_theta, D = 0.0567;
+  double b = R * p.alpha * p.alpha, c = b * b; /* thesis: R alpha^2; constant volume: R^2 alpha^4 */
+  double well[2] = {F0 * c * (1 / sqrt(c) - 1 / (sqrt(D * D + c) + D)), F0 * b * log(1 + D / b)};
+  for (int mode = 0; mode < 2; mode++) {
+    p.cap_volume = mode; /* AGGLO_CAP_CONSTANT_VOLUME, AGGLO_CAP_THESIS */
+    double U0, U1, Uo;
+    assert_true(rel(-agglo_pair_force(&p, 1, R, R, &U0), F0) < 1e-12);
+    assert_true(rel(-agglo_pair_force(&p, 0.95, R, R, &Uo), F0) < 1e-12);
+    assert_true(rel(Uo - U0, -F0 * 0.05) < 1e-9); /* continued linearly under overlap */
+    agglo_pair_force(&p, 1 + D, R, R, &U1);
+    assert_true(rel(U1 - U0, well[mode]) < 1e-12);
+    /* the law itself just outside contact, not the value at min_gap */
+    assert_true(rel(-agglo_pair_force(&p, 1 + 1e-9, R, R, NULL), F0) < 1e-6);
+  }
+  /* van der Waals keeps its cap at min_gap */
+  agglo_pair_params v = base(AGGLO_PF_VDW);
+  assert_true(agglo_pair_force(&v, 1.01, R, R, NULL) == agglo_pair_force(&v, 1.02, R, R, NULL));
+}
+
+/* Lennard-Jones shifted at its cut-off: energy (U(rc) = 0, the force Lennard-Jones's), force
+   (U(rc) = F(rc) = 0), none (cut: both jump). */
+static void lj_shifted_forms(void **st) {
+  (void)st;
+  agglo_pair_params p = base(AGGLO_PF_LJ);
+  p.rc = 2.5;
+  double rc = p.rc, Uc = 4 * (pow(rc, -12) - pow(rc, -6));
+  double Fc = 24 / rc * (2 * pow(rc, -12) - pow(rc, -6)), below = rc * (1 - 1e-12), U, r = 1.5;
+  double Ur = 4 * (pow(r, -12) - pow(r, -6)), Fr = 24 / r * (2 * pow(r, -12) - pow(r, -6));
+  p.lj_shift = AGGLO_LJ_CUT;
+  assert_true(rel(agglo_pair_force(&p, below, 0.5, 0.5, &U), Fc) < 1e-9 && rel(U, Uc) < 1e-9);
+  assert_true(agglo_pair_force(&p, rc, 0.5, 0.5, &U) == 0 && U == 0);
+  p.lj_shift = AGGLO_LJ_ENERGY_SHIFT;
+  assert_true(rel(agglo_pair_force(&p, below, 0.5, 0.5, &U), Fc) < 1e-9 && fabs(U) < 1e-12);
+  assert_true(rel(agglo_pair_force(&p, r, 0.5, 0.5, &U), Fr) < 1e-14 && rel(U, Ur - Uc) < 1e-14);
+  p.lj_shift = AGGLO_LJ_FORCE_SHIFT;
+  assert_true(fabs(agglo_pair_force(&p, below, 0.5, 0.5, &U)) < 1e-12 && fabs(U) < 1e-12);
+  assert_true(rel(agglo_pair_force(&p, r, 0.5, 0.5, &U), Fr - Fc) < 1e-14);
+  assert_true(rel(U, Ur - Uc + (r - rc) * Fc) < 1e-14);
 }
 
 /* F = -dU/dr for every kind, radii equal and unequal, capped and core regions included. */
@@ -165,6 +212,8 @@ int main(void) {
       cmocka_unit_test(lj_and_groot_warren),
       cmocka_unit_test(force_is_minus_derivative),
       cmocka_unit_test(vdw_unequal_radii),
+      cmocka_unit_test(capillary_contact_value_and_well),
+      cmocka_unit_test(lj_shifted_forms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
