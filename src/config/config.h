@@ -14,6 +14,7 @@
 #include "models/contact_config.h"
 #include "models/dpd_config.h"
 #include "models/gluey_config.h"
+#include "models/dlca_config.h"
 
 #define AGGLO_PATH_MAX 1024
 /* The most steps a run takes: beyond 2^53, t = step dt no longer tells the steps apart. */
@@ -55,6 +56,7 @@ typedef struct agglo_config {
   agglo_ballistic_settings ballistic;
   agglo_dpd_settings dpd;
   agglo_gluey_settings gluey;
+  agglo_dlca_settings dlca;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;
