@@ -84,5 +84,5 @@ const agglo_model_entry agglo_dlca_entry = {
     .radius_mass = radius_mass,
     .dynamics = dynamics,
     .overlap_tolerance = overlap_tolerance,
-    .describe = NULL,
+    .describe = agglo_dlca_describe, /* dlca_model.c */
 };

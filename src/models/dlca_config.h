@@ -2,6 +2,7 @@
 #ifndef AGGLO_MODELS_DLCA_CONFIG_H
 #define AGGLO_MODELS_DLCA_CONFIG_H
 #include <stdint.h>
+#include <stdio.h>
 
 enum { DLCA_STOP_CLUSTERS = 0, DLCA_STOP_T_END = 1 };
 enum { DLCA_UNITS_REDUCED = 0, DLCA_UNITS_SI = 1 };
@@ -18,6 +19,8 @@ struct agglo_config;
    mass m (the rule of docs/dlca.md, in the run's units); its flights are lambda long at speed
    2 dim D / lambda. */
 void agglo_dlca_mobility(const struct agglo_config *c, double n, double m, double *D, double *lambda);
+/* What the settings give a particle of the reference radius (agglo_config_print_summary). */
+void agglo_dlca_describe(const struct agglo_config *c, FILE *f);
 
 /* its entry in the registry (core/model.h) and its dynamics (dlca_model.c) */
 extern const struct agglo_model_entry agglo_dlca_entry;

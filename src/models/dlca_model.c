@@ -25,27 +25,56 @@ static double reference_mass(const agglo_config *c) {
              ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
 }
 
+static double fractal_dimension(const agglo_config *c) {
+  return c->dlca.fractal_dimension > 0 ? c->dlca.fractal_dimension : c->dim == 2 ? 1.45 : 1.8;
+}
+
+/* [choice] the mobility radius of n particles of total mass m: R_m = a n^(1/D_f), a their
+   volume-equivalent mean radius (their mean mass over the reference mass gives their mean cube
+   of radius; a monomer's R_m is its radius). */
+static double mobility_radius(const agglo_config *c, double n, double m) {
+  return c->radius * cbrt(m / (n * reference_mass(c))) * pow(n, 1 / fractal_dimension(c));
+}
+
+/* SI: the gas's mean free path (kinetic theory from its viscosity), and the Cunningham
+   correction of a sphere of radius R (Kim et al. 2005) */
+static double mean_free_path(const agglo_dlca_settings *g) {
+  return g->viscosity / g->pressure * sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
+}
+static double cunningham(double kn) { return 1 + kn * (1.165 + 0.483 * exp(-0.997 / kn)); }
+
 void agglo_dlca_mobility(const agglo_config *c, double n, double m, double *D, double *lambda) {
-  double df = c->dlca.fractal_dimension > 0 ? c->dlca.fractal_dimension : c->dim == 2 ? 1.45 : 1.8;
-  double m1 = reference_mass(c);
-  /* [choice] mobility radius R_m = a n^(1/D_f), a the particles' volume-equivalent mean radius
-     (their mean mass over the reference mass gives their mean cube of radius) */
-  double a = c->radius * cbrt(m / (n * m1)), Rm = a * pow(n, 1 / df);
+  double Rm = mobility_radius(c, n, m);
   if (c->dlca.units == DLCA_UNITS_REDUCED) {
     /* Stokes friction f ∝ R_m; lambda = mean thermal speed x m / f ∝ sqrt(m) / R_m */
+    double m1 = reference_mass(c);
     *D = c->dlca.diffusion * c->radius / Rm;
     *lambda = c->dlca.persistence * sqrt(m / m1) * c->radius / Rm;
     return;
   }
-  /* an aerosol (as MCAC, Morán et al. 2020): the gas's mean free path, Knudsen number of the
-     mobility radius, Cunningham's correction (Kim et al. 2005), Stokes-Cunningham friction */
+  /* an aerosol (as MCAC, Morán et al. 2020): Stokes-Cunningham friction at the Knudsen number
+     of the mobility radius; persistence length = mean thermal speed x relaxation time m / f */
   const agglo_dlca_settings *g = &c->dlca;
   double kT = K_BOLTZMANN * g->temperature;
-  double mfp = g->viscosity / g->pressure * sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
-  double kn = mfp / Rm, cc = 1 + kn * (1.165 + 0.483 * exp(-0.997 / kn));
-  double f = 6 * M_PI * g->viscosity * Rm / cc;
+  double f = 6 * M_PI * g->viscosity * Rm / cunningham(mean_free_path(g) / Rm);
   *D = kT / f;
-  *lambda = sqrt(8 * kT / (M_PI * m)) * m / f; /* mean thermal speed x relaxation time m / f */
+  *lambda = sqrt(8 * kT / (M_PI * m)) * m / f;
+}
+
+void agglo_dlca_describe(const agglo_config *c, FILE *f) {
+  double D, lambda, m1 = reference_mass(c);
+  agglo_dlca_mobility(c, 1, m1, &D, &lambda);
+  double speed = 2 * c->dim * D / lambda;
+  fprintf(f, "dlca: mobility radius a N^(1/%g), sticking probability %g; a particle of radius %g "
+          "and mass %g:\n", fractal_dimension(c), c->dlca.probability, c->radius, m1);
+  if (c->dlca.units == DLCA_UNITS_SI) {
+    double mfp = mean_free_path(&c->dlca), kn = mfp / c->radius;
+    fprintf(f, "  gas mean free path %.4g m, Knudsen number %.4g, Cunningham correction %.4g\n",
+            mfp, kn, cunningham(kn));
+  }
+  fprintf(f, "  D = %.4g, persistence length %.4g (%.4g radii), flights at speed %.4g lasting %.4g%s\n",
+          D, lambda, lambda / c->radius, speed, lambda / speed,
+          c->dlca.units == DLCA_UNITS_SI ? " (SI: m^2/s, m, m/s, s)" : "");
 }
 
 typedef struct {
