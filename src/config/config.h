@@ -22,6 +22,7 @@
 
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
+enum { RADII_UNIFORM = 0, RADII_LOGNORMAL = 1 };
 enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
 enum { ON_FAILURE_WARN = 0, ON_FAILURE_STOP = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
@@ -36,7 +37,8 @@ typedef struct agglo_config {
   double t_end, dt;
   /* [particles] */
   int64_t n;
-  double radius, radius_spread, mass;
+  double radius, radius_spread, radius_sigma, mass;
+  int radius_distribution; /* RADII_* */
   agglo_list radii;
   int mass_rule, placement;
   double fraction;
