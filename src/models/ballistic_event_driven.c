@@ -36,7 +36,7 @@ void agglo_ed_destroy(void *state) {
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
   free(e->plist); free(e->plen); free(e->pcap);
-  free(e->heap); free(e->cell_of); free(e->members); free(e->first);
+  free(e->heap); free(e->cell_of); free(e->members); free(e->run_end); free(e->first);
   free(e);
 }
 
@@ -305,9 +305,21 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
     e->first[c + 1]++;
   }
   for (size_t c = 0; c < e->ncells; c++) e->first[c + 1] += e->first[c];
-  for (size_t i = 0; i < n; i++) e->members[e->first[e->cell_of[i]]++] = (int32_t)i;
+  if (!e->group_clusters) {
+    for (size_t i = 0; i < n; i++) e->members[e->first[e->cell_of[i]]++] = (int32_t)i;
+  } else { /* cluster by cluster: each cell's members of one cluster are consecutive */
+    if (!e->run_end && !(e->run_end = malloc(n * sizeof *e->run_end))) return -1;
+    for (size_t c = 0; c < n; c++)
+      for (int32_t m = e->size[c] > 0 ? e->head[c] : -1; m >= 0; m = e->next_mem[m])
+        e->members[e->first[e->cell_of[m]]++] = m;
+  }
   for (size_t c = e->ncells; c > 0; c--) e->first[c] = e->first[c - 1];
   e->first[0] = 0;
+  if (e->group_clusters) /* where each run of one cluster's members of a cell ends */
+    for (size_t c = 0; c < e->ncells; c++)
+      for (size_t p = e->first[c + 1]; p-- > e->first[c];)
+        e->run_end[p] = p + 1 < e->first[c + 1] && e->cl[e->members[p + 1]] == e->cl[e->members[p]]
+                            ? e->run_end[p + 1] : (int32_t)(p + 1);
   /* candidates: pairs of different clusters closer than reach (gap) */
   e->min_gap = INFINITY;
   for (size_t i = 0; i < n; i++) {
@@ -333,7 +345,11 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
           size_t cell = ((size_t)ax[2][a] * e->nc[1] + ax[1][b]) * e->nc[0] + ax[0][q];
           for (size_t p = e->first[cell]; p < e->first[cell + 1]; p++) {
             int32_t j = e->members[p];
-            if ((size_t)j <= i || e->cl[j] == e->cl[i]) continue;
+            if (e->cl[j] == e->cl[i]) { /* the rest of i's cluster in this cell, at once */
+              if (e->group_clusters) p = (size_t)e->run_end[p] - 1;
+              continue;
+            }
+            if ((size_t)j <= i) continue;
             double d[3];
             agglo_box_delta(&s->box, xi, s->x + 3 * (size_t)j, d);
             double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];

@@ -58,6 +58,10 @@ struct agglo_ed {
   double w[3];
   size_t ncells;
   int32_t *cell_of, *members;
+  /* 1: each cell's members grouped by cluster, a run of one cluster skipped at once (large
+     clusters); the order of the candidate pairs, and so of simultaneous events, changes */
+  int group_clusters;
+  int32_t *run_end;
   size_t *first;
   /* statistics */
   int64_t events, stale, merges, wall_hits, windows, flights, bounces;

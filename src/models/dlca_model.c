@@ -125,6 +125,7 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
     free(d);
     return -1;
   }
+  d->e->group_clusters = 1;
   *state = d;
   return 0;
 }
