@@ -50,6 +50,10 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
   if (df != 0 && !(df >= 1 && df <= c->dim))
     return agglo_fail(err, errlen, "dlca.fractal_dimension = %g: allowed 0 (the default by "
                       "dimension) or from 1 to run.dim = %d", df, c->dim);
+  if (c->dlca.stop == DLCA_STOP_CLUSTERS && !c->from[0] && c->dlca.clusters >= c->n)
+    return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
+                      "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",
+                      (long long)c->dlca.clusters, (long long)c->n);
   if (c->dlca.density > 0 && c->dlca.units != DLCA_UNITS_SI)
     return agglo_fail(err, errlen, "dlca.density = %g is read with dlca.units = si only "
                       "(reduced units: particles.mass)", c->dlca.density);
