@@ -655,7 +655,8 @@ static int cmd_list(int argc, char **argv) {
          "  brownian_3d.ini            Brownian aggregation in 3D, N = 2000, periodic cube\n"
          "  gluey_plane.ini            particle pushed onto a plane, then pulled (Lefebvre Figs. 2, 12)\n"
          "  gluey_billiard.ini         two spheres glue, rotate, separate (Lefebvre Fig. 15)\n"
-         "  gluey_lotto.ini            160 particles in a rotating box (Lefebvre Fig. 16)\n\n"
+         "  gluey_lotto.ini            160 particles in a rotating box (Lefebvre Fig. 16)\n"
+         "  dlca_3d.ini                Brownian cluster-cluster aggregation (DLCA), 3D, N = 2000\n\n"
          "`agglo list keys` prints every scenario key as a markdown table (docs/config.md).\n");
   return 0;
 }

@@ -174,6 +174,13 @@ cli_error(unused_gluey_in_contact
 cli_error(unused_dt_in_ballistic
   "run\\.dt is set but the ballistic model does not use it"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s run.dt=0.5)
+# dlca: a stop at more clusters than particles would end the run before it starts; SI keys only
+cli_error(dlca_clusters_not_below_n
+  "dlca\\.clusters = 10 with particles\\.n = 10: the run would stop before it starts"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=10)
+cli_error(dlca_density_in_reduced_units
+  "dlca\\.density = 1800 is read with dlca\\.units = si only"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.density=1800)
 
 # each corruption of a restart point is refused (exit status 2) naming file, line, particle, value,
 # and the directory is left as it was: the numbers of state.xyz; its count (a header announcing

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "core/files.h"
+#include "core/setup.h"
 #include "picture/picture.h"
 #include <errno.h>
 #include <ini.h>
@@ -28,6 +29,12 @@ static const agglo_key head[] = {
   {"particles", "radius", T_DOUBLE, OFF(radius), "0.01", 0, BIG, 1, 0, "reference radius r"},
   {"particles", "radius_spread", T_DOUBLE, OFF(radius_spread), "0.15", 0, 0.99, 0, 0,
    "radii uniform in [r(1-s), r(1+s)]; 0 = all equal"},
+  {"particles", "radius_distribution", T_ENUM, OFF(radius_distribution), "uniform", 0, 0, 0,
+   "uniform|lognormal",
+   "uniform: radii by radius_spread; lognormal: radii of geometric mean r and geometric "
+   "standard deviation radius_sigma (aerosol monomers)"},
+  {"particles", "radius_sigma", T_DOUBLE, OFF(radius_sigma), "1.25", 1, 10, 0, 0,
+   "lognormal: geometric standard deviation sigma_g of the radii (1 = all equal)"},
   {"particles", "radii", T_LIST, OFF(radii), "", 0, BIG, 1, 0,
    "explicit radii, given to particles in turn (overrides radius and radius_spread)"},
   {"particles", "mass_rule", T_ENUM, OFF(mass_rule), "volume", 0, 0, 0, "volume|uniform",
@@ -752,7 +759,11 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     return agglo_fail(err, errlen, "particles.radii lists %d radii for %lld particles", c->radii.n,
                 (long long)c->n);
   double rmax = c->radius * (1 + c->radius_spread), rmean = c->radius;
-  if (c->radii.n > 0) {
+  int lognormal = c->radii.n == 0 && c->radius_distribution == RADII_LOGNORMAL;
+  if (lognormal && c->n <= 2147483647) { /* unbounded: the largest of the radii drawn */
+    rmax = 0;
+    for (size_t i = 0; i < (size_t)c->n; i++) rmax = fmax(rmax, agglo_particle_radius(c, i));
+  } else if (c->radii.n > 0) {
     rmax = 0, rmean = 0;
     for (int i = 0; i < c->radii.n; i++) rmax = fmax(rmax, c->radii.v[i]), rmean += c->radii.v[i];
     rmean /= c->radii.n;
@@ -772,9 +783,10 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
   size_t sample = c->radii.n > 0 ? (size_t)c->radii.n : 1;
   for (size_t i = 0; i < sample; i++) {
     double r = c->radii.n > 0 ? c->radii.v[i] : c->radius;
-    /* E[r^2] and E[r^3] of the uniform spread */
-    double s = c->radii.n > 0 ? 0 : c->radius_spread;
+    /* E[r^2] and E[r^3] of the uniform spread, or of the lognormal radii */
+    double s = c->radii.n > 0 ? 0 : c->radius_spread, l = log(c->radius_sigma);
     double e2 = r * r * (1 + s * s / 3), e3 = r * r * r * (1 + s * s);
+    if (lognormal) e2 = r * r * exp(2 * l * l), e3 = r * r * r * exp(4.5 * l * l);
     vol_particles += d == 2 ? M_PI * e2 : 4.0 / 3.0 * M_PI * e3;
   }
   vol_particles *= (double)c->n / (double)sample;

@@ -14,6 +14,7 @@
 #include "models/contact_config.h"
 #include "models/dpd_config.h"
 #include "models/gluey_config.h"
+#include "models/dlca_config.h"
 
 #define AGGLO_PATH_MAX 1024
 /* The most steps a run takes: beyond 2^53, t = step dt no longer tells the steps apart. */
@@ -21,6 +22,7 @@
 
 enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 };
 enum { MASS_VOLUME = 0, MASS_UNIFORM = 1 };
+enum { RADII_UNIFORM = 0, RADII_LOGNORMAL = 1 };
 enum { CROSS_AUTO = 0, CROSS_GATHER = 1, CROSS_SPREAD = 2 };
 enum { ON_FAILURE_WARN = 0, ON_FAILURE_STOP = 1 };
 enum { AGGLO_FORMAT_XYZ = 0, AGGLO_FORMAT_H5MD = 1 };
@@ -35,7 +37,8 @@ typedef struct agglo_config {
   double t_end, dt;
   /* [particles] */
   int64_t n;
-  double radius, radius_spread, mass;
+  double radius, radius_spread, radius_sigma, mass;
+  int radius_distribution; /* RADII_* */
   agglo_list radii;
   int mass_rule, placement;
   double fraction;
@@ -55,6 +58,7 @@ typedef struct agglo_config {
   agglo_ballistic_settings ballistic;
   agglo_dpd_settings dpd;
   agglo_gluey_settings gluey;
+  agglo_dlca_settings dlca;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

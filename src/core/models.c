@@ -19,6 +19,7 @@ static const struct {
     {&agglo_ballistic_entry, NULL},
     {&agglo_dpd_entry, PARALLEL(agglo_dpd_run_parallel)},
     {&agglo_gluey_entry, NULL},
+    {&agglo_dlca_entry, NULL},
 };
 #define NMODELS (sizeof registry / sizeof registry[0])
 

@@ -28,3 +28,13 @@ void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t i
   z[0] = rad * cos(ang);
   z[1] = rad * sin(ang);
 }
+
+void agglo_rng_direction(int dim, const double u[2], double scale, double out[3]) {
+  if (dim == 2) {
+    double a = 2 * M_PI * u[0];
+    out[0] = scale * cos(a), out[1] = scale * sin(a), out[2] = 0;
+  } else {
+    double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
+    out[0] = scale * q * cos(a), out[1] = scale * q * sin(a), out[2] = scale * z;
+  }
+}

@@ -7,7 +7,7 @@
 /* What the numbers are for: each purpose has its own stream so they never correlate. */
 enum { AGGLO_STREAM_PLACEMENT = 1, AGGLO_STREAM_VELOCITY = 2, AGGLO_STREAM_BROWNIAN = 3,
        AGGLO_STREAM_RADIUS = 4, AGGLO_STREAM_PAIR = 5,
-       AGGLO_STREAM_LANGEVIN = 6 };
+       AGGLO_STREAM_LANGEVIN = 6, AGGLO_STREAM_FLIGHT = 7 };
 
 /* Four uniform numbers in (0,1). */
 void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double u[4]);
@@ -15,6 +15,9 @@ void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t 
 void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[4]);
 
 /* The first two of agglo_rng_normal4's numbers, at half the cost (2D). */
+/* A vector of length scale in a uniformly random direction of dim (2 or 3) dimensions, from two
+   uniform numbers in [0, 1) (z = 0 in 2D). */
+void agglo_rng_direction(int dim, const double u[2], double scale, double out[3]);
 void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[2]);
 
 #endif

@@ -8,16 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+double agglo_particle_radius(const agglo_config *c, size_t i) {
+  if (c->radii.n > 0) return c->radii.v[i % (size_t)c->radii.n];
+  double u[4];
+  if (c->radius_distribution == RADII_LOGNORMAL) {
+    agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
+    return c->radius * exp(log(c->radius_sigma) * u[0]);
+  }
+  agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
+  return c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
+}
+
 static void set_radii_and_masses(agglo_system *s, const agglo_config *c) {
   for (size_t i = 0; i < s->n; i++) {
-    double r;
-    if (c->radii.n > 0) {
-      r = c->radii.v[i % (size_t)c->radii.n];
-    } else {
-      double u[4];
-      agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_RADIUS, 0, i, u);
-      r = c->radius * (1.0 + c->radius_spread * (2.0 * u[0] - 1.0));
-    }
+    double r = agglo_particle_radius(c, i);
     double m = agglo_particle_mass(c, r);
     if (c->model->radius_mass) c->model->radius_mass(c, i, s->n, &r, &m); /* e.g. DPD species */
     s->r[i] = r, s->m[i] = m;

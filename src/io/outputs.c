@@ -92,7 +92,7 @@ static void size_class_names(FILE *f, size_t n) {
     fprintf(f, ",clusters_size_%llu_%llu", 1ull << b, (2ull << b) - 1);
 }
 
-/* Does a run of `model` have key = value? (what the H5MD units depend on: dpd.units, and
+/* Does a run of `model` have key = value? (what the H5MD units depend on: dpd.units, dlca.units, and
    gluey.radius_weighting for the unit of gluey's gamma columns) */
 static int scenario_says(const agglo_config *c, const char *model, const char *key, const char *value) {
   char v[32];
@@ -168,7 +168,8 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     agglo_h5md_options ho = {
         .deflate = (int)c->h5md_deflate,
         .precision64 = c->h5md_precision == AGGLO_PRECISION_DOUBLE,
-        .units = scenario_says(c, "dpd", "dpd.units", "si") ? AGGLO_UNITS_SI : AGGLO_UNITS_REDUCED,
+        .units = scenario_says(c, "dpd", "dpd.units", "si") || scenario_says(c, "dlca", "dlca.units", "si")
+                     ? AGGLO_UNITS_SI : AGGLO_UNITS_REDUCED,
         .gamma_weighted = scenario_says(c, "gluey", "gluey.radius_weighting", "on"),
         .species = species && sim->model->species(sim->state, &sim->sys, species) ? species : NULL,
         .observables = names,

@@ -54,12 +54,8 @@ static int start(agglo_system *s, const agglo_config *c, char *err, size_t errle
     v[0] = v[1] = v[2] = 0;
     if (c->ballistic.velocity == BALL_VEL_UNIFORM) {
       for (int k = 0; k < d; k++) v[k] = c->ballistic.speed * (u[k] - 0.5);
-    } else if (d == 2) {
-      double a = 2 * M_PI * u[0];
-      v[0] = c->ballistic.speed * cos(a), v[1] = c->ballistic.speed * sin(a);
     } else {
-      double z = 2 * u[0] - 1, a = 2 * M_PI * u[1], q = sqrt(fmax(0, 1 - z * z));
-      v[0] = c->ballistic.speed * q * cos(a), v[1] = c->ballistic.speed * q * sin(a), v[2] = c->ballistic.speed * z;
+      agglo_rng_direction(d, u, c->ballistic.speed, v);
     }
   }
   return 0;

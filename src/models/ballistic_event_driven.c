@@ -1,15 +1,20 @@
 /* Ballistic aggregation, exact event-driven reference (Degond et al. 2024, supplement A, made
    fast; docs/ballistic.md). Clusters translate rigidly: a particle's position is p_i + X_c + V_c (t - t_c) with p_i
    fixed relative to its cluster c. Events are pair contacts between particles of different
-   clusters (closed-form time) and wall hits of a cluster (per axis, from its extents).
+   clusters (closed-form time) and wall hits of a cluster (per axis, from its extents); with a
+   motion (ballistic_events.h: the dlca model's Brownian flights), also the end of a cluster's
+   flight, and contacts that do not stick.
 
    Speed: time is cut into windows in which the fastest cluster moves `window` max radii. No
-   velocity ever exceeds the window's maximum (a merge averages, a wall reflects), so only pairs
+   velocity ever exceeds the window's maximum (a merge averages, a wall reflects, a flight keeps
+   or lowers its cluster's speed), so only pairs
    closer than 2 * window * r_max (plus radii) at the window start can meet in it: a cell list
    gives these candidate pairs in O(N). Each cluster keeps its candidate pairs; events go into a
    binary heap with the version counters of the clusters involved, so that when a cluster changes
    velocity (merge or wall) only its own pairs are recomputed, and stale events are dropped when
    they come out of the heap. Members are relabelled small-into-large: O(N log N) over a run. */
+#include "models/ballistic_events.h"
+#include "models/ballistic_config.h"
 #include "core/cells.h"
 #include "core/model.h"
 #include "core/error.h"
@@ -19,62 +24,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-  double t;
-  int32_t kind;   /* >= 0: candidate pair index; < 0: wall, -1 - (2 axis + side) */
-  int32_t ca, cb; /* clusters (cb unused for walls) */
-  uint32_t va, vb;
-} event;
+typedef agglo_ed ed;
+typedef agglo_ed_event event;
 
-typedef struct {
-  agglo_config cfg;
-  size_t n;
-  int dim;
-  double r_max, r_mean;
-  /* clusters, named by a member's storage index */
-  int32_t *cl, *next_mem, *head, *tail, *size;
-  double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
-  uint32_t *ver;
-  double *p;                     /* per particle: position relative to its cluster offset */
-  size_t n_clusters;
-  double t, t_win;
-  /* candidate pairs of the window and each cluster's list of them */
-  int32_t *qa, *qb;
-  size_t nq, qcap;
-  int32_t **plist;
-  size_t *plen, *pcap;
-  /* calendar */
-  event *heap;
-  size_t hn, hcap;
-  /* cell grid for the candidate search */
-  int nc[3];
-  double w[3];
-  size_t ncells;
-  int32_t *cell_of, *members;
-  size_t *first;
-  /* statistics */
-  int64_t events, stale, merges, wall_hits, windows;
-  double min_gap;
-} ed;
-
-static void ed_destroy(void *state) {
+void agglo_ed_destroy(void *state) {
   ed *e = state;
   if (!e) return;
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->size);
-  free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->ver); free(e->p);
+  free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->t_flight); free(e->ver); free(e->p);
   free(e->qa); free(e->qb);
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
   free(e->plist); free(e->plen); free(e->pcap);
-  free(e->heap); free(e->cell_of); free(e->members); free(e->first);
+  free(e->heap); free(e->cell_of); free(e->members); free(e->run_end); free(e->first);
   free(e);
 }
 
-static int ed_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
-                   size_t errlen) {
+int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const char *window_key,
+                    size_t stop_clusters, double t_stop, const agglo_ed_motion *motion, char *err,
+                    size_t errlen) {
   ed *e = calloc(1, sizeof *e);
   if (!e) return agglo_fail(err, errlen, "out of memory");
-  e->cfg = *c;
+  e->window = window, e->stop_clusters = stop_clusters, e->t_stop = t_stop;
+  if (motion) e->motion = *motion;
   size_t n = s->n, m = n ? n : 1;
   e->n = n;
   e->dim = s->dim;
@@ -88,6 +60,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->t0 = malloc(m * sizeof *e->t0);
   e->M = malloc(m * sizeof *e->M);
   e->ext = malloc(6 * m * sizeof *e->ext);
+  e->t_flight = malloc(m * sizeof *e->t_flight);
   e->ver = calloc(m, sizeof *e->ver);
   e->p = malloc(3 * m * sizeof *e->p);
   e->plist = calloc(m, sizeof *e->plist);
@@ -96,9 +69,9 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->cell_of = malloc(m * sizeof *e->cell_of);
   e->members = malloc(m * sizeof *e->members);
   if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->size || !e->X0 || !e->V || !e->t0 ||
-      !e->M || !e->ext || !e->ver || !e->p || !e->plist || !e->plen || !e->pcap || !e->cell_of ||
+      !e->M || !e->ext || !e->t_flight || !e->ver || !e->p || !e->plist || !e->plen || !e->pcap || !e->cell_of ||
       !e->members) {
-    ed_destroy(e);
+    agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
   }
   double rs = 0;
@@ -107,6 +80,7 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
     e->size[i] = 1;
     e->M[i] = s->m[i];
     e->t0[i] = s->t;
+    e->t_flight[i] = INFINITY;
     for (int k = 0; k < 3; k++) {
       e->p[3 * i + k] = 0;
       e->X0[3 * i + k] = s->x[3 * i + k];
@@ -118,25 +92,34 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
   e->n_clusters = n;
   e->t = s->t;
   e->r_max = agglo_max_radius(s);
-  e->r_mean = n ? rs / (double)n : c->radius;
-  double cell = 2 * e->r_max * (1 + c->ballistic.window);
+  e->r_mean = n ? rs / (double)n : 1;
+  double cell = 2 * e->r_max * (1 + window);
   for (int k = 0; k < s->dim; k++)
     if (s->box.periodic[k] && s->box.len[k] < 2 * cell) {
       double len = s->box.len[k];
-      ed_destroy(e);
+      agglo_ed_destroy(e);
       return agglo_fail(err, errlen, "event driven: the periodic box (side %g along axis %d) must be at "
-                  "least 4 (1 + ballistic.window) max radii = %g wide; lower ballistic.window or "
-                  "enlarge the box", len, k, 2 * cell);
+                  "least 4 (1 + %s) max radii = %g wide; lower %s or "
+                  "enlarge the box", len, k, window_key, 2 * cell, window_key);
     }
   e->ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, e->nc);
   for (int k = 0; k < 3; k++) e->w[k] = s->box.len[k] / e->nc[k];
   e->first = calloc(e->ncells + 1, sizeof *e->first);
   if (!e->first) {
-    ed_destroy(e);
+    agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for the cell grid");
   }
-  *state = e;
+  if (e->motion.flight)
+    for (size_t i = 0; i < n; i++) e->motion.flight(e->motion.ctx, e, (int32_t)i, e->t);
+  *out = e;
   return 0;
+}
+
+static int ed_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                   size_t errlen) {
+  int one = c->ballistic.stop == BALL_STOP_ONE_CLUSTER;
+  return agglo_ed_create((agglo_ed **)state, s, c->ballistic.window, "ballistic.window",
+                         one ? 1 : 0, one ? INFINITY : c->t_end, NULL, err, errlen);
 }
 
 /* ---- positions ---- */
@@ -229,6 +212,9 @@ static int schedule_pair(ed *e, const agglo_system *s, int32_t q) {
   return heap_push(e, ev);
 }
 
+enum { FLIGHT_END = -7 };
+
+/* The events of cluster c alone: its wall hits and the end of its flight. */
 static int schedule_walls(ed *e, const agglo_system *s, int32_t c) {
   const double *V = e->V + 3 * (size_t)c, *ext = e->ext + 6 * (size_t)c;
   for (int k = 0; k < s->dim; k++) {
@@ -238,6 +224,10 @@ static int schedule_walls(ed *e, const agglo_system *s, int32_t c) {
     double dt = gap > 0 ? gap / fabs(V[k]) : 0;
     if (!(e->t + dt < e->t_win)) continue;
     event ev = {e->t + dt, -1 - (2 * k + (V[k] > 0)), c, -1, e->ver[c], 0};
+    if (heap_push(e, ev) != 0) return -1;
+  }
+  if (e->t_flight[c] < e->t_win) {
+    event ev = {e->t_flight[c], FLIGHT_END, c, -1, e->ver[c], 0};
     if (heap_push(e, ev) != 0) return -1;
   }
   return 0;
@@ -302,8 +292,8 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
     if (e->size[c] > 0) rebase(e, (int32_t)c, e->t);
   }
   for (size_t i = 0; i < n; i++) pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
-  double reach = 2 * e->cfg.ballistic.window * e->r_max;
-  e->t_win = e->t + e->cfg.ballistic.window * e->r_max / vmax;
+  double reach = 2 * e->window * e->r_max;
+  e->t_win = e->t + e->window * e->r_max / vmax;
   /* bin */
   memset(e->first, 0, (e->ncells + 1) * sizeof *e->first);
   for (size_t i = 0; i < n; i++) {
@@ -315,9 +305,21 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
     e->first[c + 1]++;
   }
   for (size_t c = 0; c < e->ncells; c++) e->first[c + 1] += e->first[c];
-  for (size_t i = 0; i < n; i++) e->members[e->first[e->cell_of[i]]++] = (int32_t)i;
+  if (!e->group_clusters) {
+    for (size_t i = 0; i < n; i++) e->members[e->first[e->cell_of[i]]++] = (int32_t)i;
+  } else { /* cluster by cluster: each cell's members of one cluster are consecutive */
+    if (!e->run_end && !(e->run_end = malloc(n * sizeof *e->run_end))) return -1;
+    for (size_t c = 0; c < n; c++)
+      for (int32_t m = e->size[c] > 0 ? e->head[c] : -1; m >= 0; m = e->next_mem[m])
+        e->members[e->first[e->cell_of[m]]++] = m;
+  }
   for (size_t c = e->ncells; c > 0; c--) e->first[c] = e->first[c - 1];
   e->first[0] = 0;
+  if (e->group_clusters) /* where each run of one cluster's members of a cell ends */
+    for (size_t c = 0; c < e->ncells; c++)
+      for (size_t p = e->first[c + 1]; p-- > e->first[c];)
+        e->run_end[p] = p + 1 < e->first[c + 1] && e->cl[e->members[p + 1]] == e->cl[e->members[p]]
+                            ? e->run_end[p + 1] : (int32_t)(p + 1);
   /* candidates: pairs of different clusters closer than reach (gap) */
   e->min_gap = INFINITY;
   for (size_t i = 0; i < n; i++) {
@@ -343,7 +345,11 @@ static int open_window(ed *e, agglo_system *s, double vmax) {
           size_t cell = ((size_t)ax[2][a] * e->nc[1] + ax[1][b]) * e->nc[0] + ax[0][q];
           for (size_t p = e->first[cell]; p < e->first[cell + 1]; p++) {
             int32_t j = e->members[p];
-            if ((size_t)j <= i || e->cl[j] == e->cl[i]) continue;
+            if (e->cl[j] == e->cl[i]) { /* the rest of i's cluster in this cell, at once */
+              if (e->group_clusters) p = (size_t)e->run_end[p] - 1;
+              continue;
+            }
+            if ((size_t)j <= i) continue;
             double d[3];
             agglo_box_delta(&s->box, xi, s->x + 3 * (size_t)j, d);
             double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -399,10 +405,12 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
     e->V[3 * (size_t)A + k] =
         (e->M[A] * e->V[3 * (size_t)A + k] + e->M[B] * e->V[3 * (size_t)B + k]) / M;
   e->M[A] = M;
+  e->t_flight[B] = INFINITY;
   e->next_mem[e->tail[A]] = e->head[B];
   e->tail[A] = e->tail[B];
   e->size[A] += e->size[B];
   e->size[B] = 0;
+  if (e->motion.flight) e->motion.flight(e->motion.ctx, e, A, t); /* after its mass and size */
   e->ver[A]++, e->ver[B]++;
   e->n_clusters--;
   e->merges++;
@@ -435,15 +443,24 @@ static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) 
   return reschedule(e, s, c);
 }
 
-static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
+/* Cluster c starts a new flight at time t (the end of its flight, or a contact that did not
+   stick). */
+static int new_flight(ed *e, const agglo_system *s, int32_t c, double t) {
+  rebase(e, c, t);
+  e->motion.flight(e->motion.ctx, e, c, t);
+  e->ver[c]++;
+  e->flights++;
+  return reschedule(e, s, c);
+}
+
+int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
   ed *e = state;
-  const agglo_config *c = &e->cfg;
   size_t n = s->n;
   memset(info, 0, sizeof *info);
   info->converged = 1;
   info->bad_particle = SIZE_MAX;
-  int stop_t = c->ballistic.stop == BALL_STOP_T_END;
-  if ((!stop_t && e->n_clusters <= 1) || (stop_t && e->t >= c->t_end)) {
+  double t_stop = e->t_stop;
+  if (e->n_clusters <= e->stop_clusters || e->t >= t_stop) {
     info->finished = 1;
     return 0;
   }
@@ -456,12 +473,11 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
     }
   int64_t ev0 = e->events;
   if (vmax2 == 0) {
-    e->t = stop_t ? c->t_end : e->t;
+    e->t = isfinite(t_stop) ? t_stop : e->t;
     info->finished = 1;
   } else {
     if (open_window(e, s, sqrt(vmax2)) != 0) return agglo_fail(err, errlen, "out of memory");
     info->min_gap = e->min_gap;
-    double t_stop = stop_t ? c->t_end : INFINITY;
     for (;;) {
       if (e->hn == 0 || e->heap[0].t >= e->t_win) {
         if (e->t_win >= t_stop) {
@@ -487,11 +503,26 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
         }
         e->t = ev.t;
         e->events++;
+        if (e->motion.sticks && !e->motion.sticks(e->motion.ctx, e, ev.ca, ev.cb)) {
+          /* they part: each leaves on a new flight from the contact */
+          e->bounces++;
+          if (new_flight(e, s, ev.ca, ev.t) != 0 || new_flight(e, s, ev.cb, ev.t) != 0)
+            return agglo_fail(err, errlen, "out of memory");
+          continue;
+        }
         if (merge(e, s, i, j, ev.t) != 0) return agglo_fail(err, errlen, "out of memory");
-        if (!stop_t && e->n_clusters == 1) {
+        if (e->n_clusters <= e->stop_clusters) {
           info->finished = 1;
           break;
         }
+      } else if (ev.kind == FLIGHT_END) {
+        if (e->size[ev.ca] == 0 || e->ver[ev.ca] != ev.va) {
+          e->stale++;
+          continue;
+        }
+        e->t = ev.t;
+        e->events++;
+        if (new_flight(e, s, ev.ca, ev.t) != 0) return agglo_fail(err, errlen, "out of memory");
       } else {
         if (e->size[ev.ca] == 0 || e->ver[ev.ca] != ev.va) {
           e->stale++;
@@ -522,12 +553,12 @@ static int ed_step(void *state, agglo_system *s, agglo_step_info *info, char *er
   return 0;
 }
 
-static double ed_contact_gap(const void *state) {
+double agglo_ed_contact_gap(const void *state) {
   const ed *e = state;
   return 1e-6 * e->r_mean;
 }
 
-static int ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size) {
+int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size) {
   const ed *e = state;
   size_t nc = 0, mx = 0;
   for (size_t c = 0; c < e->n; c++) {
@@ -552,7 +583,7 @@ static const char ed_header[] = "# ballistic event driven: per particle: cluster
                                 "the cluster's frame (3); then per cluster: index, offset (3), "
                                 "velocity (3), reference time, mass, extents (6)\n";
 
-static int ed_save(const void *state, FILE *f) {
+int agglo_ed_save(const void *state, FILE *f) {
   const ed *e = state;
   fprintf(f, "%s%zu\n", ed_header, e->n);
   for (size_t i = 0; i < e->n; i++)
@@ -576,7 +607,7 @@ static int all_finite(const double *v, int n) {
   return 1;
 }
 
-static int ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
+int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   (void)s; /* the clusters are read whole, not rebuilt from the particles */
   ed *e = state;
   char line[1024];
@@ -635,13 +666,13 @@ static int ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_
 const agglo_model agglo_model_ballistic_ed = {
     .name = "ballistic (event driven)",
     .init = ed_init,
-    .step = ed_step,
-    .contact_gap = ed_contact_gap,
+    .step = agglo_ed_step,
+    .contact_gap = agglo_ed_contact_gap,
     .neighbors = NULL,
-    .save = ed_save,
-    .load = ed_load,
-    .destroy = ed_destroy,
+    .save = agglo_ed_save,
+    .load = agglo_ed_load,
+    .destroy = agglo_ed_destroy,
     .variable_step = 1,
-    .labels = ed_labels,
+    .labels = agglo_ed_labels,
     .join = ed_join,
 };

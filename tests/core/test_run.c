@@ -383,6 +383,22 @@ static void test_event_driven_resume_exact(void **st) {
   stop_resume_case(ed_2d, rows, 17, "ballistic_ed");
 }
 
+/* Brownian cluster-cluster aggregation (dlca, the event-driven engine with flights and a
+   sticking probability): restarted at one of its steps and after a stop off the schedule, it
+   goes on bit for bit (the restart point keeps the random numbers drawn and the flights). */
+static const char *dlca_3d =
+    "[run]\nmodel = dlca\ndim = 3\nseed = 5\nt_end = 20\n"
+    "[particles]\nn = 300\nradius = 1\nradius_spread = 0.2\nfraction = 0.02\n"
+    "[box]\nsize =\nboundary = periodic\n"
+    "[dlca]\npersistence = 0.5\nprobability = 0.5\nstop = t_end\n"
+    "[output]\ntrajectory_interval = 2\nstats_interval = 1\nsnapshots =\n";
+
+static void test_dlca_resume_exact(void **st) {
+  (void)st;
+  ballistic_restart_case(dlca_3d, "dlca", 5);
+  stop_resume_case(dlca_3d, NULL, 17, "dlca");
+}
+
 /* ---------------------------------------------------------------- 9. trajectory format */
 
 /* Frames of an extended XYZ file: checks every header and line; returns the frame count and
@@ -525,6 +541,7 @@ int main(void) {
       cmocka_unit_test(test_restart_ballistic_exact),
       cmocka_unit_test(test_stop_resume_exact),
       cmocka_unit_test(test_event_driven_resume_exact),
+      cmocka_unit_test(test_dlca_resume_exact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

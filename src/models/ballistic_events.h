@@ -1,0 +1,85 @@
+/* The exact event-driven engine of rigid clusters on straight lines (ballistic_event_driven.c;
+   docs/ballistic.md): the ballistic model's, and the Brownian clusters' of the dlca model, whose
+   straight lines are flights that end in new directions (dlca_model.c, docs/dlca.md). */
+#ifndef AGGLO_MODELS_BALLISTIC_EVENTS_H
+#define AGGLO_MODELS_BALLISTIC_EVENTS_H
+#include "core/model.h"
+#include <stdint.h>
+
+typedef struct {
+  double t;
+  int32_t kind;   /* >= 0: candidate pair index; -1..-6: wall, -1 - (2 axis + side); -7: flight end */
+  int32_t ca, cb; /* clusters (cb unused for walls and flights) */
+  uint32_t va, vb;
+} agglo_ed_event;
+
+typedef struct agglo_ed agglo_ed;
+
+/* Optional motion of the clusters beyond straight lines for ever (all NULL: ballistic). */
+typedef struct {
+  /* a new flight of cluster c from time t (its reference time is t): set its velocity
+     e->V[3c..] and the end of the flight e->t_flight[c]; called for every cluster at the start,
+     at the end of each flight, for a merged cluster and for the two clusters of a contact that
+     does not stick */
+  void (*flight)(void *ctx, agglo_ed *e, int32_t c, double t);
+  /* (its speed must not exceed the speed the cluster had, nor a merged cluster's those of its
+     parts: the window of candidate pairs relies on it) */
+  /* 1: clusters a and b, in contact, stick (merge); 0: they part, each on a new flight */
+  int (*sticks)(void *ctx, agglo_ed *e, int32_t a, int32_t b);
+  void *ctx;
+} agglo_ed_motion;
+
+struct agglo_ed {
+  size_t n;
+  int dim;
+  double r_max, r_mean;
+  double window;        /* candidate pairs rebuilt each time the fastest moves window r_max */
+  size_t stop_clusters; /* finished when at most this many clusters are left (0: never) */
+  double t_stop;        /* finished at this time (INFINITY: never) */
+  agglo_ed_motion motion;
+  /* clusters, named by a member's storage index */
+  int32_t *cl, *next_mem, *head, *tail, *size;
+  double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
+  double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
+  uint32_t *ver;
+  double *p;                     /* per particle: position relative to its cluster offset */
+  size_t n_clusters;
+  double t, t_win;
+  /* candidate pairs of the window and each cluster's list of them */
+  int32_t *qa, *qb;
+  size_t nq, qcap;
+  int32_t **plist;
+  size_t *plen, *pcap;
+  /* calendar */
+  agglo_ed_event *heap;
+  size_t hn, hcap;
+  /* cell grid for the candidate search */
+  int nc[3];
+  double w[3];
+  size_t ncells;
+  int32_t *cell_of, *members;
+  /* 1: each cell's members grouped by cluster, a run of one cluster skipped at once (large
+     clusters); the order of the candidate pairs, and so of simultaneous events, changes */
+  int group_clusters;
+  int32_t *run_end;
+  size_t *first;
+  /* statistics */
+  int64_t events, stale, merges, wall_hits, windows, flights, bounces;
+  double min_gap;
+};
+
+/* The engine over system s from its positions and velocities (velocities from motion.flight when
+   given); window_key names the setting of window in messages. */
+int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const char *window_key,
+                    size_t stop_clusters, double t_stop, const agglo_ed_motion *motion, char *err,
+                    size_t errlen);
+void agglo_ed_destroy(void *state);
+/* Events up to the end of one window (or the stop), then the state at e->t into s. */
+int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
+double agglo_ed_contact_gap(const void *state);
+int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
+/* Restart: the clusters exactly as they are in memory (ballistic_event_driven.c) */
+int agglo_ed_save(const void *state, FILE *f);
+int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen);
+
+#endif

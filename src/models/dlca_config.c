@@ -1,0 +1,92 @@
+/* Brownian cluster-cluster aggregation (DLCA, RLCA, from the continuum to the free molecular
+   regime) in the registry (core/models.c): the keys of [dlca], their checks, the monomers' masses
+   from a density in SI units; the dynamics are dlca_model.c's (docs/dlca.md). */
+#include "config/keys.h"
+#include "core/error.h"
+#include "core/model.h"
+#include <math.h>
+#include <stdarg.h>
+
+static const agglo_key keys[] = {
+  {"dlca", "diffusion", T_DOUBLE, OFF(dlca.diffusion), "1", 0, BIG, 1, 0,
+   "reduced units: diffusion coefficient D_1 of a particle of radius particles.radius and mass "
+   "particles.mass"},
+  {"dlca", "persistence", T_DOUBLE, OFF(dlca.persistence), "0.001", 0, BIG, 1, 0,
+   "reduced units: persistence length lambda_1 of that particle, the length of its flights "
+   "(-> 0: diffusive, continuum; -> infinity: ballistic); its flight speed is 2 dim D_1 / lambda_1"},
+  {"dlca", "fractal_dimension", T_DOUBLE, OFF(dlca.fractal_dimension), "0", 0, 3, 0, 0,
+   "D_f of the mobility radius R_m = a N^(1/D_f) of a cluster of N particles (a: their "
+   "volume-equivalent mean radius); 0 = 1.45 in 2D, 1.8 in 3D (DLCA's)"},
+  {"dlca", "probability", T_DOUBLE, OFF(dlca.probability), "1", 0, 1, 0, 0,
+   "sticking probability p of a contact (1: DLCA; < 1: RLCA, a contact that does not stick ends "
+   "both clusters' flights)"},
+  {"dlca", "stop", T_ENUM, OFF(dlca.stop), "clusters", 0, 0, 0, "clusters|t_end",
+   "clusters: stop when dlca.clusters clusters are left (run.t_end is then ignored); t_end: stop "
+   "at run.t_end"},
+  {"dlca", "clusters", T_INT, OFF(dlca.clusters), "1", 1, 1e15, 0, 0,
+   "stop = clusters: the number of clusters left at which the run stops"},
+  {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0, 1000, 1, 0,
+   "the candidate pairs are rebuilt each time the fastest cluster has moved window * max radius"},
+  {"dlca", "units", T_ENUM, OFF(dlca.units), "reduced", 0, 0, 0, "reduced|si",
+   "reduced: dlca.diffusion and dlca.persistence; si: an aerosol, lengths in m, masses in kg, "
+   "time in s, the friction from the gas (temperature, pressure, viscosity) with Cunningham's "
+   "correction (docs/dlca.md)"},
+  {"dlca", "temperature", T_DOUBLE, OFF(dlca.temperature), "293.15", 0, BIG, 1, 0,
+   "si: gas temperature (K)"},
+  {"dlca", "pressure", T_DOUBLE, OFF(dlca.pressure), "101325", 0, BIG, 1, 0,
+   "si: gas pressure (Pa)"},
+  {"dlca", "viscosity", T_DOUBLE, OFF(dlca.viscosity), "1.81e-5", 0, BIG, 1, 0,
+   "si: gas dynamic viscosity (Pa s)"},
+  {"dlca", "gas_molar_mass", T_DOUBLE, OFF(dlca.gas_molar_mass), "0.02897", 0, BIG, 1, 0,
+   "si: molar mass of the gas (kg/mol), for its mean free path"},
+  {"dlca", "density", T_DOUBLE, OFF(dlca.density), "0", 0, BIG, 0, 0,
+   "si: density of the particles (kg/m^3): mass 4/3 pi rho r^3 of each; 0 = from particles.mass "
+   "and particles.mass_rule"},
+};
+
+static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  (void)rmax;
+  double df = c->dlca.fractal_dimension;
+  if (df != 0 && !(df >= 1 && df <= c->dim))
+    return agglo_fail(err, errlen, "dlca.fractal_dimension = %g: allowed 0 (the default by "
+                      "dimension) or from 1 to run.dim = %d", df, c->dim);
+  if (c->dlca.stop == DLCA_STOP_CLUSTERS && !c->from[0] && c->dlca.clusters >= c->n)
+    return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
+                      "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",
+                      (long long)c->dlca.clusters, (long long)c->n);
+  if (c->dlca.density > 0 && c->dlca.units != DLCA_UNITS_SI)
+    return agglo_fail(err, errlen, "dlca.density = %g is read with dlca.units = si only "
+                      "(reduced units: particles.mass)", c->dlca.density);
+  return 0;
+}
+
+/* SI with a density: each particle's mass from its radius. */
+static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, double *m) {
+  (void)i, (void)n;
+  if (c->dlca.units == DLCA_UNITS_SI && c->dlca.density > 0)
+    *m = c->dlca.density * 4.0 / 3.0 * M_PI * *r * *r * *r;
+}
+
+/* A user's start may touch to round-off (a run's own output read back). */
+static double overlap_tolerance(const agglo_config *c) { (void)c; return 1e-6; }
+
+static const agglo_model *dynamics(const agglo_config *c) {
+  (void)c;
+  return &agglo_model_dlca;
+}
+
+const agglo_model_entry agglo_dlca_entry = {
+    .name = "dlca",
+    .help = "Brownian cluster-cluster aggregation, DLCA/RLCA (settings in [dlca])",
+    .description = "Brownian cluster-cluster aggregation: rigid clusters on random flights of a\n"
+                   "persistence length, exact contact times, sticking probability (DLCA, RLCA)",
+    .keys = keys,
+    .n_keys = sizeof keys / sizeof keys[0],
+    .ignores = "run.dt", /* it chooses its own steps */
+    .fixed_on_restart = "dlca.units dlca.density",
+    .validate = validate,
+    .radius_mass = radius_mass,
+    .dynamics = dynamics,
+    .overlap_tolerance = overlap_tolerance,
+    .describe = agglo_dlca_describe, /* dlca_model.c */
+};

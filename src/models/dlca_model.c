@@ -1,0 +1,197 @@
+/* Brownian cluster-cluster aggregation (docs/dlca.md): every cluster is rigid and walks by
+   flights of its persistence length lambda in isotropic random directions, at the speed
+   2 dim D / lambda that gives the walk its diffusion coefficient D (a flight of length lambda
+   every lambda^2 / (2 dim D)). A contact sticks with probability p (DLCA: p = 1), else both
+   clusters leave the contact on new flights. The flights are the straight lines of the
+   ballistic model's exact event-driven engine (ballistic_events.h): contact times are exact
+   along each flight, and a flight's end is one more event of its cluster. */
+#include "models/ballistic_events.h"
+#include "models/dlca_config.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/rng.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K_BOLTZMANN 1.380649e-23 /* J/K */
+#define R_GAS 8.314462618        /* J/(mol K) */
+
+/* The mass of a particle of radius particles.radius. */
+static double reference_mass(const agglo_config *c) {
+  double r = c->radius;
+  return c->dlca.units == DLCA_UNITS_SI && c->dlca.density > 0
+             ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
+}
+
+static double fractal_dimension(const agglo_config *c) {
+  return c->dlca.fractal_dimension > 0 ? c->dlca.fractal_dimension : c->dim == 2 ? 1.45 : 1.8;
+}
+
+/* [choice] the mobility radius of n particles of total mass m: R_m = a n^(1/D_f), a their
+   volume-equivalent mean radius (their mean mass over the reference mass gives their mean cube
+   of radius; a monomer's R_m is its radius). */
+static double mobility_radius(const agglo_config *c, double n, double m) {
+  return c->radius * cbrt(m / (n * reference_mass(c))) * pow(n, 1 / fractal_dimension(c));
+}
+
+/* SI: the gas's mean free path (kinetic theory from its viscosity), and the Cunningham
+   correction of a sphere of radius R (Kim et al. 2005) */
+static double mean_free_path(const agglo_dlca_settings *g) {
+  return g->viscosity / g->pressure * sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
+}
+static double cunningham(double kn) { return 1 + kn * (1.165 + 0.483 * exp(-0.997 / kn)); }
+
+void agglo_dlca_mobility(const agglo_config *c, double n, double m, double *D, double *lambda) {
+  double Rm = mobility_radius(c, n, m);
+  if (c->dlca.units == DLCA_UNITS_REDUCED) {
+    /* Stokes friction f ∝ R_m; lambda = mean thermal speed x m / f ∝ sqrt(m) / R_m */
+    double m1 = reference_mass(c);
+    *D = c->dlca.diffusion * c->radius / Rm;
+    *lambda = c->dlca.persistence * sqrt(m / m1) * c->radius / Rm;
+    return;
+  }
+  /* an aerosol (as MCAC, Morán et al. 2020): Stokes-Cunningham friction at the Knudsen number
+     of the mobility radius; persistence length = mean thermal speed x relaxation time m / f */
+  const agglo_dlca_settings *g = &c->dlca;
+  double kT = K_BOLTZMANN * g->temperature;
+  double f = 6 * M_PI * g->viscosity * Rm / cunningham(mean_free_path(g) / Rm);
+  *D = kT / f;
+  *lambda = sqrt(8 * kT / (M_PI * m)) * m / f;
+}
+
+void agglo_dlca_describe(const agglo_config *c, FILE *f) {
+  double D, lambda, m1 = reference_mass(c);
+  agglo_dlca_mobility(c, 1, m1, &D, &lambda);
+  double speed = 2 * c->dim * D / lambda;
+  fprintf(f, "dlca: mobility radius a N^(1/%g), sticking probability %g; a particle of radius %g "
+          "and mass %g:\n", fractal_dimension(c), c->dlca.probability, c->radius, m1);
+  if (c->dlca.units == DLCA_UNITS_SI) {
+    double mfp = mean_free_path(&c->dlca), kn = mfp / c->radius;
+    fprintf(f, "  gas mean free path %.4g m, Knudsen number %.4g, Cunningham correction %.4g\n",
+            mfp, kn, cunningham(kn));
+  }
+  fprintf(f, "  D = %.4g, persistence length %.4g (%.4g radii), flights at speed %.4g lasting %.4g%s\n",
+          D, lambda, lambda / c->radius, speed, lambda / speed,
+          c->dlca.units == DLCA_UNITS_SI ? " (SI: m^2/s, m, m/s, s)" : "");
+}
+
+typedef struct {
+  agglo_config cfg;
+  agglo_ed *e;
+  uint64_t draws; /* random numbers drawn so far: the counter of the next one */
+} dlca;
+
+static void draw(dlca *d, int32_t c, double u[4]) {
+  agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, u);
+}
+
+static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
+  dlca *d = ctx;
+  double D, lambda, u[4];
+  agglo_dlca_mobility(&d->cfg, e->size[c], e->M[c], &D, &lambda);
+  double speed = 2 * e->dim * D / lambda;
+  draw(d, c, u);
+  agglo_rng_direction(e->dim, u, speed, e->V + 3 * (size_t)c);
+  e->t_flight[c] = t + lambda / speed;
+}
+
+static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
+  (void)e, (void)b;
+  dlca *d = ctx;
+  if (d->cfg.dlca.probability >= 1) return 1;
+  double u[4];
+  draw(d, a, u);
+  return u[0] < d->cfg.dlca.probability;
+}
+
+static void dlca_destroy(void *state) {
+  dlca *d = state;
+  if (!d) return;
+  agglo_ed_destroy(d->e);
+  free(d);
+}
+
+static int dlca_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
+                     size_t errlen) {
+  dlca *d = calloc(1, sizeof *d);
+  if (!d) return agglo_fail(err, errlen, "out of memory");
+  d->cfg = *c;
+  int by_count = c->dlca.stop == DLCA_STOP_CLUSTERS;
+  agglo_ed_motion motion = {flight, sticks, d};
+  if (agglo_ed_create(&d->e, s, c->dlca.window, "dlca.window", by_count ? (size_t)c->dlca.clusters : 0,
+                      by_count ? INFINITY : c->t_end, &motion, err, errlen) != 0) {
+    free(d);
+    return -1;
+  }
+  d->e->group_clusters = 1;
+  *state = d;
+  return 0;
+}
+
+static int dlca_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
+  return agglo_ed_step(((dlca *)state)->e, s, info, err, errlen);
+}
+
+static double dlca_contact_gap(const void *state) {
+  return agglo_ed_contact_gap(((const dlca *)state)->e);
+}
+
+static int dlca_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size) {
+  return agglo_ed_labels(((const dlca *)state)->e, s, n_clusters, max_size);
+}
+
+/* Restart: the engine's clusters, then the random numbers drawn and each cluster's end of flight
+   (its direction is its velocity, in the engine's part). */
+static const char dlca_header[] = "# dlca: random numbers drawn; then per cluster: index, end of "
+                                  "its flight\n";
+
+static int dlca_save(const void *state, FILE *f) {
+  const dlca *d = state;
+  const agglo_ed *e = d->e;
+  if (agglo_ed_save(e, f) != 0) return -1;
+  fprintf(f, "%s%llu\n", dlca_header, (unsigned long long)d->draws);
+  for (size_t c = 0; c < e->n; c++)
+    if (e->size[c] > 0) fprintf(f, "%zu %.17g\n", c, e->t_flight[c]);
+  return ferror(f) ? -1 : 0;
+}
+
+static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
+  dlca *d = state;
+  agglo_ed *e = d->e;
+  if (agglo_ed_load(e, s, f, err, errlen) != 0) return -1;
+  char line[256];
+  unsigned long long draws;
+  size_t at = e->n + e->n_clusters + 4; /* the line read next */
+  if (!fgets(line, sizeof line, f) || strcmp(line, dlca_header) != 0)
+    return agglo_fail(err, errlen, "line %zu is not this agglo's dlca header", at);
+  if (!fgets(line, sizeof line, f) || sscanf(line, "%llu", &draws) != 1)
+    return agglo_fail(err, errlen, "line %zu: expected the count of random numbers drawn", at + 1);
+  d->draws = draws;
+  for (size_t c = 0; c < e->n; c++) e->t_flight[c] = NAN;
+  for (size_t q = 0; q < e->n_clusters; q++) {
+    size_t c;
+    double tf;
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%zu %lg", &c, &tf) != 2 || c >= e->n ||
+        e->size[c] <= 0 || !isnan(e->t_flight[c]) || !isfinite(tf))
+      return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight' (a cluster of the "
+                        "particles, once, a finite time)", at + 2 + q);
+    e->t_flight[c] = tf;
+  }
+  for (size_t c = 0; c < e->n; c++)
+    if (isnan(e->t_flight[c])) e->t_flight[c] = INFINITY; /* no cluster */
+  return 0;
+}
+
+const agglo_model agglo_model_dlca = {
+    .name = "dlca",
+    .init = dlca_init,
+    .step = dlca_step,
+    .contact_gap = dlca_contact_gap,
+    .save = dlca_save,
+    .load = dlca_load,
+    .destroy = dlca_destroy,
+    .variable_step = 1,
+    .labels = dlca_labels,
+};

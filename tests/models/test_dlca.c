@@ -1,0 +1,257 @@
+/* Brownian cluster-cluster aggregation (dlca): contact times exact along flights, no overlap in
+   a dense run (checked here pair by pair, apart from the model), a sticking probability 0 never
+   merges, mass conserved, restarts exact. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/ballistic_events.h"
+#include "config/config.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include "core/setup.h"
+
+/* n unit discs or spheres (mass 1) in a periodic box of side L. */
+static void make_system(agglo_system *s, int dim, size_t n, double L) {
+  assert_int_equal(agglo_system_alloc(s, dim, n), 0);
+  for (size_t i = 0; i < n; i++) s->r[i] = 1, s->m[i] = 1, s->inv_m[i] = 1, s->id[i] = (int64_t)i;
+  for (int k = 0; k < 3; k++) {
+    s->box.lo[k] = k < dim ? 0 : -1;
+    s->box.len[k] = k < dim ? L : 2;
+    s->box.hi[k] = s->box.lo[k] + s->box.len[k];
+    s->box.periodic[k] = k < dim;
+  }
+}
+
+static double dist(const agglo_system *s, size_t i, size_t j) {
+  double d[3];
+  agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
+  return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* ---- the engine's flights: a scripted walk ---- */
+
+/* Particle 0 flies +x for time 1, then +y; particle 1 stands still. */
+static void scripted_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
+  int *turns = ctx;
+  double *V = e->V + 3 * (size_t)c;
+  V[0] = V[1] = V[2] = 0;
+  e->t_flight[c] = INFINITY;
+  if (c != 0 || e->size[c] != 1) return;
+  if (turns[0]++ == 0) V[0] = 1, e->t_flight[c] = t + 1;
+  else V[1] = 1;
+}
+
+static void contact_after_a_turn(void **st) {
+  (void)st;
+  agglo_system s;
+  make_system(&s, 2, 2, 100);
+  s.x[0] = 10, s.x[1] = 10, s.x[3] = 12.5, s.x[4] = 13;
+  int turns = 0;
+  agglo_ed_motion motion = {scripted_flight, NULL, &turns};
+  agglo_ed *e;
+  char err[256];
+  assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 1, INFINITY, &motion, err, sizeof err), 0);
+  agglo_step_info info = {0};
+  for (int k = 0; k < 1000 && !info.finished; k++)
+    assert_int_equal(agglo_ed_step(e, &s, &info, err, sizeof err), 0);
+  assert_true(info.finished);
+  /* from t = 1 particle 0 is at (11, 10 + t - 1): |(1.5, 3 - (t - 1))| = 2 */
+  double t_hand = 4 - sqrt(1.75);
+  print_message("contact at t = %.17g (closed form %.17g), %d turns\n", s.t, t_hand, turns);
+  assert_true(fabs(s.t - t_hand) < 1e-14 * t_hand);
+  assert_true(fabs(dist(&s, 0, 1) - 2) < 1e-13);
+  assert_int_equal(turns, 2);
+  assert_int_equal(e->n_clusters, 1);
+  agglo_ed_destroy(e);
+  agglo_system_free(&s);
+}
+
+/* ---- the model ---- */
+
+static void dlca_config(agglo_config *c, int dim) {
+  agglo_config_defaults(c);
+  c->model = &agglo_dlca_entry;
+  c->dim = dim;
+  c->radius = 1;
+  c->radius_spread = 0;
+  c->mass = 1;
+}
+
+/* Two monomers on crossing flights: their first velocities are the model's first two draws
+   (counters 0 and 1 of the flight stream, speed 2 dim D / lambda); monomer 1 is put where the
+   two touch at time T, and the model must merge them at that time. */
+static void dimer_at_the_exact_contact_time(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++) {
+    agglo_config c;
+    dlca_config(&c, dim);
+    c.dlca.persistence = 1e6; /* one flight for the whole test */
+    c.dlca.diffusion = 1e6 / (2.0 * dim);
+    double v[2][3], u[4];
+    for (int i = 0; i < 2; i++) {
+      agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, (uint64_t)i, (uint64_t)i, u);
+      agglo_rng_direction(dim, u, 1.0, v[i]);
+    }
+    agglo_system s;
+    make_system(&s, dim, 2, 200);
+    /* at T = 7 the centres are 2 apart along a direction n perpendicular-ish to the approach */
+    double T = 7, x0[3] = {50, 50, dim == 3 ? 50 : 0}, n[3] = {0.6, 0.8, 0};
+    for (int k = 0; k < 3; k++) {
+      s.x[k] = x0[k];
+      s.x[3 + k] = k < dim ? x0[k] + (v[0][k] - v[1][k]) * T + 2 * n[k] : 0;
+    }
+    /* the closed form from these positions: |dX + t dV| = 2 */
+    double dX[3], dV[3], a = 0, b = 0, cc = -4;
+    for (int k = 0; k < 3; k++) {
+      dX[k] = s.x[k] - s.x[3 + k], dV[k] = v[0][k] - v[1][k];
+      a += dV[k] * dV[k], b += dX[k] * dV[k], cc += dX[k] * dX[k];
+    }
+    double t_hand = (-b - sqrt(b * b - a * cc)) / a;
+    void *state;
+    char err[256];
+    assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
+    agglo_step_info info = {0};
+    for (int k = 0; k < 100000 && !info.finished; k++)
+      assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+    assert_true(info.finished);
+    print_message("%dD: dimer at t = %.17g (closed form %.17g)\n", dim, s.t, t_hand);
+    assert_true(fabs(t_hand - T) < 1e-12 * T); /* the monomers meet where they were put */
+    assert_true(fabs(s.t - t_hand) < 1e-12 * t_hand);
+    assert_true(fabs(dist(&s, 0, 1) - 2) < 1e-12);
+    agglo_model_dlca.destroy(state);
+    agglo_system_free(&s);
+  }
+}
+
+/* A dense run's particles, placed by the set-up; every step checked pair by pair: no two
+   particles overlap beyond round-off, the clusters hold every particle once and its mass. */
+typedef struct {
+  size_t merges_seen;
+  double worst; /* largest overlap seen, in radii */
+} check;
+
+static void check_state(const agglo_system *s, void *state, size_t n0, double m0, check *k) {
+  size_t nc, mx;
+  agglo_system *w = (agglo_system *)s;
+  assert_int_equal(agglo_model_dlca.labels(state, w, &nc, &mx), 0);
+  double m = 0;
+  size_t members = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    m += s->m[i];
+    members += s->cluster[i] >= 0;
+    for (size_t j = i + 1; j < s->n; j++) {
+      double ov = (s->r[i] + s->r[j] - dist(s, i, j)) / fmin(s->r[i], s->r[j]);
+      if (ov > k->worst) k->worst = ov;
+    }
+  }
+  assert_int_equal(members, n0);
+  assert_true(fabs(m - m0) <= 1e-12 * m0);
+  k->merges_seen = n0 - nc;
+}
+
+static void run_dense(int dim, double p, size_t n, double fraction, int steps, check *k) {
+  agglo_config c;
+  dlca_config(&c, dim);
+  c.n = (int64_t)n;
+  c.radius_spread = 0.3;
+  c.fraction = fraction;
+  c.dlca.persistence = 0.3;
+  c.dlca.probability = p;
+  c.dlca.window = 1;
+  agglo_system s;
+  char err[256];
+  assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
+  double m0 = 0;
+  for (size_t i = 0; i < n; i++) m0 += s.m[i];
+  void *state;
+  assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
+  agglo_step_info info = {0};
+  memset(k, 0, sizeof *k);
+  for (int q = 0; q < steps && !info.finished; q++) {
+    assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+    check_state(&s, state, n, m0, k);
+  }
+  agglo_model_dlca.destroy(state);
+  agglo_system_free(&s);
+}
+
+static void dense_runs_never_overlap(void **st) {
+  (void)st;
+  check k;
+  for (int dim = 2; dim <= 3; dim++) {
+    run_dense(dim, 1, 300, 0.3, 60, &k);
+    print_message("%dD, p = 1: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
+    assert_true(k.merges_seen > 100);
+    assert_true(k.worst < 1e-9);
+    run_dense(dim, 0.2, 300, 0.3, 60, &k);
+    print_message("%dD, p = 0.2: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
+    assert_true(k.merges_seen > 10);
+    assert_true(k.worst < 1e-9);
+  }
+}
+
+static void probability_zero_never_merges(void **st) {
+  (void)st;
+  check k;
+  for (int dim = 2; dim <= 3; dim++) {
+    run_dense(dim, 0, 200, 0.3, 40, &k);
+    print_message("%dD, p = 0: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
+    assert_int_equal(k.merges_seen, 0);
+    assert_true(k.worst < 1e-9);
+  }
+}
+
+/* Saved after some steps and loaded into a fresh model, the run goes on to the same bytes. */
+static void restart_is_exact(void **st) {
+  (void)st;
+  agglo_config c;
+  dlca_config(&c, 3);
+  c.n = 200;
+  c.fraction = 0.05;
+  c.radius_spread = 0.2;
+  c.dlca.persistence = 0.5;
+  c.dlca.probability = 0.5;
+  agglo_system a, b;
+  char err[256];
+  assert_int_equal(agglo_setup(&a, &c, err, sizeof err), 0);
+  void *sa, *sb;
+  assert_int_equal(agglo_model_dlca.init(&sa, &a, &c, err, sizeof err), 0);
+  agglo_step_info info;
+  for (int q = 0; q < 30; q++) assert_int_equal(agglo_model_dlca.step(sa, &a, &info, err, sizeof err), 0);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  assert_int_equal(agglo_model_dlca.save(sa, f), 0);
+  rewind(f);
+  assert_int_equal(agglo_setup(&b, &c, err, sizeof err), 0);
+  memcpy(b.x, a.x, 3 * a.n * sizeof *a.x);
+  b.t = a.t, b.step = a.step;
+  assert_int_equal(agglo_model_dlca.init(&sb, &b, &c, err, sizeof err), 0);
+  assert_int_equal(agglo_model_dlca.load(sb, &b, f, err, sizeof err), 0);
+  fclose(f);
+  for (int q = 0; q < 30; q++) {
+    assert_int_equal(agglo_model_dlca.step(sa, &a, &info, err, sizeof err), 0);
+    assert_int_equal(agglo_model_dlca.step(sb, &b, &info, err, sizeof err), 0);
+  }
+  assert_true(a.t == b.t);
+  assert_memory_equal(a.x, b.x, 3 * a.n * sizeof *a.x);
+  agglo_model_dlca.destroy(sa), agglo_model_dlca.destroy(sb);
+  agglo_system_free(&a), agglo_system_free(&b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(contact_after_a_turn),
+      cmocka_unit_test(dimer_at_the_exact_contact_time),
+      cmocka_unit_test(dense_runs_never_overlap),
+      cmocka_unit_test(probability_zero_never_merges),
+      cmocka_unit_test(restart_is_exact),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
