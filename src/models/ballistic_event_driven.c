@@ -423,7 +423,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
 
 /* A start from a file's clusters: the pair's clusters become one, as at a collision (not
    counted as one; placed by the pair's minimum image, so touching pairs go first). */
-static int ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching) {
+int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching) {
   ed *e = state;
   (void)touching;
   if (e->cl[i] == e->cl[j]) return 0;
@@ -674,5 +674,5 @@ const agglo_model agglo_model_ballistic_ed = {
     .destroy = agglo_ed_destroy,
     .variable_step = 1,
     .labels = agglo_ed_labels,
-    .join = ed_join,
+    .join = agglo_ed_join,
 };

@@ -78,6 +78,9 @@ void agglo_ed_destroy(void *state);
 int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
 double agglo_ed_contact_gap(const void *state);
 int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
+/* A start from a file's clusters (agglo_model.join): the clusters of particles i and j become
+   one, placed by the pair's minimum image (with a motion, the joined cluster starts a new flight). */
+int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching);
 /* Restart: the clusters exactly as they are in memory (ballistic_event_driven.c) */
 int agglo_ed_save(const void *state, FILE *f);
 int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen);
