@@ -41,12 +41,15 @@ struct agglo_ed {
   int32_t *cl, *next_mem, *head, *tail, *size;
   double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
   double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
+  double *path;                  /* per cluster: path length since the window opened (to t0) */
   uint32_t *ver;
   double *p;                     /* per particle: position relative to its cluster offset */
   size_t n_clusters;
   double t, t_win;
   /* candidate pairs of the window and each cluster's list of them */
   int32_t *qa, *qb;
+  double *qg;    /* each pair's gap at the window's start */
+  double slack;  /* round-off allowance on the gaps (lengths) */
   size_t nq, qcap;
   int32_t **plist;
   size_t *plen, *pcap;
