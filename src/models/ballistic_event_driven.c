@@ -12,7 +12,9 @@
    gives these candidate pairs in O(N). Each cluster keeps its candidate pairs; events go into a
    binary heap with the version counters of the clusters involved, so that when a cluster changes
    velocity (merge or wall) only its own pairs are recomputed, and stale events are dropped when
-   they come out of the heap. Members are relabelled small-into-large: O(N log N) over a run. */
+   they come out of the heap. A pair whose gap at the window's start exceeds the paths its two
+   clusters travel by the window's end is not timed at all. Members are relabelled
+   small-into-large: O(N log N) over a run. */
 #include "models/ballistic_events.h"
 #include "models/ballistic_config.h"
 #include "core/cells.h"
