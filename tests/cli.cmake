@@ -126,6 +126,11 @@ add_test(NAME cli_ballistic_from_half
   COMMAND sh ${CLI_DATA}/ballistic_from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini
           cli_out_ballistic_from_half)
 set_tests_properties(cli_ballistic_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "ballistic from half ok")
+# a dlca run continued from its half with particles.from keeps its clusters and its time
+add_test(NAME cli_dlca_from_half
+  COMMAND sh ${CLI_DATA}/dlca_from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini
+          cli_out_dlca_from_half)
+set_tests_properties(cli_dlca_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "dlca from half ok")
 
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)

@@ -49,7 +49,7 @@ static const agglo_key head[] = {
    "start from the particles of a file: extended XYZ (columns by Properties=) or H5MD (frame "
    "particles.frame); positions, and radii, masses, velocities and ids when the file has them "
    "(else from these keys); the file sets particles.n; its box must be the scenario's. The "
-   "ballistic model also takes the file's clusters (its cluster column, required) and time "
+   "ballistic and dlca models also take the file's clusters (its cluster column, required) and time "
    "(docs/formats.md)"},
   {"particles", "frame", T_INT, OFF(from_frame), "0", 0, 1e15, 0, 0,
    "frame of particles.from (1-based; 0 = the last)"},

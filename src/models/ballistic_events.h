@@ -41,12 +41,15 @@ struct agglo_ed {
   int32_t *cl, *next_mem, *head, *tail, *size;
   double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
   double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
+  double *path;                  /* per cluster: path length since the window opened (to t0) */
   uint32_t *ver;
   double *p;                     /* per particle: position relative to its cluster offset */
   size_t n_clusters;
   double t, t_win;
   /* candidate pairs of the window and each cluster's list of them */
   int32_t *qa, *qb;
+  double *qg;    /* each pair's gap at the window's start */
+  double slack;  /* round-off allowance on the gaps (lengths) */
   size_t nq, qcap;
   int32_t **plist;
   size_t *plen, *pcap;
@@ -78,6 +81,9 @@ void agglo_ed_destroy(void *state);
 int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
 double agglo_ed_contact_gap(const void *state);
 int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
+/* A start from a file's clusters (agglo_model.join): the clusters of particles i and j become
+   one, placed by the pair's minimum image (with a motion, the joined cluster starts a new flight). */
+int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching);
 /* Restart: the clusters exactly as they are in memory (ballistic_event_driven.c) */
 int agglo_ed_save(const void *state, FILE *f);
 int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen);

@@ -142,6 +142,11 @@ static int dlca_labels(const void *state, agglo_system *s, size_t *n_clusters, s
   return agglo_ed_labels(((const dlca *)state)->e, s, n_clusters, max_size);
 }
 
+/* particles.from: the file's clusters, rigid from the start (the engine's join). */
+static int dlca_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching) {
+  return agglo_ed_join(((dlca *)state)->e, s, i, j, touching);
+}
+
 /* Restart: the engine's clusters, then the random numbers drawn and each cluster's end of flight
    (its direction is its velocity, in the engine's part). */
 static const char dlca_header[] = "# dlca: random numbers drawn; then per cluster: index, end of "
@@ -194,4 +199,5 @@ const agglo_model agglo_model_dlca = {
     .destroy = dlca_destroy,
     .variable_step = 1,
     .labels = dlca_labels,
+    .join = dlca_join,
 };
