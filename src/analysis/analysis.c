@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "analysis/analysis.h"
+#include "analysis/line_fit.h"
 #include "core/cells.h"
 #include "core/compare.h"
 #include <math.h>
@@ -205,14 +206,6 @@ oom:
 
 /* ---------- fractal dimensions ---------- */
 
-static void fit_line(const double *x, const double *y, int n, double *slope, double *icept) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int i = 0; i < n; i++) sx += x[i], sy += y[i], sxx += x[i] * x[i], sxy += x[i] * y[i];
-  double den = n * sxx - sx * sx;
-  *slope = den != 0 ? (n * sxy - sx * sy) / den : NAN;
-  *icept = (sy - *slope * sx) / n;
-}
-
 /* Spread the low bits of v so that d interleaved coordinates form a Morton code. */
 static uint64_t spread_bits(uint64_t v, int d) {
   uint64_t r = 0;
@@ -240,7 +233,7 @@ double agglo_box_counting_grid(const double *x, size_t n, int dim, const double 
     code[i] = c;
   }
   qsort(code, n, sizeof *code, agglo_cmp_u64);
-  double lx[64], ly[64];
+  agglo_line_fit fit = {0};
   int np = 0;
   for (int m = 1; m <= M; m++) {
     double eps = L / (double)(1u << m);
@@ -251,16 +244,13 @@ double agglo_box_counting_grid(const double *x, size_t n, int dim, const double 
     for (size_t i = 1; i < n; i++) occupied += (code[i] >> shift) != (code[i - 1] >> shift);
     if (eps_out) eps_out[np] = eps;
     if (counts_out) counts_out[np] = (double)occupied;
-    lx[np] = log(eps);
-    ly[np] = log((double)occupied);
+    agglo_line_fit_add(&fit, log(eps), log((double)occupied));
     np++;
   }
   free(code);
   if (npoints) *npoints = np;
-  if (np < 2) return NAN;
-  double slope, icept;
-  fit_line(lx, ly, np, &slope, &icept);
-  return -slope;
+  double slope = agglo_line_fit_slope(&fit);
+  return isnan(slope) ? NAN : -slope; /* NAN (not -NAN) with fewer than two levels */
 }
 
 double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, double *eps_out,
@@ -282,31 +272,23 @@ double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, do
 double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size,
                                    double a, double *kf) {
   if (kf) *kf = NAN;
-  double *lx = malloc((n ? n : 1) * sizeof *lx), *ly = malloc((n ? n : 1) * sizeof *ly);
-  if (!lx || !ly) {
-    free(lx); free(ly);
-    return NAN;
-  }
-  int m = 0;
+  agglo_line_fit fit = {0};
   size_t smin = SIZE_MAX, smax = 0;
   for (size_t i = 0; i < n; i++)
     if (c[i].size >= min_size && c[i].size >= 2 && c[i].rg > 0) {
-      lx[m] = log((double)c[i].size);
-      ly[m] = log(c[i].rg);
+      agglo_line_fit_add(&fit, log((double)c[i].size), log(c[i].rg));
       if (c[i].size < smin) smin = c[i].size;
       if (c[i].size > smax) smax = c[i].size;
-      m++;
     }
   double d = NAN;
   /* at least 3 clusters spanning a factor 3 in size, else the fit means nothing */
-  if (m >= 3 && smax >= 3 * smin) {
-    double slope, icept;
-    fit_line(lx, ly, m, &slope, &icept);
+  if (fit.n >= 3 && smax >= 3 * smin) {
+    double slope = agglo_line_fit_slope(&fit);
     d = slope > 0 ? 1.0 / slope : NAN;
     /* log R_g = icept + log(s)/D  <=>  s = k_f (R_g/a)^D with log k_f = D (log a - icept) */
-    if (kf && isfinite(d) && a > 0) *kf = exp(d * (log(a) - icept));
+    if (kf && isfinite(d) && a > 0)
+      *kf = exp(d * (log(a) - agglo_line_fit_intercept(&fit, slope)));
   }
-  free(lx); free(ly);
   return d;
 }
 

@@ -1,4 +1,5 @@
 #include "analysis/structure.h"
+#include "analysis/line_fit.h"
 #include "core/error.h"
 #include <math.h>
 #include <stdlib.h>
@@ -175,16 +176,13 @@ double agglo_msd_value(const agglo_msd *m, size_t k, double *lag_time) {
 
 double agglo_msd_diffusion(const agglo_msd *m) {
   if (m->frames < 3) return NAN;
-  double T = m->t[m->frames - 1] - m->t[0], sx = 0, sy = 0, sxx = 0, sxy = 0;
-  int cnt = 0;
+  double T = m->t[m->frames - 1] - m->t[0];
+  agglo_line_fit fit = {0};
   for (size_t k = 1; k < m->frames; k++) {
     double tau, y = agglo_msd_value(m, k, &tau);
-    if (tau < 0.2 * T || tau > 0.5 * T) continue;
-    sx += tau, sy += y, sxx += tau * tau, sxy += tau * y, cnt++;
+    if (tau >= 0.2 * T && tau <= 0.5 * T) agglo_line_fit_add(&fit, tau, y);
   }
-  if (cnt < 2) return NAN;
-  double slope = (cnt * sxy - sx * sy) / (cnt * sxx - sx * sx);
-  return slope / (2 * m->dim);
+  return agglo_line_fit_slope(&fit) / (2 * m->dim); /* NAN with fewer than two lags */
 }
 
 void agglo_msd_write(const agglo_msd *m, FILE *f) {
