@@ -408,6 +408,36 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
   return nr;
 }
 
+/* upper_neighbours of every cell of the row (cy, cz): inside the row (0 < cx < nc0 - 1) nothing
+   wraps along x, so a cell's ranges are those of cell cx = 1 shifted by cx - 1 (the same cells,
+   order and merges); only the two ends and cell 1 are computed (the search per cell was a fifth
+   of the force evaluation). */
+typedef struct {
+  int cy, cz, nr[3];
+  size_t ra[3][26], rb[3][26];
+} row_neighbours;
+
+static void row_neighbours_of(const dpd *m, int cy, int cz, row_neighbours *rn) {
+  const int n0 = m->nc[0];
+  const size_t row = ((size_t)cz * m->nc[1] + cy) * n0;
+  rn->cy = cy, rn->cz = cz;
+  for (int k = 0; k < 3; k++) {
+    const int cx = k == 0 ? 0 : k == 1 ? 1 : n0 - 1;
+    rn->nr[k] = cx < n0 && (k != 1 || n0 >= 3) && (k != 2 || n0 >= 2)
+                    ? upper_neighbours(m, cx, cy, cz, row + cx, rn->ra[k], rn->rb[k])
+                    : 0;
+  }
+}
+
+/* The upper neighbour ranges of cell cx of the row, as upper_neighbours gives them; returns
+   their number. */
+static inline int cell_neighbours(const row_neighbours *rn, int n0, int cx, size_t ra[26], size_t rb[26]) {
+  const int k = cx == 0 ? 0 : cx == n0 - 1 ? 2 : 1;
+  const size_t shift = k == 1 ? (size_t)cx - 1 : 0;
+  for (int t = 0; t < rn->nr[k]; t++) ra[t] = rn->ra[k][t] + shift, rb[t] = rn->rb[k][t] + shift;
+  return rn->nr[k];
+}
+
 #define CHUNK 64
 
 /* x rounded as computed: a product x is not fused into the sums that use it (gcc's default
@@ -506,14 +536,14 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, int t
 }
 
 /* All pairs (i in cell c, j > i in c or in an upper neighbour cell), in mode md. */
-static inline __attribute__((always_inline)) void cell_forces(dpd *m, int cx, int cy, int cz,
+static inline __attribute__((always_inline)) void cell_forces(dpd *m, const row_neighbours *rn, int cx,
                                                              uint64_t step, force_stats *st,
                                                              const pair_mode md) {
-  size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx;
+  size_t c = ((size_t)rn->cz * m->nc[1] + rn->cy) * m->nc[0] + cx;
   size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
   if (i0 == i1) return;
   size_t ra[27], rb[27];
-  int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+  int nr = cell_neighbours(rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
   for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
   const parts *p = &m->p;
   const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
@@ -596,8 +626,9 @@ static inline __attribute__((always_inline)) void cell_forces(dpd *m, int cx, in
 /* The pairs of the cells of column col = (cy, cz), in mode md. */
 static inline __attribute__((always_inline)) void column_forces(dpd *m, int col, uint64_t step,
                                                                force_stats *st, const pair_mode md) {
-  const int cy = col % m->nc[1], cz = col / m->nc[1];
-  for (int cx = 0; cx < m->nc[0]; cx++) cell_forces(m, cx, cy, cz, step, st, md);
+  row_neighbours rn;
+  row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
+  for (int cx = 0; cx < m->nc[0]; cx++) cell_forces(m, &rn, cx, step, st, md);
 }
 
 /* The variants: column_forces in one mode each. */
@@ -891,11 +922,12 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
   const double rc2 = m->rc * m->rc, agap = m->contact_gap_sys / m->u.length;
   double U = 0, W = 0;
   size_t bound = 0;
-  for (int cz = 0; cz < m->nc[2]; cz++)
-    for (int cy = 0; cy < m->nc[1]; cy++)
+  row_neighbours rn;
+  for (int col = 0; col < m->nc[1] * m->nc[2]; col++) {
+    row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
       for (int cx = 0; cx < m->nc[0]; cx++) {
-        size_t c = ((size_t)cz * m->nc[1] + cy) * m->nc[0] + cx, ra[27], rb[27];
-        int nr = upper_neighbours(m, cx, cy, cz, c, ra + 1, rb + 1) + 1;
+        size_t c = (size_t)col * m->nc[0] + cx, ra[27], rb[27];
+        int nr = cell_neighbours(&rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
         for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
         for (size_t i = m->cell_start[c]; i < m->cell_start[c + 1]; i++) {
           ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
@@ -930,6 +962,7 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
             }
         }
       }
+  }
   *U_out = U, *W_out = W, *bound_out = bound;
 }
 
