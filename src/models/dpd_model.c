@@ -452,6 +452,11 @@ static inline int cell_neighbours(const row_neighbours *rn, int n0, int cx, size
 #define ROUNDED(x) (x)
 #endif
 
+/* FUSED: where a sum of products leaves gcc a choice of which product to fuse (its default
+   -ffp-contract=fast), it chose differently in the vectorised loop and in the scalar one; the
+   vectorised loop spells the scalar loop's choice out with fma(), so that both round alike (and
+   as the loop did before it was vectorised: outputs byte-identical). */
+
 /* A bridge: formed on contact, kept below the rupture distance. */
 static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
   return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
@@ -472,6 +477,8 @@ typedef struct {
   int thermo;   /* DPD_THERMO_*: the pair thermostat, central (dpd), also transverse, or none */
   int ghosts;   /* some particles are ghosts (mpi/dpd_domain.c) */
   int multi_rc; /* the species pairs have different cut-offs (dpd.rc_ij; read at run time) */
+  int gaussian; /* Gaussian pair random numbers, else uniform (dpd.noise; read at run time) */
+  int simd;     /* the loop over pairs is vectorised (FUSED) */
 } pair_mode;
 
 /* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
@@ -503,22 +510,26 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
    (transverse); langevin has none here (forces() adds its own to every particle). A pair on
    the hard core (gb > 0, the core's dashpot) has the central friction gamma w^2 + gb and the
    random force sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. */
-static inline __attribute__((always_inline)) void thermostat(const dpd *m, int thermo, uint64_t step,
-                                                            int q, size_t i, size_t j, double F,
+static inline __attribute__((always_inline)) void thermostat(const dpd *m, const pair_mode md,
+                                                            uint64_t step, int q, size_t i, size_t j,
+                                                            uint32_t idi, uint32_t idj, double F,
                                                             double w, const double e[3], double ev,
                                                             double gb, double F_out[3]) {
   const parts *p = &m->p;
-  const uint32_t idi = p->id[i], idj = p->id[j];
+  const int thermo = md.thermo, gaussian = md.gaussian;
   double z[3] = {0, 0, 0};
   if (thermo != DPD_THERMO_LANGEVIN || gb > 0) {
     const double zeta = thermo == DPD_THERMO_TRANSVERSE
-                            ? pair_zeta4(m->seed, step, idi, idj, m->gaussian, z)
-                            : pair_zeta(m->seed, step, idi, idj, m->gaussian);
+                            ? pair_zeta4(m->seed, step, idi, idj, gaussian, z)
+                            : pair_zeta(m->seed, step, idi, idj, gaussian);
     if (gb > 0) {
       const double g = m->gam[q] * w * w + gb; /* (langevin: gam = 0) */
       F += sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt - g * ev;
     } else {
-      F += w * (m->sig[q] * zeta * m->inv_sqrt_dt - m->gam[q] * w * ev);
+      if (md.simd) /* FUSED */
+        F = fma(w, fma(m->sig[q] * zeta, m->inv_sqrt_dt, -(m->gam[q] * w * ev)), F);
+      else
+        F += w * (m->sig[q] * zeta * m->inv_sqrt_dt - m->gam[q] * w * ev);
     }
   }
   F_out[0] = F * e[0], F_out[1] = F * e[1], F_out[2] = F * e[2];
@@ -535,10 +546,102 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, int t
   F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
 }
 
-/* All pairs (i in cell c, j > i in c or in an upper neighbour cell), in mode md. */
-static inline __attribute__((always_inline)) void cell_forces(dpd *m, const row_neighbours *rn, int cx,
-                                                             uint64_t step, force_stats *st,
-                                                             const pair_mode md) {
+/* The pairs in range of a column, found cell by cell (pair_search) and held until BATCH - CHUNK
+   of them wait; then their forces are computed together (pair_force, vectorised in the fluid's
+   mode: the gathers and the Philox draws of 8 pairs at once) and added to the particles in the
+   order they were found (batch_flush), the order of the loop over pairs of one particle i at a
+   time: the same sums, bit for bit, as adding each pair's force as it is found. */
+#define BATCH 512
+typedef struct {
+  size_t n;                /* pairs waiting */
+  size_t i[BATCH], j[BATCH];
+  int32_t q[BATCH];        /* species pair */
+  uint32_t idi[BATCH], idj[BATCH];
+  double r2[BATCH], F[3][BATCH];
+  int32_t keep[BATCH];     /* 0: the pair adds no force (beyond its cut-off, two ghosts) */
+  size_t row;              /* the particle i whose sum fi is open (SIZE_MAX: none) */
+  double fi[3];
+} pair_batch;
+
+/* The force of the batch's pair k into b->F[.][k]; b->keep[k] = 0 when it has none. */
+static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t step, force_stats *st,
+                                                            pair_batch *b, size_t k,
+                                                            const pair_mode md) {
+  const parts *p = &m->p;
+  const size_t i = b->i[k], j = b->j[k];
+  double d0 = p->x[0][i] - p->x[0][j], d1 = p->x[1][i] - p->x[1][j], d2 = p->x[2][i] - p->x[2][j];
+  d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
+  d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
+  d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
+  const double r = sqrt(b->r2[k]), inv_r = 1.0 / r;
+  const double e[3] = {d0 * inv_r, d1 * inv_r, d2 * inv_r};
+  const uint32_t idi = b->idi[k], idj = b->idj[k];
+  const int q = b->q[k];
+  const int ghi = md.ghosts ? p->gh[i] : 0, ghj = md.ghosts ? p->gh[j] : 0;
+  b->keep[k] = 0;
+  if (ghi | ghj) { /* a ghost's pair: counted by the rank of the lower id */
+    st->in_range -= !ghi && idi > idj;
+    st->in_range += ghi && !ghj && idj < idi;
+  }
+  if (md.multi_rc && !(r < m->rcp[q])) return; /* beyond this species pair's cut-off */
+  if (ghi & ghj) {
+    /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in case one
+       of them migrates here (docs/parallel.md) */
+    if (md.law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
+        bridged(m, q, idi, idj, p->r[i], p->r[j], r - p->r[i] - p->r[j]))
+      bond_push(st->bb, agglo_bond_key(idi, idj));
+    return;
+  }
+  const double w = 1.0 - r * m->inv_rcp[q];
+  const double dv0 = p->t[0][i] - p->t[0][j], dv1 = p->t[1][i] - p->t[1][j], dv2 = p->t[2][i] - p->t[2][j];
+  const double ev = md.simd ? fma(e[2], dv2, fma(e[0], dv0, e[1] * dv1)) /* FUSED */
+                            : e[0] * dv0 + e[1] * dv1 + e[2] * dv2;
+  double gb = 0, F[3];
+  const double Fc = conservative(m, md.law, q, i, j, r, w, &st->min_gap, st->bb, &gb);
+  thermostat(m, md, step, q, i, j, idi, idj, Fc, w, e, ev, gb, F);
+  /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
+  b->F[0][k] = ROUNDED(F[0]), b->F[1][k] = ROUNDED(F[1]), b->F[2][k] = ROUNDED(F[2]);
+  b->keep[k] = 1;
+}
+
+/* The open sum of particle b->row into its force. */
+static inline void row_close(dpd *m, pair_batch *b) {
+  if (b->row == SIZE_MAX) return;
+  m->f[0][b->row] += b->fi[0], m->f[1][b->row] += b->fi[1], m->f[2][b->row] += b->fi[2];
+  b->row = SIZE_MAX;
+}
+
+/* The forces of the waiting pairs, then added in their order: +F to the sum of i (closed into
+   f_i when the next pair has another i), -F to f_j. */
+static inline __attribute__((always_inline)) void batch_flush(dpd *m, uint64_t step, force_stats *st,
+                                                             pair_batch *b, const pair_mode md) {
+  if (md.law == LAW_GW && !md.ghosts && md.thermo == DPD_THERMO_DPD && !md.multi_rc && !md.gaussian) {
+    /* the fluid: no side effects, no branches, no calls -- vectorised */
+    const pair_mode fluid = {LAW_GW, DPD_THERMO_DPD, 0, 0, 0, 1};
+#pragma omp simd
+    for (size_t k = 0; k < b->n; k++) pair_force(m, step, st, b, k, fluid);
+  } else {
+    for (size_t k = 0; k < b->n; k++) pair_force(m, step, st, b, k, md);
+  }
+  double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
+  for (size_t k = 0; k < b->n; k++) {
+    if (b->i[k] != b->row) {
+      row_close(m, b);
+      b->row = b->i[k], b->fi[0] = b->fi[1] = b->fi[2] = 0;
+    }
+    if (!b->keep[k]) continue;
+    const size_t j = b->j[k];
+    b->fi[0] += b->F[0][k], b->fi[1] += b->F[1][k], b->fi[2] += b->F[2][k];
+    f0[j] -= b->F[0][k], f1[j] -= b->F[1][k], f2[j] -= b->F[2][k];
+  }
+  b->n = 0;
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch: the
+   distances of a chunk of candidates (vectorised), then those in range listed. */
+static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_neighbours *rn, int cx,
+                                                            uint64_t step, force_stats *st,
+                                                            pair_batch *b, const pair_mode md) {
   size_t c = ((size_t)rn->cz * m->nc[1] + rn->cy) * m->nc[0] + cx;
   size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
   if (i0 == i1) return;
@@ -547,29 +650,17 @@ static inline __attribute__((always_inline)) void cell_forces(dpd *m, const row_
   for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
   const parts *p = &m->p;
   const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
-  const double *restrict t0 = p->t[0], *restrict t1 = p->t[1], *restrict t2 = p->t[2];
-  double *restrict f0 = m->f[0], *restrict f1 = m->f[1], *restrict f2 = m->f[2];
-  const uint32_t *restrict id = p->id;
-  const uint8_t *restrict spec = p->spec;
-  const double rc = m->rc, rc2 = rc * rc;
+  const double rc2 = m->rc * m->rc;
   const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
   const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
-  const int ns = m->nspec;
-  double min_gap = st->min_gap;
-  size_t in_range = 0;
   for (size_t i = i0; i < i1; i++) {
     const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
-    const double vi0 = t0[i], vi1 = t1[i], vi2 = t2[i];
-    const uint32_t idi = id[i];
-    const int si = spec[i] * ns, ghi = md.ghosts ? p->gh[i] : 0;
-    double fi0 = 0, fi1 = 0, fi2 = 0;
+    const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
     ra[0] = i + 1, rb[0] = i1;
     for (int t = 0; t < nr; t++)
       for (size_t j0 = ra[t]; j0 < rb[t]; j0 += CHUNK) {
-        /* distances of a chunk of candidates (vectorised), then the list of those in range */
-        size_t len = rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, nh = 0;
+        size_t len = rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, n0 = b->n, n = n0;
         double r2c[CHUNK];
-        uint32_t hit[CHUNK];
 #pragma omp simd
         for (size_t k = 0; k < len; k++) {
           double d0 = xi0 - x0[j0 + k], d1 = xi1 - x1[j0 + k], d2 = xi2 - x2[j0 + k];
@@ -578,49 +669,17 @@ static inline __attribute__((always_inline)) void cell_forces(dpd *m, const row_
           d2 -= L2 * rint(d2 * I2);
           r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
         }
-        for (size_t k = 0; k < len; k++) {
-          hit[nh] = (uint32_t)k;
-          nh += r2c[k] < rc2 && r2c[k] > 0;
+        for (size_t k = 0; k < len; k++) { /* without a branch: in range or not is a coin toss */
+          b->j[n] = j0 + k, b->r2[n] = r2c[k];
+          n += (r2c[k] < rc2) & (r2c[k] > 0);
         }
-        if (!ghi) in_range += nh;
-        for (size_t h = 0; h < nh; h++) {
-          const size_t j = j0 + hit[h];
-          double d0 = xi0 - x0[j], d1 = xi1 - x1[j], d2 = xi2 - x2[j];
-          d0 -= L0 * rint(d0 * I0);
-          d1 -= L1 * rint(d1 * I1);
-          d2 -= L2 * rint(d2 * I2);
-          const double r = sqrt(r2c[hit[h]]), inv_r = 1.0 / r;
-          const double e[3] = {d0 * inv_r, d1 * inv_r, d2 * inv_r};
-          const int q = si + spec[j], ghj = md.ghosts ? p->gh[j] : 0;
-          if (ghi | ghj) { /* a ghost's pair: counted by the rank of the lower id */
-            in_range -= !ghi && idi > id[j];
-            in_range += ghi && !ghj && id[j] < idi;
-          }
-          if (md.multi_rc && !(r < m->rcp[q])) continue; /* beyond this species pair's cut-off */
-          if (ghi & ghj) {
-            /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in
-               case one of them migrates here (docs/parallel.md) */
-            if (md.law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
-                bridged(m, q, idi, id[j], p->r[i], p->r[j], r - p->r[i] - p->r[j]))
-              bond_push(st->bb, agglo_bond_key(idi, id[j]));
-            continue;
-          }
-          const double w = 1.0 - r * m->inv_rcp[q];
-          const double ev = e[0] * (vi0 - t0[j]) + e[1] * (vi1 - t1[j]) + e[2] * (vi2 - t2[j]);
-          double gb = 0;
-          const double Fc = conservative(m, md.law, q, i, j, r, w, &min_gap, st->bb, &gb);
-          double F[3];
-          thermostat(m, md.thermo, step, q, i, j, Fc, w, e, ev, gb, F);
-          /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
-          const double F0 = ROUNDED(F[0]), F1 = ROUNDED(F[1]), F2 = ROUNDED(F[2]);
-          fi0 += F0, fi1 += F1, fi2 += F2;
-          f0[j] -= F0, f1[j] -= F1, f2[j] -= F2;
-        }
+        for (size_t h = n0; h < n; h++)
+          b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
+        b->n = n;
+        if (!ghi) st->in_range += n - n0;
+        if (n > BATCH - CHUNK) batch_flush(m, step, st, b, md);
       }
-    f0[i] += fi0, f1[i] += fi1, f2[i] += fi2;
   }
-  st->min_gap = min_gap;
-  st->in_range += in_range;
 }
 
 /* The pairs of the cells of column col = (cy, cz), in mode md. */
@@ -628,14 +687,18 @@ static inline __attribute__((always_inline)) void column_forces(dpd *m, int col,
                                                                force_stats *st, const pair_mode md) {
   row_neighbours rn;
   row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
-  for (int cx = 0; cx < m->nc[0]; cx++) cell_forces(m, &rn, cx, step, st, md);
+  pair_batch b;
+  b.n = 0, b.row = SIZE_MAX, b.fi[0] = b.fi[1] = b.fi[2] = 0;
+  for (int cx = 0; cx < m->nc[0]; cx++) cell_pairs(m, &rn, cx, step, st, &b, md);
+  batch_flush(m, step, st, &b, md);
+  row_close(m, &b);
 }
 
 /* The variants: column_forces in one mode each. */
 typedef void (*column_kernel)(dpd *m, int col, uint64_t step, force_stats *st);
 #define VARIANT(name, law, thermo, ghosts)                                                      \
   static void name(dpd *m, int col, uint64_t step, force_stats *st) {                           \
-    column_forces(m, col, step, st, (pair_mode){law, thermo, ghosts, m->multi_rc});             \
+    column_forces(m, col, step, st, (pair_mode){law, thermo, ghosts, m->multi_rc, m->gaussian, 0});           \
   }
 #define VARIANTS(name, law, thermo) VARIANT(name, law, thermo, 0) VARIANT(name##_ghosts, law, thermo, 1)
 VARIANTS(gw_dpd, LAW_GW, DPD_THERMO_DPD)
