@@ -48,6 +48,9 @@
 #include "models/dpd_half_mean.h"
 #include <omp.h>
 #include <Random123/philox.h>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -637,8 +640,58 @@ static inline __attribute__((always_inline)) void batch_flush(dpd *m, uint64_t s
   b->n = 0;
 }
 
-/* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch: the
-   distances of a chunk of candidates (vectorised), then those in range listed. */
+/* The candidates j0 <= j < j0 + len (len <= CHUNK) within the cut-off of the particle at xi,
+   appended to the batch (j, r2; at most CHUNK, the batch keeps room); returns their number. */
+static inline __attribute__((always_inline)) size_t candidates_in_range(const dpd *m, const double xi[3],
+                                                                       size_t j0, size_t len,
+                                                                       pair_batch *b) {
+  const parts *p = &m->p;
+  const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
+  const double rc2 = m->rc * m->rc;
+  size_t n = b->n;
+#if defined(__AVX512F__)
+  /* 8 candidates at a time, those in range compressed into the list: the arithmetic of the
+     loop below as gcc vectorises it (FUSED: r2 = d2 d2 + (d0 d0 + d1 d1), fused) */
+  const __m512d X0 = _mm512_set1_pd(xi[0]), X1 = _mm512_set1_pd(xi[1]), X2 = _mm512_set1_pd(xi[2]);
+  const __m512d L0 = _mm512_set1_pd(m->plen[0]), L1 = _mm512_set1_pd(m->plen[1]), L2 = _mm512_set1_pd(m->plen[2]);
+  const __m512d I0 = _mm512_set1_pd(m->pinv[0]), I1 = _mm512_set1_pd(m->pinv[1]), I2 = _mm512_set1_pd(m->pinv[2]);
+  const __m512d R2 = _mm512_set1_pd(rc2), zero = _mm512_setzero_pd();
+  const __m512i iota = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  for (size_t k = 0; k < len; k += 8) {
+    const __mmask8 live = len - k >= 8 ? 0xff : (__mmask8)((1u << (len - k)) - 1);
+    const size_t j = j0 + k;
+    __m512d d0 = _mm512_sub_pd(X0, _mm512_maskz_loadu_pd(live, x0 + j));
+    __m512d d1 = _mm512_sub_pd(X1, _mm512_maskz_loadu_pd(live, x1 + j));
+    __m512d d2 = _mm512_sub_pd(X2, _mm512_maskz_loadu_pd(live, x2 + j));
+    d0 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d0, I0), _MM_FROUND_CUR_DIRECTION), L0, d0);
+    d1 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION), L1, d1);
+    d2 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d2, I2), _MM_FROUND_CUR_DIRECTION), L2, d2);
+    const __m512d r2 = _mm512_fmadd_pd(d2, d2, _mm512_fmadd_pd(d0, d0, _mm512_mul_pd(d1, d1)));
+    const __mmask8 hit = _mm512_mask_cmp_pd_mask(live, r2, R2, _CMP_LT_OQ) &
+                         _mm512_cmp_pd_mask(r2, zero, _CMP_GT_OQ);
+    _mm512_storeu_si512(b->j + n, _mm512_maskz_compress_epi64(hit, _mm512_add_epi64(_mm512_set1_epi64((long long)j), iota)));
+    _mm512_storeu_pd(b->r2 + n, _mm512_maskz_compress_pd(hit, r2));
+    n += (size_t)__builtin_popcount(hit);
+  }
+#else
+  double r2c[CHUNK];
+#pragma omp simd
+  for (size_t k = 0; k < len; k++) {
+    double d0 = xi[0] - x0[j0 + k], d1 = xi[1] - x1[j0 + k], d2 = xi[2] - x2[j0 + k];
+    d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
+    d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
+    d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
+    r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
+  }
+  for (size_t k = 0; k < len; k++) { /* without a branch: in range or not is a coin toss */
+    b->j[n] = j0 + k, b->r2[n] = r2c[k];
+    n += (r2c[k] < rc2) & (r2c[k] > 0);
+  }
+#endif
+  return n - b->n;
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch. */
 static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_neighbours *rn, int cx,
                                                             uint64_t step, force_stats *st,
                                                             pair_batch *b, const pair_mode md) {
@@ -649,30 +702,14 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
   int nr = cell_neighbours(rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
   for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
   const parts *p = &m->p;
-  const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
-  const double rc2 = m->rc * m->rc;
-  const double L0 = m->plen[0], L1 = m->plen[1], L2 = m->plen[2];
-  const double I0 = m->pinv[0], I1 = m->pinv[1], I2 = m->pinv[2];
   for (size_t i = i0; i < i1; i++) {
-    const double xi0 = x0[i], xi1 = x1[i], xi2 = x2[i];
+    const double xi[3] = {p->x[0][i], p->x[1][i], p->x[2][i]};
     const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
     ra[0] = i + 1, rb[0] = i1;
     for (int t = 0; t < nr; t++)
       for (size_t j0 = ra[t]; j0 < rb[t]; j0 += CHUNK) {
-        size_t len = rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, n0 = b->n, n = n0;
-        double r2c[CHUNK];
-#pragma omp simd
-        for (size_t k = 0; k < len; k++) {
-          double d0 = xi0 - x0[j0 + k], d1 = xi1 - x1[j0 + k], d2 = xi2 - x2[j0 + k];
-          d0 -= L0 * rint(d0 * I0);
-          d1 -= L1 * rint(d1 * I1);
-          d2 -= L2 * rint(d2 * I2);
-          r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
-        }
-        for (size_t k = 0; k < len; k++) { /* without a branch: in range or not is a coin toss */
-          b->j[n] = j0 + k, b->r2[n] = r2c[k];
-          n += (r2c[k] < rc2) & (r2c[k] > 0);
-        }
+        const size_t n0 = b->n;
+        const size_t n = n0 + candidates_in_range(m, xi, j0, rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, b);
         for (size_t h = n0; h < n; h++)
           b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
         b->n = n;
