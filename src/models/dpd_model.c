@@ -640,13 +640,16 @@ static inline __attribute__((always_inline)) void batch_flush(dpd *m, uint64_t s
   b->n = 0;
 }
 
-/* The candidates j0 <= j < j0 + len (len <= CHUNK) within the cut-off of the particle at xi,
-   appended to the batch (j, r2; at most CHUNK, the batch keeps room); returns their number. */
+/* The candidates k < len (len <= CHUNK) at x0[k], x1[k], x2[k] within the cut-off of the
+   particle at xi, appended to the batch (their index jj[k], or j0 + k if jj is NULL, and r2; at
+   most CHUNK: the batch keeps room); returns their number. */
 static inline __attribute__((always_inline)) size_t candidates_in_range(const dpd *m, const double xi[3],
+                                                                       const double *restrict x0,
+                                                                       const double *restrict x1,
+                                                                       const double *restrict x2,
+                                                                       const size_t *restrict jj,
                                                                        size_t j0, size_t len,
                                                                        pair_batch *b) {
-  const parts *p = &m->p;
-  const double *restrict x0 = p->x[0], *restrict x1 = p->x[1], *restrict x2 = p->x[2];
   const double rc2 = m->rc * m->rc;
   size_t n = b->n;
 #if defined(__AVX512F__)
@@ -659,17 +662,18 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
   const __m512i iota = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   for (size_t k = 0; k < len; k += 8) {
     const __mmask8 live = len - k >= 8 ? 0xff : (__mmask8)((1u << (len - k)) - 1);
-    const size_t j = j0 + k;
-    __m512d d0 = _mm512_sub_pd(X0, _mm512_maskz_loadu_pd(live, x0 + j));
-    __m512d d1 = _mm512_sub_pd(X1, _mm512_maskz_loadu_pd(live, x1 + j));
-    __m512d d2 = _mm512_sub_pd(X2, _mm512_maskz_loadu_pd(live, x2 + j));
+    __m512d d0 = _mm512_sub_pd(X0, _mm512_maskz_loadu_pd(live, x0 + k));
+    __m512d d1 = _mm512_sub_pd(X1, _mm512_maskz_loadu_pd(live, x1 + k));
+    __m512d d2 = _mm512_sub_pd(X2, _mm512_maskz_loadu_pd(live, x2 + k));
     d0 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d0, I0), _MM_FROUND_CUR_DIRECTION), L0, d0);
     d1 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION), L1, d1);
     d2 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d2, I2), _MM_FROUND_CUR_DIRECTION), L2, d2);
     const __m512d r2 = _mm512_fmadd_pd(d2, d2, _mm512_fmadd_pd(d0, d0, _mm512_mul_pd(d1, d1)));
     const __mmask8 hit = _mm512_mask_cmp_pd_mask(live, r2, R2, _CMP_LT_OQ) &
                          _mm512_cmp_pd_mask(r2, zero, _CMP_GT_OQ);
-    _mm512_storeu_si512(b->j + n, _mm512_maskz_compress_epi64(hit, _mm512_add_epi64(_mm512_set1_epi64((long long)j), iota)));
+    const __m512i j = jj ? _mm512_maskz_loadu_epi64(live, jj + k)
+                         : _mm512_add_epi64(_mm512_set1_epi64((long long)(j0 + k)), iota);
+    _mm512_storeu_si512(b->j + n, _mm512_maskz_compress_epi64(hit, j));
     _mm512_storeu_pd(b->r2 + n, _mm512_maskz_compress_pd(hit, r2));
     n += (size_t)__builtin_popcount(hit);
   }
@@ -677,45 +681,84 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
   double r2c[CHUNK];
 #pragma omp simd
   for (size_t k = 0; k < len; k++) {
-    double d0 = xi[0] - x0[j0 + k], d1 = xi[1] - x1[j0 + k], d2 = xi[2] - x2[j0 + k];
+    double d0 = xi[0] - x0[k], d1 = xi[1] - x1[k], d2 = xi[2] - x2[k];
     d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
     d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
     d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
     r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
   }
   for (size_t k = 0; k < len; k++) { /* without a branch: in range or not is a coin toss */
-    b->j[n] = j0 + k, b->r2[n] = r2c[k];
+    b->j[n] = jj ? jj[k] : j0 + k, b->r2[n] = r2c[k];
     n += (r2c[k] < rc2) & (r2c[k] > 0);
   }
 #endif
   return n - b->n;
 }
 
-/* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch. */
+/* The candidates of one cell: its particles, then those of its upper neighbour cells, copied
+   together so that the distance tests of a particle run over full vectors (up to CELL_CAP). */
+#define CELL_CAP 512
+typedef struct {
+  double x[3][CELL_CAP];
+  size_t j[CELL_CAP];
+} cell_candidates;
+
+/* The pairs in range of particle i at xi among the candidates k < len, into the batch. */
+static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, const double xi[3],
+                                                           const double *x0, const double *x1,
+                                                           const double *x2, const size_t *jj,
+                                                           size_t j0, size_t len, uint64_t step,
+                                                           force_stats *st, pair_batch *b,
+                                                           const pair_mode md) {
+  const parts *p = &m->p;
+  const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
+  for (size_t k = 0; k < len; k += CHUNK) {
+    const size_t n0 = b->n, l = len - k < CHUNK ? len - k : CHUNK;
+    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b);
+    for (size_t h = n0; h < n; h++)
+      b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
+    b->n = n;
+    if (!ghi) st->in_range += n - n0;
+    if (n > BATCH - CHUNK) batch_flush(m, step, st, b, md);
+  }
+}
+
+/* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch, in the
+   order: i, then j by range and index. */
 static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_neighbours *rn, int cx,
                                                             uint64_t step, force_stats *st,
-                                                            pair_batch *b, const pair_mode md) {
+                                                            pair_batch *b, cell_candidates *cc,
+                                                            const pair_mode md) {
   size_t c = ((size_t)rn->cz * m->nc[1] + rn->cy) * m->nc[0] + cx;
   size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
   if (i0 == i1) return;
-  size_t ra[27], rb[27];
+  size_t ra[27], rb[27], total = i1 - i0;
   int nr = cell_neighbours(rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
-  for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
+  ra[0] = i0, rb[0] = i1;
+  for (int t = 1; t < nr; t++)
+    ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]], total += rb[t] - ra[t];
   const parts *p = &m->p;
-  for (size_t i = i0; i < i1; i++) {
+  if (total <= CELL_CAP) {
+    size_t k = 0;
+    for (int t = 0; t < nr; t++) {
+      const size_t len = rb[t] - ra[t];
+      for (int d = 0; d < 3; d++) memcpy(cc->x[d] + k, p->x[d] + ra[t], len * sizeof(double));
+      for (size_t u = 0; u < len; u++) cc->j[k + u] = ra[t] + u;
+      k += len;
+    }
+    for (size_t i = i0, k = 1; i < i1; i++, k++) {
+      const double xi[3] = {p->x[0][i], p->x[1][i], p->x[2][i]};
+      row_pairs(m, i, xi, cc->x[0] + k, cc->x[1] + k, cc->x[2] + k, cc->j + k, 0, total - k, step,
+                st, b, md);
+    }
+    return;
+  }
+  for (size_t i = i0; i < i1; i++) { /* a crowded cell: range by range */
     const double xi[3] = {p->x[0][i], p->x[1][i], p->x[2][i]};
-    const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
-    ra[0] = i + 1, rb[0] = i1;
+    ra[0] = i + 1;
     for (int t = 0; t < nr; t++)
-      for (size_t j0 = ra[t]; j0 < rb[t]; j0 += CHUNK) {
-        const size_t n0 = b->n;
-        const size_t n = n0 + candidates_in_range(m, xi, j0, rb[t] - j0 < CHUNK ? rb[t] - j0 : CHUNK, b);
-        for (size_t h = n0; h < n; h++)
-          b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
-        b->n = n;
-        if (!ghi) st->in_range += n - n0;
-        if (n > BATCH - CHUNK) batch_flush(m, step, st, b, md);
-      }
+      row_pairs(m, i, xi, p->x[0] + ra[t], p->x[1] + ra[t], p->x[2] + ra[t], NULL, ra[t],
+                rb[t] - ra[t], step, st, b, md);
   }
 }
 
@@ -726,7 +769,8 @@ static inline __attribute__((always_inline)) void column_forces(dpd *m, int col,
   row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
   pair_batch b;
   b.n = 0, b.row = SIZE_MAX, b.fi[0] = b.fi[1] = b.fi[2] = 0;
-  for (int cx = 0; cx < m->nc[0]; cx++) cell_pairs(m, &rn, cx, step, st, &b, md);
+  cell_candidates cc;
+  for (int cx = 0; cx < m->nc[0]; cx++) cell_pairs(m, &rn, cx, step, st, &b, &cc, md);
   batch_flush(m, step, st, &b, md);
   row_close(m, &b);
 }
