@@ -7,7 +7,11 @@
    Verlet list (LAMMPS's too) is rebuilt at every step. Instead the model keeps its own copy of
    the particles, structure of arrays in reduced units, re-sorted by cell (cells at least rc
    wide) at every step with a counting sort, and loops over the pairs of each cell and of its
-   neighbour cells of higher index, which are contiguous ranges of the sorted arrays. Threads work
+   neighbour cells of higher index, which are contiguous ranges of the sorted arrays: the
+   candidates of a cell are copied together, their distances to each particle tested 8 at a time
+   (AVX-512 masks), the pairs in range listed, their forces computed 8 at a time (vectorised
+   Philox draws) and then added in the order listed -- the sums of a loop over one pair at a
+   time, bit for bit (docs/performance.md, "DPD"). Threads work
    on (y, z) columns of cells in colour phases: a column only writes into its own and its 8
    neighbouring columns, and columns of one colour are at least 3 columns apart (extra colours
    take the remainder of a periodic ring not divisible by 3), so there are no races. Each
@@ -742,8 +746,11 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
     size_t k = 0;
     for (int t = 0; t < nr; t++) {
       const size_t len = rb[t] - ra[t];
-      for (int d = 0; d < 3; d++) memcpy(cc->x[d] + k, p->x[d] + ra[t], len * sizeof(double));
-      for (size_t u = 0; u < len; u++) cc->j[k + u] = ra[t] + u;
+      const size_t a = ra[t]; /* (a few elements: a loop, not memcpy calls) */
+#pragma omp simd
+      for (size_t u = 0; u < len; u++)
+        cc->x[0][k + u] = p->x[0][a + u], cc->x[1][k + u] = p->x[1][a + u],
+        cc->x[2][k + u] = p->x[2][a + u], cc->j[k + u] = a + u;
       k += len;
     }
     for (size_t i = i0, k = 1; i < i1; i++, k++) {
