@@ -553,11 +553,12 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, const
   F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
 }
 
-/* The pairs in range of a column, found cell by cell (pair_search) and held until BATCH - CHUNK
+/* The pairs in range of a column, found cell by cell (cell_pairs) and held until BATCH - CHUNK
    of them wait; then their forces are computed together (pair_force, vectorised in the fluid's
    mode: the gathers and the Philox draws of 8 pairs at once) and added to the particles in the
    order they were found (batch_flush), the order of the loop over pairs of one particle i at a
-   time: the same sums, bit for bit, as adding each pair's force as it is found. */
+   time: the same sums, bit for bit, as adding each pair's force as it is found. (A particle
+   without pairs adds nothing: its sum would be +0, and f, built from +0 by sums, is never -0.) */
 #define BATCH 512
 typedef struct {
   size_t n;                /* pairs waiting */
