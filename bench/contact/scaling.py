@@ -19,6 +19,8 @@ in products by the contact matrix). The state after S steps is compared between 
 usage: bench/contact/scaling.py [--agglo PATH] [--out DIR] [--case brownian|scopi|all]
                                 [--sizes 1e3,1e4,...] [--threads 1,2] [--methods mprgp,...]
                                 [--repeat R] [--quick] [--passive] [--set KEY=VALUE]...
+bench/contact/threads.sh runs the thread-scaling subset (Brownian, N = 1e4 and 1e5, 1 and 2
+threads, MPRGP, best of 3; about 3 minutes on a quiet machine) and prints the speed-ups.
 Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them;
 the load column is the machine's 1-minute load average before the point (2 cores: above 2, other
 work competed for them).
@@ -235,6 +237,19 @@ def main():
                       f"{r['load_before']:.1f} | "
                       f"{'' if same is None else ('yes' if same else 'NO')} |")
         md.append("")
+        sp = [(r, q) for r in rs for q in rs if r["threads"] == 1 and q["threads"] > 1 and
+              (q["n"], q["method"]) == (r["n"], r["method"])]
+        if sp:
+            md.append("| N | method | threads | wall/step 1 thread | wall/step | speed-up (wall) | "
+                      "CPU/step 1 thread | CPU/step | load |")
+            md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            for r, q in sp:
+                md.append(f"| {r['n']:.0e} | {r['method']} | {q['threads']} | "
+                          f"{fmt_time(r['wall_per_step'])} | {fmt_time(q['wall_per_step'])} | "
+                          f"{r['wall_per_step'] / q['wall_per_step']:.2f}x | "
+                          f"{fmt_time(r['cpu_per_step'])} | {fmt_time(q['cpu_per_step'])} | "
+                          f"{r['load_before']:.1f}, {q['load_before']:.1f} |")
+            md.append("")
         md.append("| threads | method | exponent of wall/step vs N (all N) | (N >= 1e4) | "
                   "CPU/step (all N) |")
         md.append("| --- | --- | --- | --- | --- |")

@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Verlet skin in mean radii, used when the list can last several steps (the fastest pair closes
    by less than SKIN_SLOW of it per step); otherwise the list is rebuilt every step anyway, and a
@@ -95,19 +98,31 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
       pf[p] = f;
     }
   }
-  for (size_t i = 0; i < n; i++) {
-    double wi = s->inv_m[i], *dvi = dv + 3 * i;
-    const double *xi = s->x + 3 * i;
-    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
-      if (pf[p] == 0) continue;
-      size_t j = (size_t)m->nb.nbr[p];
-      double d[3];
-      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
-      double wj = s->inv_m[j], *dvj = dv + 3 * j;
-      for (int k = 0; k < D; k++) {
-        double fk = pf[p] * d[k];
-        dvi[k] += fk * wi;
-        dvj[k] -= fk * wj;
+  /* accumulated in parallel in the order of the serial loop over the pairs (i ascending, then
+     the partners): a thread owns the particles [a, b) and adds, first, the partner halves of the
+     pairs of particles below a, then the pairs of its own particles; so each particle receives its
+     terms in the same order whatever the thread count (deterministic) */
+#pragma omp parallel if (n > AGGLO_PAR_MIN)
+  {
+    size_t nt = 1, t = 0;
+#ifdef _OPENMP
+    nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+#endif
+    size_t a = n * t / nt, b = n * (t + 1) / nt;
+    for (size_t i = 0; i < b; i++) {
+      double wi = s->inv_m[i], *dvi = dv + 3 * i;
+      const double *xi = s->x + 3 * i;
+      for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+        size_t j = (size_t)m->nb.nbr[p];
+        if (pf[p] == 0 || (i < a && (j < a || j >= b))) continue;
+        double d[3];
+        agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+        double wj = s->inv_m[j], *dvj = dv + 3 * j;
+        for (int k = 0; k < D; k++) {
+          double fk = pf[p] * d[k];
+          if (i >= a) dvi[k] += fk * wi;
+          if (j >= a && j < b) dvj[k] -= fk * wj;
+        }
       }
     }
   }
