@@ -45,6 +45,12 @@ typedef struct agglo_proj_ws {
   size_t *istart; /* per particle: its rows in inc, ascending (a component solved by a team) */
   uint32_t *inc;  /* 2 per constraint: 2 (row - first row of the component) + (particle is b) */
   double *es;     /* per entry of inc: the row's e, negated when the particle is a */
+  /* the same by slices of 8 particles, each padded to its longest list (a zero e): entry j of
+     the 8 lists side by side, so that a product is branch free and vectorised */
+  size_t *sbeg;   /* per slice: its first entry (8 per column) */
+  uint32_t *sidx; /* per entry: row - first row of the component */
+  double *ses;    /* per column of a slice: D x 8 signed directions */
+  size_t cap_sell;
   /* per particle of the system */
   int32_t *parent, *pos, *croot, *rt;
   /* per component */
@@ -70,7 +76,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
   }
   if (np > w->cap_p) {
     size_t c = np + np / 4 + 64;
-    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c);
+    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c);
     w->cap_p = c;
   }
   if (nsys > w->cap_n) {
@@ -92,6 +98,7 @@ void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
   free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc); free(w->es);
+  free(w->sbeg); free(w->sidx); free(w->ses);
   free(w->parent); free(w->pos); free(w->croot); free(w->rt);
   free(w->cbeg); free(w->pbeg); free(w->sched); free(w->cfill); free(w->pfill); free(w->iters);
   free(w->conv);
@@ -136,7 +143,7 @@ typedef struct {
    takes a contiguous share of fixed blocks of rows and a share of the particles, and every sum is
    taken per block and added in block order, so the answer does not depend on the number of
    threads. The particles' sums M^-1 G^T x are gathered particle by particle from their rows in
-   ascending order (w->istart, w->inc): the same additions as the scatter of the serial path.
+   ascending order (w->istart, w->inc; by slices of 8 particles, w->sbeg, w->sidx, w->ses).
    Outside a team (on = 0) there is one block of every row: the serial loops as they were. */
 enum { team_block = 4096 };
 typedef struct {
@@ -197,14 +204,22 @@ static inline __attribute__((always_inline)) void spread(const proj_ws *w, const
                                                           const double *x, int D, const team *tm) {
   double *u = w->u;
   if (tm->on) {
-    for (size_t p = tm->q0; p < tm->q1; p++) {
-      double s[3] = {0, 0, 0};
-      for (size_t i = w->istart[p]; i < w->istart[p + 1]; i++) {
-        double xk = x[r->c0 + (w->inc[i] >> 1)];
-        const double *ek = w->es + D * i;
-        for (int d = 0; d < D; d++) s[d] += xk * ek[d];
+    for (size_t sl = (tm->q0 - r->p0) / 8; sl < (tm->q1 - r->p0 + 7) / 8; sl++) {
+      size_t base = w->sbeg[sl], width = (w->sbeg[sl + 1] - base) / 8;
+      double acc[3][8] = {{0}};
+      for (size_t j = 0; j < width; j++) {
+        const uint32_t *ix = w->sidx + base + 8 * j;
+        const double *es = w->ses + D * (base + 8 * j);
+        double xs[8];
+        for (int l = 0; l < 8; l++) xs[l] = x[r->c0 + ix[l]];
+        for (int d = 0; d < D; d++)
+          for (int l = 0; l < 8; l++) acc[d][l] += xs[l] * es[8 * d + l];
       }
-      for (int d = 0; d < D; d++) u[D * p + d] = s[d] * w->im[p];
+      for (int l = 0; l < 8; l++) {
+        size_t p = r->p0 + 8 * sl + l;
+        if (p < r->p1)
+          for (int d = 0; d < D; d++) u[D * p + d] = acc[d][l] * w->im[p];
+      }
     }
     return;
   }
@@ -648,7 +663,7 @@ static int solve_component_3(proj_ws *w, const comp_range *r, double h,
 }
 
 /* The rows of each of the component's particles, ascending (spread() in a team). */
-static void build_incidence(proj_ws *w, const comp_range *r, int D) {
+static int build_incidence(proj_ws *w, const comp_range *r, int D) {
   size_t *st = w->istart;
   for (size_t q = r->p0; q <= r->p1; q++) st[q] = 0;
   for (size_t k = r->c0; k < r->c1; k++) {
@@ -670,6 +685,37 @@ static void build_incidence(proj_ws *w, const comp_range *r, int D) {
   }
   for (size_t q = r->p1; q > r->p0; q--) st[q] = st[q - 1];
   st[r->p0] = 2 * r->c0;
+  /* by slices of 8 particles */
+  size_t np = r->p1 - r->p0, ns = (np + 7) / 8, tot = 0;
+  for (size_t sl = 0; sl < ns; sl++) {
+    size_t width = 0;
+    for (size_t q = r->p0 + 8 * sl; q < r->p0 + 8 * sl + 8 && q < r->p1; q++)
+      width = st[q + 1] - st[q] > width ? st[q + 1] - st[q] : width;
+    w->sbeg[sl] = tot;
+    tot += 8 * width;
+  }
+  w->sbeg[ns] = tot;
+  if (tot + 1 > w->cap_sell) {
+    size_t c = tot + tot / 4 + 64;
+    uint32_t *ix = realloc(w->sidx, c * sizeof *ix);
+    if (ix) w->sidx = ix;
+    double *es = realloc(w->ses, 3 * c * sizeof *es);
+    if (es) w->ses = es;
+    if (!ix || !es) return -1;
+    w->cap_sell = c;
+  }
+  for (size_t sl = 0; sl < ns; sl++) {
+    size_t base = w->sbeg[sl], width = (w->sbeg[sl + 1] - base) / 8;
+    for (size_t j = 0; j < width; j++)
+      for (size_t l = 0; l < 8; l++) {
+        size_t q = r->p0 + 8 * sl + l, e = base + 8 * j;
+        int real = q < r->p1 && j < st[q + 1] - st[q];
+        size_t i = real ? st[q] + j : 0;
+        w->sidx[e + l] = real ? w->inc[i] >> 1 : 0;
+        for (int d = 0; d < D; d++) w->ses[D * e + 8 * d + l] = real ? w->es[D * i + d] : 0.0;
+      }
+  }
+  return 0;
 }
 
 /* One large component by MPRGP, every thread of a new parallel region taking its share. MPRGP
@@ -682,14 +728,19 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
   size_t nb = (r->c1 - r->c0 + team_block - 1) / team_block, np = r->p1 - r->p0;
   double *part = malloc(8 * nb * sizeof *part);
   if (!part) return -1;
-  build_incidence(w, r, D);
+  if (build_incidence(w, r, D) != 0) {
+    free(part);
+    return -1;
+  }
   int plain = 1, iters = 0;
   for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
 #pragma omp parallel
   {
     size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-    team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, r->p0 + np * id / nt,
-               r->p0 + np * (id + 1) / nt, part, {0, 0, 0, 0}, 0};
+    /* particles by whole slices of 8 */
+    size_t ns = (np + 7) / 8, q0 = r->p0 + 8 * (ns * id / nt), q1 = r->p0 + 8 * (ns * (id + 1) / nt);
+    team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
+               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0};
     int cv, it;
     double tol = set->tol;
     int mx = set->max_iter;
