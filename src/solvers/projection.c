@@ -51,6 +51,10 @@ typedef struct agglo_proj_ws {
   uint32_t *sidx; /* per entry: row - first row of the component */
   double *ses;    /* per column of a slice: D x 8 signed directions */
   size_t cap_sell;
+  /* team size (threads of a team or one): the last cost of each (s per product and row), which
+     one is in use, and the solves left before the other is tried again */
+  double team_cost[2];
+  int team_all, team_countdown, team_backoff;
   /* per particle of the system */
   int32_t *parent, *pos, *croot, *rt;
   /* per component */
@@ -360,7 +364,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
-  if (c1 - c0 == 1 && !cm) {
+  if (c1 - c0 == 1 && !cm && !tm->on) {
     /* one constraint: the scaled A is 1, the answer is explicit */
     size_t k = c0;
     if (MOV(k) == 0) {
@@ -734,7 +738,14 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
   }
   int plain = 1, iters = 0;
   for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
-#pragma omp parallel
+  /* How many threads: all, unless one alone was faster at the last try (other jobs on the cores
+     keep a team waiting at each of its 3-4 barriers per iteration, and a team can then be several
+     times slower than one thread). The other choice is tried again after 4, 8, ... 256 solves.
+     The answer is the same bits either way: only the time depends on this. */
+  if (!w->team_backoff) w->team_all = 1, w->team_backoff = w->team_countdown = 4;
+  int probe = w->team_countdown == 0, all = probe ? !w->team_all : w->team_all;
+  double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(all ? omp_get_max_threads() : 1)
   {
     size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
     /* particles by whole slices of 8 */
@@ -760,6 +771,15 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     if (id == 0) iters = it, *conv = cv;
   }
   free(part);
+  w->team_cost[all] = (omp_get_wtime() - t0) / ((double)(iters + 1) * (double)(r->c1 - r->c0));
+  if (!probe) {
+    w->team_countdown--;
+  } else {
+    int better = w->team_cost[all] < w->team_cost[!all];
+    if (better) w->team_all = all;
+    w->team_backoff = better ? 4 : (w->team_backoff < 256 ? 2 * w->team_backoff : 256);
+    w->team_countdown = w->team_backoff;
+  }
   return iters;
 }
 
