@@ -6,7 +6,8 @@
    solved on its own, with its own iteration count: small components (most of them) stop after a
    few iterations instead of running as long as the slowest clump. Components are independent, so
    threads take whole components; each is solved serially in a fixed order, which makes the result
-   independent of the thread count.
+   independent of the thread count. A component of solver.team_rows rows or more (a gel) is
+   shared by all threads instead (a team, below), in fixed blocks: the same bits again.
 
    Variables are scaled by the diagonal of A (y_k = sqrt(A_kk) lambda_k, Jacobi preconditioning;
    the bound lambda >= 0 is y >= 0). Methods:
@@ -44,7 +45,6 @@ typedef struct agglo_proj_ws {
   double *im, *u, *ps;
   size_t *istart; /* per particle: its rows in inc, ascending (a component solved by a team) */
   uint32_t *inc;  /* 2 per constraint: 2 (row - first row of the component) + (particle is b) */
-  double *es;     /* per entry of inc: the row's e, negated when the particle is a */
   /* the same by slices of 8 particles, each padded to its longest list (a zero e): entry j of
      the 8 lists side by side, so that a product is branch free and vectorised */
   size_t *sbeg;   /* per slice: its first entry (8 per column) */
@@ -75,7 +75,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
     GROW(w->q, c); GROW(w->y, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
-    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c); GROW(w->es, 6 * c);
+    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
     w->cap_m = c;
   }
   if (np > w->cap_p) {
@@ -101,7 +101,7 @@ void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
   free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
-  free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc); free(w->es);
+  free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc);
   free(w->sbeg); free(w->sidx); free(w->ses);
   free(w->parent); free(w->pos); free(w->croot); free(w->rt);
   free(w->cbeg); free(w->pbeg); free(w->sched); free(w->cfill); free(w->pfill); free(w->iters);
@@ -678,14 +678,8 @@ static int build_incidence(proj_ws *w, const comp_range *r, int D) {
   for (size_t q = r->p0; q < r->p1; q++) st[q + 1] += st[q];
   for (size_t k = r->c0; k < r->c1; k++) {
     uint32_t rel = (uint32_t)(k - r->c0) << 1;
-    size_t i = st[w->a[k]]++;
-    w->inc[i] = rel;
-    for (int d = 0; d < D; d++) w->es[D * i + d] = -w->e[D * k + d];
-    if (w->b[k] >= 0) {
-      i = st[w->b[k]]++;
-      w->inc[i] = rel | 1;
-      for (int d = 0; d < D; d++) w->es[D * i + d] = w->e[D * k + d];
-    }
+    w->inc[st[w->a[k]]++] = rel;
+    if (w->b[k] >= 0) w->inc[st[w->b[k]]++] = rel | 1;
   }
   for (size_t q = r->p1; q > r->p0; q--) st[q] = st[q - 1];
   st[r->p0] = 2 * r->c0;
@@ -714,9 +708,11 @@ static int build_incidence(proj_ws *w, const comp_range *r, int D) {
       for (size_t l = 0; l < 8; l++) {
         size_t q = r->p0 + 8 * sl + l, e = base + 8 * j;
         int real = q < r->p1 && j < st[q + 1] - st[q];
-        size_t i = real ? st[q] + j : 0;
-        w->sidx[e + l] = real ? w->inc[i] >> 1 : 0;
-        for (int d = 0; d < D; d++) w->ses[D * e + 8 * d + l] = real ? w->es[D * i + d] : 0.0;
+        uint32_t in = real ? w->inc[st[q] + j] : 0;
+        size_t k = r->c0 + (in >> 1);
+        double sg = real ? ((in & 1) ? 1.0 : -1.0) : 0.0; /* e of the row, negated for a */
+        w->sidx[e + l] = in >> 1;
+        for (int d = 0; d < D; d++) w->ses[D * e + 8 * d + l] = sg * w->e[D * k + d];
       }
   }
   return 0;
