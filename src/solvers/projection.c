@@ -736,9 +736,10 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
   for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
   /* How many threads: all, unless one alone was faster at the last try (other jobs on the cores
      keep a team waiting at each of its 3-4 barriers per iteration, and a team can then be several
-     times slower than one thread). The other choice is tried again after 4, 8, ... 256 solves.
+     times slower than one thread). One thread is tried at the second solve, then the other choice
+     again after 8, 16, ... 256 solves.
      The answer is the same bits either way: only the time depends on this. */
-  if (!w->team_backoff) w->team_all = 1, w->team_backoff = w->team_countdown = 4;
+  if (!w->team_backoff) w->team_all = 1, w->team_backoff = 8, w->team_countdown = 1;
   int probe = w->team_countdown == 0, all = probe ? !w->team_all : w->team_all;
   double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(all ? omp_get_max_threads() : 1)
@@ -773,7 +774,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
   } else {
     int better = w->team_cost[all] < w->team_cost[!all];
     if (better) w->team_all = all;
-    w->team_backoff = better ? 4 : (w->team_backoff < 256 ? 2 * w->team_backoff : 256);
+    w->team_backoff = better ? 8 : (w->team_backoff < 256 ? 2 * w->team_backoff : 256);
     w->team_countdown = w->team_backoff;
   }
   return iters;
