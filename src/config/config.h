@@ -49,7 +49,7 @@ typedef struct agglo_config {
   agglo_list gravity; /* [gravity] */
   int solver;         /* [solver] */
   double solver_tol, rho_factor, compliance;
-  int64_t max_iter;
+  int64_t max_iter, team_rows;
   int on_failure;
   agglo_list parallel_grid; /* px py pz of a domain-decomposed run (mpirun); empty = chosen */
   int parallel_crossing;     /* contact components across ranks: CROSS_AUTO, _GATHER, _SPREAD */

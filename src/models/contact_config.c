@@ -45,6 +45,10 @@ static const agglo_key keys[] = {
    "stop when every contact is closed and complementary to within tol * r"},
   {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,
    "iteration cap of one projection"},
+  {"solver", "team_rows", T_INT, OFF(team_rows), "16384", 0, 1e9, 0, 0,
+   "mprgp: a component of at least this many contacts (a gel) is solved by all OpenMP threads "
+   "together, each smaller one by one thread; 0 = every component by one thread. The answer does "
+   "not depend on the thread count; the two ways add in another order (rounding)"},
   {"solver", "compliance", T_DOUBLE, OFF(compliance), "0", 0, 1, 0, 0,
    "each contact gives way by compliance times the displacement its impulse causes (0 = rigid, "
    "the papers'); a small value (1e-4) keeps a jammed step (no velocities meet every contact, "

@@ -6,7 +6,8 @@
    solved on its own, with its own iteration count: small components (most of them) stop after a
    few iterations instead of running as long as the slowest clump. Components are independent, so
    threads take whole components; each is solved serially in a fixed order, which makes the result
-   independent of the thread count.
+   independent of the thread count. A component of solver.team_rows rows or more (a gel) is
+   shared by all threads instead (a team, below), in fixed blocks: the same bits again.
 
    Variables are scaled by the diagonal of A (y_k = sqrt(A_kk) lambda_k, Jacobi preconditioning;
    the bound lambda >= 0 is y >= 0). Methods:
@@ -22,6 +23,7 @@
 #include "solvers/active_set.h"
 #include "core/union_find.h"
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,18 @@ typedef struct agglo_proj_ws {
   /* per particle in a constraint, in component order */
   size_t *porder;
   double *im, *u, *ps;
+  size_t *istart; /* per particle: its rows in inc, ascending (a component solved by a team) */
+  uint32_t *inc;  /* 2 per constraint: 2 (row - first row of the component) + (particle is b) */
+  /* the same by slices of 8 particles, each padded to its longest list (a zero e): entry j of
+     the 8 lists side by side, so that a product is branch free and vectorised */
+  size_t *sbeg;   /* per slice: its first entry (8 per column) */
+  uint32_t *sidx; /* per entry: row - first row of the component */
+  double *ses;    /* per column of a slice: D x 8 signed directions */
+  size_t cap_sell;
+  /* team size (threads of a team or one): the last cost of each (s per product and row), which
+     one is in use, and the solves left before the other is tried again */
+  double team_cost[2];
+  int team_all, team_countdown, team_backoff;
   /* per particle of the system */
   int32_t *parent, *pos, *croot, *rt;
   /* per component */
@@ -61,12 +75,12 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
     GROW(w->q, c); GROW(w->y, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
-    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c);
+    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
     w->cap_m = c;
   }
   if (np > w->cap_p) {
     size_t c = np + np / 4 + 64;
-    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c);
+    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c);
     w->cap_p = c;
   }
   if (nsys > w->cap_n) {
@@ -87,7 +101,8 @@ void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
   free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
-  free(w->porder); free(w->im); free(w->u); free(w->ps);
+  free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc);
+  free(w->sbeg); free(w->sidx); free(w->ses);
   free(w->parent); free(w->pos); free(w->croot); free(w->rt);
   free(w->cbeg); free(w->pbeg); free(w->sched); free(w->cfill); free(w->pfill); free(w->iters);
   free(w->conv);
@@ -127,10 +142,91 @@ typedef struct {
   size_t c0, c1, p0, p1; /* constraint and particle ranges */
 } comp_range;
 
-/* u = M^-1 G^T x on the component's particles (fixed order: constraints ascending). */
+/* Threads inside one large component (a gel: one component holds every contact). The threads of
+   an omp parallel region all run the same solve, like the processes of agglo_project_part: each
+   takes a contiguous share of fixed blocks of rows and a share of the particles, and every sum is
+   taken per block and added in block order, so the answer does not depend on the number of
+   threads. The particles' sums M^-1 G^T x are gathered particle by particle from their rows in
+   ascending order (w->istart, w->inc; by slices of 8 particles, w->sbeg, w->sidx, w->ses).
+   Outside a team (on = 0) there is one block of every row: the serial loops as they were. */
+enum { team_block = 4096 };
+typedef struct {
+  int on;
+  size_t bs, nb;         /* rows per block, blocks */
+  size_t b0, b1, q0, q1; /* this thread's blocks and particles */
+  double *part;          /* on: 2 nb x 4 per-block values, two buffers used in turn */
+  double one[4];         /* off: the one block's values */
+  int flip;
+} team;
+
+/* One thread on the whole component: one block of every row. */
+static inline team team_alone(const comp_range *r) {
+  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0, 0, 0, 0}, 0};
+  return tm;
+}
+
+static inline void team_sync(const team *tm) {
+  if (tm->on) {
+#pragma omp barrier
+  }
+}
+
+/* rows [*k0, *k1) of block b */
+static inline void team_rows(const team *tm, const comp_range *r, size_t b, size_t *k0,
+                             size_t *k1) {
+  *k0 = r->c0 + b * tm->bs;
+  *k1 = *k0 + tm->bs < r->c1 ? *k0 + tm->bs : r->c1;
+}
+
+/* Block b's values x[0..n). */
+static inline void team_put(team *tm, size_t b, const double *x, int n) {
+  double *dst = tm->on ? tm->part + 4 * (tm->flip * tm->nb + b) : tm->one;
+  for (int i = 0; i < n; i++) dst[i] = x[i];
+}
+
+/* The totals over the blocks of the values put: x[0..nsum) added in block order, the rest
+   maxima; every thread of a team gets the same. */
+static inline void team_total(team *tm, double *x, int nsum, int n) {
+  if (!tm->on) {
+    for (int i = 0; i < n; i++) x[i] = tm->one[i];
+    return;
+  }
+#pragma omp barrier
+  const double *src = tm->part + 4 * tm->flip * tm->nb;
+  for (int i = 0; i < n; i++) x[i] = i < nsum ? 0.0 : -INFINITY;
+  for (size_t b = 0; b < tm->nb; b++)
+    for (int i = 0; i < n; i++) {
+      double v = src[4 * b + i];
+      x[i] = i < nsum ? x[i] + v : (v > x[i] ? v : x[i]);
+    }
+  tm->flip ^= 1; /* the next values go to the other buffer: no thread may still read this one */
+}
+
+/* u = M^-1 G^T x on the component's particles (this thread's; fixed order: constraints
+   ascending). In a team, x must be complete (a barrier since it was written). */
 static inline __attribute__((always_inline)) void spread(const proj_ws *w, const comp_range *r,
-                                                          const double *x, int D) {
+                                                          const double *x, int D, const team *tm) {
   double *u = w->u;
+  if (tm->on) {
+    for (size_t sl = (tm->q0 - r->p0) / 8; sl < (tm->q1 - r->p0 + 7) / 8; sl++) {
+      size_t base = w->sbeg[sl], width = (w->sbeg[sl + 1] - base) / 8;
+      double acc[3][8] = {{0}};
+      for (size_t j = 0; j < width; j++) {
+        const uint32_t *ix = w->sidx + base + 8 * j;
+        const double *es = w->ses + D * (base + 8 * j);
+        double xs[8];
+        for (int l = 0; l < 8; l++) xs[l] = x[r->c0 + ix[l]];
+        for (int d = 0; d < D; d++)
+          for (int l = 0; l < 8; l++) acc[d][l] += xs[l] * es[8 * d + l];
+      }
+      for (int l = 0; l < 8; l++) {
+        size_t p = r->p0 + 8 * sl + l;
+        if (p < r->p1)
+          for (int d = 0; d < D; d++) u[D * p + d] = acc[d][l] * w->im[p];
+      }
+    }
+    return;
+  }
   for (size_t p = r->p0; p < r->p1; p++)
     for (int d = 0; d < D; d++) u[D * p + d] = 0;
   for (size_t k = r->c0; k < r->c1; k++) {
@@ -169,14 +265,29 @@ static inline void reduce(const agglo_projection_part *cm, double *sums, int nsu
   if (cm) cm->reduce(cm->ctx, sums, nsum, maxs, nmax);
 }
 
-/* out = A x (+ q when add_q). */
+/* u = M^-1 G^T x, complete on every particle (after the exchanges). */
+static inline __attribute__((always_inline)) void spread_all(const proj_ws *w, const comp_range *r,
+                                                              const double *x, int D,
+                                                              const agglo_projection_part *cm,
+                                                              const team *tm) {
+  team_sync(tm);
+  spread(w, r, x, D, tm);
+  share(cm, w->u, D);
+  team_sync(tm);
+}
+
+/* out = A x (+ q when add_q), this thread's rows. */
 static inline __attribute__((always_inline)) void apply_A(const proj_ws *w, const comp_range *r,
                                                            const double *x, double *out, int add_q,
-                                                           int D, const agglo_projection_part *cm) {
-  spread(w, r, x, D);
-  share(cm, w->u, D);
-  for (size_t k = r->c0; k < r->c1; k++)
-    out[k] = gather1(w, k, D) + w->eps * x[k] * w->mov[k] + (add_q ? w->q[k] : 0.0);
+                                                           int D, const agglo_projection_part *cm,
+                                                           const team *tm) {
+  spread_all(w, r, x, D, cm, tm);
+  for (size_t b = tm->b0; b < tm->b1; b++) {
+    size_t k0, k1;
+    team_rows(tm, r, b, &k0, &k1);
+    for (size_t k = k0; k < k1; k++)
+      out[k] = gather1(w, k, D) + w->eps * x[k] * w->mov[k] + (add_q ? w->q[k] : 0.0);
+  }
 }
 
 /* MPRGP state of one pass over the constraints: the KKT residual (length), |beta|^2 (chopped
@@ -210,56 +321,50 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
   o->tap += phi * tapk;
 }
 
-static inline void reduce_classified(const agglo_projection_part *cm, classify_out *o) {
-  double sums[3] = {o->bb, o->ff, o->tap};
-  reduce(cm, sums, 3, &o->res, 1);
-  o->bb = sums[0], o->ff = sums[1], o->tap = sums[2];
+/* One block's classify_out put; the totals over the blocks (and processes). */
+static inline void put_classified(team *tm, size_t b, const classify_out *o) {
+  double x[4] = {o->bb, o->ff, o->tap, o->res};
+  team_put(tm, b, x, 4);
 }
-
-/* cm: reduced over the processes (NULL: not needed, or one process) */
-static inline __attribute__((always_inline)) classify_out classify(const proj_ws *w,
-                                                                   const comp_range *r, double h,
-                                                                   double ia, int plain,
-                                                                   const agglo_projection_part *cm) {
-  classify_out o = {0, 0, 0, 0};
-  for (size_t k = r->c0; k < r->c1; k++) classify_one(w, k, h, ia, 0.0, &o, plain);
-  if (cm) reduce_classified(cm, &o);
+static inline classify_out total_classified(team *tm, const agglo_projection_part *cm) {
+  double x[4];
+  team_total(tm, x, 3, 4);
+  classify_out o = {x[3], x[0], x[1], x[2]};
+  if (cm) {
+    double sums[3] = {o.bb, o.ff, o.tap};
+    reduce(cm, sums, 3, &o.res, 1);
+    o.bb = sums[0], o.ff = sums[1], o.tap = sums[2];
+  }
   return o;
 }
 
-/* u = M^-1 G^T x where x = t - beta p is also stored into p (the next CG direction). */
-static inline __attribute__((always_inline)) void spread_dir(proj_ws *w, const comp_range *r,
-                                                              double beta, int D) {
-  double *u = w->u, *p = w->p;
-  const double *tt = w->t;
-  for (size_t q = r->p0; q < r->p1; q++)
-    for (int d = 0; d < D; d++) u[D * q + d] = 0;
-  for (size_t k = r->c0; k < r->c1; k++) {
-    /* beta = 0: a restart, p may hold anything (not multiplied: 0 * inf is not 0) */
-    double xk = beta != 0 ? tt[k] - beta * p[k] : tt[k];
-    p[k] = xk;
-    const double *ek = w->e + D * k;
-    double *ua = u + D * (size_t)w->a[k];
-    for (int d = 0; d < D; d++) ua[d] -= xk * ek[d];
-    if (w->b[k] >= 0) {
-      double *ub = u + D * (size_t)w->b[k];
-      for (int d = 0; d < D; d++) ub[d] += xk * ek[d];
-    }
+/* classify over this thread's rows, totals over all (cm: also over the processes). */
+static inline __attribute__((always_inline)) classify_out classify(const proj_ws *w,
+                                                                   const comp_range *r, double h,
+                                                                   double ia, int plain,
+                                                                   const agglo_projection_part *cm,
+                                                                   team *tm) {
+  for (size_t b = tm->b0; b < tm->b1; b++) {
+    size_t k0, k1;
+    team_rows(tm, r, b, &k0, &k1);
+    classify_out o = {0, 0, 0, 0};
+    for (size_t k = k0; k < k1; k++) classify_one(w, k, h, ia, 0.0, &o, plain);
+    put_classified(tm, b, &o);
   }
-  for (size_t q = r->p0; q < r->p1; q++)
-    for (int d = 0; d < D; d++) u[D * q + d] *= w->im[q];
+  return total_classified(tm, cm);
 }
 
 /* cm: the component is part of a problem spread over processes (agglo_project_part); every
-   process takes the same branches, on reduced scalars. */
+   process (and every thread of a team) takes the same branches, on reduced scalars. */
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
                                                              double h, double tol, int max_iter,
                                                              int *conv, int D, int plain,
-                                                             const agglo_projection_part *cm) {
+                                                             const agglo_projection_part *cm,
+                                                             team *tm) {
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
-  if (c1 - c0 == 1 && !cm) {
+  if (c1 - c0 == 1 && !cm && !tm->on) {
     /* one constraint: the scaled A is 1, the answer is explicit */
     size_t k = c0;
     if (MOV(k) == 0) {
@@ -270,46 +375,65 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     y[k] = (EINF(k) > 0 ? -w->q[k] : (w->q[k] < 0 ? -w->q[k] : 0.0)) / (1 + w->eps);
     return 1;
   }
+  /* this thread's rows of block b: for (ROWS(b)) ... */
+#define BLOCKS for (size_t b = tm->b0, k0, k1; b < tm->b1 && (team_rows(tm, r, b, &k0, &k1), 1); b++)
   /* Gershgorin bound of the scaled A: |A_kl| <= im_p / (sw_k sw_l) for a shared particle p */
-  for (size_t q = r->p0; q < r->p1; q++) w->ps[q] = 0;
-  int any = 0;
-  for (size_t k = c0; k < c1; k++) {
-    double s = MOV(k) / w->sw[k];
-    w->ps[w->a[k]] += s;
-    if (w->b[k] >= 0) w->ps[w->b[k]] += s;
-    any |= y[k] != 0;
+  double x4[4];
+  if (tm->on) {
+    for (size_t q = tm->q0; q < tm->q1; q++) {
+      double s = 0;
+      for (size_t i = w->istart[q]; i < w->istart[q + 1]; i++) {
+        size_t k = c0 + (w->inc[i] >> 1);
+        s += MOV(k) / w->sw[k];
+      }
+      w->ps[q] = s;
+    }
+    team_sync(tm);
+  } else {
+    for (size_t q = r->p0; q < r->p1; q++) w->ps[q] = 0;
+    for (size_t k = c0; k < c1; k++) {
+      double s = MOV(k) / w->sw[k];
+      w->ps[w->a[k]] += s;
+      if (w->b[k] >= 0) w->ps[w->b[k]] += s;
+    }
   }
   share(cm, w->ps, 1);
-  double norm = 0;
-  for (size_t k = c0; k < c1; k++) {
-    double L = w->im[w->a[k]] * w->ps[w->a[k]];
-    if (w->b[k] >= 0) L += w->im[w->b[k]] * w->ps[w->b[k]];
-    L *= MOV(k) / w->sw[k];
-    norm = L > norm ? L : norm;
+  BLOCKS {
+    double norm = 0, any = 0;
+    for (size_t k = k0; k < k1; k++) {
+      double L = w->im[w->a[k]] * w->ps[w->a[k]];
+      if (w->b[k] >= 0) L += w->im[w->b[k]] * w->ps[w->b[k]];
+      L *= MOV(k) / w->sw[k];
+      norm = L > norm ? L : norm;
+      any = y[k] != 0 ? 1.0 : any;
+    }
+    x4[0] = norm, x4[1] = any;
+    team_put(tm, b, x4, 2);
   }
-  double maxs[2] = {norm, any};
-  reduce(cm, NULL, 0, maxs, 2);
-  norm = maxs[0], any = maxs[1] != 0;
+  team_total(tm, x4, 0, 2);
+  reduce(cm, NULL, 0, x4, 2);
+  double norm = x4[0];
+  int any = x4[1] != 0;
   norm += w->eps;
   double abar = norm > 0 ? 1.9 / norm : 1.0, ia = 1.0 / abar;
   int it = 0;
   if (any) {
-    apply_A(w, r, y, g, 1, D, cm);
+    apply_A(w, r, y, g, 1, D, cm, tm);
     it++;
   } else {
-    for (size_t k = c0; k < c1; k++) g[k] = w->q[k];
+    BLOCKS for (size_t k = k0; k < k1; k++) g[k] = w->q[k];
   }
-  classify_out cl = classify(w, r, h, ia, plain, cm);
+  classify_out cl = classify(w, r, h, ia, plain, cm, tm);
   double beta = 0; /* next direction: t - beta p (beta = 0: restart on the free gradient) */
   int fresh = 1;   /* g was just computed from y, not by the recurrence */
   for (;;) {
     if (cl.res <= tol) {
       /* confirm on a freshly computed gradient (the recurrence drifts by rounding) */
       if (fresh) break;
-      apply_A(w, r, y, g, 1, D, cm);
+      apply_A(w, r, y, g, 1, D, cm, tm);
       it++;
       fresh = 1;
-      cl = classify(w, r, h, ia, plain, cm);
+      cl = classify(w, r, h, ia, plain, cm, tm);
       beta = 0;
       if (cl.res <= tol) break;
     }
@@ -319,31 +443,40 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
     }
     if (cl.bb <= cl.ff) {
       /* proportional: conjugate gradient step on the face, unless it leaves the feasible set */
-      spread_dir(w, r, beta, D);
-      share(cm, w->u, D);
-      it++;
-      double pap = 0, gp = 0, af = INFINITY;
-      for (size_t k = c0; k < c1; k++) {
-        double pk = p[k], apk = gather1(w, k, D) + w->eps * pk * MOV(k);
-        ap[k] = apk;
-        pap += pk * apk;
-        gp += g[k] * pk;
-        double s = (pk > 0 && !(EINF(k) > 0)) ? y[k] / pk : INFINITY;
-        af = s < af ? s : af;
+      BLOCKS for (size_t k = k0; k < k1; k++) {
+        /* beta = 0: a restart, p may hold anything (not multiplied: 0 * inf is not 0) */
+        p[k] = beta != 0 ? t[k] - beta * p[k] : t[k];
       }
-      double sums[2] = {pap, gp}, naf = -af;
-      reduce(cm, sums, 2, &naf, 1);
-      pap = sums[0], gp = sums[1], af = -naf;
+      spread_all(w, r, p, D, cm, tm);
+      it++;
+      BLOCKS {
+        double pap = 0, gp = 0, af = INFINITY;
+        for (size_t k = k0; k < k1; k++) {
+          double pk = p[k], apk = gather1(w, k, D) + w->eps * pk * MOV(k);
+          ap[k] = apk;
+          pap += pk * apk;
+          gp += g[k] * pk;
+          double s = (pk > 0 && !(EINF(k) > 0)) ? y[k] / pk : INFINITY;
+          af = s < af ? s : af;
+        }
+        x4[0] = pap, x4[1] = gp, x4[2] = -af;
+        team_put(tm, b, x4, 3);
+      }
+      team_total(tm, x4, 2, 3);
+      reduce(cm, x4, 2, x4 + 2, 1);
+      double pap = x4[0], gp = x4[1], af = -x4[2];
       double acg = pap > 0 ? gp / pap : INFINITY;
       if (acg <= af && acg < INFINITY) { /* acg infinite: p.Ap = 0, a flat direction */
-        classify_out o = {0, 0, 0, 0};
-        for (size_t k = c0; k < c1; k++) {
-          y[k] -= acg * p[k];
-          g[k] -= acg * ap[k];
-          classify_one(w, k, h, ia, ap[k], &o, plain);
+        BLOCKS {
+          classify_out o = {0, 0, 0, 0};
+          for (size_t k = k0; k < k1; k++) {
+            y[k] -= acg * p[k];
+            g[k] -= acg * ap[k];
+            classify_one(w, k, h, ia, ap[k], &o, plain);
+          }
+          put_classified(tm, b, &o);
         }
-        if (cm) reduce_classified(cm, &o);
-        cl = o;
+        cl = total_classified(tm, cm);
         fresh = 0;
         beta = cl.tap / pap;
       } else {
@@ -351,53 +484,63 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           *conv = 0;
           break;
         }
-        /* expansion: to the boundary, then a projected gradient step of fixed length */
-        for (size_t k = c0; k < c1; k++) {
-          double pk = p[k];
-          int block = pk > 0 && !(EINF(k) > 0) && y[k] / pk == af;
-          double yk = block ? 0.0 : y[k] - af * pk;
-          y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
-          g[k] -= af * ap[k];
+        /* expansion: to the boundary, then a projected gradient step of fixed length (row by
+           row: the free gradient in t is the row's own) */
+        BLOCKS {
+          classify_out o = {0, 0, 0, 0};
+          for (size_t k = k0; k < k1; k++) {
+            double pk = p[k];
+            int block = pk > 0 && !(EINF(k) > 0) && y[k] / pk == af;
+            double yk = block ? 0.0 : y[k] - af * pk;
+            y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+            g[k] -= af * ap[k];
+            classify_one(w, k, h, ia, 0.0, &o, plain); /* (for the free gradient in t only) */
+            yk = y[k] - abar * t[k];
+            y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+          }
         }
-        classify(w, r, h, ia, plain, NULL); /* (for the free gradient in t only) */
-        for (size_t k = c0; k < c1; k++) {
-          double yk = y[k] - abar * t[k];
-          y[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
-        }
-        apply_A(w, r, y, g, 1, D, cm);
+        apply_A(w, r, y, g, 1, D, cm, tm);
         it++;
         fresh = 1;
-        cl = classify(w, r, h, ia, plain, cm);
+        cl = classify(w, r, h, ia, plain, cm, tm);
         beta = 0;
       }
     } else {
       /* proportioning: release the constraints whose multipliers want to grow */
-      for (size_t k = c0; k < c1; k++) {
+      BLOCKS for (size_t k = k0; k < k1; k++) {
         int fr = (y[k] > 0) | (EINF(k) > 0);
         p[k] = fr ? 0.0 : (g[k] < 0 ? g[k] : 0.0) * MOV(k);
       }
-      apply_A(w, r, p, ap, 0, D, cm);
+      apply_A(w, r, p, ap, 0, D, cm, tm);
       it++;
-      double dad = 0;
-      for (size_t k = c0; k < c1; k++) dad += p[k] * ap[k];
+      BLOCKS {
+        double dad = 0;
+        for (size_t k = k0; k < k1; k++) dad += p[k] * ap[k];
+        team_put(tm, b, &dad, 1);
+      }
+      double dad;
+      team_total(tm, &dad, 1, 1);
       reduce(cm, &dad, 1, NULL, 0);
       if (!(dad > 0)) {
         *conv = 0;
         break;
       }
       double a = cl.bb / dad;
-      classify_out o = {0, 0, 0, 0};
-      for (size_t k = c0; k < c1; k++) {
-        y[k] -= a * p[k];
-        g[k] -= a * ap[k];
-        classify_one(w, k, h, ia, 0.0, &o, plain);
+      BLOCKS {
+        classify_out o = {0, 0, 0, 0};
+        for (size_t k = k0; k < k1; k++) {
+          y[k] -= a * p[k];
+          g[k] -= a * ap[k];
+          classify_one(w, k, h, ia, 0.0, &o, plain);
+        }
+        put_classified(tm, b, &o);
       }
-      if (cm) reduce_classified(cm, &o);
-      cl = o;
+      cl = total_classified(tm, cm);
       fresh = 0;
       beta = 0;
     }
   }
+#undef BLOCKS
   return it;
 }
 
@@ -431,7 +574,8 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
   int it = 0;
   *conv = 1;
   for (;;) {
-    apply_A(w, r, yy, g, 1, D, NULL);
+    team alone = team_alone(r);
+    apply_A(w, r, yy, g, 1, D, NULL, &alone);
     double res = 0;
     for (size_t k = r->c0; k < r->c1; k++) {
       double s = h * w->sw[k];
@@ -483,6 +627,7 @@ static inline __attribute__((always_inline)) int solve_component(
     const double *vstar, const size_t *porder, double *v, int *conv, int D) {
   int it = 0;
   *conv = 0;
+  team alone = team_alone(r);
   if (set->method == AGGLO_SOLVER_ACTIVE_SET && r->c1 - r->c0 >= active_set_min_rows) {
     agglo_dual_view dv = {r->c1 - r->c0, r->p1 - r->p0, r->p0, D, w->a + r->c0, w->b + r->c0,
                           w->e + (size_t)D * r->c0, w->im + r->p0, w->q + r->c0,
@@ -495,13 +640,13 @@ static inline __attribute__((always_inline)) int solve_component(
   } else if (set->method == AGGLO_SOLVER_MPRGP || set->method == AGGLO_SOLVER_ACTIVE_SET) {
     int plain = 1;
     for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
-    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1, NULL)
-                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0, NULL);
+    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1, NULL, &alone)
+                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0, NULL, &alone);
   } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
                         set->method == AGGLO_SOLVER_APGD, conv, D);
   /* velocities of the component's particles */
-  spread(w, r, w->y, D);
+  spread(w, r, w->y, D, &alone);
   for (size_t q = r->p0; q < r->p1; q++) {
     size_t p = porder[q];
     for (int d = 0; d < D; d++) v[3 * p + d] = vstar[3 * p + d] + w->u[D * q + d];
@@ -519,6 +664,120 @@ static int solve_component_3(proj_ws *w, const comp_range *r, double h,
                              const agglo_solver_settings *set, const double *vstar,
                              const size_t *porder, double *v, int *conv) {
   return solve_component(w, r, h, set, vstar, porder, v, conv, 3);
+}
+
+/* The rows of each of the component's particles, ascending (spread() in a team). */
+static int build_incidence(proj_ws *w, const comp_range *r, int D) {
+  size_t *st = w->istart;
+  for (size_t q = r->p0; q <= r->p1; q++) st[q] = 0;
+  for (size_t k = r->c0; k < r->c1; k++) {
+    st[w->a[k] + 1]++;
+    if (w->b[k] >= 0) st[w->b[k] + 1]++;
+  }
+  st[r->p0] = 2 * r->c0;
+  for (size_t q = r->p0; q < r->p1; q++) st[q + 1] += st[q];
+  for (size_t k = r->c0; k < r->c1; k++) {
+    uint32_t rel = (uint32_t)(k - r->c0) << 1;
+    w->inc[st[w->a[k]]++] = rel;
+    if (w->b[k] >= 0) w->inc[st[w->b[k]]++] = rel | 1;
+  }
+  for (size_t q = r->p1; q > r->p0; q--) st[q] = st[q - 1];
+  st[r->p0] = 2 * r->c0;
+  /* by slices of 8 particles */
+  size_t np = r->p1 - r->p0, ns = (np + 7) / 8, tot = 0;
+  for (size_t sl = 0; sl < ns; sl++) {
+    size_t width = 0;
+    for (size_t q = r->p0 + 8 * sl; q < r->p0 + 8 * sl + 8 && q < r->p1; q++)
+      width = st[q + 1] - st[q] > width ? st[q + 1] - st[q] : width;
+    w->sbeg[sl] = tot;
+    tot += 8 * width;
+  }
+  w->sbeg[ns] = tot;
+  if (tot + 1 > w->cap_sell) {
+    size_t c = tot + tot / 4 + 64;
+    uint32_t *ix = realloc(w->sidx, c * sizeof *ix);
+    if (ix) w->sidx = ix;
+    double *es = realloc(w->ses, 3 * c * sizeof *es);
+    if (es) w->ses = es;
+    if (!ix || !es) return -1;
+    w->cap_sell = c;
+  }
+  for (size_t sl = 0; sl < ns; sl++) {
+    size_t base = w->sbeg[sl], width = (w->sbeg[sl + 1] - base) / 8;
+    for (size_t j = 0; j < width; j++)
+      for (size_t l = 0; l < 8; l++) {
+        size_t q = r->p0 + 8 * sl + l, e = base + 8 * j;
+        int real = q < r->p1 && j < st[q + 1] - st[q];
+        uint32_t in = real ? w->inc[st[q] + j] : 0;
+        size_t k = r->c0 + (in >> 1);
+        double sg = real ? ((in & 1) ? 1.0 : -1.0) : 0.0; /* e of the row, negated for a */
+        w->sidx[e + l] = in >> 1;
+        for (int d = 0; d < D; d++) w->ses[D * e + 8 * d + l] = sg * w->e[D * k + d];
+      }
+  }
+  return 0;
+}
+
+/* One large component by MPRGP, every thread of a new parallel region taking its share. MPRGP
+   components of at least set->team_rows rows are solved so (solver.team_rows), the others by one
+   thread each: in a gel one component holds nearly every contact, and threads would have nothing
+   else to do. The rule depends on the component alone, so the answer does not depend on the
+   number of threads. */
+static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
+                      const double *vstar, const size_t *porder, double *v, int *conv, int D) {
+  size_t nb = (r->c1 - r->c0 + team_block - 1) / team_block, np = r->p1 - r->p0;
+  double *part = malloc(8 * nb * sizeof *part);
+  if (!part) return -1;
+  if (build_incidence(w, r, D) != 0) {
+    free(part);
+    return -1;
+  }
+  int plain = 1, iters = 0;
+  for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
+  /* How many threads: all, unless one alone was faster at the last try (other jobs on the cores
+     keep a team waiting at each of its 3-4 barriers per iteration, and a team can then be several
+     times slower than one thread). One thread is tried at the second solve, then the other choice
+     again after 8, 16, ... 256 solves.
+     The answer is the same bits either way: only the time depends on this. */
+  if (!w->team_backoff) w->team_all = 1, w->team_backoff = 8, w->team_countdown = 1;
+  int probe = w->team_countdown == 0, all = probe ? !w->team_all : w->team_all;
+  double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(all ? omp_get_max_threads() : 1)
+  {
+    size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+    /* particles by whole slices of 8 */
+    size_t ns = (np + 7) / 8, q0 = r->p0 + 8 * (ns * id / nt), q1 = r->p0 + 8 * (ns * (id + 1) / nt);
+    team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
+               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0};
+    int cv, it;
+    double tol = set->tol;
+    int mx = set->max_iter;
+    if (D == 2)
+      it = plain ? solve_mprgp(w, r, h, tol, mx, &cv, 2, 1, NULL, &tm)
+                 : solve_mprgp(w, r, h, tol, mx, &cv, 2, 0, NULL, &tm);
+    else
+      it = plain ? solve_mprgp(w, r, h, tol, mx, &cv, 3, 1, NULL, &tm)
+                 : solve_mprgp(w, r, h, tol, mx, &cv, 3, 0, NULL, &tm);
+    /* velocities of this thread's particles */
+    spread_all(w, r, w->y, D, NULL, &tm);
+    for (size_t q = tm.q0; q < tm.q1; q++) {
+      size_t pp = porder[q];
+      for (int d = 0; d < D; d++) v[3 * pp + d] = vstar[3 * pp + d] + w->u[D * q + d];
+      for (int d = D; d < 3; d++) v[3 * pp + d] = vstar[3 * pp + d];
+    }
+    if (id == 0) iters = it, *conv = cv;
+  }
+  free(part);
+  w->team_cost[all] = (omp_get_wtime() - t0) / ((double)(iters + 1) * (double)(r->c1 - r->c0));
+  if (!probe) {
+    w->team_countdown--;
+  } else {
+    int better = w->team_cost[all] < w->team_cost[!all];
+    if (better) w->team_all = all;
+    w->team_backoff = better ? 8 : (w->team_backoff < 256 ? 2 * w->team_backoff : 256);
+    w->team_countdown = w->team_backoff;
+  }
+  return iters;
 }
 
 /* ------------------------------------------------------------------ components */
@@ -641,6 +900,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   /* which components to solve; the large ones (above 1/64 of the constraints) first, by size,
      so that a big one does not start last; the rest in their order */
   size_t nsolve = 0, nbig = 0, big = m / 64 + 1;
+  if (set->team_rows && big > set->team_rows) big = set->team_rows; /* (every team among them) */
   for (size_t q = 0; q < ncomp; q++) {
     int want = !only;
     for (size_t pp = pbeg[q]; pp < pbeg[q + 1] && !want; pp++) want = only[w->porder[pp]] != 0;
@@ -662,8 +922,22 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   for (size_t q = 0; q < nbig; q++) w->sched[q] = keys[q].index;
   free(keys);
   agglo_solver_settings local = *set;
+  /* the largest (first in sched) by teams of threads, one by one; the rest a thread each */
+  size_t nteam = 0;
+  while (set->method == AGGLO_SOLVER_MPRGP && set->team_rows && nteam < nsolve &&
+         cbeg[w->sched[nteam] + 1] - cbeg[w->sched[nteam]] >= set->team_rows)
+    nteam++;
+  for (size_t qq = 0; qq < nteam; qq++) {
+    size_t q = w->sched[qq];
+    comp_range r = {cbeg[q], cbeg[q + 1], pbeg[q], pbeg[q + 1]};
+    int conv = 0;
+    int it = solve_team(w, &r, h, &local, vstar, w->porder, v, &conv, D);
+    if (it < 0) return -1;
+    w->iters[q] = it;
+    w->conv[q] = (uint8_t)conv;
+  }
 #pragma omp parallel for schedule(dynamic, 4) if (m > AGGLO_PAR_MIN)
-  for (size_t qq = 0; qq < nsolve; qq++) {
+  for (size_t qq = nteam; qq < nsolve; qq++) {
     size_t q = w->sched[qq];
     comp_range r = {cbeg[q], cbeg[q + 1], pbeg[q], pbeg[q + 1]};
     int conv;
@@ -711,13 +985,15 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
    workspace's places are the system's indices, one component of all rows). MPRGP. */
 static int solve_part_2(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                         int *conv, int plain, const agglo_projection_part *cm) {
-  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 1, cm)
-               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 0, cm);
+  team alone = team_alone(r);
+  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 1, cm, &alone)
+               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 0, cm, &alone);
 }
 static int solve_part_3(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                         int *conv, int plain, const agglo_projection_part *cm) {
-  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 1, cm)
-               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 0, cm);
+  team alone = team_alone(r);
+  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 1, cm, &alone)
+               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 0, cm, &alone);
 }
 
 int agglo_project_part(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
@@ -748,7 +1024,8 @@ int agglo_project_part(const agglo_system *s, agglo_constraints *c, double h, co
   st->mean_iterations = st->iterations;
   for (kk = 0; kk < m; kk++) store_row(w, c, w->corder[kk], kk);
   /* the velocities of the problem's particles */
-  spread(w, &r, w->y, D);
+  team alone = team_alone(&r);
+  spread(w, &r, w->y, D, &alone);
   share(part, w->u, D);
   for (size_t p = 0; p < n; p++) {
     if (!part->particles[p]) continue;

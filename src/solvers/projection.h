@@ -17,6 +17,7 @@ typedef struct {
   agglo_solver_method method;
   double tol;      /* stop when every constraint is met and complementary within tol (length) */
   int max_iter;
+  size_t team_rows; /* MPRGP components of at least this many rows: all threads together (0: none) */
   double rho_factor; /* step = rho_factor / (Gershgorin bound); 1 is safe, < 2 required */
   double compliance; /* every row gives way by this times the displacement its impulse causes:
                         the dual matrix becomes A + compliance I (0: rigid) */

@@ -61,6 +61,16 @@ static long find_constraint(const agglo_constraints *c, int i, int j) {
   return -1;
 }
 
+/* team_rows: MPRGP on components of at least this many rows by all threads together (0: none) */
+static void solve_team(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
+                       double *v, agglo_solver_method m, double tol, agglo_solver_stats *st,
+                       size_t team_rows) {
+  agglo_solver_settings set = settings(m, tol);
+  set.team_rows = team_rows;
+  for (size_t k = 0; k < c->n; k++) c->lambda[k] = 0; /* cold start */
+  assert_int_equal(agglo_project(s, c, h, vstar, v, &set, st), 0);
+}
+
 static void solve(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,
                   double *v, agglo_solver_method m, double tol, agglo_solver_stats *st) {
   agglo_solver_settings set = settings(m, tol);
@@ -297,16 +307,18 @@ static void test_methods_agree(void **state) {
   methods_agree(&d);
 }
 
+/* (the last variant: MPRGP with each component solved by all threads together, in blocks) */
 static void methods_agree(dense_case *dc) {
   dense_case d = *dc;
   size_t n3 = 3 * d.s.n;
-  double *v[nmethods];
+  double *v[nmethods + 1];
   int active = 0;
-  for (int q = 0; q < nmethods; q++) {
+  for (int q = 0; q <= nmethods; q++) {
     v[q] = malloc(n3 * sizeof *v[q]);
     agglo_solver_stats st;
     double tol = 1e-12 * 0.01;
-    solve(&d.s, &d.c, d.h, d.vstar, v[q], methods[q], tol, &st);
+    solve_team(&d.s, &d.c, d.h, d.vstar, v[q], q < nmethods ? methods[q] : AGGLO_SOLVER_MPRGP,
+               tol, &st, q < nmethods ? 0 : 1);
     assert_true(st.converged);
     assert_true(st.residual <= tol * 1.0001);
     assert_true(st.max_violation <= tol * 1.0001);
@@ -314,15 +326,18 @@ static void methods_agree(dense_case *dc) {
     if (q == 0)
       for (size_t k = 0; k < d.c.n; k++) active += d.c.lambda[k] > 0;
     print_message("%s: %d iterations (%zu constraints, %d active, %zu components)\n",
-                  method_name[methods[q]], st.iterations, d.c.n, active, st.components);
+                  q < nmethods ? method_name[methods[q]] : "mprgp (team)", st.iterations, d.c.n,
+                  active, st.components);
   }
   assert_true(active > 100);
-  for (int q = 1; q < nmethods; q++)
+  for (int q = 1; q <= nmethods; q++)
     for (size_t k = 0; k < n3; k++) {
       double dv = fabs(v[q][k] - v[0][k]);
-      if (dv > 1e-8) fail_msg("%s and mprgp differ by %g at %zu", method_name[methods[q]], dv, k);
+      if (dv > 1e-8)
+        fail_msg("%s and mprgp differ by %g at %zu",
+                 q < nmethods ? method_name[methods[q]] : "mprgp (team)", dv, k);
     }
-  for (int q = 0; q < nmethods; q++) free(v[q]);
+  for (int q = 0; q <= nmethods; q++) free(v[q]);
   free_dense(&d);
 }
 
@@ -429,6 +444,43 @@ static void test_threads(void **state) {
   free_dense(&d);
 }
 
+/* One component of several blocks of rows solved by a team of 1, 2 and 3 threads (uneven
+   shares): the same bits, converged at a tight tolerance, and the same velocities as one
+   thread alone on the component to the tolerance. */
+static void test_team_threads(void **state) {
+  (void)state;
+  dense_case d;
+  make_lattice(&d, 70, 60, 7);
+  size_t n3 = 3 * d.s.n;
+  assert_true(d.c.n > 3 * 4096);
+  double *v0 = malloc(n3 * sizeof *v0), *v1 = malloc(n3 * sizeof *v1),
+         *v2 = malloc(n3 * sizeof *v2), *l1 = malloc(d.c.n * sizeof *l1);
+  agglo_solver_stats st;
+  double tol = 1e-8 * 0.01;
+  solve_team(&d.s, &d.c, d.h, d.vstar, v0, AGGLO_SOLVER_MPRGP, tol, &st, 0);
+  assert_true(st.converged);
+  for (int threads = 1; threads <= 3; threads++) {
+    omp_set_num_threads(threads);
+    solve_team(&d.s, &d.c, d.h, d.vstar, threads == 1 ? v1 : v2, AGGLO_SOLVER_MPRGP, tol, &st,
+               1000);
+    assert_true(st.converged);
+    assert_true(st.components == 1 && st.largest_component == d.c.n);
+    assert_true(st.residual <= tol * 1.0001 && st.max_violation <= tol * 1.0001);
+    if (threads == 1) {
+      memcpy(l1, d.c.lambda, d.c.n * sizeof *l1);
+      print_message("team: %d iterations, %zu constraints\n", st.iterations, d.c.n);
+      continue;
+    }
+    assert_memory_equal(v1, v2, n3 * sizeof *v1);
+    assert_memory_equal(l1, d.c.lambda, d.c.n * sizeof *l1);
+  }
+  for (size_t k = 0; k < n3; k++)
+    if (fabs(v1[k] - v0[k]) > 1e-6) fail_msg("team and one thread differ by %g", fabs(v1[k] - v0[k]));
+  omp_set_num_threads(2);
+  free(v0), free(v1), free(v2), free(l1);
+  free_dense(&d);
+}
+
 /* Solving only some components leaves the others as they were, and the warm start from the
    answer needs at most one product by A per component to confirm it. */
 static void test_partial_and_warm(void **state) {
@@ -514,6 +566,7 @@ int main(void) {
       cmocka_unit_test(test_compliance),
       cmocka_unit_test(test_reports),
       cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_team_threads),
       cmocka_unit_test(test_partial_and_warm),
       cmocka_unit_test(test_missed_pair),
   };
