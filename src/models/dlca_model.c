@@ -125,7 +125,12 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
     free(d);
     return -1;
   }
-  d->e->group_clusters = 1;
+  /* [choice] a step is a fixed time: that in which a monomer moves window radii, ballistically
+     or by diffusion, whichever is longer (docs/dlca.md) */
+  double D, lambda, L = c->dlca.window * d->e->r_max;
+  agglo_dlca_mobility(c, 1, reference_mass(c), &D, &lambda);
+  double ballistic = L * lambda / (2 * c->dim * D), diffusive = L * L / (2 * c->dim * D);
+  d->e->step_time = ballistic > diffusive ? ballistic : diffusive;
   *state = d;
   return 0;
 }
