@@ -283,6 +283,7 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   e->horizon[c] = own.t;
   if (isfinite(own.t) && heap_push(e, own) != 0) return -1;
+  if (e->plen[c] == 0) return 0;
   double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
   pair *l = e->plist[c];
   size_t w = 0;
