@@ -39,8 +39,8 @@ static const agglo_key keys[] = {
    "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
    "restarts (at most 3 times, reported)"},
   {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0, 1000, 1, 0,
-   "event driven: the neighbour list of candidate pairs is rebuilt each time the fastest "
-   "cluster has moved window * max radius"},
+   "event driven: a cluster's candidate pairs are rebuilt each time it has moved window * max "
+   "radius from its last build; a step lasts while the fastest cluster moves that far"},
 };
 
 /* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the

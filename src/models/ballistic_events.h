@@ -8,10 +8,21 @@
 
 typedef struct {
   double t;
-  int32_t kind;   /* >= 0: candidate pair index; -1..-6: wall, -1 - (2 axis + side); -7: flight end */
-  int32_t ca, cb; /* clusters (cb unused for walls and flights) */
+  int32_t kind;   /* >= 0: particle i of a contact with particle j; -1..-6: wall,
+                     -1 - (2 axis + side); -7: flight end; -8: rebuild of the cluster's pairs */
+  int32_t j;
+  int32_t ca, cb; /* clusters (cb unused for the events of one cluster) */
   uint32_t va, vb;
 } agglo_ed_event;
+
+/* A candidate pair in the list of the cluster of particle i: j's cluster had build stamp
+   `stamp` when the pair was found (the pair is dead once either cluster rebuilds), gap is the
+   gap between the two particles' build positions. */
+typedef struct {
+  int32_t i, j;
+  uint64_t stamp;
+  double gap;
+} agglo_ed_pair;
 
 typedef struct agglo_ed agglo_ed;
 
@@ -22,8 +33,6 @@ typedef struct {
      at the end of each flight, for a merged cluster and for the two clusters of a contact that
      does not stick */
   void (*flight)(void *ctx, agglo_ed *e, int32_t c, double t);
-  /* (its speed must not exceed the speed the cluster had, nor a merged cluster's those of its
-     parts: the window of candidate pairs relies on it) */
   /* 1: clusters a and b, in contact, stick (merge); 0: they part, each on a new flight */
   int (*sticks)(void *ctx, agglo_ed *e, int32_t a, int32_t b);
   void *ctx;
@@ -33,7 +42,9 @@ struct agglo_ed {
   size_t n;
   int dim;
   double r_max, r_mean;
-  double window;        /* candidate pairs rebuilt each time the fastest moves window r_max */
+  double window;        /* step: the fastest cluster moves window r_max (unless step_time) */
+  double step_time;     /* > 0: every step lasts this long instead (set after create) */
+  double margin;        /* how far a cluster moves from its build before it rebuilds */
   size_t stop_clusters; /* finished when at most this many clusters are left (0: never) */
   double t_stop;        /* finished at this time (INFINITY: never) */
   agglo_ed_motion motion;
@@ -41,34 +52,28 @@ struct agglo_ed {
   int32_t *cl, *next_mem, *head, *tail, *size;
   double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
   double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
-  double *path;                  /* per cluster: path length since the window opened (to t0) */
-  uint32_t *ver;
+  uint32_t *ver;                 /* per cluster: bumped whenever its events change */
   double *p;                     /* per particle: position relative to its cluster offset */
   size_t n_clusters;
-  double t, t_win;
-  /* candidate pairs of the window and each cluster's list of them */
-  int32_t *qa, *qb;
-  double *qg;    /* each pair's gap at the window's start */
-  double slack;  /* round-off allowance on the gaps (lengths) */
-  size_t nq, qcap;
-  int32_t **plist;
+  double t;
+  /* per-cluster builds: offset at the build, unique build stamp, time of its own next event */
+  double *Xb, *horizon;
+  uint64_t *stamp, stamps;
+  double *xb;                    /* per particle: position at its cluster's build */
+  agglo_ed_pair **plist;         /* per cluster: its candidate pairs (i its member) */
   size_t *plen, *pcap;
+  double slack;                  /* round-off allowance on the gaps (lengths) */
+  int built;                     /* 0: builds, pairs and calendar to make at the next step */
   /* calendar */
   agglo_ed_event *heap;
   size_t hn, hcap;
-  /* cell grid for the candidate search */
+  /* cell grid of the build positions: per-cell doubly linked lists */
   int nc[3];
   double w[3];
   size_t ncells;
-  int32_t *cell_of, *members;
-  /* 1: each cell's members grouped by cluster, a run of one cluster skipped at once (large
-     clusters); the order of the candidate pairs, and so of simultaneous events, changes */
-  int group_clusters;
-  int32_t *run_end;
-  size_t *first;
+  int32_t *chead, *cnext, *cprev, *cell_of;
   /* statistics */
-  int64_t events, stale, merges, wall_hits, windows, flights, bounces;
-  double min_gap;
+  int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces;
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when
@@ -77,7 +82,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
                     size_t stop_clusters, double t_stop, const agglo_ed_motion *motion, char *err,
                     size_t errlen);
 void agglo_ed_destroy(void *state);
-/* Events up to the end of one window (or the stop), then the state at e->t into s. */
+/* Events up to the end of one step (or the stop), then the state at e->t into s. */
 int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
 double agglo_ed_contact_gap(const void *state);
 int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);

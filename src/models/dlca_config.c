@@ -26,7 +26,8 @@ static const agglo_key keys[] = {
   {"dlca", "clusters", T_INT, OFF(dlca.clusters), "1", 1, 1e15, 0, 0,
    "stop = clusters: the number of clusters left at which the run stops"},
   {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0, 1000, 1, 0,
-   "the candidate pairs are rebuilt each time the fastest cluster has moved window * max radius"},
+   "a cluster's candidate pairs are rebuilt each time it has moved window * max radius from its "
+   "last build"},
   {"dlca", "units", T_ENUM, OFF(dlca.units), "reduced", 0, 0, 0, "reduced|si",
    "reduced: dlca.diffusion and dlca.persistence; si: an aerosol, lengths in m, masses in kg, "
    "time in s, the friction from the gas (temperature, pressure, viscosity) with Cunningham's "

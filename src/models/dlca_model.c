@@ -81,6 +81,9 @@ typedef struct {
   agglo_config cfg;
   agglo_ed *e;
   uint64_t draws; /* random numbers drawn so far: the counter of the next one */
+  /* per cluster: the size its flight speed and duration were computed for (0: none yet) */
+  int32_t *sized;
+  double *speed, *duration;
 } dlca;
 
 static void draw(dlca *d, int32_t c, double u[4]) {
@@ -89,12 +92,17 @@ static void draw(dlca *d, int32_t c, double u[4]) {
 
 static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   dlca *d = ctx;
-  double D, lambda, u[4];
-  agglo_dlca_mobility(&d->cfg, e->size[c], e->M[c], &D, &lambda);
-  double speed = 2 * e->dim * D / lambda;
+  double u[4];
+  if (d->sized[c] != e->size[c]) { /* a cluster's mobility changes only when it merges */
+    double D, lambda;
+    agglo_dlca_mobility(&d->cfg, e->size[c], e->M[c], &D, &lambda);
+    d->sized[c] = e->size[c];
+    d->speed[c] = 2 * e->dim * D / lambda;
+    d->duration[c] = lambda / d->speed[c];
+  }
   draw(d, c, u);
-  agglo_rng_direction(e->dim, u, speed, e->V + 3 * (size_t)c);
-  e->t_flight[c] = t + lambda / speed;
+  agglo_rng_direction(e->dim, u, d->speed[c], e->V + 3 * (size_t)c);
+  e->t_flight[c] = t + d->duration[c];
 }
 
 static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
@@ -110,6 +118,7 @@ static void dlca_destroy(void *state) {
   dlca *d = state;
   if (!d) return;
   agglo_ed_destroy(d->e);
+  free(d->sized), free(d->speed), free(d->duration);
   free(d);
 }
 
@@ -118,14 +127,27 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
   dlca *d = calloc(1, sizeof *d);
   if (!d) return agglo_fail(err, errlen, "out of memory");
   d->cfg = *c;
+  size_t m = s->n ? s->n : 1;
+  d->sized = calloc(m, sizeof *d->sized);
+  d->speed = malloc(m * sizeof *d->speed);
+  d->duration = malloc(m * sizeof *d->duration);
+  if (!d->sized || !d->speed || !d->duration) {
+    dlca_destroy(d);
+    return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
+  }
   int by_count = c->dlca.stop == DLCA_STOP_CLUSTERS;
   agglo_ed_motion motion = {flight, sticks, d};
   if (agglo_ed_create(&d->e, s, c->dlca.window, "dlca.window", by_count ? (size_t)c->dlca.clusters : 0,
                       by_count ? INFINITY : c->t_end, &motion, err, errlen) != 0) {
-    free(d);
+    dlca_destroy(d);
     return -1;
   }
-  d->e->group_clusters = 1;
+  /* [choice] a step is a fixed time: that in which a monomer moves 10 max radii, ballistically
+     or by diffusion, whichever is longer (docs/dlca.md) */
+  double D, lambda, L = 10 * d->e->r_max;
+  agglo_dlca_mobility(c, 1, reference_mass(c), &D, &lambda);
+  double ballistic = L * lambda / (2 * c->dim * D), diffusive = L * L / (2 * c->dim * D);
+  d->e->step_time = ballistic > diffusive ? ballistic : diffusive;
   *state = d;
   return 0;
 }

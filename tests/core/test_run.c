@@ -387,7 +387,7 @@ static void test_event_driven_resume_exact(void **st) {
    sticking probability): restarted at one of its steps and after a stop off the schedule, it
    goes on bit for bit (the restart point keeps the random numbers drawn and the flights). */
 static const char *dlca_3d =
-    "[run]\nmodel = dlca\ndim = 3\nseed = 5\nt_end = 20\n"
+    "[run]\nmodel = dlca\ndim = 3\nseed = 5\nt_end = 500\n"
     "[particles]\nn = 300\nradius = 1\nradius_spread = 0.2\nfraction = 0.02\n"
     "[box]\nsize =\nboundary = periodic\n"
     "[dlca]\npersistence = 0.5\nprobability = 0.5\nstop = t_end\n"
