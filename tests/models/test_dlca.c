@@ -135,6 +135,8 @@ static void dimer_at_the_exact_contact_time(void **st) {
 typedef struct {
   size_t merges_seen;
   double worst; /* largest overlap seen, in radii */
+  int steps;    /* states checked */
+  double t;     /* time reached */
 } check;
 
 static void check_state(const agglo_system *s, void *state, size_t n0, double m0, check *k) {
@@ -156,7 +158,9 @@ static void check_state(const agglo_system *s, void *state, size_t n0, double m0
   k->merges_seen = n0 - nc;
 }
 
-static void run_dense(int dim, double p, size_t n, double fraction, int steps, check *k) {
+/* Steps are a fixed time (a monomer moving 10 radii, docs/dlca.md): the run stops at the first
+   step end past t_max. */
+static void run_dense(int dim, double p, size_t n, double fraction, double t_max, check *k) {
   agglo_config c;
   dlca_config(&c, dim);
   c.n = (int64_t)n;
@@ -174,9 +178,11 @@ static void run_dense(int dim, double p, size_t n, double fraction, int steps, c
   assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
   agglo_step_info info = {0};
   memset(k, 0, sizeof *k);
-  for (int q = 0; q < steps && !info.finished; q++) {
+  for (int q = 0; q < 1000 && !info.finished && s.t < t_max; q++) {
     assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
     check_state(&s, state, n, m0, k);
+    k->steps++;
+    k->t = s.t;
   }
   agglo_model_dlca.destroy(state);
   agglo_system_free(&s);
@@ -186,11 +192,11 @@ static void dense_runs_never_overlap(void **st) {
   (void)st;
   check k;
   for (int dim = 2; dim <= 3; dim++) {
-    run_dense(dim, 1, 300, 0.3, 60, &k);
+    run_dense(dim, 1, 300, 0.3, 20, &k);
     print_message("%dD, p = 1: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
     assert_true(k.merges_seen > 100);
     assert_true(k.worst < 1e-9);
-    run_dense(dim, 0.2, 300, 0.3, 60, &k);
+    run_dense(dim, 0.2, 300, 0.3, 20, &k);
     print_message("%dD, p = 0.2: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
     assert_true(k.merges_seen > 10);
     assert_true(k.worst < 1e-9);
@@ -201,8 +207,9 @@ static void probability_zero_never_merges(void **st) {
   (void)st;
   check k;
   for (int dim = 2; dim <= 3; dim++) {
-    run_dense(dim, 0, 200, 0.3, 40, &k);
-    print_message("%dD, p = 0: %zu merges, largest overlap %.3g radii\n", dim, k.merges_seen, k.worst);
+    run_dense(dim, 0, 200, 0.3, 60, &k);
+    print_message("%dD, p = 0: %zu merges, largest overlap %.3g radii, %d steps checked, t = %g\n", dim,
+                  k.merges_seen, k.worst, k.steps, k.t);
     assert_int_equal(k.merges_seen, 0);
     assert_true(k.worst < 1e-9);
   }
