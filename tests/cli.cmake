@@ -121,15 +121,20 @@ set_tests_properties(cli_help_lists_every_key PROPERTIES TIMEOUT 60)
 add_test(NAME cli_tiny_run COMMAND sh ${CLI_DATA}/tiny_run.sh ${CLI_EXE} cli_out_tiny)
 set_tests_properties(cli_tiny_run PROPERTIES TIMEOUT 60)
 
-# a ballistic run continued from its half with particles.from keeps its clusters and its time
-add_test(NAME cli_ballistic_from_half
-  COMMAND sh ${CLI_DATA}/ballistic_from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini
-          cli_out_ballistic_from_half)
-set_tests_properties(cli_ballistic_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "ballistic from half ok")
-# a dlca run continued from its half with particles.from keeps its clusters and its time
+# a ballistic (both methods) and a dlca run continued from their half with particles.from keep
+# their clusters and their time; a file without clusters is refused
+set(FROM_HALF_COMMON -s output.snapshots= -s output.trajectory_interval=0)
+foreach(method time_stepping event_driven)
+  add_test(NAME cli_ballistic_from_half_${method}
+    COMMAND sh ${CLI_DATA}/from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini
+            cli_out_ballistic_from_half_${method} ${method} ballistic.stop 150 1
+            ${FROM_HALF_COMMON} -s particles.n=100 -s ballistic.method=${method})
+  set_tests_properties(cli_ballistic_from_half_${method} PROPERTIES TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "${method} from half ok")
+endforeach()
 add_test(NAME cli_dlca_from_half
-  COMMAND sh ${CLI_DATA}/dlca_from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini
-          cli_out_dlca_from_half)
+  COMMAND sh ${CLI_DATA}/from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini
+          cli_out_dlca_from_half dlca dlca.stop 600 10 ${FROM_HALF_COMMON} -s particles.n=200)
 set_tests_properties(cli_dlca_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "dlca from half ok")
 
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
