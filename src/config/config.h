@@ -48,6 +48,7 @@ typedef struct agglo_config {
   /* keys read by several models (not every one) */
   agglo_list gravity; /* [gravity] */
   int solver;         /* [solver] */
+  int solver_expansion; /* agglo_expansion */
   double solver_tol, rho_factor, compliance;
   int64_t max_iter, team_rows;
   int on_failure;

@@ -41,6 +41,12 @@ static const agglo_key keys[] = {
    "paper's Uzawa iteration with the safe scalar rho; active_set = primal-dual active set with "
    "sparse LDL^T solves (CHOLMOD) on components of 64 rows or more, MPRGP below and as fallback "
    "(for glued networks; iterations then count active-set steps)"},
+  {"solver", "expansion", T_ENUM, OFF(solver_expansion), "projected_cg", 0, 0, 0,
+   "projected_cg|gradient",
+   "mprgp's expansion step (it adds contacts to the active set): projected_cg = the whole "
+   "conjugate gradient step projected on the impulses >= 0, kept when it lowers the cost (else "
+   "gradient); gradient = to the bound, then a projected gradient step of fixed length (the "
+   "solver before issue 29: 2.4-3.9x more products on a gel, docs/performance.md)"},
   {"solver", "tol", T_DOUBLE, OFF(solver_tol), "1e-3", 0, 1, 1, 0,
    "stop when every contact is closed and complementary to within tol * r"},
   {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,

@@ -37,6 +37,7 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.max_iter = (int)c->max_iter;
   m->solver.team_rows = (size_t)c->team_rows;
+  m->solver.expansion = (agglo_expansion)c->solver_expansion; /* same order as the names */
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
   m->flow.type = c->contact.flow;

@@ -163,6 +163,7 @@ static int gluey_init(void **state, const agglo_system *s, const agglo_config *c
   m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
   m->solver.team_rows = (size_t)c->team_rows;
+  m->solver.expansion = (agglo_expansion)c->solver_expansion; /* same order as the names */
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
   m->vstar = calloc(3 * (s->n ? s->n : 1), sizeof *m->vstar);

@@ -39,6 +39,7 @@ typedef struct agglo_proj_ws {
   double *einf, *mov; /* +inf on equalities, else 0; 0 when both bodies are immovable, else 1 */
   double eps;         /* compliance: the scaled dual matrix is A + eps I */
   double *y, *g, *p, *ap, *t;
+  double *z, *gz; /* a trial point and its gradient (the projected conjugate gradient step) */
   uint8_t *flag;
   /* per particle in a constraint, in component order */
   size_t *porder;
@@ -74,7 +75,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
   if (m > w->cap_m) {
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
-    GROW(w->q, c); GROW(w->y, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
+    GROW(w->q, c); GROW(w->y, c); GROW(w->z, c); GROW(w->gz, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
     GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
     w->cap_m = c;
   }
@@ -99,7 +100,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
 
 void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
-  free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y);
+  free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y); free(w->z); free(w->gz);
   free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc);
   free(w->sbeg); free(w->sidx); free(w->ses);
@@ -357,11 +358,14 @@ static inline __attribute__((always_inline)) classify_out classify(const proj_ws
 /* cm: the component is part of a problem spread over processes (agglo_project_part); every
    process (and every thread of a team) takes the same branches, on reduced scalars. */
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
-                                                             double h, double tol, int max_iter,
+                                                             double h,
+                                                             const agglo_solver_settings *set,
                                                              int *conv, int D, int plain,
                                                              const agglo_projection_part *cm,
                                                              team *tm) {
-  double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t;
+  double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t, *z = w->z, *gz = w->gz;
+  double tol = set->tol;
+  int max_iter = set->max_iter, projected_cg = set->expansion == AGGLO_EXPANSION_PROJECTED_CG;
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
   if (c1 - c0 == 1 && !cm && !tm->on) {
@@ -483,6 +487,35 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
         if (!isfinite(af)) { /* unbounded dual: the primal is infeasible */
           *conv = 0;
           break;
+        }
+        if (projected_cg && acg < INFINITY) {
+          /* expansion by the whole conjugate gradient step projected on y >= 0 (Kruzik et al.
+             2020's "projcg"; it adds at once every constraint the step crosses), kept if it
+             lowers the cost 1/2 y.Ay + q.y = 1/2 y.(g + q), else the gradient expansion below */
+          BLOCKS for (size_t k = k0; k < k1; k++) {
+            double yk = y[k] - acg * p[k];
+            z[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+          }
+          apply_A(w, r, z, gz, 1, D, cm, tm);
+          it++;
+          BLOCKS {
+            double f[2] = {0, 0};
+            for (size_t k = k0; k < k1; k++) {
+              f[0] += z[k] * (gz[k] + w->q[k]);
+              f[1] += y[k] * (g[k] + w->q[k]);
+            }
+            team_put(tm, b, f, 2);
+          }
+          double f[2];
+          team_total(tm, f, 2, 2);
+          reduce(cm, f, 2, NULL, 0);
+          if (f[0] <= f[1]) {
+            BLOCKS for (size_t k = k0; k < k1; k++) y[k] = z[k], g[k] = gz[k];
+            fresh = 1;
+            cl = classify(w, r, h, ia, plain, cm, tm);
+            beta = 0;
+            continue;
+          }
         }
         /* expansion: to the boundary, then a projected gradient step of fixed length (row by
            row: the free gradient in t is the row's own) */
@@ -640,8 +673,8 @@ static inline __attribute__((always_inline)) int solve_component(
   } else if (set->method == AGGLO_SOLVER_MPRGP || set->method == AGGLO_SOLVER_ACTIVE_SET) {
     int plain = 1;
     for (size_t k = r->c0; k < r->c1 && plain; k++) plain = w->flag[k] == 0;
-    it += plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 1, NULL, &alone)
-                : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, D, 0, NULL, &alone);
+    it += plain ? solve_mprgp(w, r, h, set, conv, D, 1, NULL, &alone)
+                : solve_mprgp(w, r, h, set, conv, D, 0, NULL, &alone);
   } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
                         set->method == AGGLO_SOLVER_APGD, conv, D);
@@ -750,14 +783,12 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
                q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0};
     int cv, it;
-    double tol = set->tol;
-    int mx = set->max_iter;
     if (D == 2)
-      it = plain ? solve_mprgp(w, r, h, tol, mx, &cv, 2, 1, NULL, &tm)
-                 : solve_mprgp(w, r, h, tol, mx, &cv, 2, 0, NULL, &tm);
+      it = plain ? solve_mprgp(w, r, h, set, &cv, 2, 1, NULL, &tm)
+                 : solve_mprgp(w, r, h, set, &cv, 2, 0, NULL, &tm);
     else
-      it = plain ? solve_mprgp(w, r, h, tol, mx, &cv, 3, 1, NULL, &tm)
-                 : solve_mprgp(w, r, h, tol, mx, &cv, 3, 0, NULL, &tm);
+      it = plain ? solve_mprgp(w, r, h, set, &cv, 3, 1, NULL, &tm)
+                 : solve_mprgp(w, r, h, set, &cv, 3, 0, NULL, &tm);
     /* velocities of this thread's particles */
     spread_all(w, r, w->y, D, NULL, &tm);
     for (size_t q = tm.q0; q < tm.q1; q++) {
@@ -986,14 +1017,14 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
 static int solve_part_2(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                         int *conv, int plain, const agglo_projection_part *cm) {
   team alone = team_alone(r);
-  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 1, cm, &alone)
-               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 2, 0, cm, &alone);
+  return plain ? solve_mprgp(w, r, h, set, conv, 2, 1, cm, &alone)
+               : solve_mprgp(w, r, h, set, conv, 2, 0, cm, &alone);
 }
 static int solve_part_3(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                         int *conv, int plain, const agglo_projection_part *cm) {
   team alone = team_alone(r);
-  return plain ? solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 1, cm, &alone)
-               : solve_mprgp(w, r, h, set->tol, set->max_iter, conv, 3, 0, cm, &alone);
+  return plain ? solve_mprgp(w, r, h, set, conv, 3, 1, cm, &alone)
+               : solve_mprgp(w, r, h, set, conv, 3, 0, cm, &alone);
 }
 
 int agglo_project_part(const agglo_system *s, agglo_constraints *c, double h, const double *vstar,

@@ -13,8 +13,15 @@ typedef enum {
   AGGLO_SOLVER_ACTIVE_SET = 3 /* primal-dual active set, sparse LDL^T solves (active_set.c) */
 } agglo_solver_method;
 
+/* MPRGP's expansion step (it adds constraints to the active set when a conjugate gradient step
+   would leave y >= 0): the whole step projected on y >= 0, kept when it lowers the cost (else
+   the gradient one); or the gradient one: to the boundary, then a projected gradient step of
+   the fixed length 1.9 / (Gershgorin bound of A) (Dostal 2009, the solver before issue 29) */
+typedef enum { AGGLO_EXPANSION_PROJECTED_CG = 0, AGGLO_EXPANSION_GRADIENT = 1 } agglo_expansion;
+
 typedef struct {
   agglo_solver_method method;
+  agglo_expansion expansion; /* MPRGP (and the team, and a problem spread over processes) */
   double tol;      /* stop when every constraint is met and complementary within tol (length) */
   int max_iter;
   size_t team_rows; /* MPRGP components of at least this many rows: all threads together (0: none) */

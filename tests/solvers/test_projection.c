@@ -555,6 +555,56 @@ static void test_missed_pair(void **state) {
   agglo_system_free(&s);
 }
 
+/* MPRGP's two expansion steps (solver.expansion) on a random dense case and a squeezed lattice,
+   by one thread and by a team: each meets a tight tolerance (KKT residual and overlap, from the
+   multipliers and velocities it returns), both give the same velocities and multipliers (the
+   lattice's redundant contacts aside: their multipliers need not be unique), and at the run's
+   tolerance (1e-3 r) the projected conjugate gradient step needs fewer products. */
+static void expansions_agree(dense_case *d, int unique) {
+  size_t n3 = 3 * d->s.n, m = d->c.n;
+  double *v[2], *lam[2];
+  int its[2];
+  for (int team = 0; team < 2; team++)
+    for (int rough = 0; rough < 2; rough++) {
+      double tol = rough ? 1e-3 * 0.01 : 1e-12 * 0.01;
+      for (int q = 0; q < 2; q++) {
+        agglo_solver_settings set = settings(AGGLO_SOLVER_MPRGP, tol);
+        set.expansion = q ? AGGLO_EXPANSION_GRADIENT : AGGLO_EXPANSION_PROJECTED_CG;
+        set.team_rows = team ? 1000 : 0;
+        v[q] = malloc(n3 * sizeof *v[q]);
+        lam[q] = malloc(m * sizeof *lam[q]);
+        agglo_solver_stats st;
+        for (size_t k = 0; k < m; k++) d->c.lambda[k] = 0;
+        assert_int_equal(agglo_project(&d->s, &d->c, d->h, d->vstar, v[q], &set, &st), 0);
+        assert_true(st.converged);
+        assert_true(st.residual <= tol * 1.0001 && st.max_violation <= tol * 1.0001);
+        memcpy(lam[q], d->c.lambda, m * sizeof *lam[q]);
+        its[q] = st.iterations;
+      }
+      print_message("%s, tol %g: %d products (projected cg), %d (gradient), %zu rows\n",
+                    team ? "team" : "alone", tol, its[0], its[1], m);
+      if (rough) assert_true(its[0] < its[1]);
+      else {
+        for (size_t k = 0; k < n3; k++)
+          if (fabs(v[0][k] - v[1][k]) > 1e-8) fail_msg("velocities differ by %g", fabs(v[0][k] - v[1][k]));
+        for (size_t k = 0; k < m && unique; k++) { /* impulse times h (1/m_i + 1/m_j): a length */
+          double w = d->s.inv_m[d->c.i[k]] + (d->c.j[k] >= 0 ? d->s.inv_m[d->c.j[k]] : 0);
+          if (d->h * w * fabs(lam[0][k] - lam[1][k]) > 1e-8) fail_msg("multipliers differ at %zu", k);
+        }
+      }
+      for (int q = 0; q < 2; q++) free(v[q]), free(lam[q]);
+    }
+  free_dense(d);
+}
+static void test_expansions_agree(void **state) {
+  (void)state;
+  dense_case d;
+  make_dense(&d, 500, 0.5, 0.3, 0.8, 8);
+  expansions_agree(&d, 1);
+  make_lattice(&d, 40, 40, 8);
+  expansions_agree(&d, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wall),
@@ -567,6 +617,7 @@ int main(void) {
       cmocka_unit_test(test_reports),
       cmocka_unit_test(test_threads),
       cmocka_unit_test(test_team_threads),
+      cmocka_unit_test(test_expansions_agree),
       cmocka_unit_test(test_partial_and_warm),
       cmocka_unit_test(test_missed_pair),
   };
