@@ -6,9 +6,10 @@
 #   gel3d  3D, volume fraction 0.3 (random placement reaches 0.32), the same;
 #   dilute 2D periodic, area fraction 0.3 (many small components).
 # Rows: the serial run (no MPI) on 1 and 2 OpenMP threads and `mpirun -np K` (one thread per rank,
-# parallel.crossing = auto), each before (solver.team_rows = 0: every component by one thread, the
-# solver before issue 29) and after (the default: a component of solver.team_rows contacts or more
-# solved by all threads together). Two ranks spread a gel's component over the ranks either way.
+# parallel.crossing = auto), each before (solver.expansion = gradient: MPRGP's expansion step
+# before issue 29 item 3) and after (the default, projected_cg: the conjugate gradient step
+# projected on the bound). A component of solver.team_rows contacts or more is solved by all
+# threads together (the default, either way); two ranks spread a gel's component over the ranks.
 # The serial runs keep OpenMP's default wait policy (threads spin a while at a barrier, as users
 # get them; the team meets at 3-4 barriers per MPRGP iteration); ranks wait passively.
 # Time per step: a long minus a short run over their difference in steps (set-up, hand-out, final
@@ -57,9 +58,9 @@ for scen in ${SCENARIOS:-gel gel3d}; do
   N=${spec[0]} S1=${spec[1]} S2=${spec[2]}
   args=(-s particles.n="$N" "${spec[@]:3}")
   for row in "serial 1 before" "serial 1 after" "serial 2 before" "serial 2 after" \
-             "mpi 1 before" "mpi 1 after" "mpi 2 after"; do
+             "mpi 1 before" "mpi 1 after" "mpi 2 before" "mpi 2 after"; do
     read -r how k when <<< "$row"
-    set=(); [ "$when" = before ] && set=(-s solver.team_rows=0)
+    set=(); [ "$when" = before ] && set=(-s solver.expansion=gradient)
     best=""
     for rep in $(seq "$R"); do
       a=$(secs "$how" "$k" "$S1" "${args[@]}" "${set[@]}")
