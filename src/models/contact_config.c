@@ -46,7 +46,8 @@ static const agglo_key keys[] = {
    "mprgp's expansion step (it adds contacts to the active set): projected_cg = the whole "
    "conjugate gradient step projected on the impulses >= 0, kept when it lowers the cost (else "
    "gradient); gradient = to the bound, then a projected gradient step of fixed length (the "
-   "solver before issue 29: 2.4-3.9x more products on a gel, docs/performance.md)"},
+   "solver before issue 29: 2.1-2.7x (2D) and 3.6-4.8x (3D) more products on the gels of "
+   "docs/performance.md)"},
   {"solver", "tol", T_DOUBLE, OFF(solver_tol), "1e-3", 0, 1, 1, 0,
    "stop when every contact is closed and complementary to within tol * r"},
   {"solver", "max_iter", T_INT, OFF(max_iter), "20000", 1, 1e9, 0, 0,
