@@ -16,7 +16,7 @@
 # gather and write drop out); best of R. MPRGP iterations: the mean of stats.csv's
 # solver_iterations over the long run's steps after the short run's.
 # usage: [SCENARIOS="gel gel3d"] bench/parallel/contact_scaling.sh [N2d] [N3d] [R] [agglo]
-# (defaults 20000 8000 2 build/agglo: about 5 minutes on 2 quiet cores)
+# (defaults 20000 8000 2 build/agglo: about 5 minutes on 2 quiet cores; R = 1 took 11 minutes at load 12-24)
 set -euo pipefail
 N2=${1:-20000} N3=${2:-8000} R=${3:-2} agglo=${4:-build/agglo}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
