@@ -109,7 +109,11 @@ typedef struct {
   size_t n, cap;
 } ibuf;
 
-static int scan_particle(const agglo_system *s, const grid *g, size_t i, double reach, ibuf *out) {
+/* D = 2 leaves z out: in 2D every z is 0 (the readers refuse another), so the distances are the
+   same bits without it */
+static inline __attribute__((always_inline)) int scan_particle(const agglo_system *s, const grid *g,
+                                                               size_t i, double reach, ibuf *out,
+                                                               int D) {
   const double *xi = s->x + 3 * i;
   double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
   /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
@@ -140,14 +144,19 @@ static int scan_particle(const agglo_system *s, const grid *g, size_t i, double 
         int32_t *dst = out->v;
         size_t cnt = out->n;
         for (size_t p = p0; p < p1; p++) {
-          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1, d2 = g->gz[p] - x2;
+          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
           d0 -= L0 * rint(d0 * i0);
           d1 -= L1 * rint(d1 * i1);
-          d2 -= L2 * rint(d2 * i2);
+          double q = d0 * d0 + d1 * d1;
+          if (D == 3) {
+            double d2 = g->gz[p] - x2;
+            d2 -= L2 * rint(d2 * i2);
+            q += d2 * d2;
+          }
           double lim = reach + ri + g->gr[p];
           int32_t j = g->members[p];
           dst[cnt] = j;
-          cnt += (size_t)((d0 * d0 + d1 * d1 + d2 * d2 < lim * lim) & ((size_t)j > i));
+          cnt += (size_t)((q < lim * lim) & ((size_t)j > i));
         }
         out->n = cnt;
       }
@@ -204,7 +213,8 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
-      bad = scan_particle(s, &g, i, reach, &buf) != 0;
+      bad = (s->dim == 2 ? scan_particle(s, &g, i, reach, &buf, 2)
+                         : scan_particle(s, &g, i, reach, &buf, 3)) != 0;
       nb->start[i + 1] = buf.n - before;
     }
     if (bad) {
