@@ -134,6 +134,14 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
         int q1 = q + 1;
         while (q1 < mx && sx[q1] == sx[q1 - 1] + 1) q1++;
         size_t p0 = g->first[row + sx[q]], p1 = g->first[row + sx[q1 - 1] + 1];
+        /* partners are above i: the members up to i at the start of the run are skipped, cell
+           by cell (ascending within a cell; with the particles in cell order, simulation.c,
+           often the whole row below) */
+        for (int u = q; u < q1; u++) {
+          size_t e = g->first[row + sx[u] + 1];
+          while (p0 < e && (size_t)g->members[p0] <= i) p0++;
+          if (p0 < e) break;
+        }
         q = q1;
         if (out->n + (p1 - p0) > out->cap) {
           size_t cap = 2 * out->cap + (p1 - p0) + 1024;
