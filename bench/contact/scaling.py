@@ -18,7 +18,7 @@ in products by the contact matrix). The state after S steps is compared between 
 
 usage: bench/contact/scaling.py [--agglo PATH] [--out DIR] [--case brownian|scopi|all]
                                 [--sizes 1e3,1e4,...] [--threads 1,2] [--methods mprgp,...]
-                                [--repeat R] [--quick] [--passive] [--set KEY=VALUE]...
+                                [--repeat R] [--quick] [--passive] [--twin] [--set KEY=VALUE]...
 bench/contact/threads.sh runs the thread-scaling subset (Brownian, N = 1e4 and 1e5, 1 and 2
 threads, MPRGP, best of 3; about 3 minutes on a quiet machine) and prints the speed-ups.
 Writes OUT/results.csv and OUT/results.md (the tables of docs/performance.md) and prints them;
@@ -89,6 +89,44 @@ def run(agglo, case, n, steps, threads, method, out, env=None):
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
+def run_twin(agglo, case, n, steps, method, outs, env):
+    """Two 1-thread runs of `steps` steps started together; returns their wall times (s)."""
+    cmds, procs = [], []
+    for out in outs:
+        if os.path.isdir(out):
+            shutil.rmtree(out)
+        cmd = [agglo, "run", "--quiet", "--threads", "1", "-o", out]
+        for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
+                                          f"solver.method={method}"] + EXTRA:
+            cmd += ["-s", kv]
+        cmds.append(cmd)
+    t0 = time.perf_counter()
+    for cmd in cmds:
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      env=env))
+    walls = {}
+    while len(walls) < len(procs):
+        pid, status = os.wait()[:2]
+        if status != 0:
+            sys.exit(f"failed ({status}): a twin run of N = {int(n)}")
+        walls[pid] = time.perf_counter() - t0
+    return [walls[p.pid] for p in procs]
+
+
+def measure_twin(agglo, case, n, method, repeat, quick, work, env):
+    """Wall per step of each of two 1-thread runs at once (mean of the two, best of repeat):
+    what the machine gives two independent copies of the work, the ceiling of 2 threads."""
+    s0, s = steps_for(case, n, quick)
+    best = None
+    for rep in range(repeat):
+        outs = [os.path.join(work, f"twin{k}") for k in (0, 1)]
+        wa = run_twin(agglo, case, n, s0, method, outs, env)
+        wb = run_twin(agglo, case, n, s, method, outs, env)
+        per = sum(b - a for a, b in zip(wa, wb)) / 2 / (s - s0)
+        best = per if best is None else min(best, per)
+    return best
+
+
 def stats_window(path, s0):
     """Means over the stats rows after step s0: iterations, contacts; worst overlap; all converged."""
     with open(path) as f:
@@ -150,6 +188,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer steps (a smoke test)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="extra scenario setting for every run, e.g. solver.tol=1e-6")
+    ap.add_argument("--twin", action="store_true", help="also time two 1-thread runs at once "
+                    "per N: how much the machine slows one copy of the work when both cores "
+                    "run it (2 / that slowdown bounds the speed-up of 2 threads)")
     ap.add_argument("--passive", action="store_true", help="OMP_WAIT_POLICY=passive: idle threads "
                     "sleep instead of spinning (much better on cores busy with other work)")
     args = ap.parse_args()
@@ -196,6 +237,14 @@ def main():
               f"(cpu {fmt_time(r['cpu_per_step'])}), {r['iterations']:.1f} it/step, "
               f"{r['contacts']:.0f} contacts, converged {r['converged']}, "
               f"load {r['load_before']:.1f}", flush=True)
+
+    twins = {}
+    if args.twin:
+        for case, n in sorted({(r["case"], r["n"]) for r in results if r["threads"] == 1}):
+            m = next(r["method"] for r in results if (r["case"], r["n"], r["threads"]) == (case, n, 1))
+            twins[(case, n)] = (m, measure_twin(agglo, case, n, m, args.repeat, args.quick, work, env))
+            print(f"{case:8s} N={int(n):>8d} two 1-thread runs at once {m:5s}: "
+                  f"{fmt_time(twins[(case, n)][1])}/step each", flush=True)
 
     # byte-identical states across thread counts
     ident = {}
@@ -249,6 +298,17 @@ def main():
                           f"{r['wall_per_step'] / q['wall_per_step']:.2f}x | "
                           f"{fmt_time(r['cpu_per_step'])} | {fmt_time(q['cpu_per_step'])} | "
                           f"{r['load_before']:.1f}, {q['load_before']:.1f} |")
+            md.append("")
+        tw = [(r, twins[(case, r["n"])][1]) for r in rs if r["threads"] == 1 and
+              (case, r["n"]) in twins and twins[(case, r["n"])][0] == r["method"]]
+        if tw:
+            md.append("| N | method | wall/step alone | each of two 1-thread runs at once | "
+                      "slowdown | ceiling of 2 threads (2 / slowdown) |")
+            md.append("| --- | --- | --- | --- | --- | --- |")
+            for r, t in tw:
+                md.append(f"| {r['n']:.0e} | {r['method']} | {fmt_time(r['wall_per_step'])} | "
+                          f"{fmt_time(t)} | {t / r['wall_per_step']:.2f} | "
+                          f"{2 * r['wall_per_step'] / t:.2f}x |")
             md.append("")
         md.append("| threads | method | exponent of wall/step vs N (all N) | (N >= 1e4) | "
                   "CPU/step (all N) |")

@@ -109,7 +109,11 @@ typedef struct {
   size_t n, cap;
 } ibuf;
 
-static int scan_particle(const agglo_system *s, const grid *g, size_t i, double reach, ibuf *out) {
+/* D = 2 leaves z out: in 2D every z is 0 (the readers refuse another), so the distances are the
+   same bits without it */
+static inline __attribute__((always_inline)) int scan_particle(const agglo_system *s, const grid *g,
+                                                               size_t i, double reach, ibuf *out,
+                                                               int D) {
   const double *xi = s->x + 3 * i;
   double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
   /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
@@ -130,6 +134,14 @@ static int scan_particle(const agglo_system *s, const grid *g, size_t i, double 
         int q1 = q + 1;
         while (q1 < mx && sx[q1] == sx[q1 - 1] + 1) q1++;
         size_t p0 = g->first[row + sx[q]], p1 = g->first[row + sx[q1 - 1] + 1];
+        /* partners are above i: the members up to i at the start of the run are skipped, cell
+           by cell (ascending within a cell; with the particles in cell order, simulation.c,
+           often the whole row below) */
+        for (int u = q; u < q1; u++) {
+          size_t e = g->first[row + sx[u] + 1];
+          while (p0 < e && (size_t)g->members[p0] <= i) p0++;
+          if (p0 < e) break;
+        }
         q = q1;
         if (out->n + (p1 - p0) > out->cap) {
           size_t cap = 2 * out->cap + (p1 - p0) + 1024;
@@ -140,14 +152,19 @@ static int scan_particle(const agglo_system *s, const grid *g, size_t i, double 
         int32_t *dst = out->v;
         size_t cnt = out->n;
         for (size_t p = p0; p < p1; p++) {
-          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1, d2 = g->gz[p] - x2;
+          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
           d0 -= L0 * rint(d0 * i0);
           d1 -= L1 * rint(d1 * i1);
-          d2 -= L2 * rint(d2 * i2);
+          double q = d0 * d0 + d1 * d1;
+          if (D == 3) {
+            double d2 = g->gz[p] - x2;
+            d2 -= L2 * rint(d2 * i2);
+            q += d2 * d2;
+          }
           double lim = reach + ri + g->gr[p];
           int32_t j = g->members[p];
           dst[cnt] = j;
-          cnt += (size_t)((d0 * d0 + d1 * d1 + d2 * d2 < lim * lim) & ((size_t)j > i));
+          cnt += (size_t)((q < lim * lim) & ((size_t)j > i));
         }
         out->n = cnt;
       }
@@ -204,7 +221,8 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
-      bad = scan_particle(s, &g, i, reach, &buf) != 0;
+      bad = (s->dim == 2 ? scan_particle(s, &g, i, reach, &buf, 2)
+                         : scan_particle(s, &g, i, reach, &buf, 3)) != 0;
       nb->start[i + 1] = buf.n - before;
     }
     if (bad) {

@@ -71,20 +71,15 @@ static inline double attraction(double gap, double k_over_e, double eps) {
   return k_over_e * 4.0 * q / (d * d);
 }
 
-/* Adds the attraction impulses (scale = h or sqrt h) of the listed pairs m->nb to dv. */
-static int add_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+/* The impulses of the pairs of particles [a, b) (over the distance, and times d: D per pair in
+   fd). */
+static inline __attribute__((always_inline)) void pair_impulses(const contact *m,
+                                                                const agglo_system *s, double scale,
+                                                                size_t a, size_t b, double *pf,
+                                                                double *fd, int D) {
   const agglo_config *c = &m->cfg;
-  if (c->contact.kappa <= 0) return 0;
   double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
-  size_t n = s->n, np = m->nb.npairs;
-  int D = s->dim;
-  double *pf = realloc(m->pair_force, (np ? np : 1) * sizeof(double));
-  if (!pf) return -1;
-  m->pair_force = pf;
-  /* pair impulses (over the distance) in parallel, then accumulated in a fixed order:
-     deterministic */
-#pragma omp parallel for schedule(dynamic, 512) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = a; i < b; i++) {
     const double *xi = s->x + 3 * i;
     double ri = s->r[i];
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
@@ -98,12 +93,49 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
         f = scale * attraction(dist - ri - s->r[j], ke, eps) / dist;
       }
       pf[p] = f;
+      fd[D * p] = f * d[0], fd[D * p + 1] = f * d[1];
+      if (D == 3) fd[D * p + 2] = f * d[2];
     }
   }
-  /* accumulated in parallel in the order of the serial loop over the pairs (i ascending, then
-     the partners): a thread owns the particles [a, b) and adds, first, the partner halves of the
-     pairs of particles below a, then the pairs of its own particles; so each particle receives its
-     terms in the same order whatever the thread count (deterministic) */
+}
+
+/* Adds to dv[a, b) the impulses of the pairs of particles below b that touch [a, b), in the
+   order of the serial loop over the pairs (i ascending, then the partners). */
+static inline __attribute__((always_inline)) void accumulate(const contact *m, const agglo_system *s,
+                                                             size_t a, size_t b, const double *pf,
+                                                             const double *fd, double *dv, int D) {
+  for (size_t i = 0; i < b; i++) {
+    double wi = s->inv_m[i], *dvi = dv + 3 * i;
+    for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
+      size_t j = (size_t)m->nb.nbr[p];
+      if (pf[p] == 0 || (i < a && (j < a || j >= b))) continue;
+      const double *fk = fd + D * p;
+      if (i >= a) {
+        dvi[0] += fk[0] * wi, dvi[1] += fk[1] * wi;
+        if (D == 3) dvi[2] += fk[2] * wi;
+      }
+      if (j >= a && j < b) {
+        double wj = s->inv_m[j], *dvj = dv + 3 * j;
+        dvj[0] -= fk[0] * wj, dvj[1] -= fk[1] * wj;
+        if (D == 3) dvj[2] -= fk[2] * wj;
+      }
+    }
+  }
+}
+
+/* Adds the attraction impulses (scale = h or sqrt h) of the listed pairs m->nb to dv. One
+   parallel region; a thread owns the particles [a, b): it computes the impulses of their pairs,
+   then (after the barrier) adds, first, the partner halves of the pairs of particles below a,
+   then the pairs of its own particles; so each particle receives its terms in the same order
+   whatever the thread count (deterministic). */
+static int add_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
+  if (m->cfg.contact.kappa <= 0) return 0;
+  size_t n = s->n, np = m->nb.npairs;
+  int D = s->dim;
+  double *pf = realloc(m->pair_force, (np ? np : 1) * (1 + (size_t)D) * sizeof(double));
+  if (!pf) return -1;
+  m->pair_force = pf;
+  double *fd = pf + np;
 #pragma omp parallel if (n > AGGLO_PAR_MIN)
   {
     size_t nt = 1, t = 0;
@@ -111,22 +143,11 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
     nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
 #endif
     size_t a = n * t / nt, b = n * (t + 1) / nt;
-    for (size_t i = 0; i < b; i++) {
-      double wi = s->inv_m[i], *dvi = dv + 3 * i;
-      const double *xi = s->x + 3 * i;
-      for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
-        size_t j = (size_t)m->nb.nbr[p];
-        if (pf[p] == 0 || (i < a && (j < a || j >= b))) continue;
-        double d[3];
-        agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
-        double wj = s->inv_m[j], *dvj = dv + 3 * j;
-        for (int k = 0; k < D; k++) {
-          double fk = pf[p] * d[k];
-          if (i >= a) dvi[k] += fk * wi;
-          if (j >= a && j < b) dvj[k] -= fk * wj;
-        }
-      }
-    }
+    if (D == 2) pair_impulses(m, s, scale, a, b, pf, fd, 2);
+    else pair_impulses(m, s, scale, a, b, pf, fd, 3);
+#pragma omp barrier
+    if (D == 2) accumulate(m, s, a, b, pf, fd, dv, 2);
+    else accumulate(m, s, a, b, pf, fd, dv, 3);
   }
   return 0;
 }

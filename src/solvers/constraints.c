@@ -267,54 +267,69 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
     if (!a || !b) return -1;
     S->move_cap = cap;
   }
-  if (R->vstar || R->vtry) {
-    double *mv = S->move, *mt = S->move_try;
-#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
-    for (size_t i = 0; i < n; i++) {
-      if (R->vstar) {
-        const double *v = R->vstar + 3 * i;
-        mv[i] = R->safety * R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-      }
-      if (R->vtry) {
-        const double *v = R->vtry + 3 * i;
-        mt[i] = R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-      }
-    }
-    RR.move = mv;
-    RR.move_try = mt;
-  }
+  if (R->vstar || R->vtry) RR.move = S->move, RR.move_try = S->move_try;
   R = &RR;
-  size_t *cnt = f->by_i + 1;
-#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) cnt[i] = collect_count(S, s, nb, R, i);
+  size_t *cnt = f->by_i + 1, m = 0;
   S->nb = nb, S->builds = nb->builds, S->step = s->step, S->npairs = nb->npairs, S->x = s->x;
-  f->by_i[0] = 0;
-  for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
-  size_t m = f->by_i[n];
-  if (agglo_constraints_reserve(f, m)) return -1;
-#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) collect_write(f, S, s, nb, R, i, f->by_i[i]);
-  /* carry lambda and gamma over from the current set, particle by particle (both key-ordered) */
-  const size_t *ostart = c->by_i;
-  if (!ostart || c->np_by != n) {
-    size_t *os = S->ostart;
-    memset(os, 0, (n + 1) * sizeof *os);
-    for (size_t q = 0; q < c->n; q++)
-      if ((size_t)c->i[q] < n) os[c->i[q] + 1]++;
-    for (size_t i = 0; i < n; i++) os[i + 1] += os[i];
-    ostart = os;
-  }
-#pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
-    size_t q = ostart[i], qe = ostart[i + 1];
-    for (size_t p = f->by_i[i]; p < f->by_i[i + 1]; p++) {
-      while (q < qe && c->j[q] < f->j[p]) q++;
-      int same = q < qe && c->j[q] == f->j[p];
-      f->lambda[p] = same ? c->lambda[q] : 0.0;
-      f->gamma[p] = same ? c->gamma[q] : 0.0;
-      f->equality[p] = 0;
+  int failed = 0;
+  /* one parallel region, the same static split of the particles in every loop (each thread
+     finds the data of its particles in its cache) */
+#pragma omp parallel if (n > AGGLO_PAR_MIN)
+  {
+    if (R->vstar || R->vtry) {
+      double *mv = S->move, *mt = S->move_try;
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        if (R->vstar) {
+          const double *v = R->vstar + 3 * i;
+          mv[i] = R->safety * R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        }
+        if (R->vtry) {
+          const double *v = R->vtry + 3 * i;
+          mt[i] = R->h * sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        }
+      }
+    }
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i++) cnt[i] = collect_count(S, s, nb, R, i);
+#pragma omp single
+    {
+      f->by_i[0] = 0;
+      for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
+      m = f->by_i[n];
+      failed = agglo_constraints_reserve(f, m) != 0;
+    }
+    if (!failed) {
+#pragma omp for schedule(static) nowait
+      for (size_t i = 0; i < n; i++) collect_write(f, S, s, nb, R, i, f->by_i[i]);
+      /* carry lambda and gamma over from the current set, particle by particle (both
+         key-ordered); the same static split: a thread reads the rows it wrote */
+      const size_t *ostart = c->by_i;
+      if (!ostart || c->np_by != n) {
+#pragma omp single
+        {
+          size_t *os = S->ostart;
+          memset(os, 0, (n + 1) * sizeof *os);
+          for (size_t q = 0; q < c->n; q++)
+            if ((size_t)c->i[q] < n) os[c->i[q] + 1]++;
+          for (size_t i = 0; i < n; i++) os[i + 1] += os[i];
+        }
+        ostart = S->ostart;
+      }
+#pragma omp for schedule(static)
+      for (size_t i = 0; i < n; i++) {
+        size_t q = ostart[i], qe = ostart[i + 1];
+        for (size_t p = f->by_i[i]; p < f->by_i[i + 1]; p++) {
+          while (q < qe && c->j[q] < f->j[p]) q++;
+          int same = q < qe && c->j[q] == f->j[p];
+          f->lambda[p] = same ? c->lambda[q] : 0.0;
+          f->gamma[p] = same ? c->gamma[q] : 0.0;
+          f->equality[p] = 0;
+        }
+      }
     }
   }
+  if (failed) return -1;
   swap_sets(c, S, m, n);
   return 0;
 }
@@ -349,50 +364,53 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
       float *q = realloc(S->spd, (n + 64) * sizeof *q);
       if (q) S->spd = q, S->spd_cap = n + 64;
     }
-    if (n <= S->spd_cap) {
-      spd = S->spd;
-      gapf = S->gapf;
-#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
+    if (n <= S->spd_cap) spd = S->spd, gapf = S->gapf;
+  }
+  size_t walls = 0;
+  /* one parallel region, the static split of collect's */
+#pragma omp parallel if (n > AGGLO_PAR_MIN)
+  {
+    if (gapf) {
+#pragma omp for schedule(static)
       for (size_t i = 0; i < n; i++) {
         const double *vi = v + 3 * i;
         /* rounded up a little so that the float test stays conservative */
         spd[i] = (float)(1.0001 * h * sqrt(vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]));
       }
     }
-  }
-  size_t walls = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed, walls) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
-    size_t q = c->by_i ? c->by_i[i] : 0, qe = c->by_i ? c->by_i[i + 1] : 0;
-    double g, e[3];
-    for (int w = 2 * s->dim - 1; w >= 0; w--) {
-      if (s->box.periodic[w / 2]) continue;
-      while (q < qe && c->j[q] < -1 - w) q++;
-      if (q < qe && c->j[q] == -1 - w) continue;
-      if (!wall_in(s, w, i, &R, &g)) continue;
-      missed++;
-      walls++;
-      if (mark) {
+#pragma omp for schedule(static) reduction(+ : missed, walls)
+    for (size_t i = 0; i < n; i++) {
+      size_t q = c->by_i ? c->by_i[i] : 0, qe = c->by_i ? c->by_i[i + 1] : 0;
+      double g, e[3];
+      for (int w = 2 * s->dim - 1; w >= 0; w--) {
+        if (s->box.periodic[w / 2]) continue;
+        while (q < qe && c->j[q] < -1 - w) q++;
+        if (q < qe && c->j[q] == -1 - w) continue;
+        if (!wall_in(s, w, i, &R, &g)) continue;
+        missed++;
+        walls++;
+        if (mark) {
 #pragma omp atomic write
-        mark[i] = 1;
+          mark[i] = 1;
+        }
       }
-    }
-    for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) {
-      int32_t j = nb->nbr[p];
-      if (gapf) {
-        if (S->sel[p] || gapf[p] > 1.0001f * (spd[i] + spd[j]) + 1e-30f) continue;
-      } else {
-        while (q < qe && c->j[q] < j) q++;
-        if (q < qe && c->j[q] == j) continue;
-      }
-      if (!pair_in(s, i, (size_t)j, &R, &g, e)) continue;
-      missed++;
-      if (gapf) S->sel[p] = 2; /* for agglo_constraints_add_missed */
-      if (mark) {
+      for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) {
+        int32_t j = nb->nbr[p];
+        if (gapf) {
+          if (S->sel[p] || gapf[p] > 1.0001f * (spd[i] + spd[j]) + 1e-30f) continue;
+        } else {
+          while (q < qe && c->j[q] < j) q++;
+          if (q < qe && c->j[q] == j) continue;
+        }
+        if (!pair_in(s, i, (size_t)j, &R, &g, e)) continue;
+        missed++;
+        if (gapf) S->sel[p] = 2; /* for agglo_constraints_add_missed */
+        if (mark) {
 #pragma omp atomic write
-        mark[i] = 1;
+          mark[i] = 1;
 #pragma omp atomic write
-        mark[j] = 1;
+          mark[j] = 1;
+        }
       }
     }
   }
