@@ -18,8 +18,9 @@
    would have had at it, and only their pairs are found. A contact later than the horizon of
    either cluster is not scheduled (it is recomputed then), and a pair whose build gap, less
    both clusters' displacements and paths to that horizon, stays open is not timed at all: a
-   cluster's flight costs its pairs, not N. Events go into a binary heap with the version
-   counters of the clusters involved; stale events are dropped when they come out of it.
+   cluster's flight costs its pairs, not N. Events go into a calendar queue
+   (ballistic_calendar.c: exact order, O(1) per event) with the version counters of the clusters
+   involved; stale events are dropped when they come out of it.
    Contact, wall and rebuild times are computed from the clusters' reference times, not from the
    time they are scheduled, so that the trajectory does not depend on when the pairs were built
    (a restart goes on bit for bit). Members are relabelled small-into-large: O(N log N). */
@@ -47,7 +48,7 @@ void agglo_ed_destroy(void *state) {
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
   free(e->plist); free(e->plen); free(e->pcap);
-  free(e->heap); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
+  agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
   free(e);
 }
 
@@ -177,50 +178,6 @@ static inline void rebase(ed *e, int32_t c, double t) {
   e->t0[c] = t;
 }
 
-/* ---- the calendar: a binary min-heap on (t, kind, ca, cb, j) ---- */
-
-static inline int ev_less(const event *a, const event *b) {
-  if (a->t != b->t) return a->t < b->t;
-  if (a->kind != b->kind) return a->kind < b->kind;
-  if (a->ca != b->ca) return a->ca < b->ca;
-  if (a->cb != b->cb) return a->cb < b->cb;
-  return a->j < b->j;
-}
-
-static int heap_push(ed *e, event ev) {
-  if (e->hn == e->hcap) {
-    size_t cap = e->hcap ? 2 * e->hcap : 1024;
-    event *h = realloc(e->heap, cap * sizeof *h);
-    if (!h) return -1;
-    e->heap = h, e->hcap = cap;
-  }
-  size_t k = e->hn++;
-  while (k > 0) {
-    size_t up = (k - 1) / 2;
-    if (!ev_less(&ev, &e->heap[up])) break;
-    e->heap[k] = e->heap[up];
-    k = up;
-  }
-  e->heap[k] = ev;
-  return 0;
-}
-
-static event heap_pop(ed *e) {
-  event top = e->heap[0], last = e->heap[--e->hn];
-  size_t k = 0, n = e->hn;
-  for (;;) {
-    size_t l = 2 * k + 1, r = l + 1, m = k;
-    const event *best = &last;
-    if (l < n && ev_less(&e->heap[l], best)) m = l, best = &e->heap[l];
-    if (r < n && ev_less(&e->heap[r], best)) m = r;
-    if (m == k) break;
-    e->heap[k] = e->heap[m];
-    k = m;
-  }
-  if (n) e->heap[k] = last;
-  return top;
-}
-
 /* ---- event times, from the clusters' reference times ---- */
 
 /* Time until particles i and j (different clusters) touch, from time t; INFINITY if never. */
@@ -256,10 +213,10 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
     double gap = V[k] < 0 ? (ext[k] + X[k]) - s->box.lo[k] : s->box.hi[k] - (ext[3 + k] + X[k]);
     ev.t = t0 + (gap > 0 ? gap / fabs(V[k]) : 0);
     ev.kind = -1 - (2 * k + (V[k] > 0));
-    if (ev_less(&ev, &best)) best = ev;
+    if (agglo_ed_event_less(&ev, &best)) best = ev;
   }
   ev.t = e->t_flight[c], ev.kind = FLIGHT_END;
-  if (ev_less(&ev, &best)) best = ev;
+  if (agglo_ed_event_less(&ev, &best)) best = ev;
   /* |D + V dt| = margin, D the displacement from the build at t0 */
   double D[3], aa = 0, bb = 0, cc = -e->margin * e->margin;
   for (int k = 0; k < 3; k++) {
@@ -270,7 +227,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
     /* the later root: the build may lie after t0, on the way (beyond the margin: now) */
     double disc = bb * bb - aa * cc, dt = disc < 0 ? 0 : (-bb + sqrt(disc)) / aa;
     ev.t = t0 + dt, ev.kind = REBUILD;
-    if (ev_less(&ev, &best)) best = ev;
+    if (agglo_ed_event_less(&ev, &best)) best = ev;
   }
   if (best.t < e->t) best.t = e->t; /* round-off: never in the past */
   return best;
@@ -282,7 +239,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
 static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   e->horizon[c] = own.t;
-  if (isfinite(own.t) && heap_push(e, own) != 0) return -1;
+  if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
   if (e->plen[c] == 0) return 0;
   double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
   pair *l = e->plist[c];
@@ -303,7 +260,7 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
        the first cluster) */
     event ev = c < b ? (event){tc, pq.i, pq.j, c, b, e->ver[c], e->ver[b]}
                      : (event){tc, pq.j, pq.i, b, c, e->ver[b], e->ver[c]};
-    if (heap_push(e, ev) != 0) return -1;
+    if (agglo_ed_calendar_push(&e->cal, ev) != 0) return -1;
   }
   e->plen[c] = w;
   return 0;
@@ -337,13 +294,11 @@ static void cell_insert(ed *e, const agglo_box *box, int32_t i) {
   e->chead[c] = i;
 }
 
-/* The build position of member i of cluster c (at c's build offset) into the grid. */
-static void place(ed *e, const agglo_box *box, int32_t i, int32_t c) {
+/* The build position of member i of cluster c (at c's build offset). */
+static void build_position(ed *e, const agglo_box *box, int32_t i, int32_t c) {
   for (int k = 0; k < 3; k++)
     e->xb[3 * (size_t)i + k] = e->p[3 * (size_t)i + k] + e->Xb[3 * (size_t)c + k];
   agglo_box_wrap(box, e->xb + 3 * (size_t)i);
-  cell_remove(e, i);
-  cell_insert(e, box, i);
 }
 
 static int plist_add(ed *e, int32_t c, pair q) {
@@ -406,16 +361,29 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
   return 0;
 }
 
+/* Cluster a's members from `from` to its tail at their positions at a's build, with their pairs
+   and in the grid. They leave the grid while their pairs are found: two members of one rigid
+   cluster never touch, and a large cluster's members would fill their own neighbouring cells.
+   (The cells' lists end in the same order as when each member is moved in turn.) */
+static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    build_position(e, &s->box, i, a);
+    cell_remove(e, i);
+  }
+  int rc = find_pairs(e, s, a, from, 0);
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
+  return rc;
+}
+
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
 static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
   e->stamp[a] = ++e->stamps;
   double dt = t - e->t0[a];
   for (int k = 0; k < 3; k++)
     e->Xb[3 * (size_t)a + k] = e->X0[3 * (size_t)a + k] + e->V[3 * (size_t)a + k] * dt;
-  for (int32_t i = e->head[a]; i >= 0; i = e->next_mem[i]) place(e, &s->box, i, a);
   e->plen[a] = 0;
   e->rebuilds++;
-  if (find_pairs(e, s, a, e->head[a], 0) != 0) return -1;
+  if (build_members(e, s, a, e->head[a]) != 0) return -1;
   e->ver[a]++;
   return reschedule(e, s, a);
 }
@@ -423,7 +391,7 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
 /* Every cluster built at e->t, the calendar made anew (the first step, and after a load). */
 static int build_all(ed *e, const agglo_system *s) {
   size_t n = e->n;
-  e->hn = 0;
+  agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
     e->cell_of[c] = -1, e->plen[c] = 0;
@@ -435,7 +403,10 @@ static int build_all(ed *e, const agglo_system *s) {
   }
   for (size_t c = 0; c < n; c++)
     for (int32_t i = e->size[c] > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i])
-      place(e, &s->box, i, (int32_t)c);
+    {
+      build_position(e, &s->box, i, (int32_t)c);
+      cell_insert(e, &s->box, i);
+    }
   for (size_t c = 0; c < n; c++)
     if (e->size[c] > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
   /* horizons first: each pair is timed up to both clusters' */
@@ -498,8 +469,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
   e->plen[B] = 0;
-  for (int32_t m = first_of_B; m >= 0; m = e->next_mem[m]) place(e, &s->box, m, A);
-  if (find_pairs(e, s, A, first_of_B, 0) != 0) return -1;
+  if (build_members(e, s, A, first_of_B) != 0) return -1;
   return reschedule(e, s, A);
 }
 
@@ -591,7 +561,10 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     /* a step: a fixed time, or the fastest cluster moving window r_max */
     double t_end = e->t + (e->step_time > 0 ? e->step_time : e->window * e->r_max / sqrt(vmax2));
     for (;;) {
-      if (e->hn == 0 || e->heap[0].t >= t_end) {
+      const event *top;
+      if (agglo_ed_calendar_top(&e->cal, &top) != 0)
+        return agglo_fail(err, errlen, "out of memory");
+      if (!top || top->t >= t_end) {
         if (t_end >= t_stop) {
           e->t = t_stop;
           info->finished = 1;
@@ -600,7 +573,7 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
         }
         break;
       }
-      event ev = heap_pop(e);
+      event ev = agglo_ed_calendar_pop(&e->cal);
       if (ev.t > t_stop) {
         e->t = t_stop;
         info->finished = 1;

@@ -4,16 +4,8 @@
 #ifndef AGGLO_MODELS_BALLISTIC_EVENTS_H
 #define AGGLO_MODELS_BALLISTIC_EVENTS_H
 #include "core/model.h"
+#include "models/ballistic_calendar.h"
 #include <stdint.h>
-
-typedef struct {
-  double t;
-  int32_t kind;   /* >= 0: particle i of a contact with particle j; -1..-6: wall,
-                     -1 - (2 axis + side); -7: flight end; -8: rebuild of the cluster's pairs */
-  int32_t j;
-  int32_t ca, cb; /* clusters (cb unused for the events of one cluster) */
-  uint32_t va, vb;
-} agglo_ed_event;
 
 /* A candidate pair in the list of the cluster of particle i: j's cluster had build stamp
    `stamp` when the pair was found (the pair is dead once either cluster rebuilds), gap is the
@@ -64,9 +56,7 @@ struct agglo_ed {
   size_t *plen, *pcap;
   double slack;                  /* round-off allowance on the gaps (lengths) */
   int built;                     /* 0: builds, pairs and calendar to make at the next step */
-  /* calendar */
-  agglo_ed_event *heap;
-  size_t hn, hcap;
+  agglo_ed_calendar cal;         /* the events to come (ballistic_calendar.h) */
   /* cell grid of the build positions: per-cell doubly linked lists */
   int nc[3];
   double w[3];
