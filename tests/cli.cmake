@@ -191,6 +191,9 @@ cli_error(dlca_clusters_not_below_n
 cli_error(dlca_density_in_reduced_units
   "dlca\\.density = 1800 is read with dlca\\.units = si only"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.density=1800)
+cli_error(dlca_rotation_with_walls
+  "dlca\\.rotation = on needs box\\.boundary = periodic on every axis \\(axis 2 is a wall"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.rotation=on -s box.boundary=periodic,periodic,wall)
 
 # each corruption of a restart point is refused (exit status 2) naming file, line, particle, value,
 # and the directory is left as it was: the numbers of state.xyz; its count (a header announcing

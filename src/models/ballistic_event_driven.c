@@ -44,6 +44,7 @@ void agglo_ed_destroy(void *state) {
   if (!e) return;
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->size);
   free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->t_flight); free(e->ver);
+  free(e->turned); free(e->G); free(e->turn_v);
   free(e->p); free(e->Xb); free(e->horizon); free(e->stamp); free(e->xb);
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
@@ -91,6 +92,15 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
       !e->cell_of) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
+  }
+  if (e->motion.turn) {
+    e->turned = calloc(m, sizeof *e->turned);
+    e->G = calloc(3 * m, sizeof *e->G); /* a particle is its cluster's origin */
+    e->turn_v = malloc(3 * m * sizeof *e->turn_v);
+    if (!e->turned || !e->G || !e->turn_v) {
+      agglo_ed_destroy(e);
+      return agglo_fail(err, errlen, "out of memory for %zu particles", n);
+    }
   }
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
@@ -171,6 +181,9 @@ static inline double displacement(const ed *e, int32_t c, double t) {
   return sqrt(d2);
 }
 
+/* How far cluster c's turns may have moved its members since its build (0: it never turns). */
+static inline double turned(const ed *e, int32_t c) { return e->turned ? e->turned[c] : 0; }
+
 /* Move the reference time of cluster c to t (before its velocity changes). */
 static inline void rebase(ed *e, int32_t c, double t) {
   double dt = t - e->t0[c];
@@ -217,8 +230,10 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
   }
   ev.t = e->t_flight[c], ev.kind = FLIGHT_END;
   if (agglo_ed_event_less(&ev, &best)) best = ev;
-  /* |D + V dt| = margin, D the displacement from the build at t0 */
-  double D[3], aa = 0, bb = 0, cc = -e->margin * e->margin;
+  /* |D + V dt| = margin less what its turns moved it, D the displacement from the build at t0 */
+  double room = e->margin - turned(e, c);
+  if (room < 0) room = 0;
+  double D[3], aa = 0, bb = 0, cc = -room * room;
   for (int k = 0; k < 3; k++) {
     D[k] = X[k] - Xb[k];
     aa += V[k] * V[k], bb += D[k] * V[k], cc += D[k] * D[k];
@@ -251,7 +266,9 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
     l[w++] = pq;
     double h = e->horizon[c] < e->horizon[b] ? e->horizon[c] : e->horizon[b];
     /* the gap stays open until the horizon: not timed (0 * INFINITY is NaN: timed) */
-    if (pq.gap - dc - displacement(e, b, t) - (vc + speed(e, b)) * (h - t) > e->slack) continue;
+    if (pq.gap - dc - displacement(e, b, t) - turned(e, c) - turned(e, b) -
+        (vc + speed(e, b)) * (h - t) > e->slack)
+      continue;
     double tr = e->t0[c] > e->t0[b] ? e->t0[c] : e->t0[b];
     double tc = tr + pair_time(e, s, pq.i, pq.j, tr);
     if (!(tc <= h)) continue;
@@ -378,6 +395,7 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
 static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
   e->stamp[a] = ++e->stamps;
+  if (e->turned) e->turned[a] = 0;
   double dt = t - e->t0[a];
   for (int k = 0; k < 3; k++)
     e->Xb[3 * (size_t)a + k] = e->X0[3 * (size_t)a + k] + e->V[3 * (size_t)a + k] * dt;
@@ -397,6 +415,7 @@ static int build_all(ed *e, const agglo_system *s) {
     e->cell_of[c] = -1, e->plen[c] = 0;
     if (e->size[c] <= 0) continue;
     e->stamp[c] = ++e->stamps;
+    if (e->turned) e->turned[c] = 0;
     double dt = e->t - e->t0[c];
     for (int k = 0; k < 3; k++)
       e->Xb[3 * c + k] = e->X0[3 * c + k] + e->V[3 * c + k] * dt;
@@ -451,6 +470,10 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
     if (eb[3 + k] + shift[k] > ea[3 + k]) ea[3 + k] = eb[3 + k] + shift[k];
   }
   double M = e->M[A] + e->M[B];
+  if (e->G)
+    for (int k = 0; k < 3; k++)
+      e->G[3 * (size_t)A + k] = (e->M[A] * e->G[3 * (size_t)A + k] +
+                                 e->M[B] * (e->G[3 * (size_t)B + k] + shift[k])) / M;
   for (int k = 0; k < 3; k++)
     e->V[3 * (size_t)A + k] =
         (e->M[A] * e->V[3 * (size_t)A + k] + e->M[B] * e->V[3 * (size_t)B + k]) / M;
@@ -505,6 +528,150 @@ static int new_flight(ed *e, const agglo_system *s, int32_t c, double t) {
   return reschedule(e, s, c);
 }
 
+/* ---- turns: a motion's rotation of a cluster at the end of its flight (docs/dlca.md) ---- */
+
+/* v turned about the unit axis n by the angle of cosine c and sine sn (Rodrigues). */
+static void turned_vector(const double n[3], double c, double sn, const double v[3], double out[3]) {
+  double nv = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
+  double x[3] = {n[1] * v[2] - n[2] * v[1], n[2] * v[0] - n[0] * v[2], n[0] * v[1] - n[1] * v[0]};
+  for (int k = 0; k < 3; k++) out[k] = v[k] * c + x[k] * sn + n[k] * nv * (1 - c);
+}
+
+/* The first angle in [0, 2 pi) at which a member at v from the centre of mass, turning about n,
+   is at distance S from a point at -g from the centre of mass (INFINITY: never). Its path is a
+   circle: |g + R(phi) v|^2 - S^2 = K + P cos phi + Q sin phi, closed form. */
+static double turn_contact(const double n[3], const double v[3], const double g[3], double S) {
+  double nv = n[0] * v[0] + n[1] * v[1] + n[2] * v[2], a[3], vp[3];
+  double x[3] = {n[1] * v[2] - n[2] * v[1], n[2] * v[0] - n[0] * v[2], n[0] * v[1] - n[1] * v[0]};
+  double K = -S * S, P = 0, Q = 0;
+  for (int k = 0; k < 3; k++) {
+    vp[k] = v[k] - n[k] * nv, a[k] = g[k] + n[k] * nv;
+    K += a[k] * a[k] + vp[k] * vp[k];
+  }
+  for (int k = 0; k < 3; k++) P += 2 * a[k] * vp[k], Q += 2 * a[k] * x[k];
+  if (K + P <= 0 && Q < 0) return 0; /* touching (round-off) and turning closer: now */
+  double H = sqrt(P * P + Q * Q);
+  if (!(H > 0) || K > H) return INFINITY;
+  /* inside where cos(phi - phi0) <= -K / H: entered at phi0 + acos(-K / H) */
+  double phi = atan2(Q, P) + acos(-K / H > 1 ? 1 : -K / H);
+  while (phi < 0) phi += 2 * M_PI;
+  while (phi >= 2 * M_PI) phi -= 2 * M_PI;
+  return phi;
+}
+
+/* Cluster c (reference time t) turns by theta about the unit axis n through its centre of mass,
+   and stops at its first contact on the way with a particle of another cluster: that pair in
+   *hit_i, *hit_j (-1: none). Only its candidate pairs are timed: a member moves at most
+   rho phi along an arc phi (rho: the farthest member from the centre), counted in turned[c] with
+   the displacement that triggers its rebuild, and c is rebuilt on the way whenever its margin
+   would not cover the rest. The final orientation is computed from the one before the turn
+   (as each contact angle), and the centre is kept, not summed anew, so that it depends neither on
+   where the builds fell nor on the members' order (a restart lists them by index). */
+static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], double theta,
+                int32_t *hit_i, int32_t *hit_j) {
+  *hit_i = *hit_j = -1;
+  const double *G = e->G + 3 * (size_t)c;
+  double rho = 0;
+  for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
+    double *v = e->turn_v + 3 * (size_t)i, r2 = 0;
+    for (int k = 0; k < 3; k++) v[k] = e->p[3 * (size_t)i + k] - G[k], r2 += v[k] * v[k];
+    if (r2 > rho * rho) rho = sqrt(r2);
+  }
+  if (!(rho > 0) || !(theta > 0)) return 0;
+  /* [choice] a cluster that could reach its own periodic image (as wide as the box: a gel in the
+     making) turns no more */
+  for (int k = 0; k < s->dim; k++)
+    if (s->box.periodic[k] && 2 * (rho + e->r_max) >= s->box.len[k]) return 0;
+  e->turns++;
+  const double *X = e->X0 + 3 * (size_t)c;
+  double done = 0, end = theta;
+  /* each piece covers at least margin / (2 rho): bounded by 2 rho theta / margin + 1 pieces */
+  while (done < end) {
+    double room = e->margin - displacement(e, c, e->t0[c]) - e->turned[c];
+    double cd = cos(done), sd = sin(done);
+    if (rho * (end - done) > room && room < e->margin / 2) {
+      for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
+        double w[3];
+        turned_vector(n, cd, sd, e->turn_v + 3 * (size_t)i, w);
+        for (int k = 0; k < 3; k++) e->p[3 * (size_t)i + k] = G[k] + w[k];
+      }
+      if (rebuild(e, s, c, e->t0[c]) != 0) return -1;
+      room = e->margin;
+    }
+    double upto = done + room / rho < end ? done + room / rho : end;
+    for (size_t q = 0; q < e->plen[c]; q++) {
+      const pair *pq = &e->plist[c][q];
+      if (e->stamp[e->cl[pq->j]] != pq->stamp) continue; /* dead */
+      const double *v = e->turn_v + 3 * (size_t)pq->i;
+      double xj[3], xi[3], w[3], d[3], g[3];
+      pos(e, &s->box, pq->j, e->t0[c], xj);
+      /* the image of j nearest to i where this piece starts */
+      turned_vector(n, cd, sd, v, w);
+      for (int k = 0; k < 3; k++) xi[k] = X[k] + G[k] + w[k];
+      agglo_box_wrap(&s->box, xi);
+      agglo_box_delta(&s->box, xj, xi, d);
+      for (int k = 0; k < 3; k++) {
+        double raw = X[k] + G[k] + w[k] - xj[k];
+        g[k] = X[k] + G[k] - xj[k];
+        if (s->box.periodic[k]) g[k] += s->box.len[k] * round((d[k] - raw) / s->box.len[k]);
+      }
+      double phi = turn_contact(n, v, g, s->r[pq->i] + s->r[pq->j]);
+      if (phi > upto) continue;
+      if (phi < end || (phi == end && *hit_i >= 0 &&
+                        (pq->i < *hit_i || (pq->i == *hit_i && pq->j < *hit_j))))
+        end = phi, *hit_i = pq->i, *hit_j = pq->j;
+    }
+    if (upto > end) upto = end;
+    if (upto > done) e->turned[c] += rho * (upto - done);
+    done = upto;
+  }
+  double *ext = e->ext + 6 * (size_t)c;
+  double ce = cos(end), se = sin(end), moved = 0;
+  for (int k = 0; k < 3; k++) ext[k] = INFINITY, ext[3 + k] = -INFINITY;
+  for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
+    double w[3], b[3], *p = e->p + 3 * (size_t)i;
+    turned_vector(n, ce, se, e->turn_v + 3 * (size_t)i, w);
+    for (int k = 0; k < 3; k++) {
+      p[k] = G[k] + w[k];
+      if (p[k] - s->r[i] < ext[k]) ext[k] = p[k] - s->r[i];
+      if (p[k] + s->r[i] > ext[3 + k]) ext[3 + k] = p[k] + s->r[i];
+      b[k] = p[k] + e->Xb[3 * (size_t)c + k];
+    }
+    /* how far the turns moved it from its build position (the offset's part apart) */
+    double d[3];
+    agglo_box_wrap(&s->box, b);
+    agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, b, d);
+    double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (d2 > moved * moved) moved = sqrt(d2);
+  }
+  /* the turns random-walk: what they moved its members, not the sum of the arcs (the bound on
+     the way), plus round-off */
+  e->turned[c] = moved + e->slack;
+  return 0;
+}
+
+/* The end of cluster c's flight at time t: with a motion that turns, it turns first; a turn
+   stopped by a contact is a contact (the clusters stick, or c flies on from it [choice] while
+   the other's flight goes on); then c starts a new flight (unless it merged). */
+static int flight_end(ed *e, const agglo_system *s, int32_t c, double t) {
+  double n[3] = {0, 0, 1};
+  double theta = e->motion.turn ? e->motion.turn(e->motion.ctx, e, c, t, n) : 0;
+  if (theta != 0) {
+    int32_t i, j;
+    rebase(e, c, t);
+    if (turn(e, s, c, n, theta, &i, &j) != 0) return -1;
+    if (i >= 0) {
+      int32_t a = e->cl[i], b = e->cl[j];
+      e->events++;
+      /* the sticking draw keyed by the lower cluster, as a contact along a flight */
+      if (!e->motion.sticks || e->motion.sticks(e->motion.ctx, e, a < b ? a : b, a < b ? b : a))
+        return merge(e, s, i, j, t);
+      e->bounces++;
+    }
+  }
+  return new_flight(e, s, c, t);
+}
+
 /* One event out of the calendar (stale ones are dropped). */
 static int process(ed *e, const agglo_system *s, event ev) {
   if (ev.kind >= 0) {
@@ -530,7 +697,7 @@ static int process(ed *e, const agglo_system *s, event ev) {
   e->t = ev.t;
   if (ev.kind == REBUILD) return rebuild(e, s, ev.ca, ev.t);
   e->events++;
-  if (ev.kind == FLIGHT_END) return new_flight(e, s, ev.ca, ev.t);
+  if (ev.kind == FLIGHT_END) return flight_end(e, s, ev.ca, ev.t);
   return reflect(e, s, ev.ca, (-1 - ev.kind) / 2, ev.t);
 }
 

@@ -28,6 +28,10 @@ typedef struct {
   /* 1: clusters a and b, in contact, stick (merge); 0: they part, each on a new flight */
   int (*sticks)(void *ctx, agglo_ed *e, int32_t a, int32_t b);
   void *ctx;
+  /* optional (NULL: clusters never turn): the turn of cluster c at the end of its flight at time
+     t, about its centre of mass: returns the angle (radians, 0: none) about the unit axis it
+     sets; the engine stops the turn at its first contact on the way (docs/dlca.md) */
+  double (*turn)(void *ctx, agglo_ed *e, int32_t c, double t, double axis[3]);
 } agglo_ed_motion;
 
 struct agglo_ed {
@@ -44,6 +48,13 @@ struct agglo_ed {
   int32_t *cl, *next_mem, *head, *tail, *size;
   double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
   double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
+  double *turned;                /* per cluster (motion.turn): how far its turns may have moved
+                                    its members since its build, counted with its displacement */
+  double *G;                     /* per cluster (motion.turn): its centre of mass in its frame
+                                    (3), kept from its parts' at each merge, not summed anew (a
+                                    sum's rounding would depend on the members' order) */
+  double *turn_v;                /* per particle (motion.turn): its position from its cluster's
+                                    centre of mass before a turn */
   uint32_t *ver;                 /* per cluster: bumped whenever its events change */
   double *p;                     /* per particle: position relative to its cluster offset */
   size_t n_clusters;
@@ -63,7 +74,7 @@ struct agglo_ed {
   size_t ncells;
   int32_t *chead, *cnext, *cprev, *cell_of;
   /* statistics */
-  int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces;
+  int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces, turns;
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when

@@ -28,6 +28,10 @@ static const agglo_key keys[] = {
   {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0, 1000, 1, 0,
    "a cluster's candidate pairs are rebuilt each time it has moved window * max radius from its "
    "last build"},
+  {"dlca", "rotation", T_ENUM, OFF(dlca.rotation), "off", 0, 0, 0, "off|on",
+   "on: at the end of each flight a cluster turns about its centre of mass by a random rotation "
+   "of the time since its last turn, rotational diffusivity 3 D / (4 R_m^2); a turn stops at its "
+   "first contact (needs a periodic box; docs/dlca.md)"},
   {"dlca", "units", T_ENUM, OFF(dlca.units), "reduced", 0, 0, 0, "reduced|si",
    "reduced: dlca.diffusion and dlca.persistence; si: an aerosol, lengths in m, masses in kg, "
    "time in s, the friction from the gas (temperature, pressure, viscosity) with Cunningham's "
@@ -55,6 +59,11 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
     return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
                       "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",
                       (long long)c->dlca.clusters, (long long)c->n);
+  if (c->dlca.rotation == DLCA_ROTATION_ON)
+    for (int k = 0; k < c->dim; k++)
+      if (c->boundary.v[c->boundary.n == 1 ? 0 : k] != AGGLO_PERIODIC)
+        return agglo_fail(err, errlen, "dlca.rotation = on needs box.boundary = periodic on every "
+                          "axis (axis %d is a wall: a turn is not checked against walls)", k);
   if (c->dlca.density > 0 && c->dlca.units != DLCA_UNITS_SI)
     return agglo_fail(err, errlen, "dlca.density = %g is read with dlca.units = si only "
                       "(reduced units: particles.mass)", c->dlca.density);

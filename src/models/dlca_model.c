@@ -84,21 +84,33 @@ typedef struct {
   /* per cluster: the size its flight speed and duration were computed for (0: none yet) */
   int32_t *sized;
   double *speed, *duration;
+  /* dlca.rotation = on, per cluster: rotational diffusivity, time of its last turn (or of its
+     forming: the turn at a flight's end is that of the time since) */
+  double *rot_diffusion, *turned_at;
 } dlca;
 
 static void draw(dlca *d, int32_t c, double u[4]) {
   agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, u);
 }
 
+/* The mobility of cluster c from its size and mass (a cluster's mobility changes only when it
+   merges). [choice] Its rotational diffusivity is Stokes-Einstein's ratio to D in every regime:
+   D_r = kT / (8 pi mu R_m^3) = 3 D / (4 R_m^2) (docs/dlca.md). */
+static void size_up(dlca *d, const agglo_ed *e, int32_t c) {
+  double D, lambda, Rm = mobility_radius(&d->cfg, e->size[c], e->M[c]);
+  agglo_dlca_mobility(&d->cfg, e->size[c], e->M[c], &D, &lambda);
+  d->sized[c] = e->size[c];
+  d->speed[c] = 2 * e->dim * D / lambda;
+  d->duration[c] = lambda / d->speed[c];
+  if (d->rot_diffusion) d->rot_diffusion[c] = 0.75 * D / (Rm * Rm);
+}
+
 static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   dlca *d = ctx;
   double u[4];
-  if (d->sized[c] != e->size[c]) { /* a cluster's mobility changes only when it merges */
-    double D, lambda;
-    agglo_dlca_mobility(&d->cfg, e->size[c], e->M[c], &D, &lambda);
-    d->sized[c] = e->size[c];
-    d->speed[c] = 2 * e->dim * D / lambda;
-    d->duration[c] = lambda / d->speed[c];
+  if (d->sized[c] != e->size[c]) { /* new: a start or a merge */
+    size_up(d, e, c);
+    if (d->turned_at) d->turned_at[c] = t;
   }
   draw(d, c, u);
   agglo_rng_direction(e->dim, u, d->speed[c], e->V + 3 * (size_t)c);
@@ -114,11 +126,54 @@ static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
   return u[0] < d->cfg.dlca.probability;
 }
 
+/* [choice] The turn of cluster c at the end of its flight at time t: the rotation of a
+   rotational diffusion of q = 2 D_r (t - its last turn) per axis (docs/dlca.md). 2D: an angle
+   N(0, q) about z (exact). 3D: the product of K = ceil(q / 0.02) rotations whose vectors are
+   N(0, q / K) per axis (small rotations compose into diffusion on SO(3): <u(t).u(0)> decays as
+   exp(-q) to 0.2%); q > 20, decorrelated to e^-20: a uniformly random rotation. A monomer (a
+   sphere) never turns. Returns the angle in [0, pi], its axis in n. */
+static double turn(void *ctx, agglo_ed *e, int32_t c, double t, double n[3]) {
+  dlca *d = ctx;
+  double q = 2 * d->rot_diffusion[c] * (t - d->turned_at[c]), z[4];
+  d->turned_at[c] = t;
+  if (e->size[c] < 2 || !(q > 0)) return 0;
+  if (e->dim == 2) {
+    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, z);
+    double phi = remainder(sqrt(q) * z[0], 2 * M_PI);
+    n[0] = n[1] = 0, n[2] = phi < 0 ? -1 : 1;
+    return fabs(phi);
+  }
+  double w[4] = {1, 0, 0, 0}; /* unit quaternion (scalar, vector) */
+  if (q > 20) {
+    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, w);
+  } else {
+    int K = (int)ceil(q / 0.02);
+    double sd = sqrt(q / K);
+    for (int k = 0; k < K; k++) { /* bounded: K <= 1000 */
+      agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, z);
+      double a = sd * sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
+      if (!(a > 0)) continue;
+      double h = sin(a / 2) * sd / a, r[4] = {cos(a / 2), h * z[0], h * z[1], h * z[2]}, o[4];
+      o[0] = r[0] * w[0] - r[1] * w[1] - r[2] * w[2] - r[3] * w[3];
+      o[1] = r[0] * w[1] + r[1] * w[0] + r[2] * w[3] - r[3] * w[2];
+      o[2] = r[0] * w[2] - r[1] * w[3] + r[2] * w[0] + r[3] * w[1];
+      o[3] = r[0] * w[3] + r[1] * w[2] - r[2] * w[1] + r[3] * w[0];
+      memcpy(w, o, sizeof o);
+    }
+  }
+  if (w[0] < 0)
+    for (int k = 0; k < 4; k++) w[k] = -w[k];
+  double sv = sqrt(w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
+  if (!(sv > 0)) return 0;
+  for (int k = 0; k < 3; k++) n[k] = w[1 + k] / sv;
+  return 2 * atan2(sv, w[0]);
+}
+
 static void dlca_destroy(void *state) {
   dlca *d = state;
   if (!d) return;
   agglo_ed_destroy(d->e);
-  free(d->sized), free(d->speed), free(d->duration);
+  free(d->sized), free(d->speed), free(d->duration), free(d->rot_diffusion), free(d->turned_at);
   free(d);
 }
 
@@ -131,12 +186,17 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
   d->sized = calloc(m, sizeof *d->sized);
   d->speed = malloc(m * sizeof *d->speed);
   d->duration = malloc(m * sizeof *d->duration);
-  if (!d->sized || !d->speed || !d->duration) {
+  int turns = c->dlca.rotation == DLCA_ROTATION_ON;
+  if (turns) {
+    d->rot_diffusion = malloc(m * sizeof *d->rot_diffusion);
+    d->turned_at = malloc(m * sizeof *d->turned_at);
+  }
+  if (!d->sized || !d->speed || !d->duration || (turns && (!d->rot_diffusion || !d->turned_at))) {
     dlca_destroy(d);
     return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
   }
   int by_count = c->dlca.stop == DLCA_STOP_CLUSTERS;
-  agglo_ed_motion motion = {flight, sticks, d};
+  agglo_ed_motion motion = {flight, sticks, d, turns ? turn : NULL};
   if (agglo_ed_create(&d->e, s, c->dlca.window, "dlca.window", by_count ? (size_t)c->dlca.clusters : 0,
                       by_count ? INFINITY : c->t_end, &motion, err, errlen) != 0) {
     dlca_destroy(d);
@@ -170,17 +230,29 @@ static int dlca_join(void *state, const agglo_system *s, int32_t i, int32_t j, i
 }
 
 /* Restart: the engine's clusters, then the random numbers drawn and each cluster's end of flight
-   (its direction is its velocity, in the engine's part). */
+   (its direction is its velocity, in the engine's part) and, with rotation, the time of its last
+   turn and its centre of mass in its frame (its orientation is its particles' positions, in the
+   engine's part). */
 static const char dlca_header[] = "# dlca: random numbers drawn; then per cluster: index, end of "
                                   "its flight\n";
+static const char dlca_header_turns[] = "# dlca: random numbers drawn; then per cluster: index, "
+                                        "end of its flight, time of its last turn, centre of "
+                                        "mass (3)\n";
 
 static int dlca_save(const void *state, FILE *f) {
   const dlca *d = state;
   const agglo_ed *e = d->e;
   if (agglo_ed_save(e, f) != 0) return -1;
-  fprintf(f, "%s%llu\n", dlca_header, (unsigned long long)d->draws);
-  for (size_t c = 0; c < e->n; c++)
-    if (e->size[c] > 0) fprintf(f, "%zu %.17g\n", c, e->t_flight[c]);
+  fprintf(f, "%s%llu\n", d->turned_at ? dlca_header_turns : dlca_header,
+          (unsigned long long)d->draws);
+  for (size_t c = 0; c < e->n; c++) {
+    if (e->size[c] <= 0) continue;
+    fprintf(f, "%zu %.17g", c, e->t_flight[c]);
+    if (d->turned_at)
+      fprintf(f, " %.17g %.17g %.17g %.17g", d->turned_at[c], e->G[3 * c], e->G[3 * c + 1],
+              e->G[3 * c + 2]);
+    fputc('\n', f);
+  }
   return ferror(f) ? -1 : 0;
 }
 
@@ -191,20 +263,31 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
   char line[256];
   unsigned long long draws;
   size_t at = e->n + e->n_clusters + 4; /* the line read next */
-  if (!fgets(line, sizeof line, f) || strcmp(line, dlca_header) != 0)
-    return agglo_fail(err, errlen, "line %zu is not this agglo's dlca header", at);
+  const char *header = d->turned_at ? dlca_header_turns : dlca_header;
+  if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0)
+    return agglo_fail(err, errlen, "line %zu is not this agglo's dlca header with dlca.rotation = %s",
+                      at, d->turned_at ? "on" : "off");
   if (!fgets(line, sizeof line, f) || sscanf(line, "%llu", &draws) != 1)
     return agglo_fail(err, errlen, "line %zu: expected the count of random numbers drawn", at + 1);
   d->draws = draws;
   for (size_t c = 0; c < e->n; c++) e->t_flight[c] = NAN;
   for (size_t q = 0; q < e->n_clusters; q++) {
     size_t c;
-    double tf;
-    if (!fgets(line, sizeof line, f) || sscanf(line, "%zu %lg", &c, &tf) != 2 || c >= e->n ||
-        e->size[c] <= 0 || !isnan(e->t_flight[c]) || !isfinite(tf))
-      return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight' (a cluster of the "
-                        "particles, once, a finite time)", at + 2 + q);
+    double tf, tt = 0, G[3] = {0, 0, 0};
+    int want = d->turned_at ? 6 : 2;
+    if (!fgets(line, sizeof line, f) ||
+        sscanf(line, "%zu %lg %lg %lg %lg %lg", &c, &tf, &tt, &G[0], &G[1], &G[2]) != want ||
+        c >= e->n || e->size[c] <= 0 || !isnan(e->t_flight[c]) || !isfinite(tf) ||
+        !isfinite(tt) || !isfinite(G[0]) || !isfinite(G[1]) || !isfinite(G[2]))
+      return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight%s' (a cluster of the "
+                        "particles, once, finite numbers)", at + 2 + q,
+                        d->turned_at ? " last-turn centre(3)" : "");
     e->t_flight[c] = tf;
+    if (d->turned_at) {
+      d->turned_at[c] = tt;
+      memcpy(e->G + 3 * c, G, sizeof G);
+    }
+    size_up(d, e, (int32_t)c); /* as after its last merge: its next flight keeps its clock */
   }
   for (size_t c = 0; c < e->n; c++)
     if (isnan(e->t_flight[c])) e->t_flight[c] = INFINITY; /* no cluster */

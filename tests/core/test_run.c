@@ -422,10 +422,21 @@ static const char *dlca_3d =
     "[dlca]\npersistence = 0.5\nprobability = 0.5\nstop = t_end\n"
     "[output]\ntrajectory_interval = 2\nstats_interval = 1\nsnapshots =\n";
 
+/* the same with rotation (the restart point keeps each cluster's orientation, in its particles'
+   positions, and the time of its last turn) */
+static const char *dlca_3d_turning =
+    "[run]\nmodel = dlca\ndim = 3\nseed = 5\nt_end = 500\n"
+    "[particles]\nn = 300\nradius = 1\nradius_spread = 0.2\nfraction = 0.02\n"
+    "[box]\nsize =\nboundary = periodic\n"
+    "[dlca]\npersistence = 0.5\nprobability = 0.5\nstop = t_end\nrotation = on\n"
+    "[output]\ntrajectory_interval = 2\nstats_interval = 1\nsnapshots =\n";
+
 static void test_dlca_resume_exact(void **st) {
   (void)st;
   ballistic_restart_case(dlca_3d, "dlca", 5);
   stop_resume_case(dlca_3d, NULL, 17, "dlca");
+  ballistic_restart_case(dlca_3d_turning, "dlca_turning", 5);
+  stop_resume_case(dlca_3d_turning, NULL, 17, "dlca_turning");
 }
 
 /* ---------------------------------------------------------------- 9. trajectory format */

@@ -1,6 +1,7 @@
-/* Brownian cluster-cluster aggregation (dlca): contact times exact along flights, no overlap in
-   a dense run (checked here pair by pair, apart from the model), a sticking probability 0 never
-   merges, mass conserved, restarts exact. */
+/* Brownian cluster-cluster aggregation (dlca): contact times exact along flights and turns, no
+   overlap in a dense run (checked here pair by pair, apart from the model), a sticking probability
+   0 never merges, mass conserved, restarts exact; with rotation, free dimers decorrelate at the
+   rotational diffusivity of docs/dlca.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,7 +55,7 @@ static void contact_after_a_turn(void **st) {
   make_system(&s, 2, 2, 100);
   s.x[0] = 10, s.x[1] = 10, s.x[3] = 12.5, s.x[4] = 13;
   int turns = 0;
-  agglo_ed_motion motion = {scripted_flight, NULL, &turns};
+  agglo_ed_motion motion = {scripted_flight, NULL, &turns, NULL};
   agglo_ed *e;
   char err[256];
   assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 1, INFINITY, &motion, err, sizeof err), 0);
@@ -71,6 +72,66 @@ static void contact_after_a_turn(void **st) {
   assert_int_equal(e->n_clusters, 1);
   agglo_ed_destroy(e);
   agglo_system_free(&s);
+}
+
+/* A dimer (particles 0 and 1, 2 apart along e1) that stands still turns once, by 1 radian about
+   n, at the end of its first flight (t = 1); particle 2 stands at 2.5 from the dimer's centre, at
+   1.5 radians from e1 in the plane of the turn: particle 1, on the unit circle, touches it at
+   1.5 - acos(0.65) radians (|x1 - x2|^2 = 7.25 - 5 cos(1.5 - phi) = 4), where the turn must stop
+   and the clusters merge. Far away (obstacle = 0), the turn goes the whole radian. */
+static void still_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
+  (void)ctx;
+  double *V = e->V + 3 * (size_t)c;
+  V[0] = V[1] = V[2] = 0;
+  V[0] = c == 3; /* far away, so that the engine has a clock */
+  e->t_flight[c] = e->size[c] == 2 && t == 0 ? 1 : INFINITY;
+}
+
+static double one_radian(void *ctx, agglo_ed *e, int32_t c, double t, double axis[3]) {
+  (void)e, (void)c, (void)t;
+  memcpy(axis, ctx, 3 * sizeof *axis);
+  return 1;
+}
+
+static void a_turn_stops_at_the_exact_contact(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++)
+    for (int obstacle = 0; obstacle <= 1; obstacle++) {
+      /* the turn's axis n and plane (e1, e2 = n x e1) */
+      double n[3] = {0, dim == 2 ? 0 : 1, dim == 2 ? 1 : 0}, e1[3] = {1, 0, 0};
+      double e2[3] = {0, dim == 2 ? 1 : 0, dim == 2 ? 0 : -1}, G[3] = {50, 50, dim == 3 ? 50 : 0};
+      agglo_system s;
+      make_system(&s, dim, 4, 100);
+      for (int k = 0; k < 3; k++) {
+        s.x[k] = G[k] - e1[k], s.x[3 + k] = G[k] + e1[k];
+        s.x[6 + k] = obstacle ? G[k] + 2.5 * (cos(1.5) * e1[k] + sin(1.5) * e2[k]) : G[k] / 5;
+        s.x[9 + k] = G[k] / 2;
+      }
+      agglo_ed_motion motion = {still_flight, NULL, n, one_radian};
+      agglo_ed *e;
+      char err[256];
+      assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 0, 5, &motion, err, sizeof err), 0);
+      assert_int_equal(agglo_ed_join(e, &s, 0, 1, 1), 0);
+      agglo_step_info info = {0};
+      for (int k = 0; k < 1000 && !info.finished; k++)
+        assert_int_equal(agglo_ed_step(e, &s, &info, err, sizeof err), 0);
+      assert_true(info.finished);
+      double phi = obstacle ? 1.5 - acos(0.65) : 1, worst = 0;
+      for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++) {
+          double sign = i ? 1 : -1, want = G[k] + sign * (cos(phi) * e1[k] + sin(phi) * e2[k]);
+          worst = fmax(worst, fabs(s.x[3 * i + k] - want));
+        }
+      print_message("%dD, %s: turned to %.17g, off by %.3g, t = %g, %zu clusters\n", dim,
+                    obstacle ? "obstacle" : "free", phi, worst, s.t, e->n_clusters);
+      assert_true(worst < 1e-13);
+      assert_int_equal(e->turns, 1);
+      assert_true(s.t == 5);
+      if (obstacle) assert_true(fabs(dist(&s, 1, 2) - 2) < 1e-13);
+      assert_int_equal(e->n_clusters, obstacle ? 2 : 3); /* merged by the turn, or not */
+      agglo_ed_destroy(e);
+      agglo_system_free(&s);
+    }
 }
 
 /* ---- the model ---- */
@@ -130,6 +191,70 @@ static void dimer_at_the_exact_contact_time(void **st) {
   }
 }
 
+/* Free dimers (dlca.rotation = on), one per site of a lattice 30 radii apart, each along a
+   direction of its own: after a time T (2 D_r T = q in 3D, D_r T = q in 2D), the mean of
+   u(T).u(0) over the dimers is exp(-q), within 4 standard errors of the sample (the sample's
+   own spread). D_r = 3 D / (4 R_m^2) from the dimer's mobility radius R_m = 2^(1/D_f)
+   (docs/dlca.md), computed here apart from the model. Many flights per 1/D_r: the turns
+   compose. */
+static void free_dimers_decorrelate_at_the_rotational_rate(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++)
+    for (int run = 0; run < 2; run++) {
+      double q = run ? 1.5 : 0.5;
+      int side = dim == 2 ? 32 : 10, m = dim == 2 ? side * side : side * side * side;
+      agglo_config c;
+      dlca_config(&c, dim);
+      c.n = 2 * m;
+      c.dlca.persistence = 0.25;
+      c.dlca.rotation = DLCA_ROTATION_ON;
+      c.dlca.stop = DLCA_STOP_T_END;
+      double Rm = pow(2, 1 / (dim == 2 ? 1.45 : 1.8)), Dr = 0.75 * (1 / Rm) / (Rm * Rm);
+      c.t_end = q / (dim == 2 ? Dr : 2 * Dr);
+      agglo_system s;
+      make_system(&s, dim, (size_t)c.n, 30.0 * side);
+      double (*u0)[3] = malloc((size_t)m * sizeof *u0);
+      assert_non_null(u0);
+      for (int d = 0; d < m; d++) {
+        double u[4];
+        agglo_rng_uniform4(99, 1, (uint64_t)d, 0, u);
+        agglo_rng_direction(dim, u, 1.0, u0[d]);
+        int site[3] = {d % side, (d / side) % side, dim == 3 ? d / (side * side) : 0};
+        for (int k = 0; k < 3; k++) {
+          double x = k < dim ? 30.0 * site[k] + 15 : 0;
+          s.x[6 * d + k] = x - u0[d][k], s.x[6 * d + 3 + k] = x + u0[d][k];
+        }
+      }
+      void *state;
+      char err[256];
+      assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
+      for (int d = 0; d < m; d++)
+        assert_int_equal(agglo_model_dlca.join(state, &s, 2 * d, 2 * d + 1, 1), 0);
+      agglo_step_info info = {0};
+      for (int k = 0; k < 1000 && !info.finished; k++)
+        assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+      assert_true(info.finished);
+      size_t nc, mx;
+      assert_int_equal(agglo_model_dlca.labels(state, &s, &nc, &mx), 0);
+      assert_int_equal(nc, (size_t)m); /* no dimer met another */
+      double sum = 0, sum2 = 0;
+      for (int d = 0; d < m; d++) {
+        double x[3], dot = 0;
+        agglo_box_delta(&s.box, s.x + 6 * d, s.x + 6 * d + 3, x);
+        for (int k = 0; k < 3; k++) dot += x[k] / 2 * u0[d][k];
+        sum += dot, sum2 += dot * dot;
+      }
+      double mean = sum / m, se = sqrt((sum2 / m - mean * mean) / (m - 1));
+      print_message("%dD, %d dimers, t = %.4g: <u(t).u(0)> = %.4f +- %.4f, exp(-%.1f) = %.4f\n",
+                    dim, m, s.t, mean, se, q, exp(-q));
+      assert_true(s.t == c.t_end);
+      assert_true(fabs(mean - exp(-q)) < 4 * se);
+      free(u0);
+      agglo_model_dlca.destroy(state);
+      agglo_system_free(&s);
+    }
+}
+
 /* A dense run's particles, placed by the set-up; every step checked pair by pair: no two
    particles overlap beyond round-off, the clusters hold every particle once and its mass. */
 typedef struct {
@@ -160,13 +285,15 @@ static void check_state(const agglo_system *s, void *state, size_t n0, double m0
 
 /* Steps are a fixed time (a monomer moving 10 radii, docs/dlca.md): the run stops at the first
    step end past t_max. */
-static void run_dense(int dim, double p, size_t n, double fraction, double t_max, check *k) {
+static void run_dense_turning(int dim, double p, size_t n, double fraction, double t_max,
+                              double persistence, int rotation, check *k) {
   agglo_config c;
   dlca_config(&c, dim);
   c.n = (int64_t)n;
   c.radius_spread = 0.3;
   c.fraction = fraction;
-  c.dlca.persistence = 0.3;
+  c.dlca.persistence = persistence;
+  c.dlca.rotation = rotation;
   c.dlca.probability = p;
   c.dlca.window = 1;
   agglo_system s;
@@ -188,6 +315,10 @@ static void run_dense(int dim, double p, size_t n, double fraction, double t_max
   agglo_system_free(&s);
 }
 
+static void run_dense(int dim, double p, size_t n, double fraction, double t_max, check *k) {
+  run_dense_turning(dim, p, n, fraction, t_max, 0.3, 0, k);
+}
+
 static void dense_runs_never_overlap(void **st) {
   (void)st;
   check k;
@@ -203,6 +334,23 @@ static void dense_runs_never_overlap(void **st) {
   }
 }
 
+/* The same with rotation: flights of 0.3 radius (small turns, a monomer's D_r tau = 0.01) and of 3
+   radii (turns of a radian and more, rebuilt on the way). */
+static void dense_runs_with_rotation_never_overlap(void **st) {
+  (void)st;
+  check k;
+  for (int dim = 2; dim <= 3; dim++)
+    for (int big = 0; big <= 1; big++)
+      for (int sticky = 0; sticky <= 1; sticky++) {
+        double p = sticky ? 1 : 0.2;
+        run_dense_turning(dim, p, 300, 0.3, 20, big ? 3 : 0.3, DLCA_ROTATION_ON, &k);
+        print_message("%dD, rotation, persistence %g, p = %g: %zu merges, largest overlap %.3g radii\n",
+                      dim, big ? 3 : 0.3, p, k.merges_seen, k.worst);
+        assert_true(k.merges_seen > 10);
+        assert_true(k.worst < 1e-9);
+      }
+}
+
 static void probability_zero_never_merges(void **st) {
   (void)st;
   check k;
@@ -216,10 +364,10 @@ static void probability_zero_never_merges(void **st) {
 }
 
 /* Saved after some steps and loaded into a fresh model, the run goes on to the same bytes. */
-static void restart_is_exact(void **st) {
-  (void)st;
+static void restart_case(int rotation) {
   agglo_config c;
   dlca_config(&c, 3);
+  c.dlca.rotation = rotation;
   c.n = 200;
   c.fraction = 0.05;
   c.radius_spread = 0.2;
@@ -252,11 +400,20 @@ static void restart_is_exact(void **st) {
   agglo_system_free(&a), agglo_system_free(&b);
 }
 
+static void restart_is_exact(void **st) {
+  (void)st;
+  restart_case(DLCA_ROTATION_OFF);
+  restart_case(DLCA_ROTATION_ON);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(contact_after_a_turn),
+      cmocka_unit_test(a_turn_stops_at_the_exact_contact),
       cmocka_unit_test(dimer_at_the_exact_contact_time),
+      cmocka_unit_test(free_dimers_decorrelate_at_the_rotational_rate),
       cmocka_unit_test(dense_runs_never_overlap),
+      cmocka_unit_test(dense_runs_with_rotation_never_overlap),
       cmocka_unit_test(probability_zero_never_merges),
       cmocka_unit_test(restart_is_exact),
   };
