@@ -10,14 +10,7 @@ set -euo pipefail
 N2=${1:-5000 10000 20000 50000} N3=${2:-2000 4000 8000 16000} agglo=${3:-build/agglo}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-common=(-s run.model=contact -s run.dim=2 -s run.seed=3 -s run.dt=0.02
-        -s particles.radius=0.01 -s particles.radius_spread=0.15 -s particles.mass_rule=volume
-        -s box.size= -s drag.tau=0.2 -s attraction.kappa=3e-3 -s attraction.epsilon=3e-3
-        -s attraction.scaling=sqrt_h -s brownian.sigma=0.5 -s solver.tol=1e-3
-        -s output.snapshots= -s output.trajectory_interval=0 -s output.stats_interval=0.02)
-gel=(5 20 -s particles.fraction=0.45 -s box.boundary="periodic wall" -s gravity.g="0 -2")
-gel3d=(3 10 -s run.dim=3 -s particles.fraction=0.3 -s box.boundary="periodic periodic wall"
-       -s gravity.g="0 0 -2")
+source "$(dirname "$0")/gels.sh" # common, gel, gel3d: steps, then settings
 for scen in gel gel3d; do
   declare -n spec=$scen
   sizes=$N2; [ "$scen" = gel3d ] && sizes=$N3

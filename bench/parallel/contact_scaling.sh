@@ -22,16 +22,7 @@ N2=${1:-20000} N3=${2:-8000} R=${3:-2} agglo=${4:-build/agglo}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-common=(-s run.model=contact -s run.dim=2 -s run.seed=3 -s run.dt=0.02
-        -s particles.radius=0.01 -s particles.radius_spread=0.15 -s particles.mass_rule=volume
-        -s box.size= -s drag.tau=0.2 -s attraction.kappa=3e-3 -s attraction.epsilon=3e-3
-        -s attraction.scaling=sqrt_h -s brownian.sigma=0.5 -s solver.tol=1e-3
-        -s output.snapshots= -s output.trajectory_interval=0 -s output.stats_interval=0.02)
-# per scenario: N, short and long run (steps), settings
-gel=("$N2" 5 20 -s particles.fraction=0.45 -s box.boundary="periodic wall" -s gravity.g="0 -2")
-gel3d=("$N3" 3 10 -s run.dim=3 -s particles.fraction=0.3 -s box.boundary="periodic periodic wall"
-       -s gravity.g="0 0 -2")
-dilute=("$N2" 5 20 -s particles.fraction=0.3 -s box.boundary=periodic)
+source "$(dirname "$0")/../contact/gels.sh" # common, gel, gel3d, dilute: steps, then settings
 secs() { # how (mpi K | serial T) STEPS settings... -> seconds (mpi: the timed loop)
   local how=$1 k=$2 steps=$3; shift 3
   local t=$(/usr/bin/python3 -c "print($steps * 0.02)")
@@ -55,8 +46,9 @@ print('%.0f' % (sum(float(r['solver_iterations']) for r in rows) / max(1, len(ro
 }
 for scen in ${SCENARIOS:-gel gel3d}; do
   declare -n spec=$scen
-  N=${spec[0]} S1=${spec[1]} S2=${spec[2]}
-  args=(-s particles.n="$N" "${spec[@]:3}")
+  N=$N2; [ "$scen" = gel3d ] && N=$N3
+  S1=${spec[0]} S2=${spec[1]}
+  args=(-s particles.n="$N" "${spec[@]:2}")
   for row in "serial 1 before" "serial 1 after" "serial 2 before" "serial 2 after" \
              "mpi 1 before" "mpi 1 after" "mpi 2 before" "mpi 2 after"; do
     read -r how k when <<< "$row"
