@@ -40,10 +40,12 @@ typedef struct agglo_proj_ws {
   double eps;         /* compliance: the scaled dual matrix is A + eps I */
   double *y, *g, *p, *ap, *t;
   double *z, *gz; /* a trial point and its gradient (the projected conjugate gradient step) */
+  uint32_t *clip; /* the rows that step clipped (row - first row), each thread's in its rows' range */
   uint8_t *flag;
   /* per particle in a constraint, in component order */
   size_t *porder;
   double *im, *u, *ps;
+  uint8_t *touch; /* particles of a clipped row (the sparse update of the expansion) */
   size_t *istart; /* per particle: its rows in inc, ascending (a component solved by a team) */
   uint32_t *inc;  /* 2 per constraint: 2 (row - first row of the component) + (particle is b) */
   /* the same by slices of 8 particles, each padded to its longest list (a zero e): entry j of
@@ -76,12 +78,12 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
     GROW(w->q, c); GROW(w->y, c); GROW(w->z, c); GROW(w->gz, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
-    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
+    GROW(w->flag, c); GROW(w->clip, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
     w->cap_m = c;
   }
   if (np > w->cap_p) {
     size_t c = np + np / 4 + 64;
-    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c);
+    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c); GROW(w->touch, c);
     w->cap_p = c;
   }
   if (nsys > w->cap_n) {
@@ -101,7 +103,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
 void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y); free(w->z); free(w->gz);
-  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
+  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->clip); free(w->touch); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc);
   free(w->sbeg); free(w->sidx); free(w->ses);
   free(w->parent); free(w->pos); free(w->croot); free(w->rt);
@@ -158,11 +160,13 @@ typedef struct {
   double *part;          /* on: 2 nb x 4 per-block values, two buffers used in turn */
   double one[4];         /* off: the one block's values */
   int flip;
+  size_t nt, id;         /* threads, this one */
+  size_t *nclip;         /* on: per thread, the rows its last projected step clipped */
 } team;
 
 /* One thread on the whole component: one block of every row. */
 static inline team team_alone(const comp_range *r) {
-  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0, 0, 0, 0}, 0};
+  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0, 0, 0, 0}, 0, 1, 0, NULL};
   return tm;
 }
 
@@ -355,6 +359,85 @@ static inline __attribute__((always_inline)) classify_out classify(const proj_ws
   return total_classified(tm, cm);
 }
 
+/* The trial point of the projected conjugate gradient expansion, z = max(y - acg p, 0), and its
+   gradient gz = A z + q without a full product: A (y - acg p) + q = g - acg Ap is known, and
+   z differs from y - acg p by dz on the clipped rows only, so gz = g - acg Ap + A dz, where
+   A dz is non-zero on the rows that share a particle with a clipped row. In a team each thread
+   lists its clipped rows, sums M^-1 G^T dz on its particles that such a row touches (their
+   rows ascending: the same bits for any number of threads) and updates its rows; alone or
+   over processes the clipped rows are scattered in order and the ghosts' shares exchanged. */
+static inline double clip_delta(const proj_ws *w, size_t k, double acg) {
+  return w->z[k] - (w->y[k] - acg * w->p[k]); /* exactly 0 on a row left as it was */
+}
+static inline __attribute__((always_inline)) void expansion_update(
+    proj_ws *w, const comp_range *r, double acg, int D, int plain,
+    const agglo_projection_part *cm, team *tm) {
+  double *y = w->y, *p = w->p, *z = w->z, *u = w->u;
+  size_t c0 = r->c0, nc = 0, first = c0 + tm->b0 * tm->bs; /* this thread's list starts there */
+  for (size_t b = tm->b0, k0, k1; b < tm->b1 && (team_rows(tm, r, b, &k0, &k1), 1); b++)
+    for (size_t k = k0; k < k1; k++) {
+      double yk = y[k] - acg * p[k];
+      int cut = yk < 0 && !(EINF(k) > 0);
+      z[k] = cut ? 0.0 : yk;
+      w->clip[first + nc] = (uint32_t)(k - c0);
+      nc += (size_t)cut;
+    }
+  if (tm->on) {
+    tm->nclip[tm->id] = nc;
+    for (size_t q = tm->q0; q < tm->q1; q++) {
+      w->touch[q] = 0;
+      for (int d = 0; d < D; d++) u[D * q + d] = 0;
+    }
+#pragma omp barrier
+    for (size_t th = 0; th < tm->nt; th++) {
+      const uint32_t *cl = w->clip + c0 + (tm->nb * th / tm->nt) * tm->bs;
+      for (size_t i = 0; i < tm->nclip[th]; i++) {
+        size_t k = c0 + cl[i];
+        for (int side = 0; side < 2; side++) {
+          int32_t pp = side ? w->b[k] : w->a[k];
+          if (pp < 0 || (size_t)pp < tm->q0 || (size_t)pp >= tm->q1 || w->touch[pp]) continue;
+          w->touch[pp] = 1;
+          double acc[3] = {0, 0, 0};
+          for (size_t e = w->istart[pp]; e < w->istart[pp + 1]; e++) {
+            uint32_t in = w->inc[e];
+            size_t kk = c0 + (in >> 1);
+            double x = clip_delta(w, kk, acg);
+            if (x == 0) continue;
+            x = (in & 1) ? x : -x;
+            for (int d = 0; d < D; d++) acc[d] += x * w->e[D * kk + d];
+          }
+          for (int d = 0; d < D; d++) u[D * pp + d] = acc[d] * w->im[pp];
+        }
+      }
+    }
+#pragma omp barrier
+  } else {
+    for (size_t q = r->p0; q < r->p1; q++)
+      for (int d = 0; d < D; d++) u[D * q + d] = 0;
+    for (size_t i = 0; i < nc; i++) {
+      size_t k = c0 + w->clip[first + i];
+      double x = clip_delta(w, k, acg);
+      const double *ek = w->e + D * k;
+      double *ua = u + D * (size_t)w->a[k];
+      for (int d = 0; d < D; d++) ua[d] -= x * ek[d];
+      if (w->b[k] >= 0) {
+        double *ub = u + D * (size_t)w->b[k];
+        for (int d = 0; d < D; d++) ub[d] += x * ek[d];
+      }
+    }
+    for (size_t q = r->p0; q < r->p1; q++)
+      for (int d = 0; d < D; d++) u[D * q + d] *= w->im[q];
+    share(cm, u, D);
+  }
+  for (size_t b = tm->b0, k0, k1; b < tm->b1 && (team_rows(tm, r, b, &k0, &k1), 1); b++)
+    for (size_t k = k0; k < k1; k++) {
+      double s = w->g[k] - acg * w->ap[k];
+      int near = !tm->on || w->touch[w->a[k]] || (w->b[k] >= 0 && w->touch[w->b[k]]);
+      if (near) s += gather1(w, k, D) + w->eps * clip_delta(w, k, acg) * MOV(k);
+      w->gz[k] = s;
+    }
+}
+
 /* cm: the component is part of a problem spread over processes (agglo_project_part); every
    process (and every thread of a team) takes the same branches, on reduced scalars. */
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
@@ -366,6 +449,9 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t, *z = w->z, *gz = w->gz;
   double tol = set->tol;
   int max_iter = set->max_iter, projected_cg = set->expansion == AGGLO_EXPANSION_PROJECTED_CG;
+  /* a team or a problem over processes (a gel) updates the projected step's gradient sparsely;
+     the components of one thread keep the full product (their bytes as before) */
+  int sparse = projected_cg && (tm->on || cm);
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
   if (c1 - c0 == 1 && !cm && !tm->on) {
@@ -492,12 +578,16 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           /* expansion by the whole conjugate gradient step projected on y >= 0 (Kruzik et al.
              2020's "projcg"; it adds at once every constraint the step crosses), kept if it
              lowers the cost 1/2 y.Ay + q.y = 1/2 y.(g + q), else the gradient expansion below */
-          BLOCKS for (size_t k = k0; k < k1; k++) {
-            double yk = y[k] - acg * p[k];
-            z[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+          if (sparse) {
+            expansion_update(w, r, acg, D, plain, cm, tm);
+          } else {
+            BLOCKS for (size_t k = k0; k < k1; k++) {
+              double yk = y[k] - acg * p[k];
+              z[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+            }
+            apply_A(w, r, z, gz, 1, D, cm, tm);
+            it++;
           }
-          apply_A(w, r, z, gz, 1, D, cm, tm);
-          it++;
           BLOCKS {
             double f[2] = {0, 0};
             for (size_t k = k0; k < k1; k++) {
@@ -511,7 +601,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           reduce(cm, f, 2, NULL, 0);
           if (f[0] <= f[1]) {
             BLOCKS for (size_t k = k0; k < k1; k++) y[k] = z[k], g[k] = gz[k];
-            fresh = 1;
+            fresh = !sparse; /* (the update's gradient is a recurrence: confirmed at the end) */
             cl = classify(w, r, h, ia, plain, cm, tm);
             beta = 0;
             continue;
@@ -760,9 +850,9 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
                       const double *vstar, const size_t *porder, double *v, int *conv, int D) {
   size_t nb = (r->c1 - r->c0 + team_block - 1) / team_block, np = r->p1 - r->p0;
   double *part = malloc(8 * nb * sizeof *part);
-  if (!part) return -1;
-  if (build_incidence(w, r, D) != 0) {
-    free(part);
+  size_t *nclip = malloc((size_t)omp_get_max_threads() * sizeof *nclip);
+  if (!part || !nclip || build_incidence(w, r, D) != 0) {
+    free(part), free(nclip);
     return -1;
   }
   int plain = 1, iters = 0;
@@ -781,7 +871,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     /* particles by whole slices of 8 */
     size_t ns = (np + 7) / 8, q0 = r->p0 + 8 * (ns * id / nt), q1 = r->p0 + 8 * (ns * (id + 1) / nt);
     team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
-               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0};
+               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0, nt, id, nclip};
     int cv, it;
     if (D == 2)
       it = plain ? solve_mprgp(w, r, h, set, &cv, 2, 1, NULL, &tm)
@@ -798,7 +888,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     }
     if (id == 0) iters = it, *conv = cv;
   }
-  free(part);
+  free(part), free(nclip);
   w->team_cost[all] = (omp_get_wtime() - t0) / ((double)(iters + 1) * (double)(r->c1 - r->c0));
   if (!probe) {
     w->team_countdown--;
