@@ -152,13 +152,13 @@ typedef struct {
    threads. The particles' sums M^-1 G^T x are gathered particle by particle from their rows in
    ascending order (w->istart, w->inc; by slices of 8 particles, w->sbeg, w->sidx, w->ses).
    Outside a team (on = 0) there is one block of every row: the serial loops as they were. */
-enum { team_block = 4096 };
+enum { team_block = 4096, team_width = 6 }; /* rows per block; values per block at most */
 typedef struct {
   int on;
   size_t bs, nb;         /* rows per block, blocks */
   size_t b0, b1, q0, q1; /* this thread's blocks and particles */
-  double *part;          /* on: 2 nb x 4 per-block values, two buffers used in turn */
-  double one[4];         /* off: the one block's values */
+  double *part;          /* on: 2 nb x team_width per-block values, two buffers used in turn */
+  double one[team_width]; /* off: the one block's values */
   int flip;
   size_t nt, id;         /* threads, this one */
   size_t *nclip;         /* on: per thread, the rows its last projected step clipped */
@@ -166,7 +166,7 @@ typedef struct {
 
 /* One thread on the whole component: one block of every row. */
 static inline team team_alone(const comp_range *r) {
-  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0, 0, 0, 0}, 0, 1, 0, NULL};
+  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0}, 0, 1, 0, NULL};
   return tm;
 }
 
@@ -185,7 +185,7 @@ static inline void team_rows(const team *tm, const comp_range *r, size_t b, size
 
 /* Block b's values x[0..n). */
 static inline void team_put(team *tm, size_t b, const double *x, int n) {
-  double *dst = tm->on ? tm->part + 4 * (tm->flip * tm->nb + b) : tm->one;
+  double *dst = tm->on ? tm->part + team_width * (tm->flip * tm->nb + b) : tm->one;
   for (int i = 0; i < n; i++) dst[i] = x[i];
 }
 
@@ -197,11 +197,11 @@ static inline void team_total(team *tm, double *x, int nsum, int n) {
     return;
   }
 #pragma omp barrier
-  const double *src = tm->part + 4 * tm->flip * tm->nb;
+  const double *src = tm->part + team_width * tm->flip * tm->nb;
   for (int i = 0; i < n; i++) x[i] = i < nsum ? 0.0 : -INFINITY;
   for (size_t b = 0; b < tm->nb; b++)
     for (int i = 0; i < n; i++) {
-      double v = src[4 * b + i];
+      double v = src[team_width * b + i];
       x[i] = i < nsum ? x[i] + v : (v > x[i] ? v : x[i]);
     }
   tm->flip ^= 1; /* the next values go to the other buffer: no thread may still read this one */
@@ -307,10 +307,11 @@ typedef struct {
    common case, compiled apart */
 #define EINF(k) (plain ? 0.0 : w->einf[k])
 #define MOV(k) (plain ? 1.0 : w->mov[k])
-static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
-                                                               double h, double ia, double tapk,
-                                                               classify_out *o, int plain) {
-  double gk = w->g[k], yk = w->y[k], hs = h * w->sw[k], ei = EINF(k);
+static inline __attribute__((always_inline)) void classify_at(const proj_ws *w, size_t k,
+                                                              double h, double ia, double tapk,
+                                                              classify_out *o, int plain,
+                                                              double gk, double yk) {
+  double hs = h * w->sw[k], ei = EINF(k);
   double G = hs * gk, L = hs * yk + ei;
   double mn = G < L ? G : L;
   double rk = -G > mn ? -G : mn;
@@ -324,6 +325,12 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
   o->bb += beta * beta;
   w->t[k] = phi;
   o->tap += phi * tapk;
+}
+/* at the current point: y, g */
+static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
+                                                               double h, double ia, double tapk,
+                                                               classify_out *o, int plain) {
+  classify_at(w, k, h, ia, tapk, o, plain, w->g[k], w->y[k]);
 }
 
 /* One block's classify_out put; the totals over the blocks (and processes). */
@@ -588,21 +595,26 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
             apply_A(w, r, z, gz, 1, D, cm, tm);
             it++;
           }
+          /* the costs, and the classification at z in the same pass (one reduction): its
+             free gradient goes to t, which the gradient expansion recomputes before use */
           BLOCKS {
-            double f[2] = {0, 0};
+            classify_out o = {0, 0, 0, 0};
+            double f[6] = {0, 0};
             for (size_t k = k0; k < k1; k++) {
               f[0] += z[k] * (gz[k] + w->q[k]);
               f[1] += y[k] * (g[k] + w->q[k]);
+              classify_at(w, k, h, ia, 0.0, &o, plain, gz[k], z[k]);
             }
-            team_put(tm, b, f, 2);
+            f[2] = o.bb, f[3] = o.ff, f[4] = o.tap, f[5] = o.res;
+            team_put(tm, b, f, 6);
           }
-          double f[2];
-          team_total(tm, f, 2, 2);
-          reduce(cm, f, 2, NULL, 0);
+          double f[6];
+          team_total(tm, f, 5, 6);
+          reduce(cm, f, 5, f + 5, 1);
           if (f[0] <= f[1]) {
             BLOCKS for (size_t k = k0; k < k1; k++) y[k] = z[k], g[k] = gz[k];
             fresh = !sparse; /* (the update's gradient is a recurrence: confirmed at the end) */
-            cl = classify(w, r, h, ia, plain, cm, tm);
+            cl = (classify_out){f[5], f[2], f[3], f[4]};
             beta = 0;
             continue;
           }
@@ -849,7 +861,7 @@ static int build_incidence(proj_ws *w, const comp_range *r, int D) {
 static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                       const double *vstar, const size_t *porder, double *v, int *conv, int D) {
   size_t nb = (r->c1 - r->c0 + team_block - 1) / team_block, np = r->p1 - r->p0;
-  double *part = malloc(8 * nb * sizeof *part);
+  double *part = malloc(2 * team_width * nb * sizeof *part);
   size_t *nclip = malloc((size_t)omp_get_max_threads() * sizeof *nclip);
   if (!part || !nclip || build_incidence(w, r, D) != 0) {
     free(part), free(nclip);
@@ -871,7 +883,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     /* particles by whole slices of 8 */
     size_t ns = (np + 7) / 8, q0 = r->p0 + 8 * (ns * id / nt), q1 = r->p0 + 8 * (ns * (id + 1) / nt);
     team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
-               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0, nt, id, nclip};
+               q1 < r->p1 ? q1 : r->p1, part, {0}, 0, nt, id, nclip};
     int cv, it;
     if (D == 2)
       it = plain ? solve_mprgp(w, r, h, set, &cv, 2, 1, NULL, &tm)
