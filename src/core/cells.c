@@ -204,7 +204,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
      buffers are concatenated in particle order (the list does not depend on the threads) */
   int failed = 0;
   size_t *tot = NULL;
-#pragma omp parallel if (n > AGGLO_PAR_MIN)
+#pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
   {
     int nt = 1, tid = 0;
 #ifdef _OPENMP

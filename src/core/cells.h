@@ -8,6 +8,10 @@
    than it saves, and much more on a machine whose cores are busy with other work. Results do
    not depend on it (nor on the thread count). */
 #define AGGLO_PAR_MIN 8192
+/* Loops over each particle's pairs (neighbour list, attraction, constraint collection) do tens
+   of pair tests per particle (hundreds in 3D): they pay for a team from this many particles
+   (a 3D gel of 8 000 spent a fifth of its step in a serial neighbour list below 8192). */
+#define AGGLO_PAR_MIN_PAIRS 2048
 
 /* Cells of side >= cell along a length: at least 1, at most 2^20, computed in double so that a
    huge or non-finite ratio (a corrupt box) never overflows the cast. */

@@ -136,7 +136,7 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
   if (!pf) return -1;
   m->pair_force = pf;
   double *fd = pf + np;
-#pragma omp parallel if (n > AGGLO_PAR_MIN)
+#pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
   {
     size_t nt = 1, t = 0;
 #ifdef _OPENMP

@@ -274,7 +274,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
   int failed = 0;
   /* one parallel region, the same static split of the particles in every loop (each thread
      finds the data of its particles in its cache) */
-#pragma omp parallel if (n > AGGLO_PAR_MIN)
+#pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
   {
     if (R->vstar || R->vtry) {
       double *mv = S->move, *mt = S->move_try;
@@ -368,7 +368,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
   }
   size_t walls = 0;
   /* one parallel region, the static split of collect's */
-#pragma omp parallel if (n > AGGLO_PAR_MIN)
+#pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
   {
     if (gapf) {
 #pragma omp for schedule(static)

@@ -40,10 +40,12 @@ typedef struct agglo_proj_ws {
   double eps;         /* compliance: the scaled dual matrix is A + eps I */
   double *y, *g, *p, *ap, *t;
   double *z, *gz; /* a trial point and its gradient (the projected conjugate gradient step) */
+  uint32_t *clip; /* the rows that step clipped (row - first row), each thread's in its rows' range */
   uint8_t *flag;
   /* per particle in a constraint, in component order */
   size_t *porder;
   double *im, *u, *ps;
+  uint8_t *touch; /* particles of a clipped row (the sparse update of the expansion) */
   size_t *istart; /* per particle: its rows in inc, ascending (a component solved by a team) */
   uint32_t *inc;  /* 2 per constraint: 2 (row - first row of the component) + (particle is b) */
   /* the same by slices of 8 particles, each padded to its longest list (a zero e): entry j of
@@ -76,12 +78,12 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
     size_t c = m + m / 4 + 64;
     GROW(w->corder, c); GROW(w->a, c); GROW(w->b, c); GROW(w->e, 3 * c); GROW(w->sw, c);
     GROW(w->q, c); GROW(w->y, c); GROW(w->z, c); GROW(w->gz, c); GROW(w->g, c); GROW(w->p, c); GROW(w->ap, c); GROW(w->t, c);
-    GROW(w->flag, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
+    GROW(w->flag, c); GROW(w->clip, c); GROW(w->einf, c); GROW(w->mov, c); GROW(w->inc, 2 * c);
     w->cap_m = c;
   }
   if (np > w->cap_p) {
     size_t c = np + np / 4 + 64;
-    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c);
+    GROW(w->porder, c); GROW(w->im, c); GROW(w->u, 3 * c); GROW(w->ps, c); GROW(w->istart, c); GROW(w->sbeg, c); GROW(w->touch, c);
     w->cap_p = c;
   }
   if (nsys > w->cap_n) {
@@ -101,7 +103,7 @@ static int ws_reserve(proj_ws *w, size_t m, size_t np, size_t nsys, size_t ncomp
 void agglo_projection_workspace_free(struct agglo_proj_ws *w) {
   if (!w) return;
   free(w->corder); free(w->a); free(w->b); free(w->e); free(w->sw); free(w->q); free(w->y); free(w->z); free(w->gz);
-  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->einf); free(w->mov);
+  free(w->g); free(w->p); free(w->ap); free(w->t); free(w->flag); free(w->clip); free(w->touch); free(w->einf); free(w->mov);
   free(w->porder); free(w->im); free(w->u); free(w->ps); free(w->istart); free(w->inc);
   free(w->sbeg); free(w->sidx); free(w->ses);
   free(w->parent); free(w->pos); free(w->croot); free(w->rt);
@@ -150,19 +152,21 @@ typedef struct {
    threads. The particles' sums M^-1 G^T x are gathered particle by particle from their rows in
    ascending order (w->istart, w->inc; by slices of 8 particles, w->sbeg, w->sidx, w->ses).
    Outside a team (on = 0) there is one block of every row: the serial loops as they were. */
-enum { team_block = 4096 };
+enum { team_block = 4096, team_width = 6 }; /* rows per block; values per block at most */
 typedef struct {
   int on;
   size_t bs, nb;         /* rows per block, blocks */
   size_t b0, b1, q0, q1; /* this thread's blocks and particles */
-  double *part;          /* on: 2 nb x 4 per-block values, two buffers used in turn */
-  double one[4];         /* off: the one block's values */
+  double *part;          /* on: 2 nb x team_width per-block values, two buffers used in turn */
+  double one[team_width]; /* off: the one block's values */
   int flip;
+  size_t nt, id;         /* threads, this one */
+  size_t *nclip;         /* on: per thread, the rows its last projected step clipped */
 } team;
 
 /* One thread on the whole component: one block of every row. */
 static inline team team_alone(const comp_range *r) {
-  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0, 0, 0, 0}, 0};
+  team tm = {0, r->c1 - r->c0, 1, 0, 1, r->p0, r->p1, NULL, {0}, 0, 1, 0, NULL};
   return tm;
 }
 
@@ -181,7 +185,7 @@ static inline void team_rows(const team *tm, const comp_range *r, size_t b, size
 
 /* Block b's values x[0..n). */
 static inline void team_put(team *tm, size_t b, const double *x, int n) {
-  double *dst = tm->on ? tm->part + 4 * (tm->flip * tm->nb + b) : tm->one;
+  double *dst = tm->on ? tm->part + team_width * (tm->flip * tm->nb + b) : tm->one;
   for (int i = 0; i < n; i++) dst[i] = x[i];
 }
 
@@ -193,11 +197,11 @@ static inline void team_total(team *tm, double *x, int nsum, int n) {
     return;
   }
 #pragma omp barrier
-  const double *src = tm->part + 4 * tm->flip * tm->nb;
+  const double *src = tm->part + team_width * tm->flip * tm->nb;
   for (int i = 0; i < n; i++) x[i] = i < nsum ? 0.0 : -INFINITY;
   for (size_t b = 0; b < tm->nb; b++)
     for (int i = 0; i < n; i++) {
-      double v = src[4 * b + i];
+      double v = src[team_width * b + i];
       x[i] = i < nsum ? x[i] + v : (v > x[i] ? v : x[i]);
     }
   tm->flip ^= 1; /* the next values go to the other buffer: no thread may still read this one */
@@ -303,10 +307,11 @@ typedef struct {
    common case, compiled apart */
 #define EINF(k) (plain ? 0.0 : w->einf[k])
 #define MOV(k) (plain ? 1.0 : w->mov[k])
-static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
-                                                               double h, double ia, double tapk,
-                                                               classify_out *o, int plain) {
-  double gk = w->g[k], yk = w->y[k], hs = h * w->sw[k], ei = EINF(k);
+static inline __attribute__((always_inline)) void classify_at(const proj_ws *w, size_t k,
+                                                              double h, double ia, double tapk,
+                                                              classify_out *o, int plain,
+                                                              double gk, double yk) {
+  double hs = h * w->sw[k], ei = EINF(k);
   double G = hs * gk, L = hs * yk + ei;
   double mn = G < L ? G : L;
   double rk = -G > mn ? -G : mn;
@@ -320,6 +325,12 @@ static inline __attribute__((always_inline)) void classify_one(const proj_ws *w,
   o->bb += beta * beta;
   w->t[k] = phi;
   o->tap += phi * tapk;
+}
+/* at the current point: y, g */
+static inline __attribute__((always_inline)) void classify_one(const proj_ws *w, size_t k,
+                                                               double h, double ia, double tapk,
+                                                               classify_out *o, int plain) {
+  classify_at(w, k, h, ia, tapk, o, plain, w->g[k], w->y[k]);
 }
 
 /* One block's classify_out put; the totals over the blocks (and processes). */
@@ -355,6 +366,85 @@ static inline __attribute__((always_inline)) classify_out classify(const proj_ws
   return total_classified(tm, cm);
 }
 
+/* The trial point of the projected conjugate gradient expansion, z = max(y - acg p, 0), and its
+   gradient gz = A z + q without a full product: A (y - acg p) + q = g - acg Ap is known, and
+   z differs from y - acg p by dz on the clipped rows only, so gz = g - acg Ap + A dz, where
+   A dz is non-zero on the rows that share a particle with a clipped row. In a team each thread
+   lists its clipped rows, sums M^-1 G^T dz on its particles that such a row touches (their
+   rows ascending: the same bits for any number of threads) and updates its rows; alone or
+   over processes the clipped rows are scattered in order and the ghosts' shares exchanged. */
+static inline double clip_delta(const proj_ws *w, size_t k, double acg) {
+  return w->z[k] - (w->y[k] - acg * w->p[k]); /* exactly 0 on a row left as it was */
+}
+static inline __attribute__((always_inline)) void expansion_update(
+    proj_ws *w, const comp_range *r, double acg, int D, int plain,
+    const agglo_projection_part *cm, team *tm) {
+  double *y = w->y, *p = w->p, *z = w->z, *u = w->u;
+  size_t c0 = r->c0, nc = 0, first = c0 + tm->b0 * tm->bs; /* this thread's list starts there */
+  for (size_t b = tm->b0, k0, k1; b < tm->b1 && (team_rows(tm, r, b, &k0, &k1), 1); b++)
+    for (size_t k = k0; k < k1; k++) {
+      double yk = y[k] - acg * p[k];
+      int cut = yk < 0 && !(EINF(k) > 0);
+      z[k] = cut ? 0.0 : yk;
+      w->clip[first + nc] = (uint32_t)(k - c0);
+      nc += (size_t)cut;
+    }
+  if (tm->on) {
+    tm->nclip[tm->id] = nc;
+    for (size_t q = tm->q0; q < tm->q1; q++) {
+      w->touch[q] = 0;
+      for (int d = 0; d < D; d++) u[D * q + d] = 0;
+    }
+#pragma omp barrier
+    for (size_t th = 0; th < tm->nt; th++) {
+      const uint32_t *cl = w->clip + c0 + (tm->nb * th / tm->nt) * tm->bs;
+      for (size_t i = 0; i < tm->nclip[th]; i++) {
+        size_t k = c0 + cl[i];
+        for (int side = 0; side < 2; side++) {
+          int32_t pp = side ? w->b[k] : w->a[k];
+          if (pp < 0 || (size_t)pp < tm->q0 || (size_t)pp >= tm->q1 || w->touch[pp]) continue;
+          w->touch[pp] = 1;
+          double acc[3] = {0, 0, 0};
+          for (size_t e = w->istart[pp]; e < w->istart[pp + 1]; e++) {
+            uint32_t in = w->inc[e];
+            size_t kk = c0 + (in >> 1);
+            double x = clip_delta(w, kk, acg);
+            if (x == 0) continue;
+            x = (in & 1) ? x : -x;
+            for (int d = 0; d < D; d++) acc[d] += x * w->e[D * kk + d];
+          }
+          for (int d = 0; d < D; d++) u[D * pp + d] = acc[d] * w->im[pp];
+        }
+      }
+    }
+#pragma omp barrier
+  } else {
+    for (size_t q = r->p0; q < r->p1; q++)
+      for (int d = 0; d < D; d++) u[D * q + d] = 0;
+    for (size_t i = 0; i < nc; i++) {
+      size_t k = c0 + w->clip[first + i];
+      double x = clip_delta(w, k, acg);
+      const double *ek = w->e + D * k;
+      double *ua = u + D * (size_t)w->a[k];
+      for (int d = 0; d < D; d++) ua[d] -= x * ek[d];
+      if (w->b[k] >= 0) {
+        double *ub = u + D * (size_t)w->b[k];
+        for (int d = 0; d < D; d++) ub[d] += x * ek[d];
+      }
+    }
+    for (size_t q = r->p0; q < r->p1; q++)
+      for (int d = 0; d < D; d++) u[D * q + d] *= w->im[q];
+    share(cm, u, D);
+  }
+  for (size_t b = tm->b0, k0, k1; b < tm->b1 && (team_rows(tm, r, b, &k0, &k1), 1); b++)
+    for (size_t k = k0; k < k1; k++) {
+      double s = w->g[k] - acg * w->ap[k];
+      int near = !tm->on || w->touch[w->a[k]] || (w->b[k] >= 0 && w->touch[w->b[k]]);
+      if (near) s += gather1(w, k, D) + w->eps * clip_delta(w, k, acg) * MOV(k);
+      w->gz[k] = s;
+    }
+}
+
 /* cm: the component is part of a problem spread over processes (agglo_project_part); every
    process (and every thread of a team) takes the same branches, on reduced scalars. */
 static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const comp_range *r,
@@ -366,6 +456,9 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
   double *y = w->y, *g = w->g, *p = w->p, *ap = w->ap, *t = w->t, *z = w->z, *gz = w->gz;
   double tol = set->tol;
   int max_iter = set->max_iter, projected_cg = set->expansion == AGGLO_EXPANSION_PROJECTED_CG;
+  /* a team or a problem over processes (a gel) updates the projected step's gradient sparsely;
+     the components of one thread keep the full product (their bytes as before) */
+  int sparse = projected_cg && (tm->on || cm);
   size_t c0 = r->c0, c1 = r->c1;
   *conv = 1;
   if (c1 - c0 == 1 && !cm && !tm->on) {
@@ -492,27 +585,36 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
           /* expansion by the whole conjugate gradient step projected on y >= 0 (Kruzik et al.
              2020's "projcg"; it adds at once every constraint the step crosses), kept if it
              lowers the cost 1/2 y.Ay + q.y = 1/2 y.(g + q), else the gradient expansion below */
-          BLOCKS for (size_t k = k0; k < k1; k++) {
-            double yk = y[k] - acg * p[k];
-            z[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+          if (sparse) {
+            expansion_update(w, r, acg, D, plain, cm, tm);
+          } else {
+            BLOCKS for (size_t k = k0; k < k1; k++) {
+              double yk = y[k] - acg * p[k];
+              z[k] = (yk < 0 && !(EINF(k) > 0)) ? 0.0 : yk;
+            }
+            apply_A(w, r, z, gz, 1, D, cm, tm);
+            it++;
           }
-          apply_A(w, r, z, gz, 1, D, cm, tm);
-          it++;
+          /* the costs, and the classification at z in the same pass (one reduction): its
+             free gradient goes to t, which the gradient expansion recomputes before use */
           BLOCKS {
-            double f[2] = {0, 0};
+            classify_out o = {0, 0, 0, 0};
+            double f[6] = {0, 0};
             for (size_t k = k0; k < k1; k++) {
               f[0] += z[k] * (gz[k] + w->q[k]);
               f[1] += y[k] * (g[k] + w->q[k]);
+              classify_at(w, k, h, ia, 0.0, &o, plain, gz[k], z[k]);
             }
-            team_put(tm, b, f, 2);
+            f[2] = o.bb, f[3] = o.ff, f[4] = o.tap, f[5] = o.res;
+            team_put(tm, b, f, 6);
           }
-          double f[2];
-          team_total(tm, f, 2, 2);
-          reduce(cm, f, 2, NULL, 0);
+          double f[6];
+          team_total(tm, f, 5, 6);
+          reduce(cm, f, 5, f + 5, 1);
           if (f[0] <= f[1]) {
             BLOCKS for (size_t k = k0; k < k1; k++) y[k] = z[k], g[k] = gz[k];
-            fresh = 1;
-            cl = classify(w, r, h, ia, plain, cm, tm);
+            fresh = !sparse; /* (the update's gradient is a recurrence: confirmed at the end) */
+            cl = (classify_out){f[5], f[2], f[3], f[4]};
             beta = 0;
             continue;
           }
@@ -759,10 +861,10 @@ static int build_incidence(proj_ws *w, const comp_range *r, int D) {
 static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_solver_settings *set,
                       const double *vstar, const size_t *porder, double *v, int *conv, int D) {
   size_t nb = (r->c1 - r->c0 + team_block - 1) / team_block, np = r->p1 - r->p0;
-  double *part = malloc(8 * nb * sizeof *part);
-  if (!part) return -1;
-  if (build_incidence(w, r, D) != 0) {
-    free(part);
+  double *part = malloc(2 * team_width * nb * sizeof *part);
+  size_t *nclip = malloc((size_t)omp_get_max_threads() * sizeof *nclip);
+  if (!part || !nclip || build_incidence(w, r, D) != 0) {
+    free(part), free(nclip);
     return -1;
   }
   int plain = 1, iters = 0;
@@ -781,7 +883,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     /* particles by whole slices of 8 */
     size_t ns = (np + 7) / 8, q0 = r->p0 + 8 * (ns * id / nt), q1 = r->p0 + 8 * (ns * (id + 1) / nt);
     team tm = {1, team_block, nb, nb * id / nt, nb * (id + 1) / nt, q0 < r->p1 ? q0 : r->p1,
-               q1 < r->p1 ? q1 : r->p1, part, {0, 0, 0, 0}, 0};
+               q1 < r->p1 ? q1 : r->p1, part, {0}, 0, nt, id, nclip};
     int cv, it;
     if (D == 2)
       it = plain ? solve_mprgp(w, r, h, set, &cv, 2, 1, NULL, &tm)
@@ -798,7 +900,7 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
     }
     if (id == 0) iters = it, *conv = cv;
   }
-  free(part);
+  free(part), free(nclip);
   w->team_cost[all] = (omp_get_wtime() - t0) / ((double)(iters + 1) * (double)(r->c1 - r->c0));
   if (!probe) {
     w->team_countdown--;
