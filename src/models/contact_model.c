@@ -79,13 +79,14 @@ static inline __attribute__((always_inline)) void pair_impulses(const contact *m
                                                                 double *fd, int D) {
   const agglo_config *c = &m->cfg;
   double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
+  agglo_image img = agglo_box_image(&s->box);
   for (size_t i = a; i < b; i++) {
     const double *xi = s->x + 3 * i;
     double ri = s->r[i];
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
       size_t j = (size_t)m->nb.nbr[p];
       double d[3];
-      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+      agglo_image_delta(&img, xi, s->x + 3 * j, d, D);
       double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = reach + ri + s->r[j];
       double f = 0;
       if (d2 < lim * lim && d2 > 0) {
