@@ -109,11 +109,20 @@ typedef struct {
   size_t n, cap;
 } ibuf;
 
+/* The stencil of the last cell scanned: with the particles in cell order (simulation.c),
+   consecutive particles mostly share their cell, so it is computed once per cell, not per
+   particle. */
+typedef struct {
+  int32_t cell;
+  int sx[2 * MAX_SPAN + 1], sy[2 * MAX_SPAN + 1], sz[2 * MAX_SPAN + 1];
+  int mx, my, mz;
+} stencil;
+
 /* D = 2 leaves z out: in 2D every z is 0 (the readers refuse another), so the distances are the
    same bits without it */
 static inline __attribute__((always_inline)) int scan_particle(const agglo_system *s, const grid *g,
                                                                size_t i, double reach, ibuf *out,
-                                                               int D) {
+                                                               stencil *st, int D) {
   const double *xi = s->x + 3 * i;
   double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
   /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
@@ -121,10 +130,14 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
          L2 = s->box.periodic[2] ? s->box.len[2] : 0;
   double i0 = L0 > 0 ? 1 / L0 : 0, i1 = L1 > 0 ? 1 / L1 : 0, i2 = L2 > 0 ? 1 / L2 : 0;
   int32_t ci = g->cell_of[i];
-  int c[3] = {ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1])};
-  int sx[2 * MAX_SPAN + 1], sy[2 * MAX_SPAN + 1], sz[2 * MAX_SPAN + 1];
-  int mx = axis_stencil(s, g, 0, c[0], sx), my = axis_stencil(s, g, 1, c[1], sy),
-      mz = axis_stencil(s, g, 2, c[2], sz);
+  if (ci != st->cell) {
+    int c[3] = {ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1])};
+    st->mx = axis_stencil(s, g, 0, c[0], st->sx), st->my = axis_stencil(s, g, 1, c[1], st->sy);
+    st->mz = axis_stencil(s, g, 2, c[2], st->sz);
+    st->cell = ci;
+  }
+  const int *sx = st->sx, *sy = st->sy, *sz = st->sz;
+  int mx = st->mx, my = st->my, mz = st->mz;
   size_t first = out->n;
   for (int a = 0; a < mz; a++)
     for (int b = 0; b < my; b++) {
@@ -139,6 +152,10 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
            often the whole row below) */
         for (int u = q; u < q1; u++) {
           size_t e = g->first[row + sx[u] + 1];
+          if (p0 < e && (size_t)g->members[e - 1] <= i) { /* the whole cell: one test */
+            p0 = e;
+            continue;
+          }
           while (p0 < e && (size_t)g->members[p0] <= i) p0++;
           if (p0 < e) break;
         }
@@ -217,12 +234,13 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
       if (!tot) failed = 1;
     }
     ibuf buf = {0};
+    stencil st = {.cell = -1};
     size_t a = n * (size_t)tid / (size_t)nt, b = n * (size_t)(tid + 1) / (size_t)nt;
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
-      bad = (s->dim == 2 ? scan_particle(s, &g, i, reach, &buf, 2)
-                         : scan_particle(s, &g, i, reach, &buf, 3)) != 0;
+      bad = (s->dim == 2 ? scan_particle(s, &g, i, reach, &buf, &st, 2)
+                         : scan_particle(s, &g, i, reach, &buf, &st, 3)) != 0;
       nb->start[i + 1] = buf.n - before;
     }
     if (bad) {

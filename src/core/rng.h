@@ -20,4 +20,12 @@ void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t i
 void agglo_rng_direction(int dim, const double u[2], double scale, double out[3]);
 void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[2]);
 
+/* The four 32-bit Philox words behind agglo_rng_uniform4 for 8 ids at once (w[k][l]: word k of
+   id[l]; the same bits, several times cheaper per id: the rounds run in vector lanes). */
+void agglo_rng_philox8(uint64_t seed, uint32_t stream, uint64_t step, const uint64_t id[8],
+                       uint32_t w[4][8]);
+/* count (2 or 4) standard normals from the words of one id: the numbers of agglo_rng_normal2
+   (count 2) and agglo_rng_normal4 (count 4), bit for bit. */
+void agglo_rng_normal_words(const uint32_t r[4], int count, double z[4]);
+
 #endif

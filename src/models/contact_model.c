@@ -79,13 +79,14 @@ static inline __attribute__((always_inline)) void pair_impulses(const contact *m
                                                                 double *fd, int D) {
   const agglo_config *c = &m->cfg;
   double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
+  agglo_image img = agglo_box_image(&s->box);
   for (size_t i = a; i < b; i++) {
     const double *xi = s->x + 3 * i;
     double ri = s->r[i];
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
       size_t j = (size_t)m->nb.nbr[p];
       double d[3];
-      agglo_box_delta(&s->box, xi, s->x + 3 * j, d);
+      agglo_image_delta(&img, xi, s->x + 3 * j, d, D);
       double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], lim = reach + ri + s->r[j];
       double f = 0;
       if (d2 < lim * lim && d2 > 0) {
@@ -161,26 +162,34 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   int d = s->dim;
   double g[3];
   for (int k = 0; k < 3; k++) g[k] = k < d ? agglo_list_component(&c->gravity, k) : 0;
+  /* blocks of 8 particles: their noise words come from one vectorised Philox call (the same
+     numbers as agglo_rng_normal2/4 per particle) */
+  size_t nblk = (n + 7) / 8;
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
-  for (size_t i = 0; i < n; i++) {
-    double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
-    if (c->contact.flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
-    double rate = 0;
-    if (c->contact.viscosity > 0) rate = 6 * M_PI * c->contact.viscosity * s->r[i] * s->inv_m[i];
-    else if (c->contact.tau > 0) rate = 1.0 / c->contact.tau;
-    double z[4] = {0, 0, 0, 0};
+  for (size_t blk = 0; blk < nblk; blk++) {
+    size_t i0 = 8 * blk, i1 = i0 + 8 < n ? i0 + 8 : n;
+    uint32_t w[4][8];
     if (c->contact.sigma > 0) {
-      if (d == 2)
-        agglo_rng_normal2((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
-                          (uint64_t)s->id[i], z);
-      else
-        agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step,
-                          (uint64_t)s->id[i], z);
+      uint64_t ids[8];
+      for (size_t l = 0; l < 8; l++) ids[l] = (uint64_t)s->id[i0 + l < i1 ? i0 + l : i0];
+      agglo_rng_philox8((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step, ids, w);
     }
-    for (int k = 0; k < 3; k++)
-      vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
-                                  c->contact.sigma * sqh * z[k] * s->inv_m[i]
-                            : 0.0;
+    for (size_t i = i0; i < i1; i++) {
+      double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
+      if (c->contact.flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+      double rate = 0;
+      if (c->contact.viscosity > 0) rate = 6 * M_PI * c->contact.viscosity * s->r[i] * s->inv_m[i];
+      else if (c->contact.tau > 0) rate = 1.0 / c->contact.tau;
+      double z[4] = {0, 0, 0, 0};
+      if (c->contact.sigma > 0) {
+        uint32_t r[4] = {w[0][i - i0], w[1][i - i0], w[2][i - i0], w[3][i - i0]};
+        agglo_rng_normal_words(r, d == 2 ? 2 : 4, z);
+      }
+      for (int k = 0; k < 3; k++)
+        vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
+                                    c->contact.sigma * sqh * z[k] * s->inv_m[i]
+                              : 0.0;
+    }
   }
 }
 

@@ -53,7 +53,20 @@ typedef struct {
   const double *vstar, *vtry;
   /* per particle, for a quick rejection: safety h |vstar_i| (with vstar), h |vtry_i| (with vtry) */
   const double *move, *move_try;
+  agglo_image img; /* the box's minimum image (set by rule_box) */
+  int dim;
 } rule;
+
+static inline void rule_box(rule *R, const agglo_system *s) {
+  R->img = agglo_box_image(&s->box);
+  R->dim = s->dim;
+}
+
+/* x_j - x_i, minimum image */
+static inline void pair_delta(const agglo_system *s, const rule *R, size_t i, size_t j, double d[3]) {
+  if (R->dim == 2) agglo_image_delta(&R->img, s->x + 3 * i, s->x + 3 * j, d, 2);
+  else agglo_image_delta(&R->img, s->x + 3 * i, s->x + 3 * j, d, 3);
+}
 
 static inline int wall_in(const agglo_system *s, int w, size_t i, const rule *R, double *gap) {
   double g = agglo_wall_gap(s, w, i);
@@ -73,7 +86,7 @@ static inline int wall_in(const agglo_system *s, int w, size_t i, const rule *R,
 static inline int pair_in(const agglo_system *s, size_t i, size_t j, const rule *R, double *gap,
                           double e[3]) {
   double d[3];
-  agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
+  pair_delta(s, R, i, j, d);
   double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
   double g = dist - s->r[i] - s->r[j];
   *gap = g;
@@ -99,7 +112,7 @@ static inline int pair_in(const agglo_system *s, size_t i, size_t j, const rule 
 static inline int pair_select(const agglo_system *s, size_t i, size_t j, const rule *R,
                               double *gap_low) {
   double d[3];
-  agglo_box_delta(&s->box, s->x + 3 * i, s->x + 3 * j, d);
+  pair_delta(s, R, i, j, d);
   double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   double rr = s->r[i] + s->r[j];
   double far = R->margin;
@@ -258,6 +271,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
     S->gapf = q;
   }
   rule RR = *R;
+  rule_box(&RR, s);
   if (n + 1 > S->move_cap) {
     size_t cap = n + n / 4 + 64;
     double *a = realloc(S->move, cap * sizeof *a);
@@ -336,7 +350,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
 
 int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
                               double reach) {
-  rule R = {reach, 0, 0, INFINITY, NULL, NULL, NULL, NULL};
+  rule R = {reach, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0};
   return collect(c, s, nb, &R);
 }
 
@@ -344,7 +358,7 @@ int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s
                                      const agglo_neighbors *nb, double margin, double h,
                                      double safety, double cap, const double *vstar,
                                      const double *vtry) {
-  rule R = {margin, h, safety, cap, vstar, vtry, NULL, NULL};
+  rule R = {margin, h, safety, cap, vstar, vtry, NULL, NULL, {{0}, {0}}, 0};
   return collect(c, s, nb, &R);
 }
 
@@ -352,7 +366,8 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
                                       const agglo_neighbors *nb, double h, const double *v,
                                       uint8_t *mark) {
   size_t n = s->n, missed = 0;
-  rule R = {-INFINITY, h, 0, INFINITY, NULL, v, NULL, NULL};
+  rule R = {-INFINITY, h, 0, INFINITY, NULL, v, NULL, NULL, {{0}, {0}}, 0};
+  rule_box(&R, s);
   struct agglo_cscratch *S = c->scratch;
   /* the last collect's gaps, if they are of this list and these positions: a pair whose gap
      exceeds h (|v_i| + |v_j|) cannot close and is skipped without looking at its geometry */
@@ -439,7 +454,8 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
   for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
   size_t m = f->by_i[n];
   if (agglo_constraints_reserve(f, m)) return -1;
-  rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL}; /* geometry only */
+  rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0}; /* geometry only */
+  rule_box(&R0, s);
 #pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     size_t q = c->by_i[i], qe = c->by_i[i + 1], k = f->by_i[i];
