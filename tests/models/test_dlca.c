@@ -55,7 +55,7 @@ static void contact_after_a_turn(void **st) {
   make_system(&s, 2, 2, 100);
   s.x[0] = 10, s.x[1] = 10, s.x[3] = 12.5, s.x[4] = 13;
   int turns = 0;
-  agglo_ed_motion motion = {scripted_flight, NULL, &turns, NULL};
+  agglo_ed_motion motion = {scripted_flight, NULL, &turns, NULL, NULL};
   agglo_ed *e;
   char err[256];
   assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 1, INFINITY, &motion, err, sizeof err), 0);
@@ -107,7 +107,7 @@ static void a_turn_stops_at_the_exact_contact(void **st) {
         s.x[6 + k] = obstacle ? G[k] + 2.5 * (cos(1.5) * e1[k] + sin(1.5) * e2[k]) : G[k] / 5;
         s.x[9 + k] = G[k] / 2;
       }
-      agglo_ed_motion motion = {still_flight, NULL, n, one_radian};
+      agglo_ed_motion motion = {still_flight, NULL, n, one_radian, NULL};
       agglo_ed *e;
       char err[256];
       assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 0, 5, &motion, err, sizeof err), 0);
