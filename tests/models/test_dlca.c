@@ -145,8 +145,8 @@ static void dlca_config(agglo_config *c, int dim) {
   c->mass = 1;
 }
 
-/* Two monomers on crossing flights: their first velocities are the model's first two draws
-   (counters 0 and 1 of the flight stream, speed 2 dim D / lambda); monomer 1 is put where the
+/* Two monomers on crossing flights: their first velocities are the model's first draws (each
+   monomer's counter 0 of the flight stream, keyed by the monomer; speed 2 dim D / lambda); monomer 1 is put where the
    two touch at time T, and the model must merge them at that time. */
 static void dimer_at_the_exact_contact_time(void **st) {
   (void)st;
@@ -157,13 +157,15 @@ static void dimer_at_the_exact_contact_time(void **st) {
     c.dlca.diffusion = 1e6 / (2.0 * dim);
     double v[2][3], u[4];
     for (int i = 0; i < 2; i++) {
-      agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, (uint64_t)i, (uint64_t)i, u);
+      agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, 0, (uint64_t)i, u);
       agglo_rng_direction(dim, u, 1.0, v[i]);
     }
     agglo_system s;
     make_system(&s, dim, 2, 200);
     /* at T = 7 the centres are 2 apart along a direction n perpendicular-ish to the approach */
     double T = 7, x0[3] = {50, 50, dim == 3 ? 50 : 0}, n[3] = {0.6, 0.8, 0};
+    /* approaching at T (n . (v0 - v1) > 0): T is their first contact */
+    if (n[0] * (v[0][0] - v[1][0]) + n[1] * (v[0][1] - v[1][1]) < 0) n[0] = -n[0], n[1] = -n[1];
     for (int k = 0; k < 3; k++) {
       s.x[k] = x0[k];
       s.x[3 + k] = k < dim ? x0[k] + (v[0][k] - v[1][k]) * T + 2 * n[k] : 0;
