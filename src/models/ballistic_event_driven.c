@@ -719,6 +719,30 @@ static void quiet_flight(ed *e, int32_t c, double t) {
   e->motion.flight(e->motion.ctx, e, c, t);
 }
 
+/* 1 when own_event(c) is surely the end of c's flight, decided without its square root: no wall
+   along the way (a periodic box) and c still well inside its rebuild's sphere at the flight's
+   end: |D + V tau|^2 - room^2 = f(tau) < -1e-6 room^2, so that the rebuild root r > tau by at
+   least 5e-7 room / |V|, a thousand times what own_event's rounding of r (relative error below
+   1e6 eps where f(0) = -(room^2 - |D|^2) >= f(tau)) and of t0 + r can be (checked: the reference
+   time's own rounding is below it too). Otherwise 0: own_event decides. */
+static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
+  for (int k = 0; k < s->dim; k++)
+    if (!s->box.periodic[k]) return 0;
+  const double *V = e->V + 3 * (size_t)c, *X = e->X0 + 3 * (size_t)c, *Xb = e->Xb + 3 * (size_t)c;
+  double room = e->margin - turned(e, c), tau = e->t_flight[c] - e->t0[c];
+  if (!(room > 0) || !(tau >= 0)) return 0;
+  double aa = 0, bb = 0, dd = 0;
+  for (int k = 0; k < 3; k++) {
+    double D = X[k] - Xb[k];
+    aa += V[k] * V[k], bb += D * V[k], dd += D * D;
+  }
+  double r2 = room * room, f = aa * tau * tau + 2 * bb * tau + dd - r2;
+  double tf = e->t_flight[c];
+  /* the margin beyond f's own rounding, and 5e-7 room / |V| beyond 1e-12 of the time */
+  return f < -1e-6 * r2 - 1e-12 * (aa * tau * tau + 2 * fabs(bb) * tau + dd + r2) &&
+         0.25e-12 * r2 > 1e-24 * tf * tf * aa;
+}
+
 /* Lone cluster c, whose own next event is the end of its flight: its following flight ends
    before the end of the step (and not after the stop time), at most group_cap of them, are made
    now, with the arithmetic of one event per flight (each flight's own event computed at its start,
@@ -736,7 +760,8 @@ static event group(ed *e, const agglo_system *s, int32_t c, event own) {
   while (own.kind == FLIGHT_END && n < e->group_cap && own.t < e->t_end && own.t <= e->t_stop) {
     e->t = own.t;
     quiet_flight(e, c, own.t);
-    own = own_event(e, s, c);
+    if (!inside_to_the_end(e, s, c)) own = own_event(e, s, c);
+    else own.t = e->t_flight[c];
     n++;
   }
   e->t = now;
