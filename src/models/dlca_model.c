@@ -117,8 +117,9 @@ static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
     size_up(d, e, c);
     if (d->turned_at) d->turned_at[c] = t;
   }
-  draw(d, c, u);
-  agglo_rng_direction(e->dim, u, d->speed[c], e->V + 3 * (size_t)c);
+  /* [choice] a direction by rejection from the disc, no sincos (docs/dlca.md) */
+  do draw(d, c, u);
+  while (!agglo_rng_direction_disc(e->dim, u, d->speed[c], e->V + 3 * (size_t)c));
   e->t_flight[c] = t + d->duration[c];
 }
 
