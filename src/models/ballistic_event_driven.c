@@ -23,7 +23,10 @@
    involved; stale events are dropped when they come out of it.
    Contact, wall and rebuild times are computed from the clusters' reference times, not from the
    time they are scheduled, so that the trajectory does not depend on when the pairs were built
-   (a restart goes on bit for bit). Members are relabelled small-into-large: O(N log N). */
+   (a restart goes on bit for bit). Members are relabelled small-into-large: O(N log N).
+   With a motion whose draws are keyed per cluster, a cluster without candidate pairs flies its
+   flights up to its next rebuild as one event (grouped flights, exact; burst when a build finds
+   it: docs/dlca.md). */
 #include "models/ballistic_events.h"
 #include "models/ballistic_config.h"
 #include "core/cells.h"
