@@ -136,6 +136,12 @@ add_test(NAME cli_dlca_from_half
   COMMAND sh ${CLI_DATA}/from_half.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini
           cli_out_dlca_from_half dlca dlca.stop 600 10 ${FROM_HALF_COMMON} -s particles.n=200)
 set_tests_properties(cli_dlca_from_half PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "dlca from half ok")
+# dlca's grouped flights are exact: on and off give the same bytes (docs/dlca.md)
+add_test(NAME cli_dlca_grouped_flights
+  COMMAND sh ${CLI_DATA}/grouped_flights.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini
+          cli_out_dlca_grouped_flights)
+set_tests_properties(cli_dlca_grouped_flights PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "grouped flights ok")
 
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)

@@ -23,7 +23,10 @@
    involved; stale events are dropped when they come out of it.
    Contact, wall and rebuild times are computed from the clusters' reference times, not from the
    time they are scheduled, so that the trajectory does not depend on when the pairs were built
-   (a restart goes on bit for bit). Members are relabelled small-into-large: O(N log N). */
+   (a restart goes on bit for bit). Members are relabelled small-into-large: O(N log N).
+   With a motion whose draws are keyed per cluster, a cluster without candidate pairs flies its
+   flights up to its next rebuild as one event (grouped flights, exact; burst when a build finds
+   it: docs/dlca.md). */
 #include "models/ballistic_events.h"
 #include "models/ballistic_config.h"
 #include "core/cells.h"
@@ -45,6 +48,7 @@ void agglo_ed_destroy(void *state) {
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->size);
   free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->t_flight); free(e->ver);
   free(e->turned); free(e->G); free(e->turn_v);
+  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
   free(e->p); free(e->Xb); free(e->horizon); free(e->stamp); free(e->xb);
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
@@ -251,8 +255,16 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
 /* Recompute every event of cluster c (after its velocity or its build changed, ver[c] bumped):
    its own earliest, and the contacts of its live candidate pairs before the horizon of both
    clusters; dead pairs leave its list. */
+static event group(ed *e, const agglo_system *s, int32_t c, event own);
+static size_t live_pairs(ed *e, int32_t c);
+
 static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
+  /* a lone cluster (no live pair) that neither turns (a monomer) nor meets anything before the
+     end of its flight: its next flights as one event */
+  if (own.kind == FLIGHT_END && e->group_cap > 0 && (!e->motion.turn || e->size[c] == 1) &&
+      live_pairs(e, c) == 0)
+    own = group(e, s, c, own);
   e->horizon[c] = own.t;
   if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
   if (e->plen[c] == 0) return 0;
@@ -335,6 +347,8 @@ static int plist_add(ed *e, int32_t c, pair q) {
   return 0;
 }
 
+static int burst(ed *e, const agglo_system *s, int32_t c);
+
 /* Candidate pairs of cluster a's members from `from` to its tail: every particle of another
    cluster (with only_above, of a cluster of larger index) whose build position is within
    2 radii + 2 margin. */
@@ -369,6 +383,8 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
             double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
             if (d2 < (lim + reach) * (lim + reach)) {
               double g = sqrt(d2) - lim;
+              /* its flights are needed one by one from now (ballistic_events.h) */
+              if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
               pair qa = {i, j, e->stamp[b], g}, qb = {j, i, e->stamp[a], g};
               if (plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0) return -1;
             }
@@ -413,6 +429,7 @@ static int build_all(ed *e, const agglo_system *s) {
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
     e->cell_of[c] = -1, e->plen[c] = 0;
+    if (e->grouped) e->grouped[c] = 0;
     if (e->size[c] <= 0) continue;
     e->stamp[c] = ++e->stamps;
     if (e->turned) e->turned[c] = 0;
@@ -672,8 +689,123 @@ static int flight_end(ed *e, const agglo_system *s, int32_t c, double t) {
   return new_flight(e, s, c, t);
 }
 
+/* ---- grouped flights (docs/dlca.md): a lone cluster's flights as one event ---- */
+
+int agglo_ed_group_flights(agglo_ed *e, int cap) {
+  e->group_cap = 0;
+  if (cap <= 0 || !e->motion.draws || !e->motion.flight) return 0;
+  size_t m = e->n ? e->n : 1;
+  if (!e->grouped) {
+    e->grouped = calloc(m, sizeof *e->grouped);
+    e->silent = calloc(m, sizeof *e->silent);
+    e->gstart = malloc(8 * m * sizeof *e->gstart);
+    e->gdraws = malloc(m * sizeof *e->gdraws);
+    if (!e->grouped || !e->silent || !e->gstart || !e->gdraws) return -1;
+  }
+  e->group_cap = cap;
+  return 0;
+}
+
+/* Live candidate pairs of cluster c (the dead ones leave its list). */
+static size_t live_pairs(ed *e, int32_t c) {
+  pair *l = e->plist[c];
+  size_t w = 0;
+  for (size_t q = 0; q < e->plen[c]; q++)
+    if (e->stamp[e->cl[l[q].j]] == l[q].stamp) l[w++] = l[q];
+  return e->plen[c] = w;
+}
+
+/* The end of lone cluster c's flight at time t as flight_end and new_flight make it, without
+   their events: a monomer's turn is none (the motion's turn draws nothing for it). */
+static void quiet_flight(ed *e, int32_t c, double t) {
+  rebase(e, c, t);
+  e->motion.flight(e->motion.ctx, e, c, t);
+}
+
+/* 1 when own_event(c) is surely the end of c's flight, decided without its square root: no wall
+   along the way (a periodic box) and c still well inside its rebuild's sphere at the flight's
+   end: |D + V tau|^2 - room^2 = f(tau) < -1e-6 room^2, so that the rebuild root r > tau by at
+   least 5e-7 room / |V|, a thousand times what own_event's rounding of r (relative error below
+   1e6 eps where f(0) = -(room^2 - |D|^2) >= f(tau)) and of t0 + r can be (checked: the reference
+   time's own rounding is below it too). Otherwise 0: own_event decides. */
+static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
+  for (int k = 0; k < s->dim; k++)
+    if (!s->box.periodic[k]) return 0;
+  const double *V = e->V + 3 * (size_t)c, *X = e->X0 + 3 * (size_t)c, *Xb = e->Xb + 3 * (size_t)c;
+  double room = e->margin - turned(e, c), tau = e->t_flight[c] - e->t0[c];
+  if (!(room > 0) || !(tau >= 0)) return 0;
+  double aa = 0, bb = 0, dd = 0;
+  for (int k = 0; k < 3; k++) {
+    double D = X[k] - Xb[k];
+    aa += V[k] * V[k], bb += D * V[k], dd += D * D;
+  }
+  double r2 = room * room, f = aa * tau * tau + 2 * bb * tau + dd - r2;
+  double tf = e->t_flight[c];
+  /* the margin beyond f's own rounding, and 5e-7 room / |V| beyond 1e-12 of the time */
+  return f < -1e-6 * r2 - 1e-12 * (aa * tau * tau + 2 * fabs(bb) * tau + dd + r2) &&
+         0.25e-12 * r2 > 1e-24 * tf * tf * aa;
+}
+
+/* Lone cluster c, whose own next event is the end of its flight: its following flight ends
+   before the end of the step (and not after the stop time), at most group_cap of them, are made
+   now, with the arithmetic of one event per flight (each flight's own event computed at its start,
+   at that time), until a flight whose own event is not its end (a rebuild, a wall). Their events
+   are counted now (the step is theirs). Returns the cluster's own event after them, which
+   stands for all. The flight it was on is kept (with its draw counter) for a burst. Exact: the
+   flights draw the cluster's own keyed numbers, which nothing else draws, and nothing else reads a
+   cluster without candidate pairs until a build finds it (burst). */
+static event group(ed *e, const agglo_system *s, int32_t c, event own) {
+  double *g = e->gstart + 8 * (size_t)c, now = e->t;
+  for (int k = 0; k < 3; k++) g[k] = e->X0[3 * (size_t)c + k], g[3 + k] = e->V[3 * (size_t)c + k];
+  g[6] = e->t0[c], g[7] = e->t_flight[c];
+  e->gdraws[c] = e->motion.draws[c];
+  int n = 0;
+  while (own.kind == FLIGHT_END && n < e->group_cap && own.t < e->t_end && own.t <= e->t_stop) {
+    e->t = own.t;
+    quiet_flight(e, c, own.t);
+    if (!inside_to_the_end(e, s, c)) own = own_event(e, s, c);
+    else own.t = e->t_flight[c];
+    n++;
+  }
+  e->t = now;
+  if (n == 0) return own;
+  e->grouped[c] = 1, e->silent[c] = n;
+  e->events += n, e->flights += n, e->groups++;
+  own.va = ++e->ver[c];
+  return own;
+}
+
+/* Grouped cluster c is needed now (a build found it, or the run stops here): it is put on the
+   flight it is on at the current event, replayed from the one it was grouped on, passing the
+   flight ends that come before the current event in the calendar's order (ties included), as
+   one event per flight would have; its group's event goes stale and its own event is pushed. */
+static int burst(ed *e, const agglo_system *s, int32_t c) {
+  const double *g = e->gstart + 8 * (size_t)c;
+  for (int k = 0; k < 3; k++) e->X0[3 * (size_t)c + k] = g[k], e->V[3 * (size_t)c + k] = g[3 + k];
+  e->t0[c] = g[6], e->t_flight[c] = g[7];
+  e->motion.draws[c] = e->gdraws[c];
+  double now = e->t;
+  event end = {0, FLIGHT_END, -1, c, -1, 0, 0};
+  int n = 0;
+  for (; n < e->silent[c]; n++) {
+    end.t = e->t_flight[c];
+    if (!agglo_ed_event_less(&end, &e->cur)) break;
+    e->t = end.t;
+    quiet_flight(e, c, end.t);
+  }
+  e->events -= e->silent[c] - n, e->flights -= e->silent[c] - n;
+  e->grouped[c] = 0, e->bursts++;
+  e->ver[c]++;
+  if (n > 0) e->t = e->t0[c]; /* its own event as computed at its flight's start */
+  event own = own_event(e, s, c);
+  e->t = now;
+  e->horizon[c] = own.t;
+  return isfinite(own.t) ? agglo_ed_calendar_push(&e->cal, own) : 0;
+}
+
 /* One event out of the calendar (stale ones are dropped). */
 static int process(ed *e, const agglo_system *s, event ev) {
+  e->cur = ev;
   if (ev.kind >= 0) {
     int32_t i = ev.kind, j = ev.j;
     if (e->cl[i] != ev.ca || e->cl[j] != ev.cb || e->ver[ev.ca] != ev.va || e->ver[ev.cb] != ev.vb) {
@@ -695,6 +827,7 @@ static int process(ed *e, const agglo_system *s, event ev) {
     return 0;
   }
   e->t = ev.t;
+  if (e->grouped) e->grouped[ev.ca] = 0; /* a group's last event: the cluster is itself again */
   if (ev.kind == REBUILD) return rebuild(e, s, ev.ca, ev.t);
   e->events++;
   if (ev.kind == FLIGHT_END) return flight_end(e, s, ev.ca, ev.t);
@@ -724,9 +857,11 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     e->t = isfinite(t_stop) ? t_stop : e->t;
     info->finished = 1;
   } else {
-    if (!e->built && build_all(e, s) != 0) return agglo_fail(err, errlen, "out of memory");
-    /* a step: a fixed time, or the fastest cluster moving window r_max */
+    /* a step: a fixed time, or the fastest cluster moving window r_max (grouped flights stop
+       at its end) */
     double t_end = e->t + (e->step_time > 0 ? e->step_time : e->window * e->r_max / sqrt(vmax2));
+    e->t_end = t_end;
+    if (!e->built && build_all(e, s) != 0) return agglo_fail(err, errlen, "out of memory");
     for (;;) {
       const event *top;
       if (agglo_ed_calendar_top(&e->cal, &top) != 0)
@@ -748,6 +883,10 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
       }
       if (process(e, s, ev) != 0) return agglo_fail(err, errlen, "out of memory");
       if (e->n_clusters <= e->stop_clusters) {
+        /* the grouped clusters on the flights they are on now */
+        for (size_t c = 0; c < n && e->group_cap > 0; c++)
+          if (e->grouped[c] && burst(e, s, (int32_t)c) != 0)
+            return agglo_fail(err, errlen, "out of memory");
         info->finished = 1;
         break;
       }

@@ -32,6 +32,10 @@ typedef struct {
      t, about its centre of mass: returns the angle (radians, 0: none) about the unit axis it
      sets; the engine stops the turn at its first contact on the way (docs/dlca.md) */
   double (*turn)(void *ctx, agglo_ed *e, int32_t c, double t, double axis[3]);
+  /* optional (NULL: flights one event each): per cluster, the counter of its next random draw,
+     each draw keyed by the cluster and that counter; the engine may then draw a lone cluster's
+     flights ahead as one event and rewind the counter to replay them (grouped flights) */
+  uint64_t *draws;
 } agglo_ed_motion;
 
 struct agglo_ed {
@@ -73,8 +77,20 @@ struct agglo_ed {
   double w[3];
   size_t ncells;
   int32_t *chead, *cnext, *cprev, *cell_of;
+  /* grouped flights (motion.draws, group_cap > 0; ballistic_event_driven.c): a cluster with no
+     candidate pair flies its next flights as one event; per cluster 1 while grouped, the flights
+     it passed silently, and the flight it was on when grouped (offset 3, velocity 3, reference
+     time, end) with its draw counter, from which a burst replays them */
+  int group_cap;                 /* at most this many flights in a group (0: grouping off) */
+  uint8_t *grouped;
+  int32_t *silent;
+  double *gstart;
+  uint64_t *gdraws;
+  double t_end;                  /* end of the current step */
+  agglo_ed_event cur;            /* the event being processed (order of ties at a burst) */
   /* statistics */
   int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces, turns;
+  int64_t groups, bursts;        /* groups made, groups burst before their end */
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when
@@ -90,6 +106,8 @@ int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size
 /* A start from a file's clusters (agglo_model.join): the clusters of particles i and j become
    one, placed by the pair's minimum image (with a motion, the joined cluster starts a new flight). */
 int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching);
+/* Grouped flights at most cap per group (0: off; needs motion.draws). */
+int agglo_ed_group_flights(agglo_ed *e, int cap);
 /* Restart: the clusters exactly as they are in memory (ballistic_event_driven.c) */
 int agglo_ed_save(const void *state, FILE *f);
 int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen);

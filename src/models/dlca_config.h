@@ -7,10 +7,11 @@
 enum { DLCA_STOP_CLUSTERS = 0, DLCA_STOP_T_END = 1 };
 enum { DLCA_UNITS_REDUCED = 0, DLCA_UNITS_SI = 1 };
 enum { DLCA_ROTATION_OFF = 0, DLCA_ROTATION_ON = 1 };
+enum { DLCA_GROUPED_OFF = 0, DLCA_GROUPED_ON = 1 };
 
 typedef struct {
   double diffusion, persistence, fractal_dimension, probability, window;
-  int stop, units, rotation;
+  int stop, units, rotation, grouped_flights;
   int64_t clusters;
   double temperature, pressure, viscosity, gas_molar_mass, density; /* units = si */
 } agglo_dlca_settings;

@@ -80,7 +80,9 @@ void agglo_dlca_describe(const agglo_config *c, FILE *f) {
 typedef struct {
   agglo_config cfg;
   agglo_ed *e;
-  uint64_t draws; /* random numbers drawn so far: the counter of the next one */
+  /* per cluster: the random numbers it has drawn, the counter of its next one (a merged cluster
+     goes on with the counter of the one whose index it keeps) */
+  uint64_t *draws;
   /* per cluster: the size its flight speed and duration were computed for (0: none yet) */
   int32_t *sized;
   double *speed, *duration;
@@ -89,8 +91,11 @@ typedef struct {
   double *rot_diffusion, *turned_at;
 } dlca;
 
+/* Every draw is keyed by its cluster and the cluster's own counter, not by a global one: a
+   cluster's flights do not depend on the order in which the engine processes the events of the
+   others, so that the engine may draw them ahead or replay them (grouped flights, docs/dlca.md). */
 static void draw(dlca *d, int32_t c, double u[4]) {
-  agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, u);
+  agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws[c]++, (uint64_t)c, u);
 }
 
 /* The mobility of cluster c from its size and mass (a cluster's mobility changes only when it
@@ -112,8 +117,9 @@ static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
     size_up(d, e, c);
     if (d->turned_at) d->turned_at[c] = t;
   }
-  draw(d, c, u);
-  agglo_rng_direction(e->dim, u, d->speed[c], e->V + 3 * (size_t)c);
+  /* [choice] a direction by rejection from the disc, no sincos (docs/dlca.md) */
+  do draw(d, c, u);
+  while (!agglo_rng_direction_disc(e->dim, u, d->speed[c], e->V + 3 * (size_t)c));
   e->t_flight[c] = t + d->duration[c];
 }
 
@@ -134,23 +140,24 @@ static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
    sphere) never turns. Returns the angle in [0, pi], its axis in n. */
 static double turn(void *ctx, agglo_ed *e, int32_t c, double t, double n[3]) {
   dlca *d = ctx;
+  if (e->size[c] < 2) return 0; /* its clock is set when it forms: its flights may be grouped */
   double q = 2 * d->rot_diffusion[c] * (t - d->turned_at[c]), z[4];
   d->turned_at[c] = t;
-  if (e->size[c] < 2 || !(q > 0)) return 0;
+  if (!(q > 0)) return 0;
   if (e->dim == 2) {
-    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, z);
+    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws[c]++, (uint64_t)c, z);
     double phi = remainder(sqrt(q) * z[0], 2 * M_PI);
     n[0] = n[1] = 0, n[2] = phi < 0 ? -1 : 1;
     return fabs(phi);
   }
   double w[4] = {1, 0, 0, 0}; /* unit quaternion (scalar, vector) */
   if (q > 20) {
-    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, w);
+    agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws[c]++, (uint64_t)c, w);
   } else {
     int K = (int)ceil(q / 0.02);
     double sd = sqrt(q / K);
     for (int k = 0; k < K; k++) { /* bounded: K <= 1000 */
-      agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws++, (uint64_t)c, z);
+      agglo_rng_normal4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws[c]++, (uint64_t)c, z);
       double a = sd * sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
       if (!(a > 0)) continue;
       double h = sin(a / 2) * sd / a, r[4] = {cos(a / 2), h * z[0], h * z[1], h * z[2]}, o[4];
@@ -173,7 +180,7 @@ static void dlca_destroy(void *state) {
   dlca *d = state;
   if (!d) return;
   agglo_ed_destroy(d->e);
-  free(d->sized), free(d->speed), free(d->duration), free(d->rot_diffusion), free(d->turned_at);
+  free(d->draws), free(d->sized), free(d->speed), free(d->duration), free(d->rot_diffusion), free(d->turned_at);
   free(d);
 }
 
@@ -183,6 +190,7 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
   if (!d) return agglo_fail(err, errlen, "out of memory");
   d->cfg = *c;
   size_t m = s->n ? s->n : 1;
+  d->draws = calloc(m, sizeof *d->draws);
   d->sized = calloc(m, sizeof *d->sized);
   d->speed = malloc(m * sizeof *d->speed);
   d->duration = malloc(m * sizeof *d->duration);
@@ -191,16 +199,21 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
     d->rot_diffusion = malloc(m * sizeof *d->rot_diffusion);
     d->turned_at = malloc(m * sizeof *d->turned_at);
   }
-  if (!d->sized || !d->speed || !d->duration || (turns && (!d->rot_diffusion || !d->turned_at))) {
+  if (!d->draws || !d->sized || !d->speed || !d->duration || (turns && (!d->rot_diffusion || !d->turned_at))) {
     dlca_destroy(d);
     return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
   }
   int by_count = c->dlca.stop == DLCA_STOP_CLUSTERS;
-  agglo_ed_motion motion = {flight, sticks, d, turns ? turn : NULL};
+  agglo_ed_motion motion = {flight, sticks, d, turns ? turn : NULL, d->draws};
   if (agglo_ed_create(&d->e, s, c->dlca.window, "dlca.window", by_count ? (size_t)c->dlca.clusters : 0,
                       by_count ? INFINITY : c->t_end, &motion, err, errlen) != 0) {
     dlca_destroy(d);
     return -1;
+  }
+  /* a lone cluster's flights as one event, exactly (docs/dlca.md); 4096 bounds a burst's replay */
+  if (c->dlca.grouped_flights == DLCA_GROUPED_ON && agglo_ed_group_flights(d->e, 4096) != 0) {
+    dlca_destroy(d);
+    return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
   }
   /* [choice] a step is a fixed time: that in which a monomer moves 10 max radii, ballistically
      or by diffusion, whichever is longer (docs/dlca.md) */
@@ -229,25 +242,24 @@ static int dlca_join(void *state, const agglo_system *s, int32_t i, int32_t j, i
   return agglo_ed_join(((dlca *)state)->e, s, i, j, touching);
 }
 
-/* Restart: the engine's clusters, then the random numbers drawn and each cluster's end of flight
-   (its direction is its velocity, in the engine's part) and, with rotation, the time of its last
-   turn and its centre of mass in its frame (its orientation is its particles' positions, in the
-   engine's part). */
-static const char dlca_header[] = "# dlca: random numbers drawn; then per cluster: index, end of "
-                                  "its flight\n";
-static const char dlca_header_turns[] = "# dlca: random numbers drawn; then per cluster: index, "
-                                        "end of its flight, time of its last turn, centre of "
-                                        "mass (3)\n";
+/* Restart: the engine's clusters, then per cluster the end of its flight (its direction is its
+   velocity, in the engine's part) and the random numbers it has drawn and, with rotation, the time
+   of its last turn and its centre of mass in its frame (its orientation is its particles'
+   positions, in the engine's part). */
+static const char dlca_header[] = "# dlca: per cluster: index, end of its flight, random numbers "
+                                  "it drew\n";
+static const char dlca_header_turns[] = "# dlca: per cluster: index, end of its flight, random "
+                                        "numbers it drew, time of its last turn, centre of mass "
+                                        "(3)\n";
 
 static int dlca_save(const void *state, FILE *f) {
   const dlca *d = state;
   const agglo_ed *e = d->e;
   if (agglo_ed_save(e, f) != 0) return -1;
-  fprintf(f, "%s%llu\n", d->turned_at ? dlca_header_turns : dlca_header,
-          (unsigned long long)d->draws);
+  fputs(d->turned_at ? dlca_header_turns : dlca_header, f);
   for (size_t c = 0; c < e->n; c++) {
     if (e->size[c] <= 0) continue;
-    fprintf(f, "%zu %.17g", c, e->t_flight[c]);
+    fprintf(f, "%zu %.17g %llu", c, e->t_flight[c], (unsigned long long)d->draws[c]);
     if (d->turned_at)
       fprintf(f, " %.17g %.17g %.17g %.17g", d->turned_at[c], e->G[3 * c], e->G[3 * c + 1],
               e->G[3 * c + 2]);
@@ -261,28 +273,27 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
   agglo_ed *e = d->e;
   if (agglo_ed_load(e, s, f, err, errlen) != 0) return -1;
   char line[256];
-  unsigned long long draws;
   size_t at = e->n + e->n_clusters + 4; /* the line read next */
   const char *header = d->turned_at ? dlca_header_turns : dlca_header;
   if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0)
     return agglo_fail(err, errlen, "line %zu is not this agglo's dlca header with dlca.rotation = %s",
                       at, d->turned_at ? "on" : "off");
-  if (!fgets(line, sizeof line, f) || sscanf(line, "%llu", &draws) != 1)
-    return agglo_fail(err, errlen, "line %zu: expected the count of random numbers drawn", at + 1);
-  d->draws = draws;
-  for (size_t c = 0; c < e->n; c++) e->t_flight[c] = NAN;
+  for (size_t c = 0; c < e->n; c++) e->t_flight[c] = NAN, d->draws[c] = 0;
   for (size_t q = 0; q < e->n_clusters; q++) {
     size_t c;
+    unsigned long long drawn;
     double tf, tt = 0, G[3] = {0, 0, 0};
-    int want = d->turned_at ? 6 : 2;
+    int want = d->turned_at ? 7 : 3;
     if (!fgets(line, sizeof line, f) ||
-        sscanf(line, "%zu %lg %lg %lg %lg %lg", &c, &tf, &tt, &G[0], &G[1], &G[2]) != want ||
+        sscanf(line, "%zu %lg %llu %lg %lg %lg %lg", &c, &tf, &drawn, &tt, &G[0], &G[1], &G[2]) !=
+            want ||
         c >= e->n || e->size[c] <= 0 || !isnan(e->t_flight[c]) || !isfinite(tf) ||
         !isfinite(tt) || !isfinite(G[0]) || !isfinite(G[1]) || !isfinite(G[2]))
-      return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight%s' (a cluster of the "
-                        "particles, once, finite numbers)", at + 2 + q,
+      return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight draws%s' (a cluster "
+                        "of the particles, once, finite numbers)", at + 1 + q,
                         d->turned_at ? " last-turn centre(3)" : "");
     e->t_flight[c] = tf;
+    d->draws[c] = drawn;
     if (d->turned_at) {
       d->turned_at[c] = tt;
       memcpy(e->G + 3 * c, G, sizeof G);

@@ -151,7 +151,7 @@ static void compare(int dim, int flights, double phi, double window, double t_st
   agglo_system s;
   make_dense(&s, dim, phi, 11 + (unsigned)dim);
   recorder fast = {.flights = flights}, slow = {.flights = flights};
-  agglo_ed_motion motion = {flights ? engine_flight : NULL, engine_sticks, &fast, NULL};
+  agglo_ed_motion motion = {flights ? engine_flight : NULL, engine_sticks, &fast, NULL, NULL};
   agglo_ed *e;
   char err[256];
   assert_int_equal(agglo_ed_create(&e, &s, window, "window", 1, t_stop, &motion, err, sizeof err), 0);

@@ -55,7 +55,7 @@ static void contact_after_a_turn(void **st) {
   make_system(&s, 2, 2, 100);
   s.x[0] = 10, s.x[1] = 10, s.x[3] = 12.5, s.x[4] = 13;
   int turns = 0;
-  agglo_ed_motion motion = {scripted_flight, NULL, &turns, NULL};
+  agglo_ed_motion motion = {scripted_flight, NULL, &turns, NULL, NULL};
   agglo_ed *e;
   char err[256];
   assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 1, INFINITY, &motion, err, sizeof err), 0);
@@ -107,7 +107,7 @@ static void a_turn_stops_at_the_exact_contact(void **st) {
         s.x[6 + k] = obstacle ? G[k] + 2.5 * (cos(1.5) * e1[k] + sin(1.5) * e2[k]) : G[k] / 5;
         s.x[9 + k] = G[k] / 2;
       }
-      agglo_ed_motion motion = {still_flight, NULL, n, one_radian};
+      agglo_ed_motion motion = {still_flight, NULL, n, one_radian, NULL};
       agglo_ed *e;
       char err[256];
       assert_int_equal(agglo_ed_create(&e, &s, 2, "window", 0, 5, &motion, err, sizeof err), 0);
@@ -145,8 +145,9 @@ static void dlca_config(agglo_config *c, int dim) {
   c->mass = 1;
 }
 
-/* Two monomers on crossing flights: their first velocities are the model's first two draws
-   (counters 0 and 1 of the flight stream, speed 2 dim D / lambda); monomer 1 is put where the
+/* Two monomers on crossing flights: their first velocities are the model's first draws (each
+   monomer's first accepted counter of the flight stream, keyed by the monomer; speed
+   2 dim D / lambda); monomer 1 is put where the
    two touch at time T, and the model must merge them at that time. */
 static void dimer_at_the_exact_contact_time(void **st) {
   (void)st;
@@ -157,13 +158,17 @@ static void dimer_at_the_exact_contact_time(void **st) {
     c.dlca.diffusion = 1e6 / (2.0 * dim);
     double v[2][3], u[4];
     for (int i = 0; i < 2; i++) {
-      agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, (uint64_t)i, (uint64_t)i, u);
-      agglo_rng_direction(dim, u, 1.0, v[i]);
+      for (uint64_t k = 0;; k++) { /* the model's draws: by rejection from the disc */
+        agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, k, (uint64_t)i, u);
+        if (agglo_rng_direction_disc(dim, u, 1.0, v[i])) break;
+      }
     }
     agglo_system s;
     make_system(&s, dim, 2, 200);
     /* at T = 7 the centres are 2 apart along a direction n perpendicular-ish to the approach */
     double T = 7, x0[3] = {50, 50, dim == 3 ? 50 : 0}, n[3] = {0.6, 0.8, 0};
+    /* approaching at T (n . (v0 - v1) > 0): T is their first contact */
+    if (n[0] * (v[0][0] - v[1][0]) + n[1] * (v[0][1] - v[1][1]) < 0) n[0] = -n[0], n[1] = -n[1];
     for (int k = 0; k < 3; k++) {
       s.x[k] = x0[k];
       s.x[3 + k] = k < dim ? x0[k] + (v[0][k] - v[1][k]) * T + 2 * n[k] : 0;
@@ -188,6 +193,43 @@ static void dimer_at_the_exact_contact_time(void **st) {
     assert_true(fabs(dist(&s, 0, 1) - 2) < 1e-12);
     agglo_model_dlca.destroy(state);
     agglo_system_free(&s);
+  }
+}
+
+/* The flights' directions by rejection from the disc (agglo_rng_direction_disc) are unit vectors,
+   isotropic: over 4e5 draws each component's mean is 0 and its square's mean 1/dim, the mixed
+   products' means 0, within 4 standard errors (Var x^2 = 1/8 in 2D, 4/45 in 3D; Var xy = 1/8,
+   1/15), and both pairs rejected at the rate (1 - pi/4)^2. */
+static void flight_directions_are_isotropic(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++) {
+    enum { N = 400000 };
+    double m1[3] = {0}, m2[3] = {0}, mx[3] = {0}, worst = 0;
+    long rejected = 0;
+    for (long k = 0, got = 0; got < N; k++) {
+      double u[4], x[3];
+      agglo_rng_uniform4(5, AGGLO_STREAM_FLIGHT, (uint64_t)k, 3, u);
+      if (!agglo_rng_direction_disc(dim, u, 1.0, x)) {
+        rejected++;
+        continue;
+      }
+      got++;
+      double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+      if (fabs(n2 - 1) > worst) worst = fabs(n2 - 1);
+      for (int q = 0; q < 3; q++) m1[q] += x[q], m2[q] += x[q] * x[q], mx[q] += x[q] * x[(q + 1) % 3];
+    }
+    double v2 = dim == 2 ? 1.0 / 8 : 4.0 / 45, vx = dim == 2 ? 1.0 / 8 : 1.0 / 15;
+    double rate = (double)rejected / (N + rejected), p = (1 - M_PI / 4) * (1 - M_PI / 4);
+    print_message("%dD: |x|^2 - 1 <= %.2g, <x> = (%.4f, %.4f, %.4f), <x^2> = (%.4f, %.4f, %.4f), "
+                  "rejected %.4f (%.4f)\n", dim, worst, m1[0] / N, m1[1] / N, m1[2] / N, m2[0] / N,
+                  m2[1] / N, m2[2] / N, rate, p);
+    assert_true(worst < 1e-14);
+    for (int q = 0; q < dim; q++) {
+      assert_true(fabs(m1[q] / N) < 4 * sqrt(1.0 / dim / N));
+      assert_true(fabs(m2[q] / N - 1.0 / dim) < 4 * sqrt(v2 / N));
+    }
+    for (int q = 0; q < (dim == 2 ? 1 : 3); q++) assert_true(fabs(mx[q] / N) < 4 * sqrt(vx / N));
+    assert_true(fabs(rate - p) < 4 * sqrt(p * (1 - p) / N));
   }
 }
 
@@ -411,6 +453,7 @@ int main(void) {
       cmocka_unit_test(contact_after_a_turn),
       cmocka_unit_test(a_turn_stops_at_the_exact_contact),
       cmocka_unit_test(dimer_at_the_exact_contact_time),
+      cmocka_unit_test(flight_directions_are_isotropic),
       cmocka_unit_test(free_dimers_decorrelate_at_the_rotational_rate),
       cmocka_unit_test(dense_runs_never_overlap),
       cmocka_unit_test(dense_runs_with_rotation_never_overlap),
