@@ -7,18 +7,18 @@ void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t 
   philox4x32_ctr_t c = {{(uint32_t)id, (uint32_t)(id >> 32), (uint32_t)step,
                          ((uint32_t)(step >> 32) & 0xffffu) | (stream << 16)}};
   philox4x32_ctr_t r = philox4x32(c, k);
-  /* (k + 0.5) / 2^32: never exactly 0 or 1, so logs below are finite. */
-  for (int i = 0; i < 4; i++) u[i] = ((double)r.v[i] + 0.5) * 2.3283064365386963e-10;
+  agglo_rng_uniform_words(r.v, u);
 }
 
-void agglo_rng_philox8(uint64_t seed, uint32_t stream, uint64_t step, const uint64_t id[8],
+
+void agglo_rng_philox8(uint64_t seed, uint32_t stream, const uint64_t step[8], const uint64_t id[8],
                        uint32_t w[4][8]) {
   /* Philox4x32-10 as in Random123's philox.h (round, then key bump, ten rounds), lane by lane:
      the loops over the 8 lanes are what the compiler vectorises */
   uint32_t c0[8], c1[8], c2[8], c3[8], k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
   for (int l = 0; l < 8; l++) {
-    c0[l] = (uint32_t)id[l], c1[l] = (uint32_t)(id[l] >> 32), c2[l] = (uint32_t)step;
-    c3[l] = ((uint32_t)(step >> 32) & 0xffffu) | (stream << 16);
+    c0[l] = (uint32_t)id[l], c1[l] = (uint32_t)(id[l] >> 32), c2[l] = (uint32_t)step[l];
+    c3[l] = ((uint32_t)(step[l] >> 32) & 0xffffu) | (stream << 16);
   }
   for (int round = 0; round < 10; round++) {
     if (round) k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;

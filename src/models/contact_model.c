@@ -170,9 +170,10 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
     size_t i0 = 8 * blk, i1 = i0 + 8 < n ? i0 + 8 : n;
     uint32_t w[4][8];
     if (c->contact.sigma > 0) {
-      uint64_t ids[8];
-      for (size_t l = 0; l < 8; l++) ids[l] = (uint64_t)s->id[i0 + l < i1 ? i0 + l : i0];
-      agglo_rng_philox8((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, (uint64_t)s->step, ids, w);
+      uint64_t ids[8], steps[8];
+      for (size_t l = 0; l < 8; l++)
+        ids[l] = (uint64_t)s->id[i0 + l < i1 ? i0 + l : i0], steps[l] = (uint64_t)s->step;
+      agglo_rng_philox8((uint64_t)c->seed, AGGLO_STREAM_BROWNIAN, steps, ids, w);
     }
     for (size_t i = i0; i < i1; i++) {
       double *vi = s->v + 3 * i, u[3] = {0, 0, 0};

@@ -89,13 +89,33 @@ typedef struct {
   /* dlca.rotation = on, per cluster: rotational diffusivity, time of its last turn (or of its
      forming: the turn at a flight's end is that of the time since) */
   double *rot_diffusion, *turned_at;
+  /* the words of 8 consecutive draws of one cluster, from one vectorised Philox call: a grouped
+     flight draws its cluster's numbers one after the other (batch_c < 0: none) */
+  int32_t batch_c, last_c;
+  uint64_t batch_k, last_k;
+  uint32_t batch[4][8];
 } dlca;
 
 /* Every draw is keyed by its cluster and the cluster's own counter, not by a global one: a
    cluster's flights do not depend on the order in which the engine processes the events of the
    others, so that the engine may draw them ahead or replay them (grouped flights, docs/dlca.md). */
 static void draw(dlca *d, int32_t c, double u[4]) {
-  agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, d->draws[c]++, (uint64_t)c, u);
+  uint64_t k = d->draws[c]++;
+  if (c != d->batch_c || k - d->batch_k >= 8) {
+    if (c != d->last_c || k != d->last_k + 1) { /* a lone draw: one Philox call */
+      d->last_c = c, d->last_k = k;
+      agglo_rng_uniform4((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, k, (uint64_t)c, u);
+      return;
+    }
+    /* the second of a run of draws (a group's flights): the next 8 at once, the same bits */
+    uint64_t steps[8], ids[8];
+    for (int l = 0; l < 8; l++) steps[l] = k + (uint64_t)l, ids[l] = (uint64_t)c;
+    agglo_rng_philox8((uint64_t)d->cfg.seed, AGGLO_STREAM_FLIGHT, steps, ids, d->batch);
+    d->batch_c = c, d->batch_k = k;
+  }
+  d->last_c = c, d->last_k = k;
+  uint32_t l = (uint32_t)(k - d->batch_k), r[4] = {d->batch[0][l], d->batch[1][l], d->batch[2][l], d->batch[3][l]};
+  agglo_rng_uniform_words(r, u);
 }
 
 /* The mobility of cluster c from its size and mass (a cluster's mobility changes only when it
@@ -192,6 +212,7 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
   size_t m = s->n ? s->n : 1;
   d->draws = calloc(m, sizeof *d->draws);
   d->sized = calloc(m, sizeof *d->sized);
+  d->batch_c = d->last_c = -1;
   d->speed = malloc(m * sizeof *d->speed);
   d->duration = malloc(m * sizeof *d->duration);
   int turns = c->dlca.rotation == DLCA_ROTATION_ON;
