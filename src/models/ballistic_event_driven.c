@@ -48,7 +48,7 @@ void agglo_ed_destroy(void *state) {
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->size);
   free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->t_flight); free(e->ver);
   free(e->turned); free(e->G); free(e->turn_v);
-  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
+  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws); free(e->alive);
   free(e->p); free(e->Xb); free(e->horizon); free(e->stamp); free(e->xb);
   if (e->plist)
     for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
@@ -198,13 +198,25 @@ static inline void rebase(ed *e, int32_t c, double t) {
 /* ---- event times, from the clusters' reference times ---- */
 
 /* Time until particles i and j (different clusters) touch, from time t; INFINITY if never. */
-static double pair_time(const ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
+/* Time after t at which particles i and j touch, along their clusters' current velocities, in
+   the periodic image that is nearest at time `now` (>= t): the pair is a candidate because it is
+   near now, while t (the clusters' reference time) may be long before, when the two were in
+   another image of each other (ballistic clusters that have not merged for long; a dilute run
+   once let clusters pass through each other this way: test_ballistic_events). */
+static double pair_time(const ed *e, const agglo_system *s, int32_t i, int32_t j, double t,
+                        double now) {
   double xi[3], xj[3], dx[3], dv[3];
   pos(e, &s->box, i, t, xi);
   pos(e, &s->box, j, t, xj);
   agglo_box_delta(&s->box, xj, xi, dx); /* X_i - X_j */
   int32_t a = e->cl[i], b = e->cl[j];
-  for (int k = 0; k < 3; k++) dv[k] = e->V[3 * (size_t)a + k] - e->V[3 * (size_t)b + k];
+  for (int k = 0; k < 3; k++) {
+    dv[k] = e->V[3 * (size_t)a + k] - e->V[3 * (size_t)b + k];
+    if (s->box.periodic[k]) { /* the image nearest now (the same one unless they moved apart) */
+      double later = dx[k] + dv[k] * (now - t);
+      if (fabs(later) > 0.5 * s->box.len[k]) dx[k] -= s->box.len[k] * round(later / s->box.len[k]);
+    }
+  }
   double bb = dv[0] * dx[0] + dv[1] * dx[1] + dv[2] * dx[2];
   if (bb >= 0) return INFINITY;
   double sum = s->r[i] + s->r[j];
@@ -282,7 +294,7 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
         (vc + speed(e, b)) * (h - t) > e->slack)
       continue;
     double tr = e->t0[c] > e->t0[b] ? e->t0[c] : e->t0[b];
-    double tc = tr + pair_time(e, s, pq.i, pq.j, tr);
+    double tc = tr + pair_time(e, s, pq.i, pq.j, tr, t);
     if (!(tc <= h)) continue;
     if (tc < t) tc = t;
     /* oriented by cluster index, whichever cluster scheduled it (the sticking draw is keyed by
@@ -398,14 +410,58 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
    and in the grid. They leave the grid while their pairs are found: two members of one rigid
    cluster never touch, and a large cluster's members would fill their own neighbouring cells.
    (The cells' lists end in the same order as when each member is moved in turn.) */
-static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int scan) {
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     build_position(e, &s->box, i, a);
     cell_remove(e, i);
   }
-  int rc = find_pairs(e, s, a, from, 0);
+  int rc = scan ? find_pairs(e, s, a, from, 0) : 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
   return rc;
+}
+
+/* 1 when no member of another cluster is within find_pairs' reach of cluster a's members at
+   their builds: along some axis, the box of every other cluster's build positions (its offset at
+   its build and its extents, radii included) is farther from a's than the reach, by more than
+   round-off. Then a's cell scan would find nothing. O(clusters) against the scan's 27 cells per
+   member: worth it for large clusters, which late in a run are few and far apart. Not with turns
+   (a turned cluster's members are not where its offset and extents put them). */
+static int far_from_all(ed *e, const agglo_system *s, int32_t a) {
+  if (e->motion.turn) return 0;
+  if (!e->alive || e->nalive == 0 || e->nalive > 2 * e->n_clusters) { /* the list, less the dead */
+    if (!e->alive && !(e->alive = malloc((e->n ? e->n : 1) * sizeof *e->alive))) return 0;
+    size_t w = 0;
+    if (e->nalive == 0) {
+      for (size_t c = 0; c < e->n; c++)
+        if (e->size[c] > 0) e->alive[w++] = (int32_t)c;
+    } else {
+      for (size_t q = 0; q < e->nalive; q++)
+        if (e->size[e->alive[q]] > 0) e->alive[w++] = e->alive[q];
+    }
+    e->nalive = w;
+  }
+  double reach = 2 * e->margin + e->slack, ca[3], ha[3];
+  const double *ea = e->ext + 6 * (size_t)a;
+  for (int k = 0; k < 3; k++)
+    ca[k] = e->Xb[3 * (size_t)a + k] + 0.5 * (ea[k] + ea[3 + k]), ha[k] = 0.5 * (ea[3 + k] - ea[k]);
+  for (size_t q = 0; q < e->nalive; q++) {
+    int32_t b = e->alive[q];
+    if (b == a || e->size[b] <= 0) continue;
+    const double *eb = e->ext + 6 * (size_t)b;
+    int apart = 0;
+    for (int k = 0; k < s->dim && !apart; k++) {
+      /* offsets are not wrapped (a cluster may have crossed the box many times): the nearest
+         image by rounding, not by one shift */
+      double d = e->Xb[3 * (size_t)b + k] + 0.5 * (eb[k] + eb[3 + k]) - ca[k];
+      if (s->box.periodic[k]) d -= s->box.len[k] * round(d / s->box.len[k]);
+      double h = ha[k] + 0.5 * (eb[3 + k] - eb[k]), tol = 1e-9 * (reach + h + s->box.len[k]);
+      /* along a periodic axis the minimum image must be the only one near */
+      if (s->box.periodic[k] && 2 * (h + reach + tol) >= s->box.len[k]) continue;
+      apart = fabs(d) - h > reach + tol;
+    }
+    if (!apart) return 0;
+  }
+  return 1;
 }
 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
@@ -417,7 +473,10 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
     e->Xb[3 * (size_t)a + k] = e->X0[3 * (size_t)a + k] + e->V[3 * (size_t)a + k] * dt;
   e->plen[a] = 0;
   e->rebuilds++;
-  if (build_members(e, s, a, e->head[a]) != 0) return -1;
+  /* a large cluster far from every other: its members move in the grid, no scan */
+  int scan = !((size_t)e->size[a] * 16 >= e->n_clusters && far_from_all(e, s, a));
+  e->far += !scan;
+  if (build_members(e, s, a, e->head[a], scan) != 0) return -1;
   e->ver[a]++;
   return reschedule(e, s, a);
 }
@@ -509,7 +568,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
   e->plen[B] = 0;
-  if (build_members(e, s, A, first_of_B) != 0) return -1;
+  if (build_members(e, s, A, first_of_B, 1) != 0) return -1;
   return reschedule(e, s, A);
 }
 

@@ -86,11 +86,16 @@ struct agglo_ed {
   int32_t *silent;
   double *gstart;
   uint64_t *gdraws;
+  /* the clusters alive, as a list that may still hold dead ones (refreshed when half are dead):
+     a large cluster's rebuild first checks whether any other comes near (far_from_all) */
+  int32_t *alive;
+  size_t nalive;
   double t_end;                  /* end of the current step */
   agglo_ed_event cur;            /* the event being processed (order of ties at a burst) */
   /* statistics */
   int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces, turns;
   int64_t groups, bursts;        /* groups made, groups burst before their end */
+  int64_t far;                   /* rebuilds without a cell scan (far_from_all) */
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when
