@@ -207,6 +207,17 @@ static inline void team_total(team *tm, double *x, int nsum, int n) {
   tm->flip ^= 1; /* the next values go to the other buffer: no thread may still read this one */
 }
 
+/* Row k's impulse x onto its two particles: -x e_k on a, +x e_k on b (none for a wall). */
+static inline void scatter_row(const proj_ws *w, double *u, size_t k, double x, int D) {
+  const double *ek = w->e + D * k;
+  double *ua = u + D * (size_t)w->a[k];
+  for (int d = 0; d < D; d++) ua[d] -= x * ek[d];
+  if (w->b[k] >= 0) {
+    double *ub = u + D * (size_t)w->b[k];
+    for (int d = 0; d < D; d++) ub[d] += x * ek[d];
+  }
+}
+
 /* u = M^-1 G^T x on the component's particles (this thread's; fixed order: constraints
    ascending). In a team, x must be complete (a barrier since it was written). */
 static inline __attribute__((always_inline)) void spread(const proj_ws *w, const comp_range *r,
@@ -234,16 +245,7 @@ static inline __attribute__((always_inline)) void spread(const proj_ws *w, const
   }
   for (size_t p = r->p0; p < r->p1; p++)
     for (int d = 0; d < D; d++) u[D * p + d] = 0;
-  for (size_t k = r->c0; k < r->c1; k++) {
-    double xk = x[k];
-    const double *ek = w->e + D * k;
-    double *ua = u + D * (size_t)w->a[k];
-    for (int d = 0; d < D; d++) ua[d] -= xk * ek[d];
-    if (w->b[k] >= 0) {
-      double *ub = u + D * (size_t)w->b[k];
-      for (int d = 0; d < D; d++) ub[d] += xk * ek[d];
-    }
-  }
+  for (size_t k = r->c0; k < r->c1; k++) scatter_row(w, u, k, x[k], D);
   for (size_t p = r->p0; p < r->p1; p++)
     for (int d = 0; d < D; d++) u[D * p + d] *= w->im[p];
 }
@@ -423,14 +425,7 @@ static inline __attribute__((always_inline)) void expansion_update(
       for (int d = 0; d < D; d++) u[D * q + d] = 0;
     for (size_t i = 0; i < nc; i++) {
       size_t k = c0 + w->clip[first + i];
-      double x = clip_delta(w, k, acg);
-      const double *ek = w->e + D * k;
-      double *ua = u + D * (size_t)w->a[k];
-      for (int d = 0; d < D; d++) ua[d] -= x * ek[d];
-      if (w->b[k] >= 0) {
-        double *ub = u + D * (size_t)w->b[k];
-        for (int d = 0; d < D; d++) ub[d] += x * ek[d];
-      }
+      scatter_row(w, u, k, clip_delta(w, k, acg), D);
     }
     for (size_t q = r->p0; q < r->p1; q++)
       for (int d = 0; d < D; d++) u[D * q + d] *= w->im[q];
