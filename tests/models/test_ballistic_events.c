@@ -41,8 +41,8 @@ static void flight_velocity(int dim, int32_t c, int k, int size, double V[3]) {
 
 static void engine_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   recorder *r = ctx;
-  flight_velocity(e->dim, c, r->count[c]++, e->size[c], e->V + 3 * (size_t)c);
-  e->t_flight[c] = t + FLIGHT_TIME;
+  flight_velocity(e->dim, c, r->count[c]++, e->trk[c].size, e->trk[c].V);
+  e->trk[c].t_flight = t + FLIGHT_TIME;
 }
 
 static int engine_sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
