@@ -46,13 +46,13 @@ _Static_assert(sizeof(agglo_ed_cluster) == 128, "a cluster is two cache lines");
 void agglo_ed_destroy(void *state) {
   ed *e = state;
   if (!e) return;
+  if (e->trk)
+    for (size_t c = 0; c < e->n; c++) free(e->trk[c].plist);
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->trk); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
   free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws); free(e->alive);
   free(e->p); free(e->xb);
-  if (e->plist)
-    for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
-  free(e->plist); free(e->plen); free(e->pcap);
+  free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
   free(e);
 }
@@ -79,13 +79,12 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->ext = malloc(6 * m * sizeof *e->ext);
   e->p = malloc(3 * m * sizeof *e->p);
   e->xb = malloc(3 * m * sizeof *e->xb);
-  e->plist = calloc(m, sizeof *e->plist);
-  e->plen = calloc(m, sizeof *e->plen);
+  e->M = malloc(m * sizeof *e->M);
   e->pcap = calloc(m, sizeof *e->pcap);
   e->cnext = malloc(m * sizeof *e->cnext);
   e->cprev = malloc(m * sizeof *e->cprev);
   e->cell_of = malloc(m * sizeof *e->cell_of);
-  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->trk || !e->ext || !e->p || !e->xb || !e->plist || !e->plen || !e->pcap || !e->cnext || !e->cprev ||
+  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->trk || !e->ext || !e->p || !e->xb || !e->M || !e->pcap || !e->cnext || !e->cprev ||
       !e->cell_of) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -103,7 +102,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   for (size_t i = 0; i < n; i++) {
     e->cl[i] = (int32_t)i, e->next_mem[i] = -1, e->head[i] = e->tail[i] = (int32_t)i;
     e->trk[i].size = 1;
-    e->trk[i].M = s->m[i];
+    e->M[i] = s->m[i];
     e->trk[i].t0 = s->t;
     e->trk[i].t_flight = INFINITY;
     for (int k = 0; k < 3; k++) {
@@ -272,11 +271,11 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
     own = group(e, s, c, own);
   e->trk[c].horizon = own.t;
   if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
-  if (e->plen[c] == 0) return 0;
+  if (e->trk[c].plen == 0) return 0;
   double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
-  pair *l = e->plist[c];
+  pair *l = e->trk[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->plen[c]; q++) {
+  for (size_t q = 0; q < e->trk[c].plen; q++) {
     pair pq = l[q];
     int32_t b = e->cl[pq.j];
     if (e->trk[b].stamp != pq.stamp) continue; /* dead */
@@ -296,7 +295,7 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
                      : (event){tc, pq.j, pq.i, b, c, e->trk[b].ver, e->trk[c].ver};
     if (agglo_ed_calendar_push(&e->cal, ev) != 0) return -1;
   }
-  e->plen[c] = w;
+  e->trk[c].plen = w;
   return 0;
 }
 
@@ -336,19 +335,20 @@ static void build_position(ed *e, const agglo_box *box, int32_t i, int32_t c) {
 }
 
 static int plist_add(ed *e, int32_t c, pair q) {
-  if (e->plen[c] == e->pcap[c]) {
+  if (e->trk[c].plen == e->pcap[c]) {
     size_t w = 0; /* drop the dead first; grow only if the list is more than half live */
-    for (size_t k = 0; k < e->plen[c]; k++)
-      if (e->trk[e->cl[e->plist[c][k].j]].stamp == e->plist[c][k].stamp) e->plist[c][w++] = e->plist[c][k];
-    e->plen[c] = w;
+    for (size_t k = 0; k < e->trk[c].plen; k++)
+      if (e->trk[e->cl[e->trk[c].plist[k].j]].stamp == e->trk[c].plist[k].stamp) e->trk[c].plist[w++] = e->trk[c].plist[k];
+    e->trk[c].plen = w;
     if (2 * w >= e->pcap[c]) {
       size_t cap = e->pcap[c] ? 2 * e->pcap[c] : 8;
-      pair *l = realloc(e->plist[c], cap * sizeof *l);
+      if (cap > UINT32_MAX) return -1; /* plen's range */
+      pair *l = realloc(e->trk[c].plist, cap * sizeof *l);
       if (!l) return -1;
-      e->plist[c] = l, e->pcap[c] = cap;
+      e->trk[c].plist = l, e->pcap[c] = cap;
     }
   }
-  e->plist[c][e->plen[c]++] = q;
+  e->trk[c].plist[e->trk[c].plen++] = q;
   return 0;
 }
 
@@ -464,7 +464,7 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
   double dt = t - e->trk[a].t0;
   for (int k = 0; k < 3; k++)
     e->trk[a].Xb[k] = e->trk[a].X0[k] + e->trk[a].V[k] * dt;
-  e->plen[a] = 0;
+  e->trk[a].plen = 0;
   e->rebuilds++;
   /* a large cluster far from every other: its members move in the grid, no scan */
   int scan = !((size_t)e->trk[a].size * 16 >= e->n_clusters && far_from_all(e, s, a));
@@ -480,7 +480,7 @@ static int build_all(ed *e, const agglo_system *s) {
   agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
-    e->cell_of[c] = -1, e->plen[c] = 0;
+    e->cell_of[c] = -1, e->trk[c].plen = 0;
     if (e->grouped) e->grouped[c] = 0;
     if (e->trk[c].size <= 0) continue;
     e->trk[c].stamp = ++e->stamps;
@@ -538,15 +538,15 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
     if (eb[k] + shift[k] < ea[k]) ea[k] = eb[k] + shift[k];
     if (eb[3 + k] + shift[k] > ea[3 + k]) ea[3 + k] = eb[3 + k] + shift[k];
   }
-  double M = e->trk[A].M + e->trk[B].M;
+  double M = e->M[A] + e->M[B];
   if (e->G)
     for (int k = 0; k < 3; k++)
-      e->G[3 * (size_t)A + k] = (e->trk[A].M * e->G[3 * (size_t)A + k] +
-                                 e->trk[B].M * (e->G[3 * (size_t)B + k] + shift[k])) / M;
+      e->G[3 * (size_t)A + k] = (e->M[A] * e->G[3 * (size_t)A + k] +
+                                 e->M[B] * (e->G[3 * (size_t)B + k] + shift[k])) / M;
   for (int k = 0; k < 3; k++)
     e->trk[A].V[k] =
-        (e->trk[A].M * e->trk[A].V[k] + e->trk[B].M * e->trk[B].V[k]) / M;
-  e->trk[A].M = M;
+        (e->M[A] * e->trk[A].V[k] + e->M[B] * e->trk[B].V[k]) / M;
+  e->M[A] = M;
   e->trk[B].t_flight = INFINITY;
   int32_t first_of_B = e->head[B];
   e->next_mem[e->tail[A]] = e->head[B];
@@ -560,7 +560,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   if (!e->built) return 0;
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
-  e->plen[B] = 0;
+  e->trk[B].plen = 0;
   if (build_members(e, s, A, first_of_B, 1) != 0) return -1;
   return reschedule(e, s, A);
 }
@@ -668,8 +668,8 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
       room = e->margin;
     }
     double upto = done + room / rho < end ? done + room / rho : end;
-    for (size_t q = 0; q < e->plen[c]; q++) {
-      const pair *pq = &e->plist[c][q];
+    for (size_t q = 0; q < e->trk[c].plen; q++) {
+      const pair *pq = &e->trk[c].plist[q];
       if (e->trk[e->cl[pq->j]].stamp != pq->stamp) continue; /* dead */
       const double *v = e->turn_v + 3 * (size_t)pq->i;
       double xj[3], xi[3], w[3], d[3], g[3];
@@ -760,11 +760,11 @@ int agglo_ed_group_flights(agglo_ed *e, int cap) {
 
 /* Live candidate pairs of cluster c (the dead ones leave its list). */
 static size_t live_pairs(ed *e, int32_t c) {
-  pair *l = e->plist[c];
+  pair *l = e->trk[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->plen[c]; q++)
+  for (size_t q = 0; q < e->trk[c].plen; q++)
     if (e->trk[e->cl[l[q].j]].stamp == l[q].stamp) l[w++] = l[q];
-  return e->plen[c] = w;
+  return e->trk[c].plen = w;
 }
 
 /* The end of lone cluster c's flight at time t as flight_end and new_flight make it, without
@@ -1004,7 +1004,7 @@ int agglo_ed_save(const void *state, FILE *f) {
     fprintf(f, "%zu", c);
     for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].X0[k]);
     for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].V[k]);
-    fprintf(f, " %.17g %.17g", e->trk[c].t0, e->trk[c].M);
+    fprintf(f, " %.17g %.17g", e->trk[c].t0, e->M[c]);
     for (int k = 0; k < 6; k++) fprintf(f, " %.17g", e->ext[6 * c + k]);
     fputc('\n', f);
   }
@@ -1065,7 +1065,7 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
                         "(index, 3 offsets, 3 velocities, time, mass > 0, 6 extents; all finite)", at);
     for (int k = 0; k < 3; k++) e->trk[c].X0[k] = X[k], e->trk[c].V[k] = V[k];
     for (int k = 0; k < 6; k++) e->ext[6 * c + k] = x[k];
-    e->trk[c].t0 = t0, e->trk[c].M = M;
+    e->trk[c].t0 = t0, e->M[c] = M;
     e->trk[c].size = -e->trk[c].size; /* read: a cluster listed twice is refused */
   }
   for (size_t c = 0; c < e->n; c++) e->trk[c].size = -e->trk[c].size;

@@ -23,10 +23,11 @@ typedef struct {
   double V[3], t_flight; /* velocity; end of its flight (INFINITY without motion) */
   double Xb[3], horizon; /* offset at its build; time of its own next event */
   uint64_t stamp;        /* unique stamp of its build (a pair found before it is dead) */
-  double M;              /* mass */
+  agglo_ed_pair *plist;  /* its candidate pairs (i its member) */
+  uint32_t plen;         /* their number */
   uint32_t ver;          /* bumped whenever its events change */
   int32_t size;          /* members (0: merged into another) */
-  double pad_;
+  int32_t pad_;
 } agglo_ed_cluster;
 
 typedef struct agglo_ed agglo_ed;
@@ -64,7 +65,7 @@ struct agglo_ed {
   /* clusters, named by a member's storage index */
   int32_t *cl, *next_mem, *head, *tail;
   agglo_ed_cluster *trk;         /* per cluster: its motion, build and counters */
-  double *ext;                   /* per cluster: extents (6) */
+  double *ext, *M;               /* per cluster: extents (6), mass */
   double *turned;                /* per cluster (motion.turn): how far its turns may have moved
                                     its members since its build, counted with its displacement */
   double *G;                     /* per cluster (motion.turn): its centre of mass in its frame
@@ -77,8 +78,7 @@ struct agglo_ed {
   double t;
   uint64_t stamps;               /* build stamps given so far */
   double *xb;                    /* per particle: position at its cluster's build */
-  agglo_ed_pair **plist;         /* per cluster: its candidate pairs (i its member) */
-  size_t *plen, *pcap;
+  size_t *pcap;                  /* per cluster: room in its list of candidate pairs */
   double slack;                  /* round-off allowance on the gaps (lengths) */
   int built;                     /* 0: builds, pairs and calendar to make at the next step */
   agglo_ed_calendar cal;         /* the events to come (ballistic_calendar.h) */

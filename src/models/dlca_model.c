@@ -122,8 +122,8 @@ static void draw(dlca *d, int32_t c, double u[4]) {
    merges). [choice] Its rotational diffusivity is Stokes-Einstein's ratio to D in every regime:
    D_r = kT / (8 pi mu R_m^3) = 3 D / (4 R_m^2) (docs/dlca.md). */
 static void size_up(dlca *d, const agglo_ed *e, int32_t c) {
-  double D, lambda, Rm = mobility_radius(&d->cfg, e->trk[c].size, e->trk[c].M);
-  agglo_dlca_mobility(&d->cfg, e->trk[c].size, e->trk[c].M, &D, &lambda);
+  double D, lambda, Rm = mobility_radius(&d->cfg, e->trk[c].size, e->M[c]);
+  agglo_dlca_mobility(&d->cfg, e->trk[c].size, e->M[c], &D, &lambda);
   d->sized[c] = e->trk[c].size;
   d->speed[c] = 2 * e->dim * D / lambda;
   d->duration[c] = lambda / d->speed[c];
