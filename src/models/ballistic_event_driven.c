@@ -277,7 +277,7 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   size_t w = 0;
   for (size_t q = 0; q < e->trk[c].plen; q++) {
     pair pq = l[q];
-    int32_t b = e->cl[pq.j];
+    int32_t b = pq.b;
     if (e->trk[b].stamp != pq.stamp) continue; /* dead */
     l[w++] = pq;
     double h = e->trk[c].horizon < e->trk[b].horizon ? e->trk[c].horizon : e->trk[b].horizon;
@@ -338,7 +338,7 @@ static int plist_add(ed *e, int32_t c, pair q) {
   if (e->trk[c].plen == e->pcap[c]) {
     size_t w = 0; /* drop the dead first; grow only if the list is more than half live */
     for (size_t k = 0; k < e->trk[c].plen; k++)
-      if (e->trk[e->cl[e->trk[c].plist[k].j]].stamp == e->trk[c].plist[k].stamp) e->trk[c].plist[w++] = e->trk[c].plist[k];
+      if (e->trk[e->trk[c].plist[k].b].stamp == e->trk[c].plist[k].stamp) e->trk[c].plist[w++] = e->trk[c].plist[k];
     e->trk[c].plen = w;
     if (2 * w >= e->pcap[c]) {
       size_t cap = e->pcap[c] ? 2 * e->pcap[c] : 8;
@@ -390,7 +390,7 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
               double g = sqrt(d2) - lim;
               /* its flights are needed one by one from now (ballistic_events.h) */
               if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
-              pair qa = {i, j, e->trk[b].stamp, g}, qb = {j, i, e->trk[a].stamp, g};
+              pair qa = {i, j, b, e->trk[b].stamp, g}, qb = {j, i, a, e->trk[a].stamp, g};
               if (plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0) return -1;
             }
           }
@@ -553,6 +553,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   e->tail[A] = e->tail[B];
   e->trk[A].size += e->trk[B].size;
   e->trk[B].size = 0;
+  e->trk[B].stamp = ++e->stamps; /* the pairs found with its members die */
   if (e->motion.flight) e->motion.flight(e->motion.ctx, e, A, t); /* after its mass and size */
   e->trk[A].ver++, e->trk[B].ver++;
   e->n_clusters--;
@@ -670,7 +671,7 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
     double upto = done + room / rho < end ? done + room / rho : end;
     for (size_t q = 0; q < e->trk[c].plen; q++) {
       const pair *pq = &e->trk[c].plist[q];
-      if (e->trk[e->cl[pq->j]].stamp != pq->stamp) continue; /* dead */
+      if (e->trk[pq->b].stamp != pq->stamp) continue; /* dead */
       const double *v = e->turn_v + 3 * (size_t)pq->i;
       double xj[3], xi[3], w[3], d[3], g[3];
       pos(e, &s->box, pq->j, e->trk[c].t0, xj);
@@ -763,7 +764,7 @@ static size_t live_pairs(ed *e, int32_t c) {
   pair *l = e->trk[c].plist;
   size_t w = 0;
   for (size_t q = 0; q < e->trk[c].plen; q++)
-    if (e->trk[e->cl[l[q].j]].stamp == l[q].stamp) l[w++] = l[q];
+    if (e->trk[l[q].b].stamp == l[q].stamp) l[w++] = l[q];
   return e->trk[c].plen = w;
 }
 

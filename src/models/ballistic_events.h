@@ -7,11 +7,11 @@
 #include "models/ballistic_calendar.h"
 #include <stdint.h>
 
-/* A candidate pair in the list of the cluster of particle i: j's cluster had build stamp
-   `stamp` when the pair was found (the pair is dead once either cluster rebuilds), gap is the
-   gap between the two particles' build positions. */
+/* A candidate pair in the list of the cluster of particle i: j's cluster b had build stamp
+   `stamp` when the pair was found (the pair is dead once either cluster rebuilds or merges into
+   another), gap is the gap between the two particles' build positions. */
 typedef struct {
-  int32_t i, j;
+  int32_t i, j, b;
   uint64_t stamp;
   double gap;
 } agglo_ed_pair;
