@@ -50,8 +50,8 @@ static void engine_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
 
 /* The smallest gap between particles of different clusters of the engine at its time e->t, from
    its clusters' straight lines, in any periodic image: an overlap in an image is a distance below
-   r_i + r_j < L / 2 there (the engine's box is at least 8 max radii wide), so that image is the
-   minimum one. The gap of particles i0 and j0 (-1: none) in *pair_gap. */
+   r_i + r_j <= L / 2 there (the engine refuses a box narrower than 4 max radii), every component
+   below L / 2, so that image is the minimum one. The gap of particles i0 and j0 (-1: none) in *pair_gap. */
 static double engine_min_gap(const agglo_ed *e, const agglo_system *s, int32_t i0, int32_t j0,
                              double *pair_gap) {
   double x[3 * N], worst = INFINITY;
