@@ -160,21 +160,54 @@ static const uint8_t left_pack[16][16] = {
 };
 #endif
 
+/* The box's minimum image by rounding (L = 0 on a bounded axis leaves the difference alone), the
+   same for every particle of a build */
+typedef struct {
+  double L[3], inv[3];
+} box_round;
+
+static box_round box_rounding(const agglo_system *s) {
+  box_round b;
+  for (int k = 0; k < 3; k++) {
+    b.L[k] = s->box.periodic[k] ? s->box.len[k] : 0;
+    b.inv[k] = b.L[k] > 0 ? 1 / b.L[k] : 0;
+  }
+  return b;
+}
+
 /* The members p0..p1 of the grid within the list distance of particle i and above it, appended
    to dst from cnt; returns the new count. 2D. The AVX2 path tests 4 members at once with the
    scalar path's operations lane by lane (GCC contracts the scalar path to these two fused
    negative multiply-adds and one fused multiply-add under -std=gnu11; the same bits), and reads
    up to 3 members past p1 (the grid's arrays are padded), masked off. */
-static inline __attribute__((always_inline)) size_t scan_range_2(const grid *g, size_t p0, size_t p1,
-                                                                 size_t i, double x0, double x1,
-                                                                 double L0, double L1, double i0,
-                                                                 double i1, double reach_ri,
-                                                                 int32_t *dst, size_t cnt) {
+typedef struct {
+  size_t i;
+  double x0, x1, L0, L1, i0, i1, reach_ri;
 #if defined(__AVX2__) && defined(__FMA__)
-  const __m256d X0 = _mm256_set1_pd(x0), X1 = _mm256_set1_pd(x1), I0 = _mm256_set1_pd(i0),
-                I1 = _mm256_set1_pd(i1), LL0 = _mm256_set1_pd(L0), LL1 = _mm256_set1_pd(L1),
-                RR = _mm256_set1_pd(reach_ri);
-  const __m128i II = _mm_set1_epi32((int32_t)i);
+  __m256d X0, X1, I0, I1, LL0, LL1, RR; /* the same, in 4 lanes */
+  __m128i II;
+#endif
+} scan_of;
+
+static inline __attribute__((always_inline)) scan_of scan_for(size_t i, double x0, double x1,
+                                                              const box_round *br, double reach_ri) {
+  scan_of o = {.i = i, .x0 = x0, .x1 = x1, .L0 = br->L[0], .L1 = br->L[1], .i0 = br->inv[0],
+               .i1 = br->inv[1], .reach_ri = reach_ri};
+#if defined(__AVX2__) && defined(__FMA__)
+  o.X0 = _mm256_set1_pd(x0), o.X1 = _mm256_set1_pd(x1), o.I0 = _mm256_set1_pd(o.i0);
+  o.I1 = _mm256_set1_pd(o.i1), o.LL0 = _mm256_set1_pd(o.L0), o.LL1 = _mm256_set1_pd(o.L1);
+  o.RR = _mm256_set1_pd(reach_ri), o.II = _mm_set1_epi32((int32_t)i);
+#endif
+  return o;
+}
+
+static inline __attribute__((always_inline)) size_t scan_range_2(const grid *g, size_t p0, size_t p1,
+                                                                 const scan_of *o, int32_t *dst,
+                                                                 size_t cnt) {
+#if defined(__AVX2__) && defined(__FMA__)
+  const __m256d X0 = o->X0, X1 = o->X1, I0 = o->I0, I1 = o->I1, LL0 = o->LL0, LL1 = o->LL1,
+                RR = o->RR;
+  const __m128i II = o->II;
   for (size_t p = p0; p < p1; p += 4) {
     __m256d d0 = _mm256_sub_pd(_mm256_loadu_pd(g->gx + p), X0);
     __m256d d1 = _mm256_sub_pd(_mm256_loadu_pd(g->gy + p), X1);
@@ -192,12 +225,14 @@ static inline __attribute__((always_inline)) size_t scan_range_2(const grid *g, 
     cnt += (size_t)__builtin_popcount((unsigned)keep);
   }
 #else
+  size_t i = o->i;
+  double x0 = o->x0, x1 = o->x1, L0 = o->L0, L1 = o->L1, i0 = o->i0, i1 = o->i1;
   for (size_t p = p0; p < p1; p++) {
     double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
     d0 -= L0 * rint(d0 * i0);
     d1 -= L1 * rint(d1 * i1);
     double q = d0 * d0 + d1 * d1;
-    double lim = reach_ri + g->gr[p];
+    double lim = o->reach_ri + g->gr[p];
     int32_t j = g->members[p];
     dst[cnt] = j;
     cnt += (size_t)((q < lim * lim) & ((size_t)j > i));
@@ -210,14 +245,13 @@ static inline __attribute__((always_inline)) size_t scan_range_2(const grid *g, 
    same bits without it */
 static inline __attribute__((always_inline)) int scan_particle(const agglo_system *s, const grid *g,
                                                                const axis_cells *const tab[3],
-                                                               size_t i, double reach, ibuf *out,
-                                                               int D) {
+                                                               const box_round *br, size_t i,
+                                                               double reach, ibuf *out, int D) {
   const double *xi = s->x + 3 * i;
   double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
-  /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
-  double L0 = s->box.periodic[0] ? s->box.len[0] : 0, L1 = s->box.periodic[1] ? s->box.len[1] : 0,
-         L2 = s->box.periodic[2] ? s->box.len[2] : 0;
-  double i0 = L0 > 0 ? 1 / L0 : 0, i1 = L1 > 0 ? 1 / L1 : 0, i2 = L2 > 0 ? 1 / L2 : 0;
+  double L0 = br->L[0], L1 = br->L[1], L2 = br->L[2], i0 = br->inv[0], i1 = br->inv[1],
+         i2 = br->inv[2];
+  scan_of o = scan_for(i, x0, x1, br, reach + ri);
   int32_t ci = g->cell_of[i];
   const axis_cells *ax = tab[0] + ci % g->nc[0], *ay = tab[1] + (ci / g->nc[0]) % g->nc[1],
                    *az = tab[2] + ci / (g->nc[0] * g->nc[1]);
@@ -251,7 +285,7 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
         int32_t *dst = out->v;
         size_t cnt = out->n;
         if (D == 2) {
-          cnt = scan_range_2(g, p0, p1, i, x0, x1, L0, L1, i0, i1, reach + ri, dst, cnt);
+          cnt = scan_range_2(g, p0, p1, &o, dst, cnt);
         } else {
           for (size_t p = p0; p < p1; p++) {
             double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
@@ -302,6 +336,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
     return -1;
   }
   const axis_cells *tab[3] = {axis_table(s, &g, 0), axis_table(s, &g, 1), axis_table(s, &g, 2)};
+  const box_round br = box_rounding(s);
   if (!tab[0] || !tab[1] || !tab[2]) {
     for (int k = 0; k < 3; k++) free((void *)tab[k]);
     grid_free(&g);
@@ -328,8 +363,8 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
-      bad = (s->dim == 2 ? scan_particle(s, &g, tab, i, reach, &buf, 2)
-                         : scan_particle(s, &g, tab, i, reach, &buf, 3)) != 0;
+      bad = (s->dim == 2 ? scan_particle(s, &g, tab, &br, i, reach, &buf, 2)
+                         : scan_particle(s, &g, tab, &br, i, reach, &buf, 3)) != 0;
       nb->start[i + 1] = buf.n - before;
     }
     if (bad) {
