@@ -51,8 +51,9 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   g->cell_of = malloc((n ? n : 1) * sizeof *g->cell_of);
   g->first = calloc(ncells + 1, sizeof *g->first);
   /* 4 more members: the list's vector scan reads up to 3 past a range (masked off) */
-  g->members = calloc(n + 4, sizeof *g->members);
+  g->members = malloc((n + 4) * sizeof *g->members);
   if (!g->cell_of || !g->first || !g->members) return -1;
+  memset(g->members + n, 0, 4 * sizeof *g->members);
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     const double *x = s->x + 3 * i;
@@ -71,8 +72,9 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
 
 static int grid_pack(grid *g, const agglo_system *s) {
   size_t n = s->n;
-  g->gx = calloc(4 * n + 4, sizeof *g->gx); /* (padded as members) */
+  g->gx = malloc((4 * n + 4) * sizeof *g->gx); /* (padded as members) */
   if (!g->gx) return -1;
+  memset(g->gx + 4 * n, 0, 4 * sizeof *g->gx);
   g->gy = g->gx + n, g->gz = g->gy + n, g->gr = g->gz + n;
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t q = 0; q < n; q++) {

@@ -425,33 +425,6 @@ int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s
   return collect(c, s, nb, &R);
 }
 
-#if defined(__AVX2__)
-/* Which of the listed pairs p .. p + 3 (of particle i; left of them in its list) may close in
-   count_missed's float test: not selected, and gapf not above 1.0002 (spd_i + spd_j) + 1e-30
-   (the test's bound is 1.0001: a lane it keeps is kept here). Bit l for pair p + l. */
-static inline unsigned may_close_4(const struct agglo_cscratch *S, const float *spd,
-                                   const int32_t *nbr, size_t i, size_t p, size_t left) {
-  int32_t jj[4];
-  uint8_t sel[4];
-  float gf[4];
-  for (size_t l = 0; l < 4; l++) {
-    int ok = l < left;
-    jj[l] = ok ? nbr[p + l] : (int32_t)i; /* (a valid index) */
-    sel[l] = ok ? S->sel[p + l] : 1;
-    gf[l] = ok ? S->gapf[p + l] : 0;
-  }
-  __m128 sj = _mm_i32gather_ps(spd, _mm_loadu_si128((const __m128i *)jj), 4);
-  __m128 lim = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(1.0002f), _mm_add_ps(_mm_set1_ps(spd[i]), sj)),
-                          _mm_set1_ps(1e-30f));
-  unsigned far = (unsigned)_mm_movemask_ps(_mm_cmpgt_ps(_mm_loadu_ps(gf), lim));
-  uint32_t s4;
-  memcpy(&s4, sel, 4);
-  __m128i selv = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)s4));
-  unsigned picked = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(selv, _mm_setzero_si128())));
-  return ~(far | picked) & 15u;
-}
-#endif
-
 size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_system *s,
                                       const agglo_neighbors *nb, double h, const double *v,
                                       uint8_t *mark) {
@@ -499,17 +472,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
           mark[i] = 1;
         }
       }
-      size_t pe = nb->start[i + 1];
-      unsigned todo = ~0u; /* the pairs p, p + 1, ... that the test below must see */
-      for (size_t p = nb->start[i]; p < pe; p++) {
-#if defined(__AVX2__)
-        /* 4 pairs at once: those already selected or certainly too far apart to close (a
-           stricter bound than the test below: the lanes left are those it keeps, and more) are
-           skipped together */
-        size_t l = (p - nb->start[i]) % 4;
-        if (gapf && l == 0) todo = may_close_4(S, spd, nb->nbr, i, p, pe - p);
-        if (gapf && !(todo >> l & 1)) continue;
-#endif
+      for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) {
         int32_t j = nb->nbr[p];
         if (gapf) {
           if (S->sel[p] || gapf[p] > 1.0001f * (spd[i] + spd[j]) + 1e-30f) continue;
