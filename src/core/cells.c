@@ -50,8 +50,10 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
   size_t n = s->n;
   g->cell_of = malloc((n ? n : 1) * sizeof *g->cell_of);
   g->first = calloc(ncells + 1, sizeof *g->first);
-  g->members = malloc((n ? n : 1) * sizeof *g->members);
+  /* 4 more members: the list's vector scan reads up to 3 past a range (masked off) */
+  g->members = malloc((n + 4) * sizeof *g->members);
   if (!g->cell_of || !g->first || !g->members) return -1;
+  memset(g->members + n, 0, 4 * sizeof *g->members);
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {
     const double *x = s->x + 3 * i;
@@ -70,8 +72,9 @@ static int grid_build(grid *g, const agglo_system *s, double cell, int span) {
 
 static int grid_pack(grid *g, const agglo_system *s) {
   size_t n = s->n;
-  g->gx = malloc(4 * (n ? n : 1) * sizeof *g->gx);
+  g->gx = malloc((4 * n + 4) * sizeof *g->gx); /* (padded as members) */
   if (!g->gx) return -1;
+  memset(g->gx + 4 * n, 0, 4 * sizeof *g->gx);
   g->gy = g->gx + n, g->gz = g->gy + n, g->gr = g->gz + n;
 #pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
   for (size_t q = 0; q < n; q++) {
@@ -103,55 +106,169 @@ static int axis_stencil(const agglo_system *s, const grid *g, int k, int c, int 
   return m;
 }
 
+/* The stencil of every cell along one axis, made once per build: its cells (cell[c][0..ncell))
+   and, along x, the same cells as runs of consecutive cells (lo..hi), each one contiguous range
+   of members. The scan order does not matter: each particle's partners are sorted. */
+typedef struct {
+  int ncell, cell[2 * MAX_SPAN + 1];
+  int nrun, lo[2 * MAX_SPAN + 1], hi[2 * MAX_SPAN + 1];
+} axis_cells;
+
+static axis_cells *axis_table(const agglo_system *s, const grid *g, int k) {
+  axis_cells *t = malloc((size_t)g->nc[k] * sizeof *t);
+  if (!t) return NULL;
+  for (int c = 0; c < g->nc[k]; c++) {
+    axis_cells *a = t + c;
+    a->ncell = axis_stencil(s, g, k, c, a->cell);
+    a->nrun = 0;
+    for (int q = 0; q < a->ncell;) {
+      int q1 = q + 1;
+      while (q1 < a->ncell && a->cell[q1] == a->cell[q1 - 1] + 1) q1++;
+      a->lo[a->nrun] = a->cell[q], a->hi[a->nrun++] = a->cell[q1 - 1];
+      q = q1;
+    }
+  }
+  return t;
+}
+
 /* Partners j > i of particle i within the list distance, appended to out (ascending). */
 typedef struct {
   int32_t *v;
   size_t n, cap;
 } ibuf;
 
-/* The stencil of the last cell scanned: with the particles in cell order (simulation.c),
-   consecutive particles mostly share their cell, so it is computed once per cell, not per
-   particle. */
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+/* pshufb masks that move the int32 lanes whose bit is set in the index to the front */
+static const uint8_t left_pack[16][16] = {
+#define L4(a) (uint8_t)(4 * (a)), (uint8_t)(4 * (a) + 1), (uint8_t)(4 * (a) + 2), (uint8_t)(4 * (a) + 3)
+    {0},
+    {L4(0)},
+    {L4(1)},
+    {L4(0), L4(1)},
+    {L4(2)},
+    {L4(0), L4(2)},
+    {L4(1), L4(2)},
+    {L4(0), L4(1), L4(2)},
+    {L4(3)},
+    {L4(0), L4(3)},
+    {L4(1), L4(3)},
+    {L4(0), L4(1), L4(3)},
+    {L4(2), L4(3)},
+    {L4(0), L4(2), L4(3)},
+    {L4(1), L4(2), L4(3)},
+    {L4(0), L4(1), L4(2), L4(3)},
+#undef L4
+};
+#endif
+
+/* The box's minimum image by rounding (L = 0 on a bounded axis leaves the difference alone), the
+   same for every particle of a build */
 typedef struct {
-  int32_t cell;
-  int sx[2 * MAX_SPAN + 1], sy[2 * MAX_SPAN + 1], sz[2 * MAX_SPAN + 1];
-  int mx, my, mz;
-} stencil;
+  double L[3], inv[3];
+} box_round;
+
+static box_round box_rounding(const agglo_system *s) {
+  box_round b;
+  for (int k = 0; k < 3; k++) {
+    b.L[k] = s->box.periodic[k] ? s->box.len[k] : 0;
+    b.inv[k] = b.L[k] > 0 ? 1 / b.L[k] : 0;
+  }
+  return b;
+}
+
+/* The members p0..p1 of the grid within the list distance of particle i and above it, appended
+   to dst from cnt; returns the new count. 2D. The AVX2 path tests 4 members at once with the
+   scalar path's operations lane by lane (GCC contracts the scalar path to these two fused
+   negative multiply-adds and one fused multiply-add under -std=gnu11; the same bits), and reads
+   up to 3 members past p1 (the grid's arrays are padded), masked off. */
+typedef struct {
+  size_t i;
+  double x0, x1, L0, L1, i0, i1, reach_ri;
+#if defined(__AVX2__) && defined(__FMA__)
+  __m256d X0, X1, I0, I1, LL0, LL1, RR; /* the same, in 4 lanes */
+  __m128i II;
+#endif
+} scan_of;
+
+static inline __attribute__((always_inline)) scan_of scan_for(size_t i, double x0, double x1,
+                                                              const box_round *br, double reach_ri) {
+  scan_of o = {.i = i, .x0 = x0, .x1 = x1, .L0 = br->L[0], .L1 = br->L[1], .i0 = br->inv[0],
+               .i1 = br->inv[1], .reach_ri = reach_ri};
+#if defined(__AVX2__) && defined(__FMA__)
+  o.X0 = _mm256_set1_pd(x0), o.X1 = _mm256_set1_pd(x1), o.I0 = _mm256_set1_pd(o.i0);
+  o.I1 = _mm256_set1_pd(o.i1), o.LL0 = _mm256_set1_pd(o.L0), o.LL1 = _mm256_set1_pd(o.L1);
+  o.RR = _mm256_set1_pd(reach_ri), o.II = _mm_set1_epi32((int32_t)i);
+#endif
+  return o;
+}
+
+static inline __attribute__((always_inline)) size_t scan_range_2(const grid *g, size_t p0, size_t p1,
+                                                                 const scan_of *o, int32_t *dst,
+                                                                 size_t cnt) {
+#if defined(__AVX2__) && defined(__FMA__)
+  const __m256d X0 = o->X0, X1 = o->X1, I0 = o->I0, I1 = o->I1, LL0 = o->LL0, LL1 = o->LL1,
+                RR = o->RR;
+  const __m128i II = o->II;
+  for (size_t p = p0; p < p1; p += 4) {
+    __m256d d0 = _mm256_sub_pd(_mm256_loadu_pd(g->gx + p), X0);
+    __m256d d1 = _mm256_sub_pd(_mm256_loadu_pd(g->gy + p), X1);
+    d0 = _mm256_fnmadd_pd(LL0, _mm256_round_pd(_mm256_mul_pd(d0, I0), _MM_FROUND_CUR_DIRECTION), d0);
+    d1 = _mm256_fnmadd_pd(LL1, _mm256_round_pd(_mm256_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION), d1);
+    __m256d q = _mm256_fmadd_pd(d0, d0, _mm256_mul_pd(d1, d1));
+    __m256d lim = _mm256_add_pd(RR, _mm256_loadu_pd(g->gr + p));
+    int near = _mm256_movemask_pd(_mm256_cmp_pd(q, _mm256_mul_pd(lim, lim), _CMP_LT_OQ));
+    __m128i j = _mm_loadu_si128((const __m128i *)(g->members + p));
+    int above = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(j, II)));
+    size_t left = p1 - p;
+    int keep = near & above & (left >= 4 ? 15 : (1 << left) - 1);
+    __m128i packed = _mm_shuffle_epi8(j, _mm_loadu_si128((const __m128i *)left_pack[keep]));
+    _mm_storeu_si128((__m128i *)(dst + cnt), packed);
+    cnt += (size_t)__builtin_popcount((unsigned)keep);
+  }
+#else
+  size_t i = o->i;
+  double x0 = o->x0, x1 = o->x1, L0 = o->L0, L1 = o->L1, i0 = o->i0, i1 = o->i1;
+  for (size_t p = p0; p < p1; p++) {
+    double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
+    d0 -= L0 * rint(d0 * i0);
+    d1 -= L1 * rint(d1 * i1);
+    double q = d0 * d0 + d1 * d1;
+    double lim = o->reach_ri + g->gr[p];
+    int32_t j = g->members[p];
+    dst[cnt] = j;
+    cnt += (size_t)((q < lim * lim) & ((size_t)j > i));
+  }
+#endif
+  return cnt;
+}
 
 /* D = 2 leaves z out: in 2D every z is 0 (the readers refuse another), so the distances are the
    same bits without it */
 static inline __attribute__((always_inline)) int scan_particle(const agglo_system *s, const grid *g,
-                                                               size_t i, double reach, ibuf *out,
-                                                               stencil *st, int D) {
+                                                               const axis_cells *const tab[3],
+                                                               const box_round *br, size_t i,
+                                                               double reach, ibuf *out, int D) {
   const double *xi = s->x + 3 * i;
   double ri = s->r[i], x0 = xi[0], x1 = xi[1], x2 = xi[2];
-  /* minimum image by rounding: L = 0 on a bounded axis leaves the difference alone */
-  double L0 = s->box.periodic[0] ? s->box.len[0] : 0, L1 = s->box.periodic[1] ? s->box.len[1] : 0,
-         L2 = s->box.periodic[2] ? s->box.len[2] : 0;
-  double i0 = L0 > 0 ? 1 / L0 : 0, i1 = L1 > 0 ? 1 / L1 : 0, i2 = L2 > 0 ? 1 / L2 : 0;
+  double L0 = br->L[0], L1 = br->L[1], L2 = br->L[2], i0 = br->inv[0], i1 = br->inv[1],
+         i2 = br->inv[2];
+  scan_of o = scan_for(i, x0, x1, br, reach + ri);
   int32_t ci = g->cell_of[i];
-  if (ci != st->cell) {
-    int c[3] = {ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1])};
-    st->mx = axis_stencil(s, g, 0, c[0], st->sx), st->my = axis_stencil(s, g, 1, c[1], st->sy);
-    st->mz = axis_stencil(s, g, 2, c[2], st->sz);
-    st->cell = ci;
-  }
-  const int *sx = st->sx, *sy = st->sy, *sz = st->sz;
-  int mx = st->mx, my = st->my, mz = st->mz;
+  const axis_cells *ax = tab[0] + ci % g->nc[0], *ay = tab[1] + (ci / g->nc[0]) % g->nc[1],
+                   *az = tab[2] + ci / (g->nc[0] * g->nc[1]);
   size_t first = out->n;
-  for (int a = 0; a < mz; a++)
-    for (int b = 0; b < my; b++) {
-      size_t row = ((size_t)sz[a] * g->nc[1] + sy[b]) * g->nc[0];
-      for (int q = 0; q < mx;) {
+  for (int a = 0; a < az->ncell; a++)
+    for (int b = 0; b < ay->ncell; b++) {
+      size_t row = ((size_t)az->cell[a] * g->nc[1] + ay->cell[b]) * g->nc[0];
+      for (int q = 0; q < ax->nrun; q++) {
         /* a run of consecutive cells is one contiguous range of members */
-        int q1 = q + 1;
-        while (q1 < mx && sx[q1] == sx[q1 - 1] + 1) q1++;
-        size_t p0 = g->first[row + sx[q]], p1 = g->first[row + sx[q1 - 1] + 1];
+        size_t p0 = g->first[row + ax->lo[q]], p1 = g->first[row + ax->hi[q] + 1];
         /* partners are above i: the members up to i at the start of the run are skipped, cell
            by cell (ascending within a cell; with the particles in cell order, simulation.c,
            often the whole row below) */
-        for (int u = q; u < q1; u++) {
-          size_t e = g->first[row + sx[u] + 1];
+        for (int u = ax->lo[q]; u <= ax->hi[q]; u++) {
+          size_t e = g->first[row + u + 1];
           if (p0 < e && (size_t)g->members[e - 1] <= i) { /* the whole cell: one test */
             p0 = e;
             continue;
@@ -159,8 +276,9 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
           while (p0 < e && (size_t)g->members[p0] <= i) p0++;
           if (p0 < e) break;
         }
-        q = q1;
-        if (out->n + (p1 - p0) > out->cap) {
+        if (p0 >= p1) continue;
+        /* (4 more: the vector path stores 4 lanes at a time) */
+        if (out->n + (p1 - p0) + 4 > out->cap) {
           size_t cap = 2 * out->cap + (p1 - p0) + 1024;
           int32_t *nv = realloc(out->v, cap * sizeof *nv);
           if (!nv) return -1;
@@ -168,20 +286,22 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
         }
         int32_t *dst = out->v;
         size_t cnt = out->n;
-        for (size_t p = p0; p < p1; p++) {
-          double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
-          d0 -= L0 * rint(d0 * i0);
-          d1 -= L1 * rint(d1 * i1);
-          double q = d0 * d0 + d1 * d1;
-          if (D == 3) {
+        if (D == 2) {
+          cnt = scan_range_2(g, p0, p1, &o, dst, cnt);
+        } else {
+          for (size_t p = p0; p < p1; p++) {
+            double d0 = g->gx[p] - x0, d1 = g->gy[p] - x1;
+            d0 -= L0 * rint(d0 * i0);
+            d1 -= L1 * rint(d1 * i1);
+            double q2 = d0 * d0 + d1 * d1;
             double d2 = g->gz[p] - x2;
             d2 -= L2 * rint(d2 * i2);
-            q += d2 * d2;
+            q2 += d2 * d2;
+            double lim = reach + ri + g->gr[p];
+            int32_t j = g->members[p];
+            dst[cnt] = j;
+            cnt += (size_t)((q2 < lim * lim) & ((size_t)j > i));
           }
-          double lim = reach + ri + g->gr[p];
-          int32_t j = g->members[p];
-          dst[cnt] = j;
-          cnt += (size_t)((q < lim * lim) & ((size_t)j > i));
         }
         out->n = cnt;
       }
@@ -212,8 +332,15 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
   double reach = cutoff + skin;
   grid g;
   /* cells one list distance wide, 3 x 3 (x 3) stencil, scanned as runs of consecutive cells
-     (measured faster than half-width cells and a 5 x 5 stencil) */
+     (measured faster than half-width cells and a 5 x 5 stencil); each axis's stencils made once */
   if (grid_build(&g, s, 2 * agglo_max_radius(s) + reach, 1) != 0 || grid_pack(&g, s) != 0) {
+    grid_free(&g);
+    return -1;
+  }
+  const axis_cells *tab[3] = {axis_table(s, &g, 0), axis_table(s, &g, 1), axis_table(s, &g, 2)};
+  const box_round br = box_rounding(s);
+  if (!tab[0] || !tab[1] || !tab[2]) {
+    for (int k = 0; k < 3; k++) free((void *)tab[k]);
     grid_free(&g);
     return -1;
   }
@@ -234,13 +361,12 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
       if (!tot) failed = 1;
     }
     ibuf buf = {0};
-    stencil st = {.cell = -1};
     size_t a = n * (size_t)tid / (size_t)nt, b = n * (size_t)(tid + 1) / (size_t)nt;
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
-      bad = (s->dim == 2 ? scan_particle(s, &g, i, reach, &buf, &st, 2)
-                         : scan_particle(s, &g, i, reach, &buf, &st, 3)) != 0;
+      bad = (s->dim == 2 ? scan_particle(s, &g, tab, &br, i, reach, &buf, 2)
+                         : scan_particle(s, &g, tab, &br, i, reach, &buf, 3)) != 0;
       nb->start[i + 1] = buf.n - before;
     }
     if (bad) {
@@ -264,6 +390,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
     free(buf.v);
   }
   free(tot);
+  for (int k = 0; k < 3; k++) free((void *)tab[k]);
   grid_free(&g);
   if (failed) return -1;
   nb->start[0] = 0;

@@ -234,7 +234,10 @@ static int agree(const agglo_contact_ranks *r, int rc) {
 static int list_for(contact *m, agglo_system *s, const agglo_contact_ranks *r, double cutoff,
                     double skin, int again) {
   if (r) return r->reach_out(r->ctx, cutoff);
-  if (again || !m->nb.start || cutoff > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s))
+  /* (a list without a skin is stale once anything moved: built again without looking; were
+     nothing to have moved, the same list) */
+  if (again || !m->nb.start || cutoff > m->nb.cutoff || !(m->nb.skin > 0) ||
+      agglo_neighbors_stale(&m->nb, s))
     return agglo_neighbors_build(&m->nb, s, fmax(cutoff, m->nb.cutoff), skin) != 0 ? -1 : 0;
   return 0;
 }

@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 int agglo_constraints_reserve(agglo_constraints *c, size_t need) {
   if (need <= c->cap) return 0;
@@ -55,11 +58,15 @@ typedef struct {
   const double *move, *move_try;
   agglo_image img; /* the box's minimum image (set by rule_box) */
   int dim;
+  int wtop; /* the walls' loops start here: 2 dim - 1, or -1 in a box without walls (rule_box) */
 } rule;
 
 static inline void rule_box(rule *R, const agglo_system *s) {
   R->img = agglo_box_image(&s->box);
   R->dim = s->dim;
+  R->wtop = -1;
+  for (int k = 0; k < s->dim; k++)
+    if (!s->box.periodic[k]) R->wtop = 2 * s->dim - 1;
 }
 
 /* x_j - x_i, minimum image */
@@ -211,13 +218,69 @@ static void swap_sets(agglo_constraints *c, struct agglo_cscratch *S, size_t m, 
 
 /* Walls of particle i in key order, and its listed pairs that the rule selects: the first pass
    marks the pairs (sel, gapf) and counts; the second writes them from slot m. */
+#if defined(__AVX2__)
+/* pair_select's first test for 4 listed pairs of particle i at once (2D, with vstar, without
+   vtry: the first round of a step): a lane whose pair is certainly beyond the rule's reach gets
+   pair_select's answer (not selected, gap_low = far, the same operations); the others are left
+   to pair_select. Only the distance is compared with a margin (d2 >= (1 + 2^-36) lim^2; the
+   scalar d2 may round otherwise), so the answers are the scalar ones. */
+static inline size_t select_4(struct agglo_cscratch *S, const agglo_system *s, const rule *R,
+                              size_t i, const int32_t *nbr, size_t p, size_t left) {
+  int32_t jj[4];
+  for (size_t l = 0; l < 4; l++) jj[l] = l < left ? nbr[p + l] : (int32_t)i; /* (a valid index) */
+  __m128i j = _mm_loadu_si128((const __m128i *)jj);
+  __m128i j3 = _mm_add_epi32(j, _mm_add_epi32(j, j));
+  __m256d xj = _mm256_i32gather_pd(s->x, j3, 8), yj = _mm256_i32gather_pd(s->x + 1, j3, 8);
+  __m256d rj = _mm256_i32gather_pd(s->r, j, 8), mj = _mm256_i32gather_pd(R->move, j, 8);
+  __m256d d[2] = {_mm256_sub_pd(xj, _mm256_set1_pd(s->x[3 * i])),
+                  _mm256_sub_pd(yj, _mm256_set1_pd(s->x[3 * i + 1]))};
+  for (int k = 0; k < 2; k++) { /* agglo_image_delta */
+    __m256d half = _mm256_set1_pd(R->img.half[k]), L = _mm256_set1_pd(R->img.L[k]);
+    d[k] = _mm256_blendv_pd(d[k], _mm256_sub_pd(d[k], L), _mm256_cmp_pd(d[k], half, _CMP_GT_OQ));
+    d[k] = _mm256_blendv_pd(d[k], _mm256_add_pd(d[k], L),
+                            _mm256_cmp_pd(d[k], _mm256_sub_pd(_mm256_setzero_pd(), half), _CMP_LT_OQ));
+  }
+  __m256d d2 = _mm256_add_pd(_mm256_mul_pd(d[0], d[0]), _mm256_mul_pd(d[1], d[1]));
+  __m256d rr = _mm256_add_pd(_mm256_set1_pd(s->r[i]), rj), margin = _mm256_set1_pd(R->margin);
+  __m256d f = _mm256_add_pd(_mm256_add_pd(margin, _mm256_set1_pd(R->move[i])), mj);
+  f = _mm256_min_pd(f, _mm256_set1_pd(R->cap)); /* f < cap ? f : cap */
+  __m256d far = _mm256_max_pd(f, margin);       /* f > far ? f : far */
+  __m256d lim = _mm256_add_pd(rr, far);
+  __m256d beyond = _mm256_cmp_pd(d2, _mm256_mul_pd(_mm256_mul_pd(lim, lim), _mm256_set1_pd(1 + 0x1p-36)),
+                                 _CMP_GE_OQ);
+  int out = _mm256_movemask_pd(beyond);
+  if (out == 15 && left >= 4) { /* (most groups) */
+    memset(S->sel + p, 0, 4);
+    _mm_storeu_ps(S->gapf + p, _mm256_cvtpd_ps(far));
+    return 0;
+  }
+  double farv[4];
+  _mm256_storeu_pd(farv, far);
+  size_t cnt = 0;
+  for (size_t l = 0; l < left && l < 4; l++) {
+    double g = farv[l];
+    int in = 0;
+    if (!(out >> l & 1)) in = pair_select(s, i, (size_t)jj[l], R, &g);
+    S->sel[p + l] = (uint8_t)in;
+    S->gapf[p + l] = (float)g;
+    cnt += (size_t)in;
+  }
+  return cnt;
+}
+#endif
+
 static size_t collect_count(struct agglo_cscratch *S, const agglo_system *s,
                             const agglo_neighbors *nb, const rule *R, size_t i) {
   size_t cnt = 0;
   double g;
-  for (int w = 2 * s->dim - 1; w >= 0; w--)
+  for (int w = R->wtop; w >= 0; w--)
     if (!s->box.periodic[w / 2]) cnt += (size_t)wall_in(s, w, i, R, &g);
-  for (size_t p = nb->start[i]; p < nb->start[i + 1]; p++) {
+  size_t p = nb->start[i], pe = nb->start[i + 1];
+#if defined(__AVX2__)
+  if (s->dim == 2 && R->vstar && !R->vtry)
+    for (; p < pe; p += 4) cnt += select_4(S, s, R, i, nb->nbr, p, pe - p);
+#endif
+  for (; p < pe; p++) {
     int in = pair_select(s, i, (size_t)nb->nbr[p], R, &g);
     S->sel[p] = (uint8_t)in;
     S->gapf[p] = (float)g;
@@ -230,7 +293,7 @@ static void collect_write(agglo_constraints *c, const struct agglo_cscratch *S,
                           const agglo_system *s, const agglo_neighbors *nb, const rule *R,
                           size_t i, size_t k) {
   double g, e[3];
-  for (int w = 2 * s->dim - 1; w >= 0; w--) {
+  for (int w = R->wtop; w >= 0; w--) {
     if (s->box.periodic[w / 2] || !wall_in(s, w, i, R, &g)) continue;
     c->i[k] = (int32_t)i;
     c->j[k] = -1 - w;
@@ -350,7 +413,7 @@ static int collect(agglo_constraints *c, const agglo_system *s, const agglo_neig
 
 int agglo_constraints_collect(agglo_constraints *c, const agglo_system *s, const agglo_neighbors *nb,
                               double reach) {
-  rule R = {reach, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0};
+  rule R = {reach, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0, -1};
   return collect(c, s, nb, &R);
 }
 
@@ -358,7 +421,7 @@ int agglo_constraints_collect_moving(agglo_constraints *c, const agglo_system *s
                                      const agglo_neighbors *nb, double margin, double h,
                                      double safety, double cap, const double *vstar,
                                      const double *vtry) {
-  rule R = {margin, h, safety, cap, vstar, vtry, NULL, NULL, {{0}, {0}}, 0};
+  rule R = {margin, h, safety, cap, vstar, vtry, NULL, NULL, {{0}, {0}}, 0, -1};
   return collect(c, s, nb, &R);
 }
 
@@ -366,7 +429,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
                                       const agglo_neighbors *nb, double h, const double *v,
                                       uint8_t *mark) {
   size_t n = s->n, missed = 0;
-  rule R = {-INFINITY, h, 0, INFINITY, NULL, v, NULL, NULL, {{0}, {0}}, 0};
+  rule R = {-INFINITY, h, 0, INFINITY, NULL, v, NULL, NULL, {{0}, {0}}, 0, -1};
   rule_box(&R, s);
   struct agglo_cscratch *S = c->scratch;
   /* the last collect's gaps, if they are of this list and these positions: a pair whose gap
@@ -397,7 +460,7 @@ size_t agglo_constraints_count_missed(const agglo_constraints *c, const agglo_sy
     for (size_t i = 0; i < n; i++) {
       size_t q = c->by_i ? c->by_i[i] : 0, qe = c->by_i ? c->by_i[i + 1] : 0;
       double g, e[3];
-      for (int w = 2 * s->dim - 1; w >= 0; w--) {
+      for (int w = R.wtop; w >= 0; w--) {
         if (s->box.periodic[w / 2]) continue;
         while (q < qe && c->j[q] < -1 - w) q++;
         if (q < qe && c->j[q] == -1 - w) continue;
@@ -454,7 +517,7 @@ int agglo_constraints_add_missed(agglo_constraints *c, const agglo_system *s,
   for (size_t i = 0; i < n; i++) f->by_i[i + 1] += f->by_i[i];
   size_t m = f->by_i[n];
   if (agglo_constraints_reserve(f, m)) return -1;
-  rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0}; /* geometry only */
+  rule R0 = {-INFINITY, 0, 0, INFINITY, NULL, NULL, NULL, NULL, {{0}, {0}}, 0, -1}; /* geometry only */
   rule_box(&R0, s);
 #pragma omp parallel for schedule(dynamic, 1024) if (n > AGGLO_PAR_MIN)
   for (size_t i = 0; i < n; i++) {

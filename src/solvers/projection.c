@@ -912,8 +912,10 @@ static int solve_team(proj_ws *w, const comp_range *r, double h, const agglo_sol
 
 /* Row kk of the workspace from constraint k: scaled direction, gradient offset, warm start
    (w->pos: the particles' places in the workspace). */
-static void load_row(proj_ws *w, const agglo_system *s, const agglo_constraints *c, size_t k,
-                     size_t kk, double h, const double *vstar, int D) {
+static inline __attribute__((always_inline)) void load_row(proj_ws *w, const agglo_system *s,
+                                                           const agglo_constraints *c, size_t k,
+                                                           size_t kk, double h,
+                                                           const double *vstar, int D) {
   int32_t i = c->i[k], j = c->j[k];
   w->a[kk] = w->pos[i];
   w->b[kk] = j >= 0 ? w->pos[j] : -1;
@@ -1022,8 +1024,14 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   /* local data: scaled directions, gradient offset, warm start */
 #pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
   for (size_t q = 0; q < np; q++) w->im[q] = s->inv_m[w->porder[q]];
+  /* (D a constant in each loop: its loops unrolled) */
+  if (D == 2) {
 #pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
-  for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, D);
+    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 2);
+  } else {
+#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
+    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
+  }
   /* largest components first, so that a big one does not start last */
   /* which components to solve; the large ones (above 1/64 of the constraints) first, by size,
      so that a big one does not start last; the rest in their order */
