@@ -50,7 +50,8 @@ void agglo_ed_destroy(void *state) {
     for (size_t c = 0; c < e->n; c++) free(e->trk[c].plist);
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->trk); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
-  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws); free(e->alive);
+  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
+  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found);
   free(e->p); free(e->xb);
   free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
@@ -354,107 +355,140 @@ static int plist_add(ed *e, int32_t c, pair q) {
 
 static int burst(ed *e, const agglo_system *s, int32_t c);
 
-/* Candidate pairs of cluster a's members from `from` to its tail: every particle of another
-   cluster (with only_above, of a cluster of larger index) whose build position is within
-   2 radii + 2 margin. */
-static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int only_above) {
-  double reach = 2 * e->margin + e->slack;
-  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
-    const double *xi = e->xb + 3 * (size_t)i;
-    int ax[3][3] = {{0}}, m[3];
-    for (int k = 0; k < 3; k++) {
-      int c = axis_cell(e, &s->box, k, xi[k]);
-      m[k] = 0;
-      for (int d = -1; d <= 1; d++) {
-        int cc = c + d;
-        if (cc < 0 || cc >= e->nc[k]) {
-          if (!s->box.periodic[k]) continue;
-          cc = (cc + e->nc[k]) % e->nc[k];
-        }
-        int dup = 0;
-        for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
-        if (!dup) ax[k][m[k]++] = cc;
+/* The cells next to position x, at most 3 along each axis and each once (a periodic axis of
+   fewer than 3 cells wraps onto itself; a wall clips). */
+static void stencil(const ed *e, const agglo_box *box, const double *x, int ax[3][3], int m[3]) {
+  for (int k = 0; k < 3; k++) {
+    int c = axis_cell(e, box, k, x[k]);
+    m[k] = 0;
+    for (int d = -1; d <= 1; d++) {
+      int cc = c + d;
+      if (cc < 0 || cc >= e->nc[k]) {
+        if (!box->periodic[k]) continue;
+        cc = (cc + e->nc[k]) % e->nc[k];
       }
+      int dup = 0;
+      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
+      if (!dup) ax[k][m[k]++] = cc;
     }
-    for (int z = 0; z < m[2]; z++)
-      for (int y = 0; y < m[1]; y++)
-        for (int x = 0; x < m[0]; x++) {
-          size_t cell = ((size_t)ax[2][z] * e->nc[1] + ax[1][y]) * e->nc[0] + ax[0][x];
-          for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
-            int32_t b = e->cl[j];
-            if (b == a || (only_above && b < a)) continue;
-            double d[3];
-            agglo_box_delta(&s->box, xi, e->xb + 3 * (size_t)j, d);
-            double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            if (d2 < (lim + reach) * (lim + reach)) {
-              double g = sqrt(d2) - lim;
-              /* its flights are needed one by one from now (ballistic_events.h) */
-              if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
-              pair qa = {i, j, b, e->trk[b].stamp, g}, qb = {j, i, a, e->trk[a].stamp, g};
-              if (plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0) return -1;
-            }
-          }
-        }
+  }
+}
+
+#define FOR_STENCIL(e, ax, m, cell)                                                              \
+  for (int z_ = 0; z_ < (m)[2]; z_++)                                                            \
+    for (int y_ = 0; y_ < (m)[1]; y_++)                                                          \
+      for (int x_ = 0; x_ < (m)[0]; x_++)                                                        \
+        for (size_t cell = ((size_t)(ax)[2][z_] * (e)->nc[1] + (ax)[1][y_]) * (e)->nc[0] +       \
+                           (ax)[0][x_], once_ = 1; once_; once_ = 0)
+
+/* Member i of cluster a and particle j of another cluster b become a candidate pair when their
+   build positions are within 2 radii + 2 margin. */
+static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t j) {
+  double reach = 2 * e->margin + e->slack, d[3];
+  agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, e->xb + 3 * (size_t)j, d);
+  double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  if (!(d2 < (lim + reach) * (lim + reach))) return 0;
+  double g = sqrt(d2) - lim;
+  int32_t b = e->cl[j];
+  /* its flights are needed one by one from now (ballistic_events.h) */
+  if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
+  pair qa = {i, j, b, e->trk[b].stamp, g}, qb = {j, i, a, e->trk[a].stamp, g};
+  return plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0 ? -1 : 0;
+}
+
+/* Candidate pairs of cluster a's members from `from` to its tail, each member scanning the cells
+   next to it: every particle of another cluster (with only_above, of a cluster of larger index)
+   within try_pair's reach. */
+static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int only_above) {
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    FOR_STENCIL(e, ax, m, cell)
+    for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+      int32_t b = e->cl[j];
+      if (b == a || (only_above && b < a)) continue;
+      if (try_pair(e, s, a, i, j) != 0) return -1;
+    }
   }
   return 0;
 }
 
-/* Cluster a's members from `from` to its tail at their positions at a's build, with their pairs
-   and in the grid. They leave the grid while their pairs are found: two members of one rigid
-   cluster never touch, and a large cluster's members would fill their own neighbouring cells.
-   (The cells' lists end in the same order as when each member is moved in turn.) */
-static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int scan) {
+/* A new mark for the cells and particles of one scan (the arrays at the first, cleared when the
+   32-bit marks wrap). */
+static int next_mark(ed *e) {
+  if (!e->cmark) {
+    e->cmark = calloc(e->ncells, sizeof *e->cmark);
+    e->nmark = calloc(e->ncells, sizeof *e->nmark);
+    e->pmark = calloc(e->n ? e->n : 1, sizeof *e->pmark);
+    if (!e->cmark || !e->nmark || !e->pmark) return -1;
+  }
+  if (++e->mark == 0) {
+    memset(e->cmark, 0, e->ncells * sizeof *e->cmark);
+    memset(e->nmark, 0, e->ncells * sizeof *e->nmark);
+    memset(e->pmark, 0, e->n * sizeof *e->pmark);
+    e->mark = 1;
+  }
+  return 0;
+}
+
+/* find_pairs' pairs for many members at once (a larger cluster's; its members already in the
+   grid at their builds): the cells next to its members are read once each, the particles of
+   other clusters there gathered, and each paired with the members in the cells next to it. A
+   fractal cluster's members share their cells, so that this reads a few times fewer cells than
+   find_pairs; the pairs are the same, found in another order (which orders nothing: the
+   calendar orders events by their keys). */
+static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  if (next_mark(e) != 0) return -1;
+  uint32_t mark = e->mark;
+  size_t nf = 0;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) e->pmark[i] = mark;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int32_t c = e->cell_of[i];
+    if (e->cmark[c] == mark) continue; /* a member in this cell gathered around it already */
+    e->cmark[c] = mark;
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    FOR_STENCIL(e, ax, m, cell) {
+      if (e->nmark[cell] == mark) continue;
+      e->nmark[cell] = mark;
+      for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+        if (e->cl[j] == a) continue;
+        if (nf == e->fcap) {
+          size_t cap = e->fcap ? 2 * e->fcap : 64;
+          int32_t *f = realloc(e->found, cap * sizeof *f);
+          if (!f) return -1;
+          e->found = f, e->fcap = cap;
+        }
+        e->found[nf++] = j;
+      }
+    }
+  }
+  for (size_t q = 0; q < nf; q++) {
+    int32_t j = e->found[q];
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)j, ax, m);
+    FOR_STENCIL(e, ax, m, cell)
+    for (int32_t i = e->chead[cell]; i >= 0; i = e->cnext[i])
+      if (e->pmark[i] == mark && try_pair(e, s, a, i, j) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Cluster a's members from `from` to its tail at their positions at a's build, in the grid, with
+   their pairs. A few members leave the grid while each scans the cells next to it (two members
+   of one rigid cluster never touch); more are scanned by cell, back in the grid. (The cells'
+   lists end in the same order either way.) */
+enum { BY_CELL = 8 };
+static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  int32_t count = 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     build_position(e, &s->box, i, a);
     cell_remove(e, i);
+    count++;
   }
-  int rc = scan ? find_pairs(e, s, a, from, 0) : 0;
+  int rc = count < BY_CELL ? find_pairs(e, s, a, from, 0) : 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
-  return rc;
-}
-
-/* 1 when no member of another cluster is within find_pairs' reach of cluster a's members at
-   their builds: along some axis, the box of every other cluster's build positions (its offset at
-   its build and its extents, radii included) is farther from a's than the reach, by more than
-   round-off. Then a's cell scan would find nothing. O(clusters) against the scan's 27 cells per
-   member: worth it for large clusters, which late in a run are few and far apart. Not with turns
-   (a turned cluster's members are not where its offset and extents put them). */
-static int far_from_all(ed *e, const agglo_system *s, int32_t a) {
-  if (e->motion.turn) return 0;
-  if (!e->alive || e->nalive == 0 || e->nalive > 2 * e->n_clusters) { /* the list, less the dead */
-    if (!e->alive && !(e->alive = malloc((e->n ? e->n : 1) * sizeof *e->alive))) return 0;
-    size_t w = 0;
-    if (e->nalive == 0) {
-      for (size_t c = 0; c < e->n; c++)
-        if (e->trk[c].size > 0) e->alive[w++] = (int32_t)c;
-    } else {
-      for (size_t q = 0; q < e->nalive; q++)
-        if (e->trk[e->alive[q]].size > 0) e->alive[w++] = e->alive[q];
-    }
-    e->nalive = w;
-  }
-  double reach = 2 * e->margin + e->slack, ca[3], ha[3];
-  const double *ea = e->ext + 6 * (size_t)a;
-  for (int k = 0; k < 3; k++)
-    ca[k] = e->trk[a].Xb[k] + 0.5 * (ea[k] + ea[3 + k]), ha[k] = 0.5 * (ea[3 + k] - ea[k]);
-  for (size_t q = 0; q < e->nalive; q++) {
-    int32_t b = e->alive[q];
-    if (b == a || e->trk[b].size <= 0) continue;
-    const double *eb = e->ext + 6 * (size_t)b;
-    int apart = 0;
-    for (int k = 0; k < s->dim && !apart; k++) {
-      /* offsets are not wrapped (a cluster may have crossed the box many times): the nearest
-         image by rounding, not by one shift */
-      double d = e->trk[b].Xb[k] + 0.5 * (eb[k] + eb[3 + k]) - ca[k];
-      if (s->box.periodic[k]) d -= s->box.len[k] * round(d / s->box.len[k]);
-      double h = ha[k] + 0.5 * (eb[3 + k] - eb[k]), tol = 1e-9 * (reach + h + s->box.len[k]);
-      /* along a periodic axis the minimum image must be the only one near */
-      if (s->box.periodic[k] && 2 * (h + reach + tol) >= s->box.len[k]) continue;
-      apart = fabs(d) - h > reach + tol;
-    }
-    if (!apart) return 0;
-  }
-  return 1;
+  return rc != 0 ? rc : count < BY_CELL ? 0 : find_pairs_by_cell(e, s, a, from);
 }
 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
@@ -466,10 +500,7 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
     e->trk[a].Xb[k] = e->trk[a].X0[k] + e->trk[a].V[k] * dt;
   e->trk[a].plen = 0;
   e->rebuilds++;
-  /* a large cluster far from every other: its members move in the grid, no scan */
-  int scan = !((size_t)e->trk[a].size * 16 >= e->n_clusters && far_from_all(e, s, a));
-  e->far += !scan;
-  if (build_members(e, s, a, e->head[a], scan) != 0) return -1;
+  if (build_members(e, s, a, e->head[a]) != 0) return -1;
   e->trk[a].ver++;
   return reschedule(e, s, a);
 }
@@ -562,7 +593,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
   e->trk[B].plen = 0;
-  if (build_members(e, s, A, first_of_B, 1) != 0) return -1;
+  if (build_members(e, s, A, first_of_B) != 0) return -1;
   return reschedule(e, s, A);
 }
 

@@ -96,16 +96,16 @@ struct agglo_ed {
   int32_t *silent;
   double *gstart;
   uint64_t *gdraws;
-  /* the clusters alive, as a list that may still hold dead ones (refreshed when half are dead):
-     a large cluster's rebuild first checks whether any other comes near (far_from_all) */
-  int32_t *alive;
-  size_t nalive;
+  /* a scan by cell (find_pairs_by_cell): per cell, the last scan that gathered around it and
+     that read it; per particle, the last that scanned it; the particles of other clusters found */
+  uint32_t *cmark, *nmark, *pmark, mark;
+  int32_t *found;
+  size_t fcap;
   double t_end;                  /* end of the current step */
   agglo_ed_event cur;            /* the event being processed (order of ties at a burst) */
   /* statistics */
   int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces, turns;
   int64_t groups, bursts;        /* groups made, groups burst before their end */
-  int64_t far;                   /* rebuilds without a cell scan (far_from_all) */
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when
