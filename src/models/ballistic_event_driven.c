@@ -51,7 +51,7 @@ void agglo_ed_destroy(void *state) {
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->trk); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
   free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
-  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found);
+  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->alive);
   free(e->p); free(e->xb);
   free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
@@ -929,13 +929,24 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     info->finished = 1;
     return 0;
   }
+  /* the live clusters' list, less the dead once half of it is (late in a run, a few clusters
+     among many particles: a step need not visit every cluster name) */
+  if (!e->alive) {
+    if (!(e->alive = malloc((n ? n : 1) * sizeof *e->alive))) return agglo_fail(err, errlen, "out of memory");
+    for (size_t k = 0; k < n; k++)
+      if (e->trk[k].size > 0) e->alive[e->nalive++] = (int32_t)k;
+  } else if (e->nalive > 2 * e->n_clusters) {
+    size_t w = 0;
+    for (size_t q = 0; q < e->nalive; q++)
+      if (e->trk[e->alive[q]].size > 0) e->alive[w++] = e->alive[q];
+    e->nalive = w;
+  }
   double vmax2 = 0;
-  for (size_t k = 0; k < n; k++)
-    if (e->trk[k].size > 0) {
-      const double *V = e->trk[k].V;
-      double q = V[0] * V[0] + V[1] * V[1] + V[2] * V[2];
-      if (q > vmax2) vmax2 = q;
-    }
+  for (size_t q = 0; q < e->nalive; q++) {
+    const agglo_ed_cluster *c = &e->trk[e->alive[q]];
+    double v2 = c->V[0] * c->V[0] + c->V[1] * c->V[1] + c->V[2] * c->V[2];
+    if (c->size > 0 && v2 > vmax2) vmax2 = v2;
+  }
   int64_t ev0 = e->events;
   if (vmax2 == 0) {
     e->t = isfinite(t_stop) ? t_stop : e->t;
@@ -1103,6 +1114,7 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
   for (size_t c = 0; c < e->n; c++) e->trk[c].size = -e->trk[c].size;
   e->n_clusters = nc;
   e->built = 0; /* builds and calendar anew at the next step */
+  free(e->alive), e->alive = NULL, e->nalive = 0; /* the live list anew too */
   return 0;
 }
 

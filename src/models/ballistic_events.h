@@ -101,6 +101,9 @@ struct agglo_ed {
   uint32_t *cmark, *nmark, *pmark, mark;
   int32_t *found;
   size_t fcap;
+  /* the clusters alive (agglo_ed_step's fastest), a list that may still hold dead ones */
+  int32_t *alive;
+  size_t nalive;
   double t_end;                  /* end of the current step */
   agglo_ed_event cur;            /* the event being processed (order of ties at a burst) */
   /* statistics */
