@@ -41,18 +41,19 @@
 typedef agglo_ed ed;
 typedef agglo_ed_event event;
 typedef agglo_ed_pair pair;
+_Static_assert(sizeof(agglo_ed_cluster) == 128, "a cluster is two cache lines");
 
 void agglo_ed_destroy(void *state) {
   ed *e = state;
   if (!e) return;
-  free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->size);
-  free(e->X0); free(e->V); free(e->t0); free(e->M); free(e->ext); free(e->t_flight); free(e->ver);
+  if (e->trk)
+    for (size_t c = 0; c < e->n; c++) free(e->trk[c].plist);
+  free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->trk); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
-  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws); free(e->alive);
-  free(e->p); free(e->Xb); free(e->horizon); free(e->stamp); free(e->xb);
-  if (e->plist)
-    for (size_t c = 0; c < e->n; c++) free(e->plist[c]);
-  free(e->plist); free(e->plen); free(e->pcap);
+  free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
+  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->alive);
+  free(e->p); free(e->xb);
+  free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
   free(e);
 }
@@ -71,28 +72,20 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->next_mem = malloc(m * sizeof *e->next_mem);
   e->head = malloc(m * sizeof *e->head);
   e->tail = malloc(m * sizeof *e->tail);
-  e->size = malloc(m * sizeof *e->size);
-  e->X0 = malloc(3 * m * sizeof *e->X0);
-  e->V = malloc(3 * m * sizeof *e->V);
-  e->t0 = malloc(m * sizeof *e->t0);
-  e->M = malloc(m * sizeof *e->M);
+  /* one cache line pair per cluster (aligned): an event reads its cluster's motion and build
+     together */
+  size_t bytes = m * sizeof *e->trk;
+  e->trk = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (e->trk) memset(e->trk, 0, bytes);
   e->ext = malloc(6 * m * sizeof *e->ext);
-  e->t_flight = malloc(m * sizeof *e->t_flight);
-  e->ver = calloc(m, sizeof *e->ver);
   e->p = malloc(3 * m * sizeof *e->p);
-  e->Xb = malloc(3 * m * sizeof *e->Xb);
-  e->horizon = malloc(m * sizeof *e->horizon);
-  e->stamp = calloc(m, sizeof *e->stamp);
   e->xb = malloc(3 * m * sizeof *e->xb);
-  e->plist = calloc(m, sizeof *e->plist);
-  e->plen = calloc(m, sizeof *e->plen);
+  e->M = malloc(m * sizeof *e->M);
   e->pcap = calloc(m, sizeof *e->pcap);
   e->cnext = malloc(m * sizeof *e->cnext);
   e->cprev = malloc(m * sizeof *e->cprev);
   e->cell_of = malloc(m * sizeof *e->cell_of);
-  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->size || !e->X0 || !e->V || !e->t0 ||
-      !e->M || !e->ext || !e->t_flight || !e->ver || !e->p || !e->Xb || !e->horizon ||
-      !e->stamp || !e->xb || !e->plist || !e->plen || !e->pcap || !e->cnext || !e->cprev ||
+  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->trk || !e->ext || !e->p || !e->xb || !e->M || !e->pcap || !e->cnext || !e->cprev ||
       !e->cell_of) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
@@ -109,14 +102,14 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
     e->cl[i] = (int32_t)i, e->next_mem[i] = -1, e->head[i] = e->tail[i] = (int32_t)i;
-    e->size[i] = 1;
+    e->trk[i].size = 1;
     e->M[i] = s->m[i];
-    e->t0[i] = s->t;
-    e->t_flight[i] = INFINITY;
+    e->trk[i].t0 = s->t;
+    e->trk[i].t_flight = INFINITY;
     for (int k = 0; k < 3; k++) {
       e->p[3 * i + k] = 0;
-      e->X0[3 * i + k] = s->x[3 * i + k];
-      e->V[3 * i + k] = k < s->dim ? s->v[3 * i + k] : 0;
+      e->trk[i].X0[k] = s->x[3 * i + k];
+      e->trk[i].V[k] = k < s->dim ? s->v[3 * i + k] : 0;
       e->ext[6 * i + k] = -s->r[i], e->ext[6 * i + 3 + k] = s->r[i];
     }
     rs += s->r[i];
@@ -164,22 +157,22 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
 
 static inline void pos(const ed *e, const agglo_box *box, int32_t i, double t, double x[3]) {
   int32_t c = e->cl[i];
-  double dt = t - e->t0[c];
+  double dt = t - e->trk[c].t0;
   for (int k = 0; k < 3; k++)
-    x[k] = e->p[3 * (size_t)i + k] + e->X0[3 * (size_t)c + k] + e->V[3 * (size_t)c + k] * dt;
+    x[k] = e->p[3 * (size_t)i + k] + e->trk[c].X0[k] + e->trk[c].V[k] * dt;
   agglo_box_wrap(box, x);
 }
 
 static inline double speed(const ed *e, int32_t c) {
-  const double *V = e->V + 3 * (size_t)c;
+  const double *V = e->trk[c].V;
   return sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
 }
 
 /* How far cluster c is at time t from its build (unwrapped offsets: no periodic image). */
 static inline double displacement(const ed *e, int32_t c, double t) {
-  double d2 = 0, dt = t - e->t0[c];
+  double d2 = 0, dt = t - e->trk[c].t0;
   for (int k = 0; k < 3; k++) {
-    double d = e->X0[3 * (size_t)c + k] + e->V[3 * (size_t)c + k] * dt - e->Xb[3 * (size_t)c + k];
+    double d = e->trk[c].X0[k] + e->trk[c].V[k] * dt - e->trk[c].Xb[k];
     d2 += d * d;
   }
   return sqrt(d2);
@@ -190,9 +183,9 @@ static inline double turned(const ed *e, int32_t c) { return e->turned ? e->turn
 
 /* Move the reference time of cluster c to t (before its velocity changes). */
 static inline void rebase(ed *e, int32_t c, double t) {
-  double dt = t - e->t0[c];
-  for (int k = 0; k < 3; k++) e->X0[3 * (size_t)c + k] += e->V[3 * (size_t)c + k] * dt;
-  e->t0[c] = t;
+  double dt = t - e->trk[c].t0;
+  for (int k = 0; k < 3; k++) e->trk[c].X0[k] += e->trk[c].V[k] * dt;
+  e->trk[c].t0 = t;
 }
 
 /* ---- event times, from the clusters' reference times ---- */
@@ -211,7 +204,7 @@ static double pair_time(const ed *e, const agglo_system *s, int32_t i, int32_t j
   agglo_box_delta(&s->box, xj, xi, dx); /* X_i - X_j */
   int32_t a = e->cl[i], b = e->cl[j];
   for (int k = 0; k < 3; k++) {
-    dv[k] = e->V[3 * (size_t)a + k] - e->V[3 * (size_t)b + k];
+    dv[k] = e->trk[a].V[k] - e->trk[b].V[k];
     if (s->box.periodic[k]) { /* the image nearest now (the same one unless they moved apart) */
       double later = dx[k] + dv[k] * (now - t);
       if (fabs(later) > 0.5 * s->box.len[k]) dx[k] -= s->box.len[k] * round(later / s->box.len[k]);
@@ -233,10 +226,10 @@ enum { FLIGHT_END = -7, REBUILD = -8 };
 /* The earliest event of cluster c alone (a wall hit, its flight's end, its rebuild), from its
    reference time; its time is the cluster's horizon. */
 static event own_event(const ed *e, const agglo_system *s, int32_t c) {
-  const double *V = e->V + 3 * (size_t)c, *ext = e->ext + 6 * (size_t)c;
-  const double *X = e->X0 + 3 * (size_t)c, *Xb = e->Xb + 3 * (size_t)c;
-  double t0 = e->t0[c];
-  event best = {INFINITY, 0, -1, c, -1, e->ver[c], 0}, ev = best;
+  const double *V = e->trk[c].V, *ext = e->ext + 6 * (size_t)c;
+  const double *X = e->trk[c].X0, *Xb = e->trk[c].Xb;
+  double t0 = e->trk[c].t0;
+  event best = {INFINITY, 0, -1, c, -1, e->trk[c].ver, 0}, ev = best;
   for (int k = 0; k < s->dim; k++) {
     if (s->box.periodic[k] || V[k] == 0) continue;
     double gap = V[k] < 0 ? (ext[k] + X[k]) - s->box.lo[k] : s->box.hi[k] - (ext[3 + k] + X[k]);
@@ -244,7 +237,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
     ev.kind = -1 - (2 * k + (V[k] > 0));
     if (agglo_ed_event_less(&ev, &best)) best = ev;
   }
-  ev.t = e->t_flight[c], ev.kind = FLIGHT_END;
+  ev.t = e->trk[c].t_flight, ev.kind = FLIGHT_END;
   if (agglo_ed_event_less(&ev, &best)) best = ev;
   /* |D + V dt| = margin less what its turns moved it, D the displacement from the build at t0 */
   double room = e->margin - turned(e, c);
@@ -274,36 +267,36 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   /* a lone cluster (no live pair) that neither turns (a monomer) nor meets anything before the
      end of its flight: its next flights as one event */
-  if (own.kind == FLIGHT_END && e->group_cap > 0 && (!e->motion.turn || e->size[c] == 1) &&
+  if (own.kind == FLIGHT_END && e->group_cap > 0 && (!e->motion.turn || e->trk[c].size == 1) &&
       live_pairs(e, c) == 0)
     own = group(e, s, c, own);
-  e->horizon[c] = own.t;
+  e->trk[c].horizon = own.t;
   if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
-  if (e->plen[c] == 0) return 0;
+  if (e->trk[c].plen == 0) return 0;
   double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
-  pair *l = e->plist[c];
+  pair *l = e->trk[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->plen[c]; q++) {
+  for (size_t q = 0; q < e->trk[c].plen; q++) {
     pair pq = l[q];
-    int32_t b = e->cl[pq.j];
-    if (e->stamp[b] != pq.stamp) continue; /* dead */
+    int32_t b = pq.b;
+    if (e->trk[b].stamp != pq.stamp) continue; /* dead */
     l[w++] = pq;
-    double h = e->horizon[c] < e->horizon[b] ? e->horizon[c] : e->horizon[b];
+    double h = e->trk[c].horizon < e->trk[b].horizon ? e->trk[c].horizon : e->trk[b].horizon;
     /* the gap stays open until the horizon: not timed (0 * INFINITY is NaN: timed) */
     if (pq.gap - dc - displacement(e, b, t) - turned(e, c) - turned(e, b) -
         (vc + speed(e, b)) * (h - t) > e->slack)
       continue;
-    double tr = e->t0[c] > e->t0[b] ? e->t0[c] : e->t0[b];
+    double tr = e->trk[c].t0 > e->trk[b].t0 ? e->trk[c].t0 : e->trk[b].t0;
     double tc = tr + pair_time(e, s, pq.i, pq.j, tr, t);
     if (!(tc <= h)) continue;
     if (tc < t) tc = t;
     /* oriented by cluster index, whichever cluster scheduled it (the sticking draw is keyed by
        the first cluster) */
-    event ev = c < b ? (event){tc, pq.i, pq.j, c, b, e->ver[c], e->ver[b]}
-                     : (event){tc, pq.j, pq.i, b, c, e->ver[b], e->ver[c]};
+    event ev = c < b ? (event){tc, pq.i, pq.j, c, b, e->trk[c].ver, e->trk[b].ver}
+                     : (event){tc, pq.j, pq.i, b, c, e->trk[b].ver, e->trk[c].ver};
     if (agglo_ed_calendar_push(&e->cal, ev) != 0) return -1;
   }
-  e->plen[c] = w;
+  e->trk[c].plen = w;
   return 0;
 }
 
@@ -338,146 +331,177 @@ static void cell_insert(ed *e, const agglo_box *box, int32_t i) {
 /* The build position of member i of cluster c (at c's build offset). */
 static void build_position(ed *e, const agglo_box *box, int32_t i, int32_t c) {
   for (int k = 0; k < 3; k++)
-    e->xb[3 * (size_t)i + k] = e->p[3 * (size_t)i + k] + e->Xb[3 * (size_t)c + k];
+    e->xb[3 * (size_t)i + k] = e->p[3 * (size_t)i + k] + e->trk[c].Xb[k];
   agglo_box_wrap(box, e->xb + 3 * (size_t)i);
 }
 
 static int plist_add(ed *e, int32_t c, pair q) {
-  if (e->plen[c] == e->pcap[c]) {
+  if (e->trk[c].plen == e->pcap[c]) {
     size_t w = 0; /* drop the dead first; grow only if the list is more than half live */
-    for (size_t k = 0; k < e->plen[c]; k++)
-      if (e->stamp[e->cl[e->plist[c][k].j]] == e->plist[c][k].stamp) e->plist[c][w++] = e->plist[c][k];
-    e->plen[c] = w;
+    for (size_t k = 0; k < e->trk[c].plen; k++)
+      if (e->trk[e->trk[c].plist[k].b].stamp == e->trk[c].plist[k].stamp) e->trk[c].plist[w++] = e->trk[c].plist[k];
+    e->trk[c].plen = w;
     if (2 * w >= e->pcap[c]) {
       size_t cap = e->pcap[c] ? 2 * e->pcap[c] : 8;
-      pair *l = realloc(e->plist[c], cap * sizeof *l);
+      if (cap > UINT32_MAX) return -1; /* plen's range */
+      pair *l = realloc(e->trk[c].plist, cap * sizeof *l);
       if (!l) return -1;
-      e->plist[c] = l, e->pcap[c] = cap;
+      e->trk[c].plist = l, e->pcap[c] = cap;
     }
   }
-  e->plist[c][e->plen[c]++] = q;
+  e->trk[c].plist[e->trk[c].plen++] = q;
   return 0;
 }
 
 static int burst(ed *e, const agglo_system *s, int32_t c);
 
-/* Candidate pairs of cluster a's members from `from` to its tail: every particle of another
-   cluster (with only_above, of a cluster of larger index) whose build position is within
-   2 radii + 2 margin. */
-static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int only_above) {
-  double reach = 2 * e->margin + e->slack;
-  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
-    const double *xi = e->xb + 3 * (size_t)i;
-    int ax[3][3] = {{0}}, m[3];
-    for (int k = 0; k < 3; k++) {
-      int c = axis_cell(e, &s->box, k, xi[k]);
-      m[k] = 0;
-      for (int d = -1; d <= 1; d++) {
-        int cc = c + d;
-        if (cc < 0 || cc >= e->nc[k]) {
-          if (!s->box.periodic[k]) continue;
-          cc = (cc + e->nc[k]) % e->nc[k];
-        }
-        int dup = 0;
-        for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
-        if (!dup) ax[k][m[k]++] = cc;
+/* The cells next to position x, at most 3 along each axis and each once (a periodic axis of
+   fewer than 3 cells wraps onto itself; a wall clips). */
+static void stencil(const ed *e, const agglo_box *box, const double *x, int ax[3][3], int m[3]) {
+  for (int k = 0; k < 3; k++) {
+    int c = axis_cell(e, box, k, x[k]);
+    m[k] = 0;
+    for (int d = -1; d <= 1; d++) {
+      int cc = c + d;
+      if (cc < 0 || cc >= e->nc[k]) {
+        if (!box->periodic[k]) continue;
+        cc = (cc + e->nc[k]) % e->nc[k];
       }
+      int dup = 0;
+      for (int q = 0; q < m[k]; q++) dup |= ax[k][q] == cc;
+      if (!dup) ax[k][m[k]++] = cc;
     }
-    for (int z = 0; z < m[2]; z++)
-      for (int y = 0; y < m[1]; y++)
-        for (int x = 0; x < m[0]; x++) {
-          size_t cell = ((size_t)ax[2][z] * e->nc[1] + ax[1][y]) * e->nc[0] + ax[0][x];
-          for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
-            int32_t b = e->cl[j];
-            if (b == a || (only_above && b < a)) continue;
-            double d[3];
-            agglo_box_delta(&s->box, xi, e->xb + 3 * (size_t)j, d);
-            double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            if (d2 < (lim + reach) * (lim + reach)) {
-              double g = sqrt(d2) - lim;
-              /* its flights are needed one by one from now (ballistic_events.h) */
-              if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
-              pair qa = {i, j, e->stamp[b], g}, qb = {j, i, e->stamp[a], g};
-              if (plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0) return -1;
-            }
-          }
-        }
+  }
+}
+
+#define FOR_STENCIL(e, ax, m, cell)                                                              \
+  for (int z_ = 0; z_ < (m)[2]; z_++)                                                            \
+    for (int y_ = 0; y_ < (m)[1]; y_++)                                                          \
+      for (int x_ = 0; x_ < (m)[0]; x_++)                                                        \
+        for (size_t cell = ((size_t)(ax)[2][z_] * (e)->nc[1] + (ax)[1][y_]) * (e)->nc[0] +       \
+                           (ax)[0][x_], once_ = 1; once_; once_ = 0)
+
+/* Member i of cluster a and particle j of another cluster b become a candidate pair when their
+   build positions are within 2 radii + 2 margin. */
+static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t j) {
+  double reach = 2 * e->margin + e->slack, d[3];
+  agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, e->xb + 3 * (size_t)j, d);
+  double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  if (!(d2 < (lim + reach) * (lim + reach))) return 0;
+  double g = sqrt(d2) - lim;
+  int32_t b = e->cl[j];
+  /* its flights are needed one by one from now (ballistic_events.h) */
+  if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
+  pair qa = {i, j, b, e->trk[b].stamp, g}, qb = {j, i, a, e->trk[a].stamp, g};
+  return plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0 ? -1 : 0;
+}
+
+/* Candidate pairs of cluster a's members from `from` to its tail, each member scanning the cells
+   next to it: every particle of another cluster (with only_above, of a cluster of larger index)
+   within try_pair's reach. */
+static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int only_above) {
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    FOR_STENCIL(e, ax, m, cell)
+    for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+      int32_t b = e->cl[j];
+      if (b == a || (only_above && b < a)) continue;
+      if (try_pair(e, s, a, i, j) != 0) return -1;
+    }
   }
   return 0;
 }
 
-/* Cluster a's members from `from` to its tail at their positions at a's build, with their pairs
-   and in the grid. They leave the grid while their pairs are found: two members of one rigid
-   cluster never touch, and a large cluster's members would fill their own neighbouring cells.
-   (The cells' lists end in the same order as when each member is moved in turn.) */
-static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int scan) {
+/* A new mark for the cells and particles of one scan (the arrays at the first, cleared when the
+   32-bit marks wrap). */
+static int next_mark(ed *e) {
+  if (!e->cmark) {
+    e->cmark = calloc(e->ncells, sizeof *e->cmark);
+    e->nmark = calloc(e->ncells, sizeof *e->nmark);
+    e->pmark = calloc(e->n ? e->n : 1, sizeof *e->pmark);
+    if (!e->cmark || !e->nmark || !e->pmark) return -1;
+  }
+  if (++e->mark == 0) {
+    memset(e->cmark, 0, e->ncells * sizeof *e->cmark);
+    memset(e->nmark, 0, e->ncells * sizeof *e->nmark);
+    memset(e->pmark, 0, e->n * sizeof *e->pmark);
+    e->mark = 1;
+  }
+  return 0;
+}
+
+/* find_pairs' pairs for many members at once (a larger cluster's; its members already in the
+   grid at their builds): the cells next to its members are read once each, the particles of
+   other clusters there gathered, and each paired with the members in the cells next to it. A
+   fractal cluster's members share their cells, so that this reads a few times fewer cells than
+   find_pairs; the pairs are the same, found in another order (which orders nothing: the
+   calendar orders events by their keys). */
+static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  if (next_mark(e) != 0) return -1;
+  uint32_t mark = e->mark;
+  size_t nf = 0;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) e->pmark[i] = mark;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int32_t c = e->cell_of[i];
+    if (e->cmark[c] == mark) continue; /* a member in this cell gathered around it already */
+    e->cmark[c] = mark;
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    FOR_STENCIL(e, ax, m, cell) {
+      if (e->nmark[cell] == mark) continue;
+      e->nmark[cell] = mark;
+      for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+        if (e->cl[j] == a) continue;
+        if (nf == e->fcap) {
+          size_t cap = e->fcap ? 2 * e->fcap : 64;
+          int32_t *f = realloc(e->found, cap * sizeof *f);
+          if (!f) return -1;
+          e->found = f, e->fcap = cap;
+        }
+        e->found[nf++] = j;
+      }
+    }
+  }
+  for (size_t q = 0; q < nf; q++) {
+    int32_t j = e->found[q];
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)j, ax, m);
+    FOR_STENCIL(e, ax, m, cell)
+    for (int32_t i = e->chead[cell]; i >= 0; i = e->cnext[i])
+      if (e->pmark[i] == mark && try_pair(e, s, a, i, j) != 0) return -1;
+  }
+  return 0;
+}
+
+/* Cluster a's members from `from` to its tail at their positions at a's build, in the grid, with
+   their pairs. A few members leave the grid while each scans the cells next to it (two members
+   of one rigid cluster never touch); more are scanned by cell, back in the grid. (The cells'
+   lists end in the same order either way.) */
+enum { BY_CELL = 8 };
+static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  int32_t count = 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     build_position(e, &s->box, i, a);
     cell_remove(e, i);
+    count++;
   }
-  int rc = scan ? find_pairs(e, s, a, from, 0) : 0;
+  int rc = count < BY_CELL ? find_pairs(e, s, a, from, 0) : 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
-  return rc;
-}
-
-/* 1 when no member of another cluster is within find_pairs' reach of cluster a's members at
-   their builds: along some axis, the box of every other cluster's build positions (its offset at
-   its build and its extents, radii included) is farther from a's than the reach, by more than
-   round-off. Then a's cell scan would find nothing. O(clusters) against the scan's 27 cells per
-   member: worth it for large clusters, which late in a run are few and far apart. Not with turns
-   (a turned cluster's members are not where its offset and extents put them). */
-static int far_from_all(ed *e, const agglo_system *s, int32_t a) {
-  if (e->motion.turn) return 0;
-  if (!e->alive || e->nalive == 0 || e->nalive > 2 * e->n_clusters) { /* the list, less the dead */
-    if (!e->alive && !(e->alive = malloc((e->n ? e->n : 1) * sizeof *e->alive))) return 0;
-    size_t w = 0;
-    if (e->nalive == 0) {
-      for (size_t c = 0; c < e->n; c++)
-        if (e->size[c] > 0) e->alive[w++] = (int32_t)c;
-    } else {
-      for (size_t q = 0; q < e->nalive; q++)
-        if (e->size[e->alive[q]] > 0) e->alive[w++] = e->alive[q];
-    }
-    e->nalive = w;
-  }
-  double reach = 2 * e->margin + e->slack, ca[3], ha[3];
-  const double *ea = e->ext + 6 * (size_t)a;
-  for (int k = 0; k < 3; k++)
-    ca[k] = e->Xb[3 * (size_t)a + k] + 0.5 * (ea[k] + ea[3 + k]), ha[k] = 0.5 * (ea[3 + k] - ea[k]);
-  for (size_t q = 0; q < e->nalive; q++) {
-    int32_t b = e->alive[q];
-    if (b == a || e->size[b] <= 0) continue;
-    const double *eb = e->ext + 6 * (size_t)b;
-    int apart = 0;
-    for (int k = 0; k < s->dim && !apart; k++) {
-      /* offsets are not wrapped (a cluster may have crossed the box many times): the nearest
-         image by rounding, not by one shift */
-      double d = e->Xb[3 * (size_t)b + k] + 0.5 * (eb[k] + eb[3 + k]) - ca[k];
-      if (s->box.periodic[k]) d -= s->box.len[k] * round(d / s->box.len[k]);
-      double h = ha[k] + 0.5 * (eb[3 + k] - eb[k]), tol = 1e-9 * (reach + h + s->box.len[k]);
-      /* along a periodic axis the minimum image must be the only one near */
-      if (s->box.periodic[k] && 2 * (h + reach + tol) >= s->box.len[k]) continue;
-      apart = fabs(d) - h > reach + tol;
-    }
-    if (!apart) return 0;
-  }
-  return 1;
+  return rc != 0 ? rc : count < BY_CELL ? 0 : find_pairs_by_cell(e, s, a, from);
 }
 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
 static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
-  e->stamp[a] = ++e->stamps;
+  e->trk[a].stamp = ++e->stamps;
   if (e->turned) e->turned[a] = 0;
-  double dt = t - e->t0[a];
+  double dt = t - e->trk[a].t0;
   for (int k = 0; k < 3; k++)
-    e->Xb[3 * (size_t)a + k] = e->X0[3 * (size_t)a + k] + e->V[3 * (size_t)a + k] * dt;
-  e->plen[a] = 0;
+    e->trk[a].Xb[k] = e->trk[a].X0[k] + e->trk[a].V[k] * dt;
+  e->trk[a].plen = 0;
   e->rebuilds++;
-  /* a large cluster far from every other: its members move in the grid, no scan */
-  int scan = !((size_t)e->size[a] * 16 >= e->n_clusters && far_from_all(e, s, a));
-  e->far += !scan;
-  if (build_members(e, s, a, e->head[a], scan) != 0) return -1;
-  e->ver[a]++;
+  if (build_members(e, s, a, e->head[a]) != 0) return -1;
+  e->trk[a].ver++;
   return reschedule(e, s, a);
 }
 
@@ -487,28 +511,28 @@ static int build_all(ed *e, const agglo_system *s) {
   agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
-    e->cell_of[c] = -1, e->plen[c] = 0;
+    e->cell_of[c] = -1, e->trk[c].plen = 0;
     if (e->grouped) e->grouped[c] = 0;
-    if (e->size[c] <= 0) continue;
-    e->stamp[c] = ++e->stamps;
+    if (e->trk[c].size <= 0) continue;
+    e->trk[c].stamp = ++e->stamps;
     if (e->turned) e->turned[c] = 0;
-    double dt = e->t - e->t0[c];
+    double dt = e->t - e->trk[c].t0;
     for (int k = 0; k < 3; k++)
-      e->Xb[3 * c + k] = e->X0[3 * c + k] + e->V[3 * c + k] * dt;
+      e->trk[c].Xb[k] = e->trk[c].X0[k] + e->trk[c].V[k] * dt;
   }
   for (size_t c = 0; c < n; c++)
-    for (int32_t i = e->size[c] > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i])
+    for (int32_t i = e->trk[c].size > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i])
     {
       build_position(e, &s->box, i, (int32_t)c);
       cell_insert(e, &s->box, i);
     }
   for (size_t c = 0; c < n; c++)
-    if (e->size[c] > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
+    if (e->trk[c].size > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
   /* horizons first: each pair is timed up to both clusters' */
   for (size_t c = 0; c < n; c++)
-    if (e->size[c] > 0) e->horizon[c] = own_event(e, s, (int32_t)c).t;
+    if (e->trk[c].size > 0) e->trk[c].horizon = own_event(e, s, (int32_t)c).t;
   for (size_t c = 0; c < n; c++)
-    if (e->size[c] > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
+    if (e->trk[c].size > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
   e->built = 1;
   return 0;
 }
@@ -517,7 +541,7 @@ static int build_all(ed *e, const agglo_system *s) {
 
 static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   int32_t A = e->cl[i], B = e->cl[j];
-  if (e->size[B] > e->size[A] || (e->size[B] == e->size[A] && B < A)) {
+  if (e->trk[B].size > e->trk[A].size || (e->trk[B].size == e->trk[A].size && B < A)) {
     int32_t tmp = A; A = B; B = tmp;
     tmp = i; i = j; j = tmp;
   }
@@ -529,12 +553,12 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   pos(e, &s->box, j, t, xj);
   agglo_box_delta(&s->box, xi, xj, d); /* x_j - x_i */
   for (int k = 0; k < 3; k++) {
-    double raw = (e->p[3 * (size_t)j + k] + e->X0[3 * (size_t)B + k]) -
-                 (e->p[3 * (size_t)i + k] + e->X0[3 * (size_t)A + k]);
+    double raw = (e->p[3 * (size_t)j + k] + e->trk[B].X0[k]) -
+                 (e->p[3 * (size_t)i + k] + e->trk[A].X0[k]);
     double corr = d[k] - raw;
     if (s->box.periodic[k]) corr = s->box.len[k] * round(corr / s->box.len[k]);
     else corr = 0;
-    shift[k] = e->X0[3 * (size_t)B + k] - e->X0[3 * (size_t)A + k] + corr;
+    shift[k] = e->trk[B].X0[k] - e->trk[A].X0[k] + corr;
   }
   for (int32_t m = e->head[B]; m >= 0; m = e->next_mem[m]) {
     for (int k = 0; k < 3; k++) e->p[3 * (size_t)m + k] += shift[k];
@@ -551,24 +575,25 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
       e->G[3 * (size_t)A + k] = (e->M[A] * e->G[3 * (size_t)A + k] +
                                  e->M[B] * (e->G[3 * (size_t)B + k] + shift[k])) / M;
   for (int k = 0; k < 3; k++)
-    e->V[3 * (size_t)A + k] =
-        (e->M[A] * e->V[3 * (size_t)A + k] + e->M[B] * e->V[3 * (size_t)B + k]) / M;
+    e->trk[A].V[k] =
+        (e->M[A] * e->trk[A].V[k] + e->M[B] * e->trk[B].V[k]) / M;
   e->M[A] = M;
-  e->t_flight[B] = INFINITY;
+  e->trk[B].t_flight = INFINITY;
   int32_t first_of_B = e->head[B];
   e->next_mem[e->tail[A]] = e->head[B];
   e->tail[A] = e->tail[B];
-  e->size[A] += e->size[B];
-  e->size[B] = 0;
+  e->trk[A].size += e->trk[B].size;
+  e->trk[B].size = 0;
+  e->trk[B].stamp = ++e->stamps; /* the pairs found with its members die */
   if (e->motion.flight) e->motion.flight(e->motion.ctx, e, A, t); /* after its mass and size */
-  e->ver[A]++, e->ver[B]++;
+  e->trk[A].ver++, e->trk[B].ver++;
   e->n_clusters--;
   e->merges++;
   if (!e->built) return 0;
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
-  e->plen[B] = 0;
-  if (build_members(e, s, A, first_of_B, 1) != 0) return -1;
+  e->trk[B].plen = 0;
+  if (build_members(e, s, A, first_of_B) != 0) return -1;
   return reschedule(e, s, A);
 }
 
@@ -585,11 +610,11 @@ int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int 
 
 static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) {
   rebase(e, c, t);
-  double *V = e->V + 3 * (size_t)c, *ext = e->ext + 6 * (size_t)c;
+  double *V = e->trk[c].V, *ext = e->ext + 6 * (size_t)c;
   V[axis] = -V[axis];
   /* a cluster as wide as the box would bounce without end: it stops along that axis [choice] */
   if (ext[3 + axis] - ext[axis] >= s->box.len[axis] * (1 - 1e-12)) V[axis] = 0;
-  e->ver[c]++;
+  e->trk[c].ver++;
   e->wall_hits++;
   return reschedule(e, s, c);
 }
@@ -599,7 +624,7 @@ static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) 
 static int new_flight(ed *e, const agglo_system *s, int32_t c, double t) {
   rebase(e, c, t);
   e->motion.flight(e->motion.ctx, e, c, t);
-  e->ver[c]++;
+  e->trk[c].ver++;
   e->flights++;
   return reschedule(e, s, c);
 }
@@ -659,11 +684,11 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
   for (int k = 0; k < s->dim; k++)
     if (s->box.periodic[k] && 2 * (rho + e->r_max) >= s->box.len[k]) return 0;
   e->turns++;
-  const double *X = e->X0 + 3 * (size_t)c;
+  const double *X = e->trk[c].X0;
   double done = 0, end = theta;
   /* each piece covers at least margin / (2 rho): bounded by 2 rho theta / margin + 1 pieces */
   while (done < end) {
-    double room = e->margin - displacement(e, c, e->t0[c]) - e->turned[c];
+    double room = e->margin - displacement(e, c, e->trk[c].t0) - e->turned[c];
     double cd = cos(done), sd = sin(done);
     if (rho * (end - done) > room && room < e->margin / 2) {
       for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
@@ -671,16 +696,16 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
         turned_vector(n, cd, sd, e->turn_v + 3 * (size_t)i, w);
         for (int k = 0; k < 3; k++) e->p[3 * (size_t)i + k] = G[k] + w[k];
       }
-      if (rebuild(e, s, c, e->t0[c]) != 0) return -1;
+      if (rebuild(e, s, c, e->trk[c].t0) != 0) return -1;
       room = e->margin;
     }
     double upto = done + room / rho < end ? done + room / rho : end;
-    for (size_t q = 0; q < e->plen[c]; q++) {
-      const pair *pq = &e->plist[c][q];
-      if (e->stamp[e->cl[pq->j]] != pq->stamp) continue; /* dead */
+    for (size_t q = 0; q < e->trk[c].plen; q++) {
+      const pair *pq = &e->trk[c].plist[q];
+      if (e->trk[pq->b].stamp != pq->stamp) continue; /* dead */
       const double *v = e->turn_v + 3 * (size_t)pq->i;
       double xj[3], xi[3], w[3], d[3], g[3];
-      pos(e, &s->box, pq->j, e->t0[c], xj);
+      pos(e, &s->box, pq->j, e->trk[c].t0, xj);
       /* the image of j nearest to i where this piece starts */
       turned_vector(n, cd, sd, v, w);
       for (int k = 0; k < 3; k++) xi[k] = X[k] + G[k] + w[k];
@@ -711,7 +736,7 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
       p[k] = G[k] + w[k];
       if (p[k] - s->r[i] < ext[k]) ext[k] = p[k] - s->r[i];
       if (p[k] + s->r[i] > ext[3 + k]) ext[3 + k] = p[k] + s->r[i];
-      b[k] = p[k] + e->Xb[3 * (size_t)c + k];
+      b[k] = p[k] + e->trk[c].Xb[k];
     }
     /* how far the turns moved it from its build position (the offset's part apart) */
     double d[3];
@@ -767,11 +792,11 @@ int agglo_ed_group_flights(agglo_ed *e, int cap) {
 
 /* Live candidate pairs of cluster c (the dead ones leave its list). */
 static size_t live_pairs(ed *e, int32_t c) {
-  pair *l = e->plist[c];
+  pair *l = e->trk[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->plen[c]; q++)
-    if (e->stamp[e->cl[l[q].j]] == l[q].stamp) l[w++] = l[q];
-  return e->plen[c] = w;
+  for (size_t q = 0; q < e->trk[c].plen; q++)
+    if (e->trk[l[q].b].stamp == l[q].stamp) l[w++] = l[q];
+  return e->trk[c].plen = w;
 }
 
 /* The end of lone cluster c's flight at time t as flight_end and new_flight make it, without
@@ -790,8 +815,8 @@ static void quiet_flight(ed *e, int32_t c, double t) {
 static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
   for (int k = 0; k < s->dim; k++)
     if (!s->box.periodic[k]) return 0;
-  const double *V = e->V + 3 * (size_t)c, *X = e->X0 + 3 * (size_t)c, *Xb = e->Xb + 3 * (size_t)c;
-  double room = e->margin - turned(e, c), tau = e->t_flight[c] - e->t0[c];
+  const double *V = e->trk[c].V, *X = e->trk[c].X0, *Xb = e->trk[c].Xb;
+  double room = e->margin - turned(e, c), tau = e->trk[c].t_flight - e->trk[c].t0;
   if (!(room > 0) || !(tau >= 0)) return 0;
   double aa = 0, bb = 0, dd = 0;
   for (int k = 0; k < 3; k++) {
@@ -799,7 +824,7 @@ static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
     aa += V[k] * V[k], bb += D * V[k], dd += D * D;
   }
   double r2 = room * room, f = aa * tau * tau + 2 * bb * tau + dd - r2;
-  double tf = e->t_flight[c];
+  double tf = e->trk[c].t_flight;
   /* the margin beyond f's own rounding, and 5e-7 room / |V| beyond 1e-12 of the time */
   return f < -1e-6 * r2 - 1e-12 * (aa * tau * tau + 2 * fabs(bb) * tau + dd + r2) &&
          0.25e-12 * r2 > 1e-24 * tf * tf * aa;
@@ -815,22 +840,22 @@ static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
    cluster without candidate pairs until a build finds it (burst). */
 static event group(ed *e, const agglo_system *s, int32_t c, event own) {
   double *g = e->gstart + 8 * (size_t)c, now = e->t;
-  for (int k = 0; k < 3; k++) g[k] = e->X0[3 * (size_t)c + k], g[3 + k] = e->V[3 * (size_t)c + k];
-  g[6] = e->t0[c], g[7] = e->t_flight[c];
+  for (int k = 0; k < 3; k++) g[k] = e->trk[c].X0[k], g[3 + k] = e->trk[c].V[k];
+  g[6] = e->trk[c].t0, g[7] = e->trk[c].t_flight;
   e->gdraws[c] = e->motion.draws[c];
   int n = 0;
   while (own.kind == FLIGHT_END && n < e->group_cap && own.t < e->t_end && own.t <= e->t_stop) {
     e->t = own.t;
     quiet_flight(e, c, own.t);
     if (!inside_to_the_end(e, s, c)) own = own_event(e, s, c);
-    else own.t = e->t_flight[c];
+    else own.t = e->trk[c].t_flight;
     n++;
   }
   e->t = now;
   if (n == 0) return own;
   e->grouped[c] = 1, e->silent[c] = n;
   e->events += n, e->flights += n, e->groups++;
-  own.va = ++e->ver[c];
+  own.va = ++e->trk[c].ver;
   return own;
 }
 
@@ -840,25 +865,25 @@ static event group(ed *e, const agglo_system *s, int32_t c, event own) {
    one event per flight would have; its group's event goes stale and its own event is pushed. */
 static int burst(ed *e, const agglo_system *s, int32_t c) {
   const double *g = e->gstart + 8 * (size_t)c;
-  for (int k = 0; k < 3; k++) e->X0[3 * (size_t)c + k] = g[k], e->V[3 * (size_t)c + k] = g[3 + k];
-  e->t0[c] = g[6], e->t_flight[c] = g[7];
+  for (int k = 0; k < 3; k++) e->trk[c].X0[k] = g[k], e->trk[c].V[k] = g[3 + k];
+  e->trk[c].t0 = g[6], e->trk[c].t_flight = g[7];
   e->motion.draws[c] = e->gdraws[c];
   double now = e->t;
   event end = {0, FLIGHT_END, -1, c, -1, 0, 0};
   int n = 0;
   for (; n < e->silent[c]; n++) {
-    end.t = e->t_flight[c];
+    end.t = e->trk[c].t_flight;
     if (!agglo_ed_event_less(&end, &e->cur)) break;
     e->t = end.t;
     quiet_flight(e, c, end.t);
   }
   e->events -= e->silent[c] - n, e->flights -= e->silent[c] - n;
   e->grouped[c] = 0, e->bursts++;
-  e->ver[c]++;
-  if (n > 0) e->t = e->t0[c]; /* its own event as computed at its flight's start */
+  e->trk[c].ver++;
+  if (n > 0) e->t = e->trk[c].t0; /* its own event as computed at its flight's start */
   event own = own_event(e, s, c);
   e->t = now;
-  e->horizon[c] = own.t;
+  e->trk[c].horizon = own.t;
   return isfinite(own.t) ? agglo_ed_calendar_push(&e->cal, own) : 0;
 }
 
@@ -867,7 +892,7 @@ static int process(ed *e, const agglo_system *s, event ev) {
   e->cur = ev;
   if (ev.kind >= 0) {
     int32_t i = ev.kind, j = ev.j;
-    if (e->cl[i] != ev.ca || e->cl[j] != ev.cb || e->ver[ev.ca] != ev.va || e->ver[ev.cb] != ev.vb) {
+    if (e->cl[i] != ev.ca || e->cl[j] != ev.cb || e->trk[ev.ca].ver != ev.va || e->trk[ev.cb].ver != ev.vb) {
       e->stale++;
       return 0;
     }
@@ -881,7 +906,7 @@ static int process(ed *e, const agglo_system *s, event ev) {
     }
     return merge(e, s, i, j, ev.t);
   }
-  if (e->size[ev.ca] == 0 || e->ver[ev.ca] != ev.va) {
+  if (e->trk[ev.ca].size == 0 || e->trk[ev.ca].ver != ev.va) {
     e->stale++;
     return 0;
   }
@@ -904,13 +929,24 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     info->finished = 1;
     return 0;
   }
+  /* the live clusters' list, less the dead once half of it is (late in a run, a few clusters
+     among many particles: a step need not visit every cluster name) */
+  if (!e->alive) {
+    if (!(e->alive = malloc((n ? n : 1) * sizeof *e->alive))) return agglo_fail(err, errlen, "out of memory");
+    for (size_t k = 0; k < n; k++)
+      if (e->trk[k].size > 0) e->alive[e->nalive++] = (int32_t)k;
+  } else if (e->nalive > 2 * e->n_clusters) {
+    size_t w = 0;
+    for (size_t q = 0; q < e->nalive; q++)
+      if (e->trk[e->alive[q]].size > 0) e->alive[w++] = e->alive[q];
+    e->nalive = w;
+  }
   double vmax2 = 0;
-  for (size_t k = 0; k < n; k++)
-    if (e->size[k] > 0) {
-      const double *V = e->V + 3 * k;
-      double q = V[0] * V[0] + V[1] * V[1] + V[2] * V[2];
-      if (q > vmax2) vmax2 = q;
-    }
+  for (size_t q = 0; q < e->nalive; q++) {
+    const agglo_ed_cluster *c = &e->trk[e->alive[q]];
+    double v2 = c->V[0] * c->V[0] + c->V[1] * c->V[1] + c->V[2] * c->V[2];
+    if (c->size > 0 && v2 > vmax2) vmax2 = v2;
+  }
   int64_t ev0 = e->events;
   if (vmax2 == 0) {
     e->t = isfinite(t_stop) ? t_stop : e->t;
@@ -955,7 +991,7 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   size_t bad = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
     pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
-    const double *V = e->V + 3 * (size_t)e->cl[i];
+    const double *V = e->trk[e->cl[i]].V;
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = V[k];
     if (bad == SIZE_MAX && !(isfinite(s->x[3 * i]) && isfinite(s->x[3 * i + 1])))
       bad = i;
@@ -979,9 +1015,9 @@ int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size
   const ed *e = state;
   size_t nc = 0, mx = 0;
   for (size_t c = 0; c < e->n; c++) {
-    if (e->size[c] <= 0) continue;
+    if (e->trk[c].size <= 0) continue;
     nc++;
-    if ((size_t)e->size[c] > mx) mx = (size_t)e->size[c];
+    if ((size_t)e->trk[c].size > mx) mx = (size_t)e->trk[c].size;
     int64_t low = INT64_MAX;
     for (int32_t m = e->head[c]; m >= 0; m = e->next_mem[m])
       if (s->id[m] < low) low = s->id[m];
@@ -1007,11 +1043,11 @@ int agglo_ed_save(const void *state, FILE *f) {
     fprintf(f, "%d %.17g %.17g %.17g\n", e->cl[i], e->p[3 * i], e->p[3 * i + 1], e->p[3 * i + 2]);
   fprintf(f, "%zu\n", e->n_clusters);
   for (size_t c = 0; c < e->n; c++) {
-    if (e->size[c] <= 0) continue;
+    if (e->trk[c].size <= 0) continue;
     fprintf(f, "%zu", c);
-    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->X0[3 * c + k]);
-    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->V[3 * c + k]);
-    fprintf(f, " %.17g %.17g", e->t0[c], e->M[c]);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].X0[k]);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].V[k]);
+    fprintf(f, " %.17g %.17g", e->trk[c].t0, e->M[c]);
     for (int k = 0; k < 6; k++) fprintf(f, " %.17g", e->ext[6 * c + k]);
     fputc('\n', f);
   }
@@ -1035,7 +1071,7 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
                       "exactly: start the run over)");
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
     return agglo_fail(err, errlen, "line 2: expected the particle count %zu", e->n);
-  for (size_t c = 0; c < e->n; c++) e->size[c] = 0, e->head[c] = e->tail[c] = -1;
+  for (size_t c = 0; c < e->n; c++) e->trk[c].size = 0, e->head[c] = e->tail[c] = -1;
   for (size_t i = 0; i < e->n; i++) {
     int c;
     double *p = e->p + 3 * i;
@@ -1048,14 +1084,14 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
     if (e->head[c] < 0) e->head[c] = (int32_t)i;
     else e->next_mem[e->tail[c]] = (int32_t)i;
     e->tail[c] = (int32_t)i;
-    e->size[c]++;
+    e->trk[c].size++;
   }
   size_t at = e->n + 3; /* the line read next */
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &nc) != 1 || nc > e->n)
     return agglo_fail(err, errlen, "line %zu: expected the cluster count (at most %zu)",
                       at, e->n);
   size_t named = 0;
-  for (size_t c = 0; c < e->n; c++) named += e->size[c] > 0;
+  for (size_t c = 0; c < e->n; c++) named += e->trk[c].size > 0;
   if (nc != named)
     return agglo_fail(err, errlen, "line %zu: %zu clusters, but the particles name %zu",
                       at, nc, named);
@@ -1066,18 +1102,19 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "%zu %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg", &c, &X[0], &X[1],
                &X[2], &V[0], &V[1], &V[2], &t0, &M, &x[0], &x[1], &x[2], &x[3], &x[4], &x[5]) != 15 ||
-        c >= e->n || e->size[c] <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
+        c >= e->n || e->trk[c].size <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
         !(M > 0 && isfinite(M)) || !all_finite(x, 6))
       return agglo_fail(err, errlen, "line %zu is not a cluster of the particles "
                         "(index, 3 offsets, 3 velocities, time, mass > 0, 6 extents; all finite)", at);
-    for (int k = 0; k < 3; k++) e->X0[3 * c + k] = X[k], e->V[3 * c + k] = V[k];
+    for (int k = 0; k < 3; k++) e->trk[c].X0[k] = X[k], e->trk[c].V[k] = V[k];
     for (int k = 0; k < 6; k++) e->ext[6 * c + k] = x[k];
-    e->t0[c] = t0, e->M[c] = M;
-    e->size[c] = -e->size[c]; /* read: a cluster listed twice is refused */
+    e->trk[c].t0 = t0, e->M[c] = M;
+    e->trk[c].size = -e->trk[c].size; /* read: a cluster listed twice is refused */
   }
-  for (size_t c = 0; c < e->n; c++) e->size[c] = -e->size[c];
+  for (size_t c = 0; c < e->n; c++) e->trk[c].size = -e->trk[c].size;
   e->n_clusters = nc;
   e->built = 0; /* builds and calendar anew at the next step */
+  free(e->alive), e->alive = NULL, e->nalive = 0; /* the live list anew too */
   return 0;
 }
 

@@ -7,14 +7,28 @@
 #include "models/ballistic_calendar.h"
 #include <stdint.h>
 
-/* A candidate pair in the list of the cluster of particle i: j's cluster had build stamp
-   `stamp` when the pair was found (the pair is dead once either cluster rebuilds), gap is the
-   gap between the two particles' build positions. */
+/* A candidate pair in the list of the cluster of particle i: j's cluster b had build stamp
+   `stamp` when the pair was found (the pair is dead once either cluster rebuilds or merges into
+   another), gap is the gap between the two particles' build positions. */
 typedef struct {
-  int32_t i, j;
+  int32_t i, j, b;
   uint64_t stamp;
   double gap;
 } agglo_ed_pair;
+
+/* A cluster, named by a member's storage index: what an event reads of it, in two cache lines
+   (the engine's arrays of 10^5 clusters and more do not fit the caches). */
+typedef struct {
+  double X0[3], t0;      /* offset at the reference time t0 */
+  double V[3], t_flight; /* velocity; end of its flight (INFINITY without motion) */
+  double Xb[3], horizon; /* offset at its build; time of its own next event */
+  uint64_t stamp;        /* unique stamp of its build (a pair found before it is dead) */
+  agglo_ed_pair *plist;  /* its candidate pairs (i its member) */
+  uint32_t plen;         /* their number */
+  uint32_t ver;          /* bumped whenever its events change */
+  int32_t size;          /* members (0: merged into another) */
+  int32_t pad_;
+} agglo_ed_cluster;
 
 typedef struct agglo_ed agglo_ed;
 
@@ -49,9 +63,9 @@ struct agglo_ed {
   double t_stop;        /* finished at this time (INFINITY: never) */
   agglo_ed_motion motion;
   /* clusters, named by a member's storage index */
-  int32_t *cl, *next_mem, *head, *tail, *size;
-  double *X0, *V, *t0, *M, *ext; /* per cluster: offset (3), velocity (3), time, mass, extents (6) */
-  double *t_flight;              /* per cluster: end of its flight (INFINITY without motion) */
+  int32_t *cl, *next_mem, *head, *tail;
+  agglo_ed_cluster *trk;         /* per cluster: its motion, build and counters */
+  double *ext, *M;               /* per cluster: extents (6), mass */
   double *turned;                /* per cluster (motion.turn): how far its turns may have moved
                                     its members since its build, counted with its displacement */
   double *G;                     /* per cluster (motion.turn): its centre of mass in its frame
@@ -59,16 +73,12 @@ struct agglo_ed {
                                     sum's rounding would depend on the members' order) */
   double *turn_v;                /* per particle (motion.turn): its position from its cluster's
                                     centre of mass before a turn */
-  uint32_t *ver;                 /* per cluster: bumped whenever its events change */
   double *p;                     /* per particle: position relative to its cluster offset */
   size_t n_clusters;
   double t;
-  /* per-cluster builds: offset at the build, unique build stamp, time of its own next event */
-  double *Xb, *horizon;
-  uint64_t *stamp, stamps;
+  uint64_t stamps;               /* build stamps given so far */
   double *xb;                    /* per particle: position at its cluster's build */
-  agglo_ed_pair **plist;         /* per cluster: its candidate pairs (i its member) */
-  size_t *plen, *pcap;
+  size_t *pcap;                  /* per cluster: room in its list of candidate pairs */
   double slack;                  /* round-off allowance on the gaps (lengths) */
   int built;                     /* 0: builds, pairs and calendar to make at the next step */
   agglo_ed_calendar cal;         /* the events to come (ballistic_calendar.h) */
@@ -86,8 +96,12 @@ struct agglo_ed {
   int32_t *silent;
   double *gstart;
   uint64_t *gdraws;
-  /* the clusters alive, as a list that may still hold dead ones (refreshed when half are dead):
-     a large cluster's rebuild first checks whether any other comes near (far_from_all) */
+  /* a scan by cell (find_pairs_by_cell): per cell, the last scan that gathered around it and
+     that read it; per particle, the last that scanned it; the particles of other clusters found */
+  uint32_t *cmark, *nmark, *pmark, mark;
+  int32_t *found;
+  size_t fcap;
+  /* the clusters alive (agglo_ed_step's fastest), a list that may still hold dead ones */
   int32_t *alive;
   size_t nalive;
   double t_end;                  /* end of the current step */
@@ -95,7 +109,6 @@ struct agglo_ed {
   /* statistics */
   int64_t events, stale, merges, wall_hits, rebuilds, flights, bounces, turns;
   int64_t groups, bursts;        /* groups made, groups burst before their end */
-  int64_t far;                   /* rebuilds without a cell scan (far_from_all) */
 };
 
 /* The engine over system s from its positions and velocities (velocities from motion.flight when
