@@ -10,7 +10,7 @@
 
 int agglo_balance_cuts(MPI_Comm comm, int p, double lo, double len, int periodic, const double *x,
                        size_t stride, const double *w, size_t n, double wmin, double *cut,
-                       double *hist) {
+                       double *hist, double *next) {
   enum { B = AGGLO_BALANCE_BINS };
   memset(hist, 0, B * sizeof *hist);
   for (size_t i = 0; i < n; i++) {
@@ -23,7 +23,6 @@ int agglo_balance_cuts(MPI_Comm comm, int p, double lo, double len, int periodic
   double total = 0;
   for (int b = 0; b < B; b++) total += hist[b];
   if (!(total > 0)) return 0;
-  double next[p + 1];
   next[0] = cut[0], next[p] = cut[p];
   double below = 0; /* the weight of the bins before b */
   int b = 0;

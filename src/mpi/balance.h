@@ -10,11 +10,11 @@
    rank) split into p equal shares, summed over comm (collective; every rank gets the same cuts
    when the weights are integers). Each brick stays at least wmin wide and each cut moves by at
    most half the narrower of its two bricks, so that no particle is more than one brick from its
-   new brick; cuts that cannot meet both stay where they are. hist: scratch of
-   AGGLO_BALANCE_BINS doubles. Returns 1 when a cut moved, else 0. */
+   new brick; cuts that cannot meet both stay where they are. Scratch: hist (AGGLO_BALANCE_BINS
+   doubles), next (p + 1). Returns 1 when a cut moved, else 0. */
 enum { AGGLO_BALANCE_BINS = 1024 };
 int agglo_balance_cuts(MPI_Comm comm, int p, double lo, double len, int periodic, const double *x,
                        size_t stride, const double *w, size_t n, double wmin, double *cut,
-                       double *hist);
+                       double *hist, double *next);
 
 #endif

@@ -116,7 +116,7 @@ typedef struct {
   components cc;
   warm_set warm;
   joined j0;
-  double *cut[3];  /* per cut axis the dims[k] + 1 brick faces (balance) */
+  double *cut[3];  /* per axis the dims[k] + 1 brick faces (balance), then as many of scratch */
   double *weight;  /* per own particle: its work, for the cuts */
   double hist[AGGLO_BALANCE_BINS];
   /* over the run: ghosts held, records sent, rows in crossing components, constraints,
@@ -796,7 +796,7 @@ static void balance(domain *d) {
   for (int k = 0; k < d->b.dim; k++) {
     if (d->b.dims[k] == 1) continue;
     agglo_balance_cuts(d->b.comm, d->b.dims[k], d->b.glo[k], d->b.glen[k], d->b.gper[k], s->x + k, 3,
-                       d->weight, d->own, 2 * d->halo, d->cut[k], d->hist);
+                       d->weight, d->own, 2 * d->halo, d->cut[k], d->hist, d->cut[k] + d->b.dims[k] + 1);
     d->b.blo[k] = d->cut[k][d->b.coord[k]], d->b.bhi[k] = d->cut[k][d->b.coord[k] + 1];
   }
 }
@@ -847,7 +847,7 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   if (agglo_bricks_setup(&d->b, c, lo, len, per, scale[2], err, errlen) != 0) return -1;
   d->rmax = scale[1];
   for (int k = 0; k < 3; k++) { /* the cuts start at equal widths, as the bricks */
-    if (!(d->cut[k] = malloc(((size_t)d->b.dims[k] + 1) * sizeof *d->cut[k])))
+    if (!(d->cut[k] = malloc(2 * ((size_t)d->b.dims[k] + 1) * sizeof *d->cut[k])))
       return agglo_fail(err, errlen, "out of memory");
     for (int q = 0; q <= d->b.dims[k]; q++) d->cut[k][q] = d->b.glo[k] + d->b.glen[k] * q / d->b.dims[k];
     d->cut[k][d->b.coord[k]] = d->b.blo[k], d->cut[k][d->b.coord[k] + 1] = d->b.bhi[k];
