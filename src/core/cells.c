@@ -319,7 +319,13 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
 }
 
 int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin) {
+  return agglo_neighbors_build_first(nb, s, cutoff, skin, s->n);
+}
+
+int agglo_neighbors_build_first(agglo_neighbors *nb, const agglo_system *s, double cutoff,
+                                double skin, size_t first) {
   size_t n = s->n;
+  first = first < n ? first : n;
   if (nb->n != n || !nb->start) {
     free(nb->start); free(nb->x_ref);
     nb->start = calloc(n + 1, sizeof *nb->start);
@@ -348,7 +354,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
      buffers are concatenated in particle order (the list does not depend on the threads) */
   int failed = 0;
   size_t *tot = NULL;
-#pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
+#pragma omp parallel if (first > AGGLO_PAR_MIN_PAIRS)
   {
     int nt = 1, tid = 0;
 #ifdef _OPENMP
@@ -361,7 +367,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
       if (!tot) failed = 1;
     }
     ibuf buf = {0};
-    size_t a = n * (size_t)tid / (size_t)nt, b = n * (size_t)(tid + 1) / (size_t)nt;
+    size_t a = first * (size_t)tid / (size_t)nt, b = first * (size_t)(tid + 1) / (size_t)nt;
     int bad = failed;
     for (size_t i = a; i < b && !bad; i++) {
       size_t before = buf.n;
@@ -394,6 +400,7 @@ int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cut
   grid_free(&g);
   if (failed) return -1;
   nb->start[0] = 0;
+  for (size_t i = first; i < n; i++) nb->start[i + 1] = 0;
   for (size_t i = 0; i < n; i++) nb->start[i + 1] += nb->start[i];
   memcpy(nb->x_ref, s->x, 3 * n * sizeof *s->x);
   nb->builds++;

@@ -39,6 +39,10 @@ typedef struct {
 
 /* Build (or rebuild) the list. Returns 0 or -1 on allocation failure. */
 int agglo_neighbors_build(agglo_neighbors *nb, const agglo_system *s, double cutoff, double skin);
+/* The same, listing the pairs of the particles below `first` only (with partners of any index):
+   a rank's region lists no pair of two ghosts (src/mpi/contact_domain.c). */
+int agglo_neighbors_build_first(agglo_neighbors *nb, const agglo_system *s, double cutoff,
+                                double skin, size_t first);
 /* True when some pair may have come closer by more than skin since the last build (the two
    largest displacements add up to more than skin). */
 int agglo_neighbors_stale(const agglo_neighbors *nb, const agglo_system *s);

@@ -18,11 +18,13 @@
    by the largest such component (docs/performance.md). The step reduces the counts that decide
    its rounds (missed pairs, a wider reach) over the ranks, so every rank takes the same rounds. */
 #include "mpi/bricks.h"
+#include "mpi/balance.h"
 #include "core/error.h"
 #include "core/model.h"
 #include "models/contact_state.h"
 #include "core/union_find.h"
 #include "core/compare.h"
+#include "core/timing.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,9 +79,15 @@ typedef struct {
   size_t n, cap;
   uint32_t *slot;
   size_t nslot;
+  double *send[2], *recv; /* migrants' multipliers on the wire (migrate) */
+  size_t send_cap[2], recv_cap;
+  int64_t *leaving;       /* this stage's migrants: pairs id, side */
+  size_t leaving_cap;
 } warm_set;
 
-static void warm_free(warm_set *w) { free(w->keys), free(w->slot); }
+static void warm_free(warm_set *w) {
+  free(w->keys), free(w->slot), free(w->send[0]), free(w->send[1]), free(w->recv), free(w->leaving);
+}
 
 /* Rank 0: the components joined from every rank (solve_joined). */
 typedef struct {
@@ -108,6 +116,9 @@ typedef struct {
   components cc;
   warm_set warm;
   joined j0;
+  double *cut[3];  /* per axis the dims[k] + 1 brick faces (balance), then as many of scratch */
+  double *weight;  /* per own particle: its work, for the cuts */
+  double hist[AGGLO_BALANCE_BINS];
   /* over the run: ghosts held, records sent, rows in crossing components, constraints,
      seconds exchanging and solving crossing components */
   struct { double ghosts, sent, joined, constraints, t_exchange, t_joined; } tally;
@@ -119,6 +130,8 @@ static void domain_free(domain *d) {
   components_free(&d->cc);
   warm_free(&d->warm);
   joined_free(&d->j0);
+  for (int k = 0; k < 3; k++) free(d->cut[k]);
+  free(d->weight);
   if (d->sum_max != MPI_OP_NULL) MPI_Op_free(&d->sum_max);
   agglo_system_free(&d->reg);
   agglo_bricks_free(&d->b);
@@ -134,7 +147,7 @@ static int reserve(domain *d, size_t n) {
       {&s->x, 3 * sizeof *s->x}, {&s->v, 3 * sizeof *s->v}, {&d->m->vstar, 3 * sizeof *d->m->vstar},
       {&s->r, sizeof *s->r}, {&s->m, sizeof *s->m}, {&s->inv_m, sizeof *s->inv_m},
       {&s->id, sizeof *s->id}, {&cc->root, sizeof *cc->root}, {&cc->only, 1}, {&cc->cross, 1},
-      {&cc->comp_rows, sizeof *cc->comp_rows}};
+      {&cc->comp_rows, sizeof *cc->comp_rows}, {&d->weight, sizeof *d->weight}};
   for (size_t k = 0; k < sizeof col / sizeof *col; k++) {
     void **a = col[k].p, *q = realloc(*a, c * col[k].size);
     if (!q) return -1;
@@ -286,13 +299,53 @@ static void reduce(void *ctx, double *sums, int nsum, double *maxs, int nmax) {
   for (int i = 0; i < nmax; i++) maxs[i] = buf[1 + nsum + i];
 }
 
+static int by_id64(const void *p, const void *q) {
+  int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+  return (a > b) - (a < b);
+}
+
+/* The multipliers of the rows of this stage's migrants (w->leaving: nl pairs id, side) go with
+   them along axis k: a row belongs to the owner of its particle of lower id, key.a, so the
+   migrant's new rank warm-starts those rows as this one would have (they started cold before,
+   and a moving cut moves many particles). */
+static int move_keys(domain *d, int k, size_t nl) {
+  warm_set *w = &d->warm;
+  enum { KREC = sizeof(warm_key) / sizeof(double) };
+  _Static_assert(sizeof(warm_key) == KREC * sizeof(double), "a key is a whole number of doubles");
+  int64_t(*ps)[2] = (int64_t(*)[2])w->leaving;
+  size_t cnt[2] = {0, 0}, got[2];
+  if (nl > 0) {
+    qsort(ps, nl, sizeof *ps, by_id64);
+    size_t kept = 0;
+    for (size_t e = 0; e < w->n; e++) {
+      int64_t(*hit)[2] = bsearch(&w->keys[e].a, ps, nl, sizeof *ps, by_id64);
+      if (!hit) {
+        w->keys[kept++] = w->keys[e];
+        continue;
+      }
+      int side = (int)(*hit)[1];
+      if (agglo_bricks_grow(&w->send[side], &w->send_cap[side], KREC * (cnt[side] + 1), sizeof(double)) != 0)
+        return -1;
+      memcpy(w->send[side] + KREC * cnt[side]++, &w->keys[e], sizeof *w->keys);
+    }
+    w->n = kept;
+  }
+  long all = agglo_bricks_exchange(&d->b, k, w->send, cnt, KREC, &w->recv, &w->recv_cap, got);
+  if (all < 0 || agglo_bricks_grow(&w->keys, &w->cap, w->n + (size_t)all + 1, sizeof *w->keys) != 0) return -1;
+  memcpy(w->keys + w->n, w->recv, (size_t)all * sizeof *w->keys);
+  w->n += (size_t)all;
+  return 0;
+}
+
 /* Own particles that left the brick go to the neighbour (one brick per step at most: a step
-   moves a particle by less than the reach, and bricks are wider). */
+   moves a particle by less than the reach, a cut by at most half a brick, and bricks are wider),
+   with the multipliers of their rows (move_keys). */
 static int migrate(domain *d) {
   d->reg.n = d->own;
+  warm_set *w = &d->warm;
   for (int k = 0; k < d->b.dim; k++) {
     if (d->b.dims[k] == 1) continue;
-    size_t cnt[2] = {0, 0};
+    size_t cnt[2] = {0, 0}, nl = 0;
     double rec[REC];
     for (size_t i = 0; i < d->reg.n;) { /* a migrant's place goes to the last particle */
       int s = agglo_bricks_side(&d->b, k, d->reg.x[3 * i + k]);
@@ -300,11 +353,14 @@ static int migrate(domain *d) {
         i++;
         continue;
       }
-      if (queue(d, i, k, s, cnt) != 0) return -1;
+      if (queue(d, i, k, s, cnt) != 0 ||
+          agglo_bricks_grow(&w->leaving, &w->leaving_cap, 2 * (nl + 1), sizeof *w->leaving) != 0)
+        return -1;
+      w->leaving[2 * nl] = d->reg.id[i], w->leaving[2 * nl++ + 1] = s;
       if (i + 1 < d->reg.n) pack(d, d->reg.n - 1, rec), unpack(d, i, rec);
       d->reg.n--;
     }
-    if (exchange(d, k, cnt) != 0) return -1;
+    if (move_keys(d, k, nl) != 0 || exchange(d, k, cnt) != 0) return -1;
     d->tally.sent -= (double)(cnt[0] + cnt[1]); /* (counted as ghosts' traffic only) */
   }
   d->own = d->reg.n;
@@ -397,7 +453,7 @@ static int save_warm(domain *d) {
   if (agglo_bricks_grow(&w->keys, &w->cap, c->n + 1, sizeof *w->keys) != 0) return -1;
   for (size_t k = 0; k < c->n; k++)
     if (owned(d, c, k)) w->keys[w->n++] = key_of(&d->reg, c, k);
-  return index_warm(d);
+  return 0; /* (indexed after the migration: index_warm) */
 }
 
 static void load_warm(domain *d) {
@@ -690,8 +746,8 @@ static int reach_out(void *ctx, double cutoff) {
   double halo = cutoff + 2 * d->rmax;
   d->halo = halo;
   for (int k = 0; k < d->b.dim; k++)
-    if (d->b.dims[k] > 1 && d->b.glen[k] / d->b.dims[k] < halo) {
-      d->width = d->b.glen[k] / d->b.dims[k];
+    if (d->b.dims[k] > 1 && d->b.bhi[k] - d->b.blo[k] < halo) {
+      d->width = d->b.bhi[k] - d->b.blo[k];
       return 1;
     }
   region_box(d, halo);
@@ -699,7 +755,9 @@ static int reach_out(void *ctx, double cutoff) {
   int rc = make_ghosts(d, halo);
   d->tally.t_exchange += MPI_Wtime() - t0;
   if (rc != 0) return -1;
-  return agglo_neighbors_build(&d->m->nb, &d->reg, cutoff, 0) != 0 ? -1 : 0;
+  /* no pair of two ghosts (pairs are listed under their lower index, the own particles come
+     first): each is listed on a rank that owns one of them, and its constraint is a row there */
+  return agglo_neighbors_build_first(&d->m->nb, &d->reg, cutoff, 0, d->own) != 0 ? -1 : 0;
 }
 
 /* The components without a ghost, solved here: all of them in a full round, else those with a
@@ -716,6 +774,33 @@ static int solve_here(void *ctx, int first, int full, agglo_solver_stats *st) {
   return agglo_project_some(s, &m->con, m->cfg.dt, m->vstar, s->v, &m->solver, st, d->cc.only) != 0 ? -1 : 0;
 }
 
+/* A particle's work for the cuts: BALANCE_PARTICLE plus one per row it owns (a constraint
+   whose particle of lower id it is) [choice]. Measured on one rank (3D gel of 8 000, a step of
+   0.40 s CPU): the neighbour list, attraction, collection and the rest cost about 14 us per
+   particle and the spread solve about 7 us per row, so two rows weigh one particle. */
+enum { BALANCE_PARTICLE = 2 };
+
+/* The cuts moved to balance the weights of the own particles (balance.c), this rank's brick
+   set from them; the particles then migrate to their new bricks. Collective. */
+static void balance(domain *d) {
+  const agglo_constraints *c = &d->m->con;
+  const agglo_system *s = &d->reg;
+  for (size_t i = 0; i < d->own; i++) d->weight[i] = BALANCE_PARTICLE;
+  for (size_t k = 0; k < c->n; k++) {
+    if (!owned(d, c, k)) continue;
+    size_t i = (size_t)c->i[k];
+    int32_t j = c->j[k];
+    size_t lower = j < 0 || s->id[i] < s->id[j] ? i : (size_t)j;
+    d->weight[lower] += 1;
+  }
+  for (int k = 0; k < d->b.dim; k++) {
+    if (d->b.dims[k] == 1) continue;
+    agglo_balance_cuts(d->b.comm, d->b.dims[k], d->b.glo[k], d->b.glen[k], d->b.gper[k], s->x + k, 3,
+                       d->weight, d->own, 2 * d->halo, d->cut[k], d->hist, d->cut[k] + d->b.dims[k] + 1);
+    d->b.blo[k] = d->cut[k][d->b.coord[k]], d->b.bhi[k] = d->cut[k][d->b.coord[k] + 1];
+  }
+}
+
 /* One step over the ranks, then the warm start kept and the migration. Collective; *bad_id:
    1 + the largest id of a particle with a non-finite value (0: none). Returns 0, -1 (memory,
    message in err) or 1 (the reach outgrew a brick). */
@@ -730,8 +815,9 @@ static int step(domain *d, agglo_step_info *info, double *bad_id, char *err, siz
   d->tally.joined += (double)d->cc.nrows; /* (the last round's) */
   size_t i = info->bad_particle;
   double worst[2] = {save_warm(d) != 0, i == SIZE_MAX ? 0 : (double)d->reg.id[i] + 1};
+  balance(d);
   double t0 = MPI_Wtime();
-  if (migrate(d) != 0) worst[0] = 1;
+  if (migrate(d) != 0 || index_warm(d) != 0) worst[0] = 1;
   d->tally.t_exchange += MPI_Wtime() - t0;
   reduce(d, NULL, 0, worst, 2);
   *bad_id = worst[1];
@@ -760,6 +846,12 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   MPI_Bcast(scale, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (agglo_bricks_setup(&d->b, c, lo, len, per, scale[2], err, errlen) != 0) return -1;
   d->rmax = scale[1];
+  for (int k = 0; k < 3; k++) { /* the cuts start at equal widths, as the bricks */
+    if (!(d->cut[k] = malloc(2 * ((size_t)d->b.dims[k] + 1) * sizeof *d->cut[k])))
+      return agglo_fail(err, errlen, "out of memory");
+    for (int q = 0; q <= d->b.dims[k]; q++) d->cut[k][q] = d->b.glo[k] + d->b.glen[k] * q / d->b.dims[k];
+    d->cut[k][d->b.coord[k]] = d->b.blo[k], d->cut[k][d->b.coord[k] + 1] = d->b.bhi[k];
+  }
   MPI_Op_create(sum_then_max, 1, &d->sum_max);
   agglo_box *g = &d->gbox;
   for (int k = 0; k < 3; k++)
@@ -798,9 +890,23 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   return index_warm(d) != 0 ? agglo_fail(err, errlen, "out of memory") : 0;
 }
 
-/* Every rank's particles into rank 0's system (by id), and the step's multipliers into rank 0's
-   model (so that a restart point warm-starts as the run would). */
-static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map) {
+/* Rank 0: whether the gather after this step must bring the multipliers: only a restart point
+   (periodic, final, or at a stop) writes them (contacts.txt); the stats rows, the trajectory and
+   the pictures need the particles only. A restart point on the wall clock counts as due a
+   minute early (it is decided when written, after the gather). */
+static int multipliers_wanted(const agglo_sim *sim, int flags) {
+  const agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  if (flags & (AGGLO_BRICKS_FINAL | AGGLO_BRICKS_STOP)) return 1;
+  if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE)) return 0;
+  return (c->checkpoint_minutes > 0 && agglo_wall_seconds() - o->checkpoint_wall >= 60 * c->checkpoint_minutes - 60) ||
+         (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-9));
+}
+
+/* Every rank's particles into rank 0's system (by id), and, when a restart point may be written
+   (multipliers_wanted), the step's multipliers into rank 0's model (so that a restart point
+   warm-starts as the run would). */
+static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map, int flags) {
   enum { G = 7 }; /* id x[3] v[3] */
   double *mine = malloc((G * d->own + 1) * sizeof *mine);
   for (size_t i = 0; mine && i < d->own; i++) {
@@ -811,7 +917,9 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map)
   void *got = NULL, *keys = NULL;
   size_t total = 0, nkeys = 0;
   int bad = agglo_bricks_gather(&d->b, mine, (int)(G * d->own), MPI_DOUBLE, sizeof *mine, &got, &total, NULL);
-  if (!bad)
+  int want = d->b.rank == 0 && multipliers_wanted(sim, flags);
+  MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!bad && want)
     bad = agglo_bricks_gather(&d->b, d->warm.keys, (int)(d->warm.n * sizeof *d->warm.keys), MPI_BYTE, 1, &keys, &nkeys, NULL);
   free(mine);
   int rc = bad ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the particles") : AGGLO_OK;
@@ -834,24 +942,26 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map)
     }
     /* the multipliers, by storage index as the serial model keeps them (each from its owner;
        two periodic images of one pair: keep one) */
-    warm_key *w = keys;
-    nkeys /= sizeof *w;
-    agglo_constraints *c = &((contact *)sim->state)->con;
-    agglo_constraints_free(c);
-    if (rc == AGGLO_OK && agglo_constraints_reserve(c, nkeys + 1) != 0)
-      rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the contacts");
-    size_t kept = 0;
-    for (size_t k = 0; rc == AGGLO_OK && k < nkeys; k++) {
-      size_t i = agglo_id_lookup(map, s->n, w[k].a), j = w[k].wall >= 0 ? 0 : agglo_id_lookup(map, s->n, w[k].b);
-      if (i == SIZE_MAX || j == SIZE_MAX) continue;
-      if (w[k].wall < 0 && j < i) { size_t t = i; i = j, j = t; }
-      w[kept++] = (warm_key){(int64_t)i, w[k].wall >= 0 ? -1 - w[k].wall : (int64_t)j, 0, w[k].lambda};
+    if (want) {
+      warm_key *w = keys;
+      nkeys /= sizeof *w;
+      agglo_constraints *c = &((contact *)sim->state)->con;
+      agglo_constraints_free(c);
+      if (rc == AGGLO_OK && agglo_constraints_reserve(c, nkeys + 1) != 0)
+        rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the contacts");
+      size_t kept = 0;
+      for (size_t k = 0; rc == AGGLO_OK && k < nkeys; k++) {
+        size_t i = agglo_id_lookup(map, s->n, w[k].a), j = w[k].wall >= 0 ? 0 : agglo_id_lookup(map, s->n, w[k].b);
+        if (i == SIZE_MAX || j == SIZE_MAX) continue;
+        if (w[k].wall < 0 && j < i) { size_t t = i; i = j, j = t; }
+        w[kept++] = (warm_key){(int64_t)i, w[k].wall >= 0 ? -1 - w[k].wall : (int64_t)j, 0, w[k].lambda};
+      }
+      qsort(w, kept, sizeof *w, by_key); /* the serial order: by i, then j (walls first) */
+      for (size_t k = 0; rc == AGGLO_OK && k < kept; k++)
+        if (c->n == 0 || w[k].a != c->i[c->n - 1] || w[k].b != c->j[c->n - 1])
+          c->i[c->n] = (int32_t)w[k].a, c->j[c->n] = (int32_t)w[k].b, c->gamma[c->n] = 0,
+          c->lambda[c->n++] = w[k].lambda;
     }
-    qsort(w, kept, sizeof *w, by_key); /* the serial order: by i, then j (walls first) */
-    for (size_t k = 0; rc == AGGLO_OK && k < kept; k++)
-      if (c->n == 0 || w[k].a != c->i[c->n - 1] || w[k].b != c->j[c->n - 1])
-        c->i[c->n] = (int32_t)w[k].a, c->j[c->n] = (int32_t)w[k].b, c->gamma[c->n] = 0,
-        c->lambda[c->n++] = w[k].lambda;
     agglo_sim_replaced(sim);
   }
   free(got), free(keys);
@@ -904,7 +1014,7 @@ static agglo_status run(domain *d, agglo_sim *sim, const agglo_config *c) {
       break;
     }
     if (!(flags & AGGLO_BRICKS_GATHER)) continue;
-    if ((st = gather(d, sim, map)) == AGGLO_OK) st = agglo_bricks_write(&d->b, sim, flags);
+    if ((st = gather(d, sim, map, flags)) == AGGLO_OK) st = agglo_bricks_write(&d->b, sim, flags);
   }
   if (d->b.rank == 0) agglo_sim_ended(sim, st);
   report(d, sim, stepno - first, MPI_Wtime() - t_start);

@@ -23,6 +23,10 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
                    clusters
   contact_restart  a restart point written by 2 ranks, continued on 4 and on 1: equal within
                    the solver tolerance
+  contact_balance  the sediment settled onto its floor (793 of 800 particles in the lower half),
+                   cut across the floor on 2 ranks: the cut follows the work (each rank within
+                   10 % of half the particles, not 793 and 7) and 20 steps keep the serial run's
+                   contacts, clusters and positions (within 10^-6), with no overlap
 """
 import csv, math, os, shutil, subprocess, sys
 
@@ -361,5 +365,31 @@ elif case.startswith("contact"):
             if shift > TOL:
                 fail(f"restart point of 2 ranks, one step on {k}: positions differ by {shift:.3g} (allowed {TOL})")
             print(f"contact_restart: written by 2 ranks, one step on {k} rank(s): within {shift:.2g} of serial")
+    elif case == "contact_balance":
+        run(0, "cbal_start", SED + sets(("run.t_end", 1.5)))
+        box, p = state("cbal_start")
+        low = sum(y < box / 2 for _, y, _ in p.values())
+        if low < 0.95 * len(p):
+            fail(f"the start is not settled: {low} of {len(p)} particles in the lower half")
+        shutil.rmtree("cbal_serial", ignore_errors=True)
+        run(0, "cbal_serial", ["--restart", "cbal_start", "-s", "run.t_end=1.7"])
+        shutil.rmtree("cbal_np2", ignore_errors=True)
+        run(2, "cbal_np2", ["--restart", "cbal_start", "-s", "run.t_end=1.7", "-s", "parallel.grid=1 2"])
+        with open("cbal_np2/parallel.csv") as f:
+            par = next(csv.DictReader(f))
+        most, mean = float(par["particles_max"]), float(par["particles_mean"])
+        if most > 1.1 * mean:
+            fail(f"cut across the floor: a rank holds {most:.0f} particles, {most / mean:.2f} times the "
+                 f"mean (allowed 1.1; at equal widths {low} of {len(p)})")
+        shift, g = worst_shift("cbal_serial", "cbal_np2"), gaps("cbal_np2", "2 ranks")
+        a, b = rows("cbal_serial")[-1], rows("cbal_np2")[-1]
+        for col in ("n_clusters", "max_cluster_size", "n_contacts"):
+            if a[col] != b[col]:
+                fail(f"20 steps on 2 ranks, cut balanced: {col} {b[col]} (serial {a[col]})")
+        if shift > 1e-6:
+            fail(f"20 steps on 2 ranks, cut balanced: positions differ by {shift:.3g} from serial")
+        print(f"contact_balance: {low} of {len(p)} particles in the lower half; on 2 ranks at most "
+              f"{most:.0f} per rank (mean {mean:.0f}); 20 steps within {shift:.2g} of serial, "
+              f"{b['n_contacts']} contacts as serial, smallest gap {g:.3g}")
 else:
     fail(f"unknown case {case}")
