@@ -2,6 +2,17 @@
 #ifndef AGGLO_TEST_SUPPORT_H
 #define AGGLO_TEST_SUPPORT_H
 #include "config/config.h"
+#include "core/system.h"
+
+/* The box [0, L]^dim (its other axes flat), periodic or walled along its dim axes. */
+static inline void cube_box(agglo_box *b, int dim, double L, int periodic) {
+  for (int k = 0; k < 3; k++) {
+    b->lo[k] = 0;
+    b->hi[k] = k < dim ? L : 0;
+    b->len[k] = k < dim ? L : 0;
+    b->periodic[k] = k < dim ? periodic : AGGLO_WALL;
+  }
+}
 
 /* Settings from INI text plus "section.key=value" overrides (NULL-terminated); fails the test on
    any error. */

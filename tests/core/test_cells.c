@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "support.h"
 
 #include <math.h>
 #include <omp.h>
@@ -20,12 +21,7 @@
 static void make_system(agglo_system *s, int dim, size_t n, double L, int periodic, double r,
                         double spread, uint64_t seed) {
   assert_int_equal(agglo_system_alloc(s, dim, n), 0);
-  for (int k = 0; k < 3; k++) {
-    s->box.lo[k] = 0;
-    s->box.hi[k] = k < dim ? L : 0;
-    s->box.len[k] = k < dim ? L : 0;
-    s->box.periodic[k] = k < dim ? periodic : AGGLO_WALL;
-  }
+  cube_box(&s->box, dim, L, periodic);
   uint64_t q = seed;
   for (size_t i = 0; i < n; i++) {
     double u[4];

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "support.h"
 
 #include <math.h>
 #include <omp.h>
@@ -26,12 +27,7 @@ static const char *method_name[] = {"apgd", "uzawa", "mprgp", "active_set"};
 /* A box [0, L]^dim, walls or periodic, n particles of radius r and mass 1 at rest. */
 static void make_system(agglo_system *s, int dim, size_t n, double L, int periodic, double r) {
   assert_int_equal(agglo_system_alloc(s, dim, n), 0);
-  for (int k = 0; k < 3; k++) {
-    s->box.lo[k] = 0;
-    s->box.hi[k] = k < dim ? L : 0;
-    s->box.len[k] = k < dim ? L : 0;
-    s->box.periodic[k] = k < dim ? periodic : AGGLO_WALL;
-  }
+  cube_box(&s->box, dim, L, periodic);
   for (size_t i = 0; i < n; i++) s->r[i] = r, s->m[i] = 1, s->inv_m[i] = 1;
 }
 
