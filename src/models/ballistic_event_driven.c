@@ -46,9 +46,9 @@ _Static_assert(sizeof(agglo_ed_cluster) == 128, "a cluster is two cache lines");
 void agglo_ed_destroy(void *state) {
   ed *e = state;
   if (!e) return;
-  if (e->trk)
-    for (size_t c = 0; c < e->n; c++) free(e->trk[c].plist);
-  free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->trk); free(e->ext);
+  if (e->cluster)
+    for (size_t c = 0; c < e->n; c++) free(e->cluster[c].plist);
+  free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->cluster); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
   free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
   free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->alive);
@@ -74,9 +74,9 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->tail = malloc(m * sizeof *e->tail);
   /* one cache line pair per cluster (aligned): an event reads its cluster's motion and build
      together */
-  size_t bytes = m * sizeof *e->trk;
-  e->trk = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (e->trk) memset(e->trk, 0, bytes);
+  size_t bytes = m * sizeof *e->cluster;
+  e->cluster = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (e->cluster) memset(e->cluster, 0, bytes);
   e->ext = malloc(6 * m * sizeof *e->ext);
   e->p = malloc(3 * m * sizeof *e->p);
   e->xb = malloc(3 * m * sizeof *e->xb);
@@ -85,8 +85,8 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->cnext = malloc(m * sizeof *e->cnext);
   e->cprev = malloc(m * sizeof *e->cprev);
   e->cell_of = malloc(m * sizeof *e->cell_of);
-  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->trk || !e->ext || !e->p || !e->xb || !e->M || !e->pcap || !e->cnext || !e->cprev ||
-      !e->cell_of) {
+  if (!e->cl || !e->next_mem || !e->head || !e->tail || !e->cluster || !e->ext || !e->p ||
+      !e->xb || !e->M || !e->pcap || !e->cnext || !e->cprev || !e->cell_of) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for %zu particles", n);
   }
@@ -102,14 +102,14 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   double rs = 0;
   for (size_t i = 0; i < n; i++) {
     e->cl[i] = (int32_t)i, e->next_mem[i] = -1, e->head[i] = e->tail[i] = (int32_t)i;
-    e->trk[i].size = 1;
+    e->cluster[i].size = 1;
     e->M[i] = s->m[i];
-    e->trk[i].t0 = s->t;
-    e->trk[i].t_flight = INFINITY;
+    e->cluster[i].t0 = s->t;
+    e->cluster[i].t_flight = INFINITY;
     for (int k = 0; k < 3; k++) {
       e->p[3 * i + k] = 0;
-      e->trk[i].X0[k] = s->x[3 * i + k];
-      e->trk[i].V[k] = k < s->dim ? s->v[3 * i + k] : 0;
+      e->cluster[i].X0[k] = s->x[3 * i + k];
+      e->cluster[i].V[k] = k < s->dim ? s->v[3 * i + k] : 0;
       e->ext[6 * i + k] = -s->r[i], e->ext[6 * i + 3 + k] = s->r[i];
     }
     rs += s->r[i];
@@ -157,22 +157,22 @@ static int ed_init(void **state, const agglo_system *s, const agglo_config *c, c
 
 static inline void pos(const ed *e, const agglo_box *box, int32_t i, double t, double x[3]) {
   int32_t c = e->cl[i];
-  double dt = t - e->trk[c].t0;
+  double dt = t - e->cluster[c].t0;
   for (int k = 0; k < 3; k++)
-    x[k] = e->p[3 * (size_t)i + k] + e->trk[c].X0[k] + e->trk[c].V[k] * dt;
+    x[k] = e->p[3 * (size_t)i + k] + e->cluster[c].X0[k] + e->cluster[c].V[k] * dt;
   agglo_box_wrap(box, x);
 }
 
 static inline double speed(const ed *e, int32_t c) {
-  const double *V = e->trk[c].V;
+  const double *V = e->cluster[c].V;
   return sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
 }
 
 /* How far cluster c is at time t from its build (unwrapped offsets: no periodic image). */
 static inline double displacement(const ed *e, int32_t c, double t) {
-  double d2 = 0, dt = t - e->trk[c].t0;
+  double d2 = 0, dt = t - e->cluster[c].t0;
   for (int k = 0; k < 3; k++) {
-    double d = e->trk[c].X0[k] + e->trk[c].V[k] * dt - e->trk[c].Xb[k];
+    double d = e->cluster[c].X0[k] + e->cluster[c].V[k] * dt - e->cluster[c].Xb[k];
     d2 += d * d;
   }
   return sqrt(d2);
@@ -183,9 +183,9 @@ static inline double turned(const ed *e, int32_t c) { return e->turned ? e->turn
 
 /* Move the reference time of cluster c to t (before its velocity changes). */
 static inline void rebase(ed *e, int32_t c, double t) {
-  double dt = t - e->trk[c].t0;
-  for (int k = 0; k < 3; k++) e->trk[c].X0[k] += e->trk[c].V[k] * dt;
-  e->trk[c].t0 = t;
+  double dt = t - e->cluster[c].t0;
+  for (int k = 0; k < 3; k++) e->cluster[c].X0[k] += e->cluster[c].V[k] * dt;
+  e->cluster[c].t0 = t;
 }
 
 /* ---- event times, from the clusters' reference times ---- */
@@ -204,7 +204,7 @@ static double pair_time(const ed *e, const agglo_system *s, int32_t i, int32_t j
   agglo_box_delta(&s->box, xj, xi, dx); /* X_i - X_j */
   int32_t a = e->cl[i], b = e->cl[j];
   for (int k = 0; k < 3; k++) {
-    dv[k] = e->trk[a].V[k] - e->trk[b].V[k];
+    dv[k] = e->cluster[a].V[k] - e->cluster[b].V[k];
     if (s->box.periodic[k]) { /* the image nearest now (the same one unless they moved apart) */
       double later = dx[k] + dv[k] * (now - t);
       if (fabs(later) > 0.5 * s->box.len[k]) dx[k] -= s->box.len[k] * round(later / s->box.len[k]);
@@ -226,10 +226,10 @@ enum { FLIGHT_END = -7, REBUILD = -8 };
 /* The earliest event of cluster c alone (a wall hit, its flight's end, its rebuild), from its
    reference time; its time is the cluster's horizon. */
 static event own_event(const ed *e, const agglo_system *s, int32_t c) {
-  const double *V = e->trk[c].V, *ext = e->ext + 6 * (size_t)c;
-  const double *X = e->trk[c].X0, *Xb = e->trk[c].Xb;
-  double t0 = e->trk[c].t0;
-  event best = {INFINITY, 0, -1, c, -1, e->trk[c].ver, 0}, ev = best;
+  const double *V = e->cluster[c].V, *ext = e->ext + 6 * (size_t)c;
+  const double *X = e->cluster[c].X0, *Xb = e->cluster[c].Xb;
+  double t0 = e->cluster[c].t0;
+  event best = {INFINITY, 0, -1, c, -1, e->cluster[c].ver, 0}, ev = best;
   for (int k = 0; k < s->dim; k++) {
     if (s->box.periodic[k] || V[k] == 0) continue;
     double gap = V[k] < 0 ? (ext[k] + X[k]) - s->box.lo[k] : s->box.hi[k] - (ext[3 + k] + X[k]);
@@ -237,7 +237,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
     ev.kind = -1 - (2 * k + (V[k] > 0));
     if (agglo_ed_event_less(&ev, &best)) best = ev;
   }
-  ev.t = e->trk[c].t_flight, ev.kind = FLIGHT_END;
+  ev.t = e->cluster[c].t_flight, ev.kind = FLIGHT_END;
   if (agglo_ed_event_less(&ev, &best)) best = ev;
   /* |D + V dt| = margin less what its turns moved it, D the displacement from the build at t0 */
   double room = e->margin - turned(e, c);
@@ -267,36 +267,36 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   /* a lone cluster (no live pair) that neither turns (a monomer) nor meets anything before the
      end of its flight: its next flights as one event */
-  if (own.kind == FLIGHT_END && e->group_cap > 0 && (!e->motion.turn || e->trk[c].size == 1) &&
+  if (own.kind == FLIGHT_END && e->group_cap > 0 && (!e->motion.turn || e->cluster[c].size == 1) &&
       live_pairs(e, c) == 0)
     own = group(e, s, c, own);
-  e->trk[c].horizon = own.t;
+  e->cluster[c].horizon = own.t;
   if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
-  if (e->trk[c].plen == 0) return 0;
+  if (e->cluster[c].plen == 0) return 0;
   double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
-  pair *l = e->trk[c].plist;
+  pair *l = e->cluster[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->trk[c].plen; q++) {
+  for (size_t q = 0; q < e->cluster[c].plen; q++) {
     pair pq = l[q];
     int32_t b = pq.b;
-    if (e->trk[b].stamp != pq.stamp) continue; /* dead */
+    if (e->cluster[b].stamp != pq.stamp) continue; /* dead */
     l[w++] = pq;
-    double h = e->trk[c].horizon < e->trk[b].horizon ? e->trk[c].horizon : e->trk[b].horizon;
+    double h = e->cluster[c].horizon < e->cluster[b].horizon ? e->cluster[c].horizon : e->cluster[b].horizon;
     /* the gap stays open until the horizon: not timed (0 * INFINITY is NaN: timed) */
     if (pq.gap - dc - displacement(e, b, t) - turned(e, c) - turned(e, b) -
         (vc + speed(e, b)) * (h - t) > e->slack)
       continue;
-    double tr = e->trk[c].t0 > e->trk[b].t0 ? e->trk[c].t0 : e->trk[b].t0;
+    double tr = e->cluster[c].t0 > e->cluster[b].t0 ? e->cluster[c].t0 : e->cluster[b].t0;
     double tc = tr + pair_time(e, s, pq.i, pq.j, tr, t);
     if (!(tc <= h)) continue;
     if (tc < t) tc = t;
     /* oriented by cluster index, whichever cluster scheduled it (the sticking draw is keyed by
        the first cluster) */
-    event ev = c < b ? (event){tc, pq.i, pq.j, c, b, e->trk[c].ver, e->trk[b].ver}
-                     : (event){tc, pq.j, pq.i, b, c, e->trk[b].ver, e->trk[c].ver};
+    event ev = c < b ? (event){tc, pq.i, pq.j, c, b, e->cluster[c].ver, e->cluster[b].ver}
+                     : (event){tc, pq.j, pq.i, b, c, e->cluster[b].ver, e->cluster[c].ver};
     if (agglo_ed_calendar_push(&e->cal, ev) != 0) return -1;
   }
-  e->trk[c].plen = w;
+  e->cluster[c].plen = w;
   return 0;
 }
 
@@ -331,25 +331,26 @@ static void cell_insert(ed *e, const agglo_box *box, int32_t i) {
 /* The build position of member i of cluster c (at c's build offset). */
 static void build_position(ed *e, const agglo_box *box, int32_t i, int32_t c) {
   for (int k = 0; k < 3; k++)
-    e->xb[3 * (size_t)i + k] = e->p[3 * (size_t)i + k] + e->trk[c].Xb[k];
+    e->xb[3 * (size_t)i + k] = e->p[3 * (size_t)i + k] + e->cluster[c].Xb[k];
   agglo_box_wrap(box, e->xb + 3 * (size_t)i);
 }
 
 static int plist_add(ed *e, int32_t c, pair q) {
-  if (e->trk[c].plen == e->pcap[c]) {
+  if (e->cluster[c].plen == e->pcap[c]) {
+    pair *l = e->cluster[c].plist;
     size_t w = 0; /* drop the dead first; grow only if the list is more than half live */
-    for (size_t k = 0; k < e->trk[c].plen; k++)
-      if (e->trk[e->trk[c].plist[k].b].stamp == e->trk[c].plist[k].stamp) e->trk[c].plist[w++] = e->trk[c].plist[k];
-    e->trk[c].plen = w;
+    for (size_t k = 0; k < e->cluster[c].plen; k++)
+      if (e->cluster[l[k].b].stamp == l[k].stamp) l[w++] = l[k];
+    e->cluster[c].plen = (uint32_t)w;
     if (2 * w >= e->pcap[c]) {
       size_t cap = e->pcap[c] ? 2 * e->pcap[c] : 8;
       if (cap > UINT32_MAX) return -1; /* plen's range */
-      pair *l = realloc(e->trk[c].plist, cap * sizeof *l);
+      pair *l = realloc(e->cluster[c].plist, cap * sizeof *l);
       if (!l) return -1;
-      e->trk[c].plist = l, e->pcap[c] = cap;
+      e->cluster[c].plist = l, e->pcap[c] = cap;
     }
   }
-  e->trk[c].plist[e->trk[c].plen++] = q;
+  e->cluster[c].plist[e->cluster[c].plen++] = q;
   return 0;
 }
 
@@ -392,7 +393,7 @@ static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t 
   int32_t b = e->cl[j];
   /* its flights are needed one by one from now (ballistic_events.h) */
   if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
-  pair qa = {i, j, b, e->trk[b].stamp, g}, qb = {j, i, a, e->trk[a].stamp, g};
+  pair qa = {i, j, b, e->cluster[b].stamp, g}, qb = {j, i, a, e->cluster[a].stamp, g};
   return plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0 ? -1 : 0;
 }
 
@@ -493,15 +494,15 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) 
 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
 static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
-  e->trk[a].stamp = ++e->stamps;
+  e->cluster[a].stamp = ++e->stamps;
   if (e->turned) e->turned[a] = 0;
-  double dt = t - e->trk[a].t0;
+  double dt = t - e->cluster[a].t0;
   for (int k = 0; k < 3; k++)
-    e->trk[a].Xb[k] = e->trk[a].X0[k] + e->trk[a].V[k] * dt;
-  e->trk[a].plen = 0;
+    e->cluster[a].Xb[k] = e->cluster[a].X0[k] + e->cluster[a].V[k] * dt;
+  e->cluster[a].plen = 0;
   e->rebuilds++;
   if (build_members(e, s, a, e->head[a]) != 0) return -1;
-  e->trk[a].ver++;
+  e->cluster[a].ver++;
   return reschedule(e, s, a);
 }
 
@@ -511,28 +512,28 @@ static int build_all(ed *e, const agglo_system *s) {
   agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
-    e->cell_of[c] = -1, e->trk[c].plen = 0;
+    e->cell_of[c] = -1, e->cluster[c].plen = 0;
     if (e->grouped) e->grouped[c] = 0;
-    if (e->trk[c].size <= 0) continue;
-    e->trk[c].stamp = ++e->stamps;
+    if (e->cluster[c].size <= 0) continue;
+    e->cluster[c].stamp = ++e->stamps;
     if (e->turned) e->turned[c] = 0;
-    double dt = e->t - e->trk[c].t0;
+    double dt = e->t - e->cluster[c].t0;
     for (int k = 0; k < 3; k++)
-      e->trk[c].Xb[k] = e->trk[c].X0[k] + e->trk[c].V[k] * dt;
+      e->cluster[c].Xb[k] = e->cluster[c].X0[k] + e->cluster[c].V[k] * dt;
   }
   for (size_t c = 0; c < n; c++)
-    for (int32_t i = e->trk[c].size > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i])
+    for (int32_t i = e->cluster[c].size > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i])
     {
       build_position(e, &s->box, i, (int32_t)c);
       cell_insert(e, &s->box, i);
     }
   for (size_t c = 0; c < n; c++)
-    if (e->trk[c].size > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
+    if (e->cluster[c].size > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
   /* horizons first: each pair is timed up to both clusters' */
   for (size_t c = 0; c < n; c++)
-    if (e->trk[c].size > 0) e->trk[c].horizon = own_event(e, s, (int32_t)c).t;
+    if (e->cluster[c].size > 0) e->cluster[c].horizon = own_event(e, s, (int32_t)c).t;
   for (size_t c = 0; c < n; c++)
-    if (e->trk[c].size > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
+    if (e->cluster[c].size > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
   e->built = 1;
   return 0;
 }
@@ -541,7 +542,7 @@ static int build_all(ed *e, const agglo_system *s) {
 
 static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   int32_t A = e->cl[i], B = e->cl[j];
-  if (e->trk[B].size > e->trk[A].size || (e->trk[B].size == e->trk[A].size && B < A)) {
+  if (e->cluster[B].size > e->cluster[A].size || (e->cluster[B].size == e->cluster[A].size && B < A)) {
     int32_t tmp = A; A = B; B = tmp;
     tmp = i; i = j; j = tmp;
   }
@@ -553,12 +554,12 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   pos(e, &s->box, j, t, xj);
   agglo_box_delta(&s->box, xi, xj, d); /* x_j - x_i */
   for (int k = 0; k < 3; k++) {
-    double raw = (e->p[3 * (size_t)j + k] + e->trk[B].X0[k]) -
-                 (e->p[3 * (size_t)i + k] + e->trk[A].X0[k]);
+    double raw = (e->p[3 * (size_t)j + k] + e->cluster[B].X0[k]) -
+                 (e->p[3 * (size_t)i + k] + e->cluster[A].X0[k]);
     double corr = d[k] - raw;
     if (s->box.periodic[k]) corr = s->box.len[k] * round(corr / s->box.len[k]);
     else corr = 0;
-    shift[k] = e->trk[B].X0[k] - e->trk[A].X0[k] + corr;
+    shift[k] = e->cluster[B].X0[k] - e->cluster[A].X0[k] + corr;
   }
   for (int32_t m = e->head[B]; m >= 0; m = e->next_mem[m]) {
     for (int k = 0; k < 3; k++) e->p[3 * (size_t)m + k] += shift[k];
@@ -575,24 +576,24 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
       e->G[3 * (size_t)A + k] = (e->M[A] * e->G[3 * (size_t)A + k] +
                                  e->M[B] * (e->G[3 * (size_t)B + k] + shift[k])) / M;
   for (int k = 0; k < 3; k++)
-    e->trk[A].V[k] =
-        (e->M[A] * e->trk[A].V[k] + e->M[B] * e->trk[B].V[k]) / M;
+    e->cluster[A].V[k] =
+        (e->M[A] * e->cluster[A].V[k] + e->M[B] * e->cluster[B].V[k]) / M;
   e->M[A] = M;
-  e->trk[B].t_flight = INFINITY;
+  e->cluster[B].t_flight = INFINITY;
   int32_t first_of_B = e->head[B];
   e->next_mem[e->tail[A]] = e->head[B];
   e->tail[A] = e->tail[B];
-  e->trk[A].size += e->trk[B].size;
-  e->trk[B].size = 0;
-  e->trk[B].stamp = ++e->stamps; /* the pairs found with its members die */
+  e->cluster[A].size += e->cluster[B].size;
+  e->cluster[B].size = 0;
+  e->cluster[B].stamp = ++e->stamps; /* the pairs found with its members die */
   if (e->motion.flight) e->motion.flight(e->motion.ctx, e, A, t); /* after its mass and size */
-  e->trk[A].ver++, e->trk[B].ver++;
+  e->cluster[A].ver++, e->cluster[B].ver++;
   e->n_clusters--;
   e->merges++;
   if (!e->built) return 0;
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
-  e->trk[B].plen = 0;
+  e->cluster[B].plen = 0;
   if (build_members(e, s, A, first_of_B) != 0) return -1;
   return reschedule(e, s, A);
 }
@@ -610,11 +611,11 @@ int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int 
 
 static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) {
   rebase(e, c, t);
-  double *V = e->trk[c].V, *ext = e->ext + 6 * (size_t)c;
+  double *V = e->cluster[c].V, *ext = e->ext + 6 * (size_t)c;
   V[axis] = -V[axis];
   /* a cluster as wide as the box would bounce without end: it stops along that axis [choice] */
   if (ext[3 + axis] - ext[axis] >= s->box.len[axis] * (1 - 1e-12)) V[axis] = 0;
-  e->trk[c].ver++;
+  e->cluster[c].ver++;
   e->wall_hits++;
   return reschedule(e, s, c);
 }
@@ -624,7 +625,7 @@ static int reflect(ed *e, const agglo_system *s, int32_t c, int axis, double t) 
 static int new_flight(ed *e, const agglo_system *s, int32_t c, double t) {
   rebase(e, c, t);
   e->motion.flight(e->motion.ctx, e, c, t);
-  e->trk[c].ver++;
+  e->cluster[c].ver++;
   e->flights++;
   return reschedule(e, s, c);
 }
@@ -684,11 +685,11 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
   for (int k = 0; k < s->dim; k++)
     if (s->box.periodic[k] && 2 * (rho + e->r_max) >= s->box.len[k]) return 0;
   e->turns++;
-  const double *X = e->trk[c].X0;
+  const double *X = e->cluster[c].X0;
   double done = 0, end = theta;
   /* each piece covers at least margin / (2 rho): bounded by 2 rho theta / margin + 1 pieces */
   while (done < end) {
-    double room = e->margin - displacement(e, c, e->trk[c].t0) - e->turned[c];
+    double room = e->margin - displacement(e, c, e->cluster[c].t0) - e->turned[c];
     double cd = cos(done), sd = sin(done);
     if (rho * (end - done) > room && room < e->margin / 2) {
       for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
@@ -696,16 +697,16 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
         turned_vector(n, cd, sd, e->turn_v + 3 * (size_t)i, w);
         for (int k = 0; k < 3; k++) e->p[3 * (size_t)i + k] = G[k] + w[k];
       }
-      if (rebuild(e, s, c, e->trk[c].t0) != 0) return -1;
+      if (rebuild(e, s, c, e->cluster[c].t0) != 0) return -1;
       room = e->margin;
     }
     double upto = done + room / rho < end ? done + room / rho : end;
-    for (size_t q = 0; q < e->trk[c].plen; q++) {
-      const pair *pq = &e->trk[c].plist[q];
-      if (e->trk[pq->b].stamp != pq->stamp) continue; /* dead */
+    for (size_t q = 0; q < e->cluster[c].plen; q++) {
+      const pair *pq = &e->cluster[c].plist[q];
+      if (e->cluster[pq->b].stamp != pq->stamp) continue; /* dead */
       const double *v = e->turn_v + 3 * (size_t)pq->i;
       double xj[3], xi[3], w[3], d[3], g[3];
-      pos(e, &s->box, pq->j, e->trk[c].t0, xj);
+      pos(e, &s->box, pq->j, e->cluster[c].t0, xj);
       /* the image of j nearest to i where this piece starts */
       turned_vector(n, cd, sd, v, w);
       for (int k = 0; k < 3; k++) xi[k] = X[k] + G[k] + w[k];
@@ -736,7 +737,7 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
       p[k] = G[k] + w[k];
       if (p[k] - s->r[i] < ext[k]) ext[k] = p[k] - s->r[i];
       if (p[k] + s->r[i] > ext[3 + k]) ext[3 + k] = p[k] + s->r[i];
-      b[k] = p[k] + e->trk[c].Xb[k];
+      b[k] = p[k] + e->cluster[c].Xb[k];
     }
     /* how far the turns moved it from its build position (the offset's part apart) */
     double d[3];
@@ -792,11 +793,11 @@ int agglo_ed_group_flights(agglo_ed *e, int cap) {
 
 /* Live candidate pairs of cluster c (the dead ones leave its list). */
 static size_t live_pairs(ed *e, int32_t c) {
-  pair *l = e->trk[c].plist;
+  pair *l = e->cluster[c].plist;
   size_t w = 0;
-  for (size_t q = 0; q < e->trk[c].plen; q++)
-    if (e->trk[l[q].b].stamp == l[q].stamp) l[w++] = l[q];
-  return e->trk[c].plen = w;
+  for (size_t q = 0; q < e->cluster[c].plen; q++)
+    if (e->cluster[l[q].b].stamp == l[q].stamp) l[w++] = l[q];
+  return e->cluster[c].plen = w;
 }
 
 /* The end of lone cluster c's flight at time t as flight_end and new_flight make it, without
@@ -815,8 +816,8 @@ static void quiet_flight(ed *e, int32_t c, double t) {
 static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
   for (int k = 0; k < s->dim; k++)
     if (!s->box.periodic[k]) return 0;
-  const double *V = e->trk[c].V, *X = e->trk[c].X0, *Xb = e->trk[c].Xb;
-  double room = e->margin - turned(e, c), tau = e->trk[c].t_flight - e->trk[c].t0;
+  const double *V = e->cluster[c].V, *X = e->cluster[c].X0, *Xb = e->cluster[c].Xb;
+  double room = e->margin - turned(e, c), tau = e->cluster[c].t_flight - e->cluster[c].t0;
   if (!(room > 0) || !(tau >= 0)) return 0;
   double aa = 0, bb = 0, dd = 0;
   for (int k = 0; k < 3; k++) {
@@ -824,7 +825,7 @@ static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
     aa += V[k] * V[k], bb += D * V[k], dd += D * D;
   }
   double r2 = room * room, f = aa * tau * tau + 2 * bb * tau + dd - r2;
-  double tf = e->trk[c].t_flight;
+  double tf = e->cluster[c].t_flight;
   /* the margin beyond f's own rounding, and 5e-7 room / |V| beyond 1e-12 of the time */
   return f < -1e-6 * r2 - 1e-12 * (aa * tau * tau + 2 * fabs(bb) * tau + dd + r2) &&
          0.25e-12 * r2 > 1e-24 * tf * tf * aa;
@@ -840,22 +841,22 @@ static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
    cluster without candidate pairs until a build finds it (burst). */
 static event group(ed *e, const agglo_system *s, int32_t c, event own) {
   double *g = e->gstart + 8 * (size_t)c, now = e->t;
-  for (int k = 0; k < 3; k++) g[k] = e->trk[c].X0[k], g[3 + k] = e->trk[c].V[k];
-  g[6] = e->trk[c].t0, g[7] = e->trk[c].t_flight;
+  for (int k = 0; k < 3; k++) g[k] = e->cluster[c].X0[k], g[3 + k] = e->cluster[c].V[k];
+  g[6] = e->cluster[c].t0, g[7] = e->cluster[c].t_flight;
   e->gdraws[c] = e->motion.draws[c];
   int n = 0;
   while (own.kind == FLIGHT_END && n < e->group_cap && own.t < e->t_end && own.t <= e->t_stop) {
     e->t = own.t;
     quiet_flight(e, c, own.t);
     if (!inside_to_the_end(e, s, c)) own = own_event(e, s, c);
-    else own.t = e->trk[c].t_flight;
+    else own.t = e->cluster[c].t_flight;
     n++;
   }
   e->t = now;
   if (n == 0) return own;
   e->grouped[c] = 1, e->silent[c] = n;
   e->events += n, e->flights += n, e->groups++;
-  own.va = ++e->trk[c].ver;
+  own.va = ++e->cluster[c].ver;
   return own;
 }
 
@@ -865,25 +866,25 @@ static event group(ed *e, const agglo_system *s, int32_t c, event own) {
    one event per flight would have; its group's event goes stale and its own event is pushed. */
 static int burst(ed *e, const agglo_system *s, int32_t c) {
   const double *g = e->gstart + 8 * (size_t)c;
-  for (int k = 0; k < 3; k++) e->trk[c].X0[k] = g[k], e->trk[c].V[k] = g[3 + k];
-  e->trk[c].t0 = g[6], e->trk[c].t_flight = g[7];
+  for (int k = 0; k < 3; k++) e->cluster[c].X0[k] = g[k], e->cluster[c].V[k] = g[3 + k];
+  e->cluster[c].t0 = g[6], e->cluster[c].t_flight = g[7];
   e->motion.draws[c] = e->gdraws[c];
   double now = e->t;
   event end = {0, FLIGHT_END, -1, c, -1, 0, 0};
   int n = 0;
   for (; n < e->silent[c]; n++) {
-    end.t = e->trk[c].t_flight;
+    end.t = e->cluster[c].t_flight;
     if (!agglo_ed_event_less(&end, &e->cur)) break;
     e->t = end.t;
     quiet_flight(e, c, end.t);
   }
   e->events -= e->silent[c] - n, e->flights -= e->silent[c] - n;
   e->grouped[c] = 0, e->bursts++;
-  e->trk[c].ver++;
-  if (n > 0) e->t = e->trk[c].t0; /* its own event as computed at its flight's start */
+  e->cluster[c].ver++;
+  if (n > 0) e->t = e->cluster[c].t0; /* its own event as computed at its flight's start */
   event own = own_event(e, s, c);
   e->t = now;
-  e->trk[c].horizon = own.t;
+  e->cluster[c].horizon = own.t;
   return isfinite(own.t) ? agglo_ed_calendar_push(&e->cal, own) : 0;
 }
 
@@ -892,7 +893,8 @@ static int process(ed *e, const agglo_system *s, event ev) {
   e->cur = ev;
   if (ev.kind >= 0) {
     int32_t i = ev.kind, j = ev.j;
-    if (e->cl[i] != ev.ca || e->cl[j] != ev.cb || e->trk[ev.ca].ver != ev.va || e->trk[ev.cb].ver != ev.vb) {
+    if (e->cl[i] != ev.ca || e->cl[j] != ev.cb || e->cluster[ev.ca].ver != ev.va ||
+        e->cluster[ev.cb].ver != ev.vb) {
       e->stale++;
       return 0;
     }
@@ -906,7 +908,7 @@ static int process(ed *e, const agglo_system *s, event ev) {
     }
     return merge(e, s, i, j, ev.t);
   }
-  if (e->trk[ev.ca].size == 0 || e->trk[ev.ca].ver != ev.va) {
+  if (e->cluster[ev.ca].size == 0 || e->cluster[ev.ca].ver != ev.va) {
     e->stale++;
     return 0;
   }
@@ -932,18 +934,19 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   /* the live clusters' list, less the dead once half of it is (late in a run, a few clusters
      among many particles: a step need not visit every cluster name) */
   if (!e->alive) {
-    if (!(e->alive = malloc((n ? n : 1) * sizeof *e->alive))) return agglo_fail(err, errlen, "out of memory");
+    if (!(e->alive = malloc((n ? n : 1) * sizeof *e->alive)))
+      return agglo_fail(err, errlen, "out of memory");
     for (size_t k = 0; k < n; k++)
-      if (e->trk[k].size > 0) e->alive[e->nalive++] = (int32_t)k;
+      if (e->cluster[k].size > 0) e->alive[e->nalive++] = (int32_t)k;
   } else if (e->nalive > 2 * e->n_clusters) {
     size_t w = 0;
     for (size_t q = 0; q < e->nalive; q++)
-      if (e->trk[e->alive[q]].size > 0) e->alive[w++] = e->alive[q];
+      if (e->cluster[e->alive[q]].size > 0) e->alive[w++] = e->alive[q];
     e->nalive = w;
   }
   double vmax2 = 0;
   for (size_t q = 0; q < e->nalive; q++) {
-    const agglo_ed_cluster *c = &e->trk[e->alive[q]];
+    const agglo_ed_cluster *c = &e->cluster[e->alive[q]];
     double v2 = c->V[0] * c->V[0] + c->V[1] * c->V[1] + c->V[2] * c->V[2];
     if (c->size > 0 && v2 > vmax2) vmax2 = v2;
   }
@@ -991,7 +994,7 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   size_t bad = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
     pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
-    const double *V = e->trk[e->cl[i]].V;
+    const double *V = e->cluster[e->cl[i]].V;
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = V[k];
     if (bad == SIZE_MAX && !(isfinite(s->x[3 * i]) && isfinite(s->x[3 * i + 1])))
       bad = i;
@@ -1015,9 +1018,9 @@ int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size
   const ed *e = state;
   size_t nc = 0, mx = 0;
   for (size_t c = 0; c < e->n; c++) {
-    if (e->trk[c].size <= 0) continue;
+    if (e->cluster[c].size <= 0) continue;
     nc++;
-    if ((size_t)e->trk[c].size > mx) mx = (size_t)e->trk[c].size;
+    if ((size_t)e->cluster[c].size > mx) mx = (size_t)e->cluster[c].size;
     int64_t low = INT64_MAX;
     for (int32_t m = e->head[c]; m >= 0; m = e->next_mem[m])
       if (s->id[m] < low) low = s->id[m];
@@ -1043,11 +1046,11 @@ int agglo_ed_save(const void *state, FILE *f) {
     fprintf(f, "%d %.17g %.17g %.17g\n", e->cl[i], e->p[3 * i], e->p[3 * i + 1], e->p[3 * i + 2]);
   fprintf(f, "%zu\n", e->n_clusters);
   for (size_t c = 0; c < e->n; c++) {
-    if (e->trk[c].size <= 0) continue;
+    if (e->cluster[c].size <= 0) continue;
     fprintf(f, "%zu", c);
-    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].X0[k]);
-    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->trk[c].V[k]);
-    fprintf(f, " %.17g %.17g", e->trk[c].t0, e->M[c]);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->cluster[c].X0[k]);
+    for (int k = 0; k < 3; k++) fprintf(f, " %.17g", e->cluster[c].V[k]);
+    fprintf(f, " %.17g %.17g", e->cluster[c].t0, e->M[c]);
     for (int k = 0; k < 6; k++) fprintf(f, " %.17g", e->ext[6 * c + k]);
     fputc('\n', f);
   }
@@ -1071,7 +1074,7 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
                       "exactly: start the run over)");
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1 || cnt != e->n)
     return agglo_fail(err, errlen, "line 2: expected the particle count %zu", e->n);
-  for (size_t c = 0; c < e->n; c++) e->trk[c].size = 0, e->head[c] = e->tail[c] = -1;
+  for (size_t c = 0; c < e->n; c++) e->cluster[c].size = 0, e->head[c] = e->tail[c] = -1;
   for (size_t i = 0; i < e->n; i++) {
     int c;
     double *p = e->p + 3 * i;
@@ -1084,14 +1087,14 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
     if (e->head[c] < 0) e->head[c] = (int32_t)i;
     else e->next_mem[e->tail[c]] = (int32_t)i;
     e->tail[c] = (int32_t)i;
-    e->trk[c].size++;
+    e->cluster[c].size++;
   }
   size_t at = e->n + 3; /* the line read next */
   if (!fgets(line, sizeof line, f) || sscanf(line, "%zu", &nc) != 1 || nc > e->n)
     return agglo_fail(err, errlen, "line %zu: expected the cluster count (at most %zu)",
                       at, e->n);
   size_t named = 0;
-  for (size_t c = 0; c < e->n; c++) named += e->trk[c].size > 0;
+  for (size_t c = 0; c < e->n; c++) named += e->cluster[c].size > 0;
   if (nc != named)
     return agglo_fail(err, errlen, "line %zu: %zu clusters, but the particles name %zu",
                       at, nc, named);
@@ -1102,16 +1105,16 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "%zu %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg %lg", &c, &X[0], &X[1],
                &X[2], &V[0], &V[1], &V[2], &t0, &M, &x[0], &x[1], &x[2], &x[3], &x[4], &x[5]) != 15 ||
-        c >= e->n || e->trk[c].size <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
+        c >= e->n || e->cluster[c].size <= 0 || !all_finite(X, 3) || !all_finite(V, 3) || !isfinite(t0) ||
         !(M > 0 && isfinite(M)) || !all_finite(x, 6))
       return agglo_fail(err, errlen, "line %zu is not a cluster of the particles "
                         "(index, 3 offsets, 3 velocities, time, mass > 0, 6 extents; all finite)", at);
-    for (int k = 0; k < 3; k++) e->trk[c].X0[k] = X[k], e->trk[c].V[k] = V[k];
+    for (int k = 0; k < 3; k++) e->cluster[c].X0[k] = X[k], e->cluster[c].V[k] = V[k];
     for (int k = 0; k < 6; k++) e->ext[6 * c + k] = x[k];
-    e->trk[c].t0 = t0, e->M[c] = M;
-    e->trk[c].size = -e->trk[c].size; /* read: a cluster listed twice is refused */
+    e->cluster[c].t0 = t0, e->M[c] = M;
+    e->cluster[c].size = -e->cluster[c].size; /* read: a cluster listed twice is refused */
   }
-  for (size_t c = 0; c < e->n; c++) e->trk[c].size = -e->trk[c].size;
+  for (size_t c = 0; c < e->n; c++) e->cluster[c].size = -e->cluster[c].size;
   e->n_clusters = nc;
   e->built = 0; /* builds and calendar anew at the next step */
   free(e->alive), e->alive = NULL, e->nalive = 0; /* the live list anew too */

@@ -64,7 +64,7 @@ struct agglo_ed {
   agglo_ed_motion motion;
   /* clusters, named by a member's storage index */
   int32_t *cl, *next_mem, *head, *tail;
-  agglo_ed_cluster *trk;         /* per cluster: its motion, build and counters */
+  agglo_ed_cluster *cluster;       /* per cluster: its motion, build and counters */
   double *ext, *M;               /* per cluster: extents (6), mass */
   double *turned;                /* per cluster (motion.turn): how far its turns may have moved
                                     its members since its build, counted with its displacement */

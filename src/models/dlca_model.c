@@ -122,9 +122,9 @@ static void draw(dlca *d, int32_t c, double u[4]) {
    merges). [choice] Its rotational diffusivity is Stokes-Einstein's ratio to D in every regime:
    D_r = kT / (8 pi mu R_m^3) = 3 D / (4 R_m^2) (docs/dlca.md). */
 static void size_up(dlca *d, const agglo_ed *e, int32_t c) {
-  double D, lambda, Rm = mobility_radius(&d->cfg, e->trk[c].size, e->M[c]);
-  agglo_dlca_mobility(&d->cfg, e->trk[c].size, e->M[c], &D, &lambda);
-  d->sized[c] = e->trk[c].size;
+  double D, lambda, Rm = mobility_radius(&d->cfg, e->cluster[c].size, e->M[c]);
+  agglo_dlca_mobility(&d->cfg, e->cluster[c].size, e->M[c], &D, &lambda);
+  d->sized[c] = e->cluster[c].size;
   d->speed[c] = 2 * e->dim * D / lambda;
   d->duration[c] = lambda / d->speed[c];
   if (d->rot_diffusion) d->rot_diffusion[c] = 0.75 * D / (Rm * Rm);
@@ -133,14 +133,14 @@ static void size_up(dlca *d, const agglo_ed *e, int32_t c) {
 static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   dlca *d = ctx;
   double u[4];
-  if (d->sized[c] != e->trk[c].size) { /* new: a start or a merge */
+  if (d->sized[c] != e->cluster[c].size) { /* new: a start or a merge */
     size_up(d, e, c);
     if (d->turned_at) d->turned_at[c] = t;
   }
   /* [choice] a direction by rejection from the disc, no sincos (docs/dlca.md) */
   do draw(d, c, u);
-  while (!agglo_rng_direction_disc(e->dim, u, d->speed[c], e->trk[c].V));
-  e->trk[c].t_flight = t + d->duration[c];
+  while (!agglo_rng_direction_disc(e->dim, u, d->speed[c], e->cluster[c].V));
+  e->cluster[c].t_flight = t + d->duration[c];
 }
 
 static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
@@ -160,7 +160,7 @@ static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
    sphere) never turns. Returns the angle in [0, pi], its axis in n. */
 static double turn(void *ctx, agglo_ed *e, int32_t c, double t, double n[3]) {
   dlca *d = ctx;
-  if (e->trk[c].size < 2) return 0; /* its clock is set when it forms: its flights may be grouped */
+  if (e->cluster[c].size < 2) return 0; /* its clock is set when it forms: its flights may be grouped */
   double q = 2 * d->rot_diffusion[c] * (t - d->turned_at[c]), z[4];
   d->turned_at[c] = t;
   if (!(q > 0)) return 0;
@@ -279,8 +279,8 @@ static int dlca_save(const void *state, FILE *f) {
   if (agglo_ed_save(e, f) != 0) return -1;
   fputs(d->turned_at ? dlca_header_turns : dlca_header, f);
   for (size_t c = 0; c < e->n; c++) {
-    if (e->trk[c].size <= 0) continue;
-    fprintf(f, "%zu %.17g %llu", c, e->trk[c].t_flight, (unsigned long long)d->draws[c]);
+    if (e->cluster[c].size <= 0) continue;
+    fprintf(f, "%zu %.17g %llu", c, e->cluster[c].t_flight, (unsigned long long)d->draws[c]);
     if (d->turned_at)
       fprintf(f, " %.17g %.17g %.17g %.17g", d->turned_at[c], e->G[3 * c], e->G[3 * c + 1],
               e->G[3 * c + 2]);
@@ -299,7 +299,7 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
   if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0)
     return agglo_fail(err, errlen, "line %zu is not this agglo's dlca header with dlca.rotation = %s",
                       at, d->turned_at ? "on" : "off");
-  for (size_t c = 0; c < e->n; c++) e->trk[c].t_flight = NAN, d->draws[c] = 0;
+  for (size_t c = 0; c < e->n; c++) e->cluster[c].t_flight = NAN, d->draws[c] = 0;
   for (size_t q = 0; q < e->n_clusters; q++) {
     size_t c;
     unsigned long long drawn;
@@ -308,12 +308,12 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "%zu %lg %llu %lg %lg %lg %lg", &c, &tf, &drawn, &tt, &G[0], &G[1], &G[2]) !=
             want ||
-        c >= e->n || e->trk[c].size <= 0 || !isnan(e->trk[c].t_flight) || !isfinite(tf) ||
+        c >= e->n || e->cluster[c].size <= 0 || !isnan(e->cluster[c].t_flight) || !isfinite(tf) ||
         !isfinite(tt) || !isfinite(G[0]) || !isfinite(G[1]) || !isfinite(G[2]))
       return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight draws%s' (a cluster "
                         "of the particles, once, finite numbers)", at + 1 + q,
                         d->turned_at ? " last-turn centre(3)" : "");
-    e->trk[c].t_flight = tf;
+    e->cluster[c].t_flight = tf;
     d->draws[c] = drawn;
     if (d->turned_at) {
       d->turned_at[c] = tt;
@@ -322,7 +322,7 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
     size_up(d, e, (int32_t)c); /* as after its last merge: its next flight keeps its clock */
   }
   for (size_t c = 0; c < e->n; c++)
-    if (isnan(e->trk[c].t_flight)) e->trk[c].t_flight = INFINITY; /* no cluster */
+    if (isnan(e->cluster[c].t_flight)) e->cluster[c].t_flight = INFINITY; /* no cluster */
   return 0;
 }
 

@@ -44,8 +44,8 @@ static void flight_velocity(int dim, int32_t c, int k, int size, double V[3]) {
 
 static void engine_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   recorder *r = ctx;
-  flight_velocity(e->dim, c, r->count[c]++, e->trk[c].size, e->trk[c].V);
-  e->trk[c].t_flight = t + FLIGHT_TIME;
+  flight_velocity(e->dim, c, r->count[c]++, e->cluster[c].size, e->cluster[c].V);
+  e->cluster[c].t_flight = t + FLIGHT_TIME;
 }
 
 /* The smallest gap between particles of different clusters of the engine at its time e->t, from
@@ -58,7 +58,7 @@ static double engine_min_gap(const agglo_ed *e, const agglo_system *s, int32_t i
   for (int i = 0; i < N; i++) {
     int32_t c = e->cl[i];
     for (int k = 0; k < 3; k++)
-      x[3 * i + k] = e->p[3 * i + k] + e->trk[c].X0[k] + e->trk[c].V[k] * (e->t - e->trk[c].t0);
+      x[3 * i + k] = e->p[3 * i + k] + e->cluster[c].X0[k] + e->cluster[c].V[k] * (e->t - e->cluster[c].t0);
   }
   for (int i = 0; i < N; i++)
     for (int j = i + 1; j < N; j++) {

@@ -41,11 +41,11 @@ static double dist(const agglo_system *s, size_t i, size_t j) {
 /* Particle 0 flies +x for time 1, then +y; particle 1 stands still. */
 static void scripted_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   int *turns = ctx;
-  double *V = e->trk[c].V;
+  double *V = e->cluster[c].V;
   V[0] = V[1] = V[2] = 0;
-  e->trk[c].t_flight = INFINITY;
-  if (c != 0 || e->trk[c].size != 1) return;
-  if (turns[0]++ == 0) V[0] = 1, e->trk[c].t_flight = t + 1;
+  e->cluster[c].t_flight = INFINITY;
+  if (c != 0 || e->cluster[c].size != 1) return;
+  if (turns[0]++ == 0) V[0] = 1, e->cluster[c].t_flight = t + 1;
   else V[1] = 1;
 }
 
@@ -81,10 +81,10 @@ static void contact_after_a_turn(void **st) {
    and the clusters merge. Far away (obstacle = 0), the turn goes the whole radian. */
 static void still_flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   (void)ctx;
-  double *V = e->trk[c].V;
+  double *V = e->cluster[c].V;
   V[0] = V[1] = V[2] = 0;
   V[0] = c == 3; /* far away, so that the engine has a clock */
-  e->trk[c].t_flight = e->trk[c].size == 2 && t == 0 ? 1 : INFINITY;
+  e->cluster[c].t_flight = e->cluster[c].size == 2 && t == 0 ? 1 : INFINITY;
 }
 
 static double one_radian(void *ctx, agglo_ed *e, int32_t c, double t, double axis[3]) {
