@@ -337,11 +337,7 @@ static void build_position(ed *e, const agglo_box *box, int32_t i, int32_t c) {
 
 static int plist_add(ed *e, int32_t c, pair q) {
   if (e->cluster[c].plen == e->pcap[c]) {
-    pair *l = e->cluster[c].plist;
-    size_t w = 0; /* drop the dead first; grow only if the list is more than half live */
-    for (size_t k = 0; k < e->cluster[c].plen; k++)
-      if (e->cluster[l[k].b].stamp == l[k].stamp) l[w++] = l[k];
-    e->cluster[c].plen = (uint32_t)w;
+    size_t w = live_pairs(e, c); /* drop the dead first; grow only if more than half live */
     if (2 * w >= e->pcap[c]) {
       size_t cap = e->pcap[c] ? 2 * e->pcap[c] : 8;
       if (cap > UINT32_MAX) return -1; /* plen's range */
@@ -487,9 +483,11 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) 
     cell_remove(e, i);
     count++;
   }
-  int rc = count < BY_CELL ? find_pairs(e, s, a, from, 0) : 0;
+  int by_cell = count >= BY_CELL;
+  int rc = by_cell ? 0 : find_pairs(e, s, a, from, 0);
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
-  return rc != 0 ? rc : count < BY_CELL ? 0 : find_pairs_by_cell(e, s, a, from);
+  if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, from);
+  return rc;
 }
 
 /* Cluster a is built anew at time t: its build offset, its members' cells, its pairs. */
