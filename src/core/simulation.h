@@ -67,6 +67,9 @@ int agglo_outputs_write(agglo_sim *sim, int final);
 int agglo_outputs_due(const agglo_sim *sim, int final);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
+/* 1 when a restart point is due at wall-clock time `wall` (output.checkpoint_minutes since the
+   last) or at the current simulated time (output.checkpoint_interval). */
+int agglo_outputs_checkpoint_due(const agglo_sim *sim, double wall);
 int agglo_outputs_close(agglo_sim *sim);
 /* A stop (a callback asked for it) at the current step: the restart point, with the solver
    iterations since the last stats row, and nothing off the schedule when the writers close. */

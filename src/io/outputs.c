@@ -403,15 +403,20 @@ int agglo_outputs_stop(agglo_sim *sim) {
 /* A restart point when one is due (output.checkpoint_minutes of wall clock or
    output.checkpoint_interval of simulated time), at a step that wrote the stats row: the
    solver's mean iterations restart there, so a run resumed from it writes the same rows. */
+int agglo_outputs_checkpoint_due(const agglo_sim *sim, double wall) {
+  const agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  return (c->checkpoint_minutes > 0 && wall - o->checkpoint_wall >= 60 * c->checkpoint_minutes) ||
+         (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
+}
+
 int agglo_outputs_checkpoint(agglo_sim *sim) {
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
   if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE) || o->state_step == sim->sys.step) return 0;
   if (o->stats && o->stats_last != sim->sys.step) return 0;
   double wall = agglo_wall_seconds();
-  int due = (c->checkpoint_minutes > 0 && wall - o->checkpoint_wall >= 60 * c->checkpoint_minutes) ||
-            (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-12));
-  if (!due) return 0;
+  if (!agglo_outputs_checkpoint_due(sim, wall)) return 0;
   o->checkpoint_wall = wall;
   if (c->checkpoint_interval > 0) o->checkpoint_next = agglo_schedule_next(sim->sys.t, c->checkpoint_interval);
   return agglo_outputs_save_state(sim, o->dir);

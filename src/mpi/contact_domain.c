@@ -896,11 +896,9 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
    minute early (it is decided when written, after the gather). */
 static int multipliers_wanted(const agglo_sim *sim, int flags) {
   const agglo_outputs *o = &sim->out;
-  const agglo_config *c = &sim->cfg;
   if (flags & (AGGLO_BRICKS_FINAL | AGGLO_BRICKS_STOP)) return 1;
   if (!o->dir || !(o->which & AGGLO_OUTPUT_STATE)) return 0;
-  return (c->checkpoint_minutes > 0 && agglo_wall_seconds() - o->checkpoint_wall >= 60 * c->checkpoint_minutes - 60) ||
-         (c->checkpoint_interval > 0 && sim->sys.t >= o->checkpoint_next * (1 - 1e-9));
+  return agglo_outputs_checkpoint_due(sim, agglo_wall_seconds() + 60);
 }
 
 /* Every rank's particles into rank 0's system (by id), and, when a restart point may be written
