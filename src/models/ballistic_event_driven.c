@@ -51,11 +51,17 @@ void agglo_ed_destroy(void *state) {
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->cluster); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
   free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
-  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->alive);
+  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->near); free(e->alive);
   free(e->p); free(e->xb);
   free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
   free(e);
+}
+
+/* A cluster's margin as stored: m rounded down (a margin may never exceed what was decided). */
+static float margin_float(double m) {
+  float f = (float)m;
+  return (double)f > m ? nextafterf(f, 0) : f;
 }
 
 int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const char *window_key,
@@ -119,6 +125,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->r_max = agglo_max_radius(s);
   e->r_mean = n ? rs / (double)n : 1;
   e->margin = window * e->r_max;
+  for (size_t c = 0; c < n; c++) e->cluster[c].margin = margin_float(e->margin);
   double span = 0;
   for (int k = 0; k < s->dim; k++)
     if (isfinite(s->box.len[k]) && s->box.len[k] > span) span = s->box.len[k];
@@ -240,7 +247,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
   ev.t = e->cluster[c].t_flight, ev.kind = FLIGHT_END;
   if (agglo_ed_event_less(&ev, &best)) best = ev;
   /* |D + V dt| = margin less what its turns moved it, D the displacement from the build at t0 */
-  double room = e->margin - turned(e, c);
+  double room = e->cluster[c].margin - turned(e, c);
   if (room < 0) room = 0;
   double D[3], aa = 0, bb = 0, cc = -room * room;
   for (int k = 0; k < 3; k++) {
@@ -378,19 +385,72 @@ static void stencil(const ed *e, const agglo_box *box, const double *x, int ax[3
         for (size_t cell = ((size_t)(ax)[2][z_] * (e)->nc[1] + (ax)[1][y_]) * (e)->nc[0] +       \
                            (ax)[0][x_], once_ = 1; once_; once_ = 0)
 
-/* Member i of cluster a and particle j of another cluster b become a candidate pair when their
-   build positions are within 2 radii + 2 margin. */
-static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t j) {
-  double reach = 2 * e->margin + e->slack, d[3];
+/* 1 when the build positions of particles i and j are less than `reach` apart beyond their
+   radii, with that gap in *g. */
+static int near(const ed *e, const agglo_system *s, int32_t i, int32_t j, double reach, double *g) {
+  double d[3];
   agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, e->xb + 3 * (size_t)j, d);
   double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   if (!(d2 < (lim + reach) * (lim + reach))) return 0;
-  double g = sqrt(d2) - lim;
+  *g = sqrt(d2) - lim;
+  return 1;
+}
+
+/* Member i of cluster a and particle j of cluster b, at build gap g, a candidate pair. */
+static int add_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t j, double g) {
   int32_t b = e->cl[j];
   /* its flights are needed one by one from now (ballistic_events.h) */
   if (e->group_cap > 0 && e->grouped[b] && burst(e, s, b) != 0) return -1;
   pair qa = {i, j, b, e->cluster[b].stamp, g}, qb = {j, i, a, e->cluster[a].stamp, g};
   return plist_add(e, a, qa) != 0 || plist_add(e, b, qb) != 0 ? -1 : 0;
+}
+
+/* Member i of cluster a and particle j of another cluster b are a candidate pair when their
+   build positions are within both radii + both clusters' margins. */
+static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t j) {
+  double g, reach = (double)e->cluster[a].margin + e->cluster[e->cl[j]].margin + e->slack;
+  return near(e, s, i, j, reach, &g) ? add_pair(e, s, a, i, j, g) : 0;
+}
+
+/* find_pairs of a small rebuilding cluster a that takes as margin the room it has (margin_min >
+   0). [choice] (docs/dlca.md) The least, over the particles j of other clusters, of the build
+   gap less the margin of j's cluster (how far a may move while j's cluster stays within its
+   own) and of half the gap (so that j's cluster finds as much room at its own rebuild), kept
+   between margin_min and margin. A cluster far from all then rebuilds rarely and has no
+   candidate pair (its flights are grouped); one close to another takes margin_min and pairs
+   with it. Sound for any value: a pair is a candidate iff its build gap is below the sum of the
+   two margins. */
+static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+  size_t nn = 0;
+  double h = e->margin;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int ax[3][3], m[3];
+    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    FOR_STENCIL(e, ax, m, cell)
+    for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+      int32_t b = e->cl[j];
+      double g, mb = e->cluster[b].margin;
+      if (b == a || !near(e, s, i, j, e->margin + mb + e->slack, &g)) continue;
+      if (g - mb < h) h = g - mb;
+      if (0.5 * g < h) h = 0.5 * g;
+      if (nn == e->near_cap) {
+        size_t cap = e->near_cap ? 2 * e->near_cap : 64;
+        agglo_ed_near *l = realloc(e->near, cap * sizeof *l);
+        if (!l) return -1;
+        e->near = l, e->near_cap = cap;
+      }
+      e->near[nn++] = (agglo_ed_near){i, j, g};
+    }
+  }
+  h -= 2 * e->slack;
+  e->cluster[a].margin = margin_float(h < e->margin_min ? e->margin_min : h);
+  for (size_t q = 0; q < nn; q++) {
+    agglo_ed_near p = e->near[q];
+    if (p.g < (double)e->cluster[a].margin + e->cluster[e->cl[p.j]].margin + e->slack &&
+        add_pair(e, s, a, p.i, p.j, p.g) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 /* Candidate pairs of cluster a's members from `from` to its tail, each member scanning the cells
@@ -476,7 +536,7 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
    of one rigid cluster never touch); more are scanned by cell, back in the grid. (The cells'
    lists end in the same order either way.) */
 enum { BY_CELL = 8 };
-static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int room) {
   int32_t count = 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     build_position(e, &s->box, i, a);
@@ -484,7 +544,8 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from) 
     count++;
   }
   int by_cell = count >= BY_CELL;
-  int rc = by_cell ? 0 : find_pairs(e, s, a, from, 0);
+  if (room && by_cell) e->cluster[a].margin = margin_float(e->margin);
+  int rc = by_cell ? 0 : room ? find_pairs_room(e, s, a, from) : find_pairs(e, s, a, from, 0);
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
   if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, from);
   return rc;
@@ -499,9 +560,30 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
     e->cluster[a].Xb[k] = e->cluster[a].X0[k] + e->cluster[a].V[k] * dt;
   e->cluster[a].plen = 0;
   e->rebuilds++;
-  if (build_members(e, s, a, e->head[a]) != 0) return -1;
+  if (build_members(e, s, a, e->head[a], e->margin_min > 0) != 0) return -1;
   e->cluster[a].ver++;
   return reschedule(e, s, a);
+}
+
+/* The margins of the first build (margin_min > 0): a small cluster's is half its least build
+   gap to another cluster's particles (within 2 margin), between margin_min and margin; a larger
+   one's is margin (as at its rebuilds). */
+static void first_margins(ed *e, const agglo_system *s) {
+  for (size_t c = 0; c < e->n; c++) {
+    if (e->cluster[c].size <= 0 || e->cluster[c].size >= BY_CELL) continue;
+    double h = e->margin;
+    for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
+      int ax[3][3], m[3];
+      stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+      FOR_STENCIL(e, ax, m, cell)
+      for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+        double g;
+        if (e->cl[j] != (int32_t)c && near(e, s, i, j, 2 * e->margin, &g) && 0.5 * g < h) h = 0.5 * g;
+      }
+    }
+    h -= e->slack;
+    e->cluster[c].margin = margin_float(h < e->margin_min ? e->margin_min : h);
+  }
 }
 
 /* Every cluster built at e->t, the calendar made anew (the first step, and after a load). */
@@ -510,7 +592,7 @@ static int build_all(ed *e, const agglo_system *s) {
   agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
   for (size_t c = 0; c < n; c++) {
-    e->cell_of[c] = -1, e->cluster[c].plen = 0;
+    e->cell_of[c] = -1, e->cluster[c].plen = 0, e->cluster[c].margin = margin_float(e->margin);
     if (e->grouped) e->grouped[c] = 0;
     if (e->cluster[c].size <= 0) continue;
     e->cluster[c].stamp = ++e->stamps;
@@ -525,6 +607,7 @@ static int build_all(ed *e, const agglo_system *s) {
       build_position(e, &s->box, i, (int32_t)c);
       cell_insert(e, &s->box, i);
     }
+  if (e->margin_min > 0) first_margins(e, s);
   for (size_t c = 0; c < n; c++)
     if (e->cluster[c].size > 0 && find_pairs(e, s, (int32_t)c, e->head[c], 1) != 0) return -1;
   /* horizons first: each pair is timed up to both clusters' */
@@ -592,7 +675,7 @@ static int merge(ed *e, const agglo_system *s, int32_t i, int32_t j, double t) {
   /* A keeps its build: B's members at the build positions they would have had at it, and their
      pairs (B's died with its stamp) */
   e->cluster[B].plen = 0;
-  if (build_members(e, s, A, first_of_B) != 0) return -1;
+  if (build_members(e, s, A, first_of_B, 0) != 0) return -1;
   return reschedule(e, s, A);
 }
 
@@ -687,16 +770,16 @@ static int turn(ed *e, const agglo_system *s, int32_t c, const double n[3], doub
   double done = 0, end = theta;
   /* each piece covers at least margin / (2 rho): bounded by 2 rho theta / margin + 1 pieces */
   while (done < end) {
-    double room = e->margin - displacement(e, c, e->cluster[c].t0) - e->turned[c];
+    double room = e->cluster[c].margin - displacement(e, c, e->cluster[c].t0) - e->turned[c];
     double cd = cos(done), sd = sin(done);
-    if (rho * (end - done) > room && room < e->margin / 2) {
+    if (rho * (end - done) > room && room < e->cluster[c].margin / 2) {
       for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
         double w[3];
         turned_vector(n, cd, sd, e->turn_v + 3 * (size_t)i, w);
         for (int k = 0; k < 3; k++) e->p[3 * (size_t)i + k] = G[k] + w[k];
       }
       if (rebuild(e, s, c, e->cluster[c].t0) != 0) return -1;
-      room = e->margin;
+      room = e->cluster[c].margin;
     }
     double upto = done + room / rho < end ? done + room / rho : end;
     for (size_t q = 0; q < e->cluster[c].plen; q++) {
@@ -815,7 +898,7 @@ static int inside_to_the_end(const ed *e, const agglo_system *s, int32_t c) {
   for (int k = 0; k < s->dim; k++)
     if (!s->box.periodic[k]) return 0;
   const double *V = e->cluster[c].V, *X = e->cluster[c].X0, *Xb = e->cluster[c].Xb;
-  double room = e->margin - turned(e, c), tau = e->cluster[c].t_flight - e->cluster[c].t0;
+  double room = e->cluster[c].margin - turned(e, c), tau = e->cluster[c].t_flight - e->cluster[c].t0;
   if (!(room > 0) || !(tau >= 0)) return 0;
   double aa = 0, bb = 0, dd = 0;
   for (int k = 0; k < 3; k++) {

@@ -27,10 +27,16 @@ typedef struct {
   uint32_t plen;         /* their number */
   uint32_t ver;          /* bumped whenever its events change */
   int32_t size;          /* members (0: merged into another) */
-  int32_t pad_;
+  float margin;          /* how far it may move from its build before it rebuilds */
 } agglo_ed_cluster;
 
 typedef struct agglo_ed agglo_ed;
+
+/* A particle j near member i of a rebuilding cluster, their build gap g (find_pairs_room). */
+typedef struct {
+  int32_t i, j;
+  double g;
+} agglo_ed_near;
 
 /* Optional motion of the clusters beyond straight lines for ever (all NULL: ballistic). */
 typedef struct {
@@ -58,7 +64,9 @@ struct agglo_ed {
   double r_max, r_mean;
   double window;        /* step: the fastest cluster moves window r_max (unless step_time) */
   double step_time;     /* > 0: every step lasts this long instead (set after create) */
-  double margin;        /* how far a cluster moves from its build before it rebuilds */
+  double margin;        /* the largest margin of a cluster (the grid's reach) */
+  double margin_min;    /* > 0: a small cluster's margin is the room it has at its rebuild, at
+                           least this (ballistic_event_driven.c); 0: every margin is `margin` */
   size_t stop_clusters; /* finished when at most this many clusters are left (0: never) */
   double t_stop;        /* finished at this time (INFINITY: never) */
   agglo_ed_motion motion;
@@ -101,6 +109,8 @@ struct agglo_ed {
   uint32_t *cmark, *nmark, *pmark, mark;
   int32_t *found;
   size_t fcap;
+  agglo_ed_near *near;           /* find_pairs_room's particles near the cluster */
+  size_t near_cap;
   /* the clusters alive (agglo_ed_step's fastest), a list that may still hold dead ones */
   int32_t *alive;
   size_t nalive;

@@ -232,9 +232,14 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
     return -1;
   }
   /* a lone cluster's flights as one event, exactly (docs/dlca.md); 4096 bounds a burst's replay */
-  if (c->dlca.grouped_flights == DLCA_GROUPED_ON && agglo_ed_group_flights(d->e, 4096) != 0) {
-    dlca_destroy(d);
-    return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
+  if (c->dlca.grouped_flights == DLCA_GROUPED_ON) {
+    if (agglo_ed_group_flights(d->e, 4096) != 0) {
+      dlca_destroy(d);
+      return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
+    }
+    /* [choice] a small cluster's margin is the room it has, at least a quarter of the largest
+       (docs/dlca.md): far from all, its flights are grouped */
+    d->e->margin_min = 0.25 * d->e->margin;
   }
   /* [choice] a step is a fixed time: that in which a monomer moves 10 max radii, ballistically
      or by diffusion, whichever is longer (docs/dlca.md) */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # grouped_flights.sh AGGLO EXAMPLE DIR: dlca.grouped_flights = on (a lone cluster's flights drawn
 # ahead as one event, burst when a build finds it) and off (one event per flight) give the same
-# trajectory.xyz and stats.csv, byte for byte (docs/dlca.md): dense and dilute 3D, 2D, DLCA and
+# trajectory.xyz and stats.csv, byte for byte (docs/dlca.md), and so do the margins that grouping
+# turns on (a small cluster's from its room, every other one the window): dense and dilute 3D, 2D, DLCA and
 # RLCA, walls, rotation, a stop at run.t_end.
 exe=$1 ini=$2 dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
