@@ -54,7 +54,7 @@ void agglo_ed_destroy(void *state) {
   free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->near); free(e->alive);
   free(e->p); free(e->xb);
   free(e->M); free(e->pcap);
-  agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->cnext); free(e->cprev); free(e->cell_of);
+  agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->occupied); free(e->cnext); free(e->cprev); free(e->cell_of);
   free(e);
 }
 
@@ -143,7 +143,8 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   e->ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, e->nc);
   for (int k = 0; k < 3; k++) e->w[k] = s->box.len[k] / e->nc[k];
   e->chead = malloc(e->ncells * sizeof *e->chead);
-  if (!e->chead) {
+  e->occupied = calloc(e->ncells / 64 + 1, sizeof *e->occupied);
+  if (!e->chead || !e->occupied) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for the cell grid");
   }
@@ -315,10 +316,17 @@ static inline int axis_cell(const ed *e, const agglo_box *box, int k, double xk)
   return c < 0 ? 0 : c >= e->nc[k] ? e->nc[k] - 1 : c;
 }
 
+/* The first particle of a cell, -1 if none: its bit first (a cell grid of 10^5 particles and
+   more, mostly empty, does not fit the caches; its bits do). */
+static inline int32_t cell_first(const ed *e, size_t cell) {
+  return e->occupied[cell / 64] >> (cell % 64) & 1 ? e->chead[cell] : -1;
+}
+
 static void cell_remove(ed *e, int32_t i) {
   if (e->cell_of[i] < 0) return;
   if (e->cprev[i] >= 0) e->cnext[e->cprev[i]] = e->cnext[i];
-  else e->chead[e->cell_of[i]] = e->cnext[i];
+  else if ((e->chead[e->cell_of[i]] = e->cnext[i]) < 0)
+    e->occupied[e->cell_of[i] / 64] &= ~(UINT64_C(1) << (e->cell_of[i] % 64));
   if (e->cnext[i] >= 0) e->cprev[e->cnext[i]] = e->cprev[i];
   e->cell_of[i] = -1;
 }
@@ -333,6 +341,7 @@ static void cell_insert(ed *e, const agglo_box *box, int32_t i) {
   e->cnext[i] = e->chead[c];
   if (e->chead[c] >= 0) e->cprev[e->chead[c]] = i;
   e->chead[c] = i;
+  e->occupied[c / 64] |= UINT64_C(1) << (c % 64);
 }
 
 /* The build position of member i of cluster c (at c's build offset). */
@@ -425,9 +434,14 @@ static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from
   double h = e->margin;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     int ax[3][3], m[3];
-    stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
+    const double *xi = e->xb + 3 * (size_t)i;
+    double far = s->r[i] + e->r_max + 2 * e->margin + e->slack;
+    stencil(e, &s->box, xi, ax, m);
     FOR_STENCIL(e, ax, m, cell)
-    for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+    for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
+      double d[3];
+      agglo_box_delta(&s->box, xi, e->xb + 3 * (size_t)j, d);
+      if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < far * far)) continue; /* the most, at once */
       int32_t b = e->cl[j];
       double g, mb = e->cluster[b].margin;
       if (b == a || !near(e, s, i, j, e->margin + mb + e->slack, &g)) continue;
@@ -461,7 +475,7 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
     int ax[3][3], m[3];
     stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
     FOR_STENCIL(e, ax, m, cell)
-    for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+    for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
       int32_t b = e->cl[j];
       if (b == a || (only_above && b < a)) continue;
       if (try_pair(e, s, a, i, j) != 0) return -1;
@@ -508,7 +522,7 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
     FOR_STENCIL(e, ax, m, cell) {
       if (e->nmark[cell] == mark) continue;
       e->nmark[cell] = mark;
-      for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+      for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
         if (e->cl[j] == a) continue;
         if (nf == e->fcap) {
           size_t cap = e->fcap ? 2 * e->fcap : 64;
@@ -525,7 +539,7 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
     int ax[3][3], m[3];
     stencil(e, &s->box, e->xb + 3 * (size_t)j, ax, m);
     FOR_STENCIL(e, ax, m, cell)
-    for (int32_t i = e->chead[cell]; i >= 0; i = e->cnext[i])
+    for (int32_t i = cell_first(e, cell); i >= 0; i = e->cnext[i])
       if (e->pmark[i] == mark && try_pair(e, s, a, i, j) != 0) return -1;
   }
   return 0;
@@ -576,7 +590,7 @@ static void first_margins(ed *e, const agglo_system *s) {
       int ax[3][3], m[3];
       stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
       FOR_STENCIL(e, ax, m, cell)
-      for (int32_t j = e->chead[cell]; j >= 0; j = e->cnext[j]) {
+      for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
         double g;
         if (e->cl[j] != (int32_t)c && near(e, s, i, j, 2 * e->margin, &g) && 0.5 * g < h) h = 0.5 * g;
       }
@@ -591,6 +605,7 @@ static int build_all(ed *e, const agglo_system *s) {
   size_t n = e->n;
   agglo_ed_calendar_clear(&e->cal);
   for (size_t c = 0; c < e->ncells; c++) e->chead[c] = -1;
+  memset(e->occupied, 0, (e->ncells / 64 + 1) * sizeof *e->occupied);
   for (size_t c = 0; c < n; c++) {
     e->cell_of[c] = -1, e->cluster[c].plen = 0, e->cluster[c].margin = margin_float(e->margin);
     if (e->grouped) e->grouped[c] = 0;

@@ -95,6 +95,7 @@ struct agglo_ed {
   double w[3];
   size_t ncells;
   int32_t *chead, *cnext, *cprev, *cell_of;
+  uint64_t *occupied;            /* per cell a bit: its list is not empty */
   /* grouped flights (motion.draws, group_cap > 0; ballistic_event_driven.c): a cluster with no
      candidate pair flies its next flights as one event; per cluster 1 while grouped, the flights
      it passed silently, and the flight it was on when grouped (offset 3, velocity 3, reference
