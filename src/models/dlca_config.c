@@ -26,8 +26,10 @@ static const agglo_key keys[] = {
   {"dlca", "clusters", T_INT, OFF(dlca.clusters), "1", 1, 1e15, 0, 0,
    "stop = clusters: the number of clusters left at which the run stops"},
   {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0, 1000, 1, 0,
-   "a cluster's candidate pairs are rebuilt each time it has moved window * max radius from its "
-   "last build"},
+   "a cluster's candidate pairs are rebuilt each time it has moved its margin from its last "
+   "build: window * max radius, or with grouped flights for a cluster of fewer than 8 members the "
+   "room it has, between a quarter of that and that (docs/dlca.md); the cost only, never the "
+   "trajectory"},
   {"dlca", "rotation", T_ENUM, OFF(dlca.rotation), "off", 0, 0, 0, "off|on",
    "on: at the end of each flight a cluster turns about its centre of mass by a random rotation "
    "of the time since its last turn, rotational diffusivity 3 D / (4 R_m^2); a turn stops at its "
