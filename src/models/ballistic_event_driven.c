@@ -520,9 +520,10 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
     int ax[3][3], m[3];
     stencil(e, &s->box, e->xb + 3 * (size_t)i, ax, m);
     FOR_STENCIL(e, ax, m, cell) {
-      if (e->nmark[cell] == mark) continue;
+      int32_t j = cell_first(e, cell);
+      if (j < 0 || e->nmark[cell] == mark) continue; /* an empty cell's mark is not read */
       e->nmark[cell] = mark;
-      for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
+      for (; j >= 0; j = e->cnext[j]) {
         if (e->cl[j] == a) continue;
         if (nf == e->fcap) {
           size_t cap = e->fcap ? 2 * e->fcap : 64;
