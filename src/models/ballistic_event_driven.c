@@ -168,6 +168,12 @@ static inline double speed(const ed *e, int32_t c) {
   return sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
 }
 
+/* Cluster c's offset at time t less its offset at its build (unwrapped: no periodic image). */
+static inline void from_build(const ed *e, int32_t c, double t, double D[3]) {
+  double dt = t - e->cluster[c].t0;
+  for (int k = 0; k < 3; k++) D[k] = e->cluster[c].X0[k] + e->cluster[c].V[k] * dt - e->cluster[c].Xb[k];
+}
+
 /* How far cluster c is at time t from its build (unwrapped offsets: no periodic image). */
 static inline double displacement(const ed *e, int32_t c, double t) {
   double d2 = 0, dt = t - e->cluster[c].t0;
@@ -180,6 +186,15 @@ static inline double displacement(const ed *e, int32_t c, double t) {
 
 /* How far cluster c's turns may have moved its members since its build (0: it never turns). */
 static inline double turned(const ed *e, int32_t c) { return e->turned ? e->turned[c] : 0; }
+
+/* Cluster c's record into the caches ahead of its use (a hint: no effect on any result). An
+   event and a pair read the records of clusters scattered over an array of 128 bytes per
+   particle, far beyond the caches from N ~ 10^5: each read is a miss to memory, and the loops
+   over pairs and events have the next ones' clusters at hand. */
+static inline void prefetch_cluster(const ed *e, int32_t c) {
+  __builtin_prefetch(&e->cluster[c]);
+  __builtin_prefetch((const char *)&e->cluster[c] + 64);
+}
 
 /* Move the reference time of cluster c to t (before its velocity changes). */
 static inline void rebase(ed *e, int32_t c, double t) {
@@ -263,6 +278,7 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
 static event group(ed *e, const agglo_system *s, int32_t c, event own);
 static size_t live_pairs(ed *e, int32_t c);
 
+enum { AHEAD = 8 }; /* pairs or events ahead whose memory is asked for (prefetch_cluster) */
 static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   /* a lone cluster (no live pair) that neither turns (a monomer) nor meets anything before the
@@ -273,18 +289,33 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   e->cluster[c].horizon = own.t;
   if (isfinite(own.t) && agglo_ed_calendar_push(&e->cal, own) != 0) return -1;
   if (e->cluster[c].plen == 0) return 0;
-  double t = e->t, dc = displacement(e, c, t), vc = speed(e, c);
+  double t = e->t, Dc[3];
+  from_build(e, c, t, Dc);
   pair *l = e->cluster[c].plist;
-  size_t w = 0;
-  for (size_t q = 0; q < e->cluster[c].plen; q++) {
+  size_t w = 0, len = e->cluster[c].plen;
+  for (size_t q = 0; q < len; q++) {
+    if (q + AHEAD < len) { /* the partner and particle of a later pair (their reads miss) */
+      const pair *f = &l[q + AHEAD];
+      prefetch_cluster(e, f->b);
+      __builtin_prefetch(e->p + 3 * (size_t)f->j);
+    }
     pair pq = l[q];
     int32_t b = pq.b;
     if (e->cluster[b].stamp != pq.stamp) continue; /* dead */
     l[w++] = pq;
     double h = e->cluster[c].horizon < e->cluster[b].horizon ? e->cluster[c].horizon : e->cluster[b].horizon;
-    /* the gap stays open until the horizon: not timed (0 * INFINITY is NaN: timed) */
-    if (pq.gap - dc - displacement(e, b, t) - turned(e, c) - turned(e, b) -
-        (vc + speed(e, b)) * (h - t) > e->slack)
+    /* the gap stays open until the horizon: not timed (0 * INFINITY is NaN: timed). The two
+       particles have moved from their build positions by their clusters' displacements, so
+       their distance is at least the build one less the norm of the relative displacement,
+       which grows at most at the relative speed: a pair flying along with its partner is not
+       timed (a bound by the two speeds timed a third more pairs) */
+    double Db[3], dd2 = 0, dv2 = 0;
+    from_build(e, b, t, Db);
+    for (int k = 0; k < 3; k++) {
+      double dv = e->cluster[c].V[k] - e->cluster[b].V[k];
+      dd2 += (Dc[k] - Db[k]) * (Dc[k] - Db[k]), dv2 += dv * dv;
+    }
+    if (pq.gap - sqrt(dd2) - turned(e, c) - turned(e, b) - sqrt(dv2) * (h - t) > e->slack)
       continue;
     double tr = e->cluster[c].t0 > e->cluster[b].t0 ? e->cluster[c].t0 : e->cluster[b].t0;
     double tc = tr + pair_time(e, s, pq.i, pq.j, tr, t);
@@ -972,6 +1003,11 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
         break;
       }
       event ev = agglo_ed_calendar_pop(&e->cal);
+      const event *next = agglo_ed_calendar_ahead(&e->cal, AHEAD);
+      if (next) { /* its clusters' records, which even a stale event reads */
+        prefetch_cluster(e, next->ca);
+        if (next->kind >= 0) prefetch_cluster(e, next->cb);
+      }
       if (ev.t > t_stop) {
         e->t = t_stop;
         info->finished = 1;
@@ -991,6 +1027,7 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   /* materialise the state at e->t */
   size_t bad = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
+    if (i + 2 * AHEAD < n) __builtin_prefetch(&e->cluster[e->cl[i + 2 * AHEAD]]);
     pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
     const double *V = e->cluster[e->cl[i]].V;
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = V[k];
