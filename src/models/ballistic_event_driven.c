@@ -17,7 +17,7 @@
    cluster keeps the larger one's build: the smaller one's members get the build positions they
    would have had at it, and only their pairs are found. A contact later than the horizon of
    either cluster is not scheduled (it is recomputed then), and a pair whose build gap, less
-   both clusters' displacements and paths to that horizon, stays open is not timed at all: a
+   the clusters' relative displacement and path to that horizon, stays open is not timed: a
    cluster's flight costs its pairs, not N. Events go into a calendar queue
    (ballistic_calendar.c: exact order, O(1) per event) with the version counters of the clusters
    involved; stale events are dropped when they come out of it.
@@ -1027,7 +1027,6 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   /* materialise the state at e->t */
   size_t bad = SIZE_MAX;
   for (size_t i = 0; i < n; i++) {
-    if (i + 2 * AHEAD < n) __builtin_prefetch(&e->cluster[e->cl[i + 2 * AHEAD]]);
     pos(e, &s->box, (int32_t)i, e->t, s->x + 3 * i);
     const double *V = e->cluster[e->cl[i]].V;
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = V[k];
