@@ -55,11 +55,6 @@ int agglo_ed_calendar_push(agglo_ed_calendar *c, agglo_ed_event ev);
 /* *top: the earliest event (NULL when the calendar is empty), valid until the next push or pop;
    it may move events between the calendar's parts. -1: out of memory. */
 int agglo_ed_calendar_top(agglo_ed_calendar *c, const agglo_ed_event **top);
-/* The event k places after the earliest in the sorted run it is popped from, or NULL: a hint of
-   what comes (an event pushed meanwhile may come first), for prefetching. */
-static inline const agglo_ed_event *agglo_ed_calendar_ahead(const agglo_ed_calendar *c, size_t k) {
-  return c->run.head + k < c->run.n ? &c->run.a[c->run.head + k] : NULL;
-}
 /* Remove the earliest event (right after agglo_ed_calendar_top gave one). */
 agglo_ed_event agglo_ed_calendar_pop(agglo_ed_calendar *c);
 void agglo_ed_calendar_clear(agglo_ed_calendar *c);

@@ -163,11 +163,6 @@ static inline void pos(const ed *e, const agglo_box *box, int32_t i, double t, d
   agglo_box_wrap(box, x);
 }
 
-static inline double speed(const ed *e, int32_t c) {
-  const double *V = e->cluster[c].V;
-  return sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
-}
-
 /* Cluster c's offset at time t less its offset at its build (unwrapped: no periodic image). */
 static inline void from_build(const ed *e, int32_t c, double t, double D[3]) {
   double dt = t - e->cluster[c].t0;
@@ -186,15 +181,6 @@ static inline double displacement(const ed *e, int32_t c, double t) {
 
 /* How far cluster c's turns may have moved its members since its build (0: it never turns). */
 static inline double turned(const ed *e, int32_t c) { return e->turned ? e->turned[c] : 0; }
-
-/* Cluster c's record into the caches ahead of its use (a hint: no effect on any result). An
-   event and a pair read the records of clusters scattered over an array of 128 bytes per
-   particle, far beyond the caches from N ~ 10^5: each read is a miss to memory, and the loops
-   over pairs and events have the next ones' clusters at hand. */
-static inline void prefetch_cluster(const ed *e, int32_t c) {
-  __builtin_prefetch(&e->cluster[c]);
-  __builtin_prefetch((const char *)&e->cluster[c] + 64);
-}
 
 /* Move the reference time of cluster c to t (before its velocity changes). */
 static inline void rebase(ed *e, int32_t c, double t) {
@@ -278,7 +264,6 @@ static event own_event(const ed *e, const agglo_system *s, int32_t c) {
 static event group(ed *e, const agglo_system *s, int32_t c, event own);
 static size_t live_pairs(ed *e, int32_t c);
 
-enum { AHEAD = 8 }; /* pairs or events ahead whose memory is asked for (prefetch_cluster) */
 static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   event own = own_event(e, s, c);
   /* a lone cluster (no live pair) that neither turns (a monomer) nor meets anything before the
@@ -292,13 +277,8 @@ static int reschedule(ed *e, const agglo_system *s, int32_t c) {
   double t = e->t, Dc[3];
   from_build(e, c, t, Dc);
   pair *l = e->cluster[c].plist;
-  size_t w = 0, len = e->cluster[c].plen;
-  for (size_t q = 0; q < len; q++) {
-    if (q + AHEAD < len) { /* the partner and particle of a later pair (their reads miss) */
-      const pair *f = &l[q + AHEAD];
-      prefetch_cluster(e, f->b);
-      __builtin_prefetch(e->p + 3 * (size_t)f->j);
-    }
+  size_t w = 0;
+  for (size_t q = 0; q < e->cluster[c].plen; q++) {
     pair pq = l[q];
     int32_t b = pq.b;
     if (e->cluster[b].stamp != pq.stamp) continue; /* dead */
@@ -1004,11 +984,6 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
         break;
       }
       event ev = agglo_ed_calendar_pop(&e->cal);
-      const event *next = agglo_ed_calendar_ahead(&e->cal, AHEAD);
-      if (next) { /* its clusters' records, which even a stale event reads */
-        prefetch_cluster(e, next->ca);
-        if (next->kind >= 0) prefetch_cluster(e, next->cb);
-      }
       if (ev.t > t_stop) {
         e->t = t_stop;
         info->finished = 1;
