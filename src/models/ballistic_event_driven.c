@@ -179,12 +179,9 @@ static inline void from_build(const ed *e, int32_t c, double t, double D[3]) {
 
 /* How far cluster c is at time t from its build (unwrapped offsets: no periodic image). */
 static inline double displacement(const ed *e, int32_t c, double t) {
-  double d2 = 0, dt = t - e->cluster[c].t0;
-  for (int k = 0; k < 3; k++) {
-    double d = e->cluster[c].X0[k] + e->cluster[c].V[k] * dt - e->cluster[c].Xb[k];
-    d2 += d * d;
-  }
-  return sqrt(d2);
+  double D[3];
+  from_build(e, c, t, D);
+  return sqrt(D[0] * D[0] + D[1] * D[1] + D[2] * D[2]);
 }
 
 /* How far cluster c's turns may have moved its members since its build (0: it never turns). */
@@ -406,15 +403,19 @@ static void stencil(const ed *e, const agglo_box *box, const double *x, int ax[3
         for (size_t cell = ((size_t)(ax)[2][z_] * (e)->nc[1] + (ax)[1][y_]) * (e)->nc[0] +       \
                            (ax)[0][x_], once_ = 1; once_; once_ = 0)
 
-/* 1 when the build positions of particles i and j are less than `reach` apart beyond their
-   radii, with that gap in *g. */
-static int near(const ed *e, const agglo_system *s, int32_t i, int32_t j, double reach, double *g) {
-  double d[3];
-  agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, e->xb + 3 * (size_t)j, d);
-  double lim = s->r[i] + s->r[j], d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+/* 1 when two centres at squared distance d2 whose radii sum to lim are less than `reach` apart
+   beyond their radii, with that gap in *g. */
+static inline int gap_within(double d2, double lim, double reach, double *g) {
   if (!(d2 < (lim + reach) * (lim + reach))) return 0;
   *g = sqrt(d2) - lim;
   return 1;
+}
+
+/* gap_within for the build positions of particles i and j. */
+static int near(const ed *e, const agglo_system *s, int32_t i, int32_t j, double reach, double *g) {
+  double d[3];
+  agglo_box_delta(&s->box, e->xb + 3 * (size_t)i, e->xb + 3 * (size_t)j, d);
+  return gap_within(d[0] * d[0] + d[1] * d[1] + d[2] * d[2], s->r[i] + s->r[j], reach, g);
 }
 
 /* Member i of cluster a and particle j of cluster b, at build gap g, a candidate pair. */
@@ -453,10 +454,11 @@ static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from
     for (int32_t j = cell_first(e, cell); j >= 0; j = e->cnext[j]) {
       double d[3];
       agglo_box_delta(&s->box, xi, e->xb + 3 * (size_t)j, d);
-      if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < far * far)) continue; /* the most, at once */
+      double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (!(d2 < far * far)) continue; /* the most, at once */
       int32_t b = e->cl[j];
       double g, mb = e->cluster[b].margin;
-      if (b == a || !near(e, s, i, j, e->margin + mb + e->slack, &g)) continue;
+      if (b == a || !gap_within(d2, s->r[i] + s->r[j], e->margin + mb + e->slack, &g)) continue;
       if (g - mb < h) h = g - mb;
       if (0.5 * g < h) h = 0.5 * g;
       if (nn == e->near_cap) {
