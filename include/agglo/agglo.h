@@ -115,7 +115,7 @@ void agglo_sim_destroy(agglo_sim *sim);
 
 /* Stepping. The outputs of a run do not depend on how it is cut into calls. */
 agglo_status agglo_sim_step(agglo_sim *sim, int64_t n);        /* n steps (or events/windows) */
-agglo_status agglo_sim_run_until(agglo_sim *sim, double t);    /* to the first step at t or after */
+agglo_status agglo_sim_run_until(agglo_sim *sim, double t);    /* to the first step at t or after (event driven: at t) */
 agglo_status agglo_sim_run(agglo_sim *sim);                    /* to run.t_end, or until finished */
 /* 1 when the model has nothing left to do (e.g. one ballistic cluster left). */
 int agglo_sim_finished(const agglo_sim *sim);

@@ -562,7 +562,7 @@ class Simulation:
 
     def run(self, t_end: Optional[float] = None, callback: Optional[Callback] = None,
             every: int = 1) -> RunStatus:
-        """Run to time t_end (the first step at or after it), or with t_end = None to run.t_end
+        """Run to time t_end (the first step at or after it; event-driven models stop at it exactly), or with t_end = None to run.t_end
         or until the model is finished. callback(sim), if given, is called every `every` steps
         for this run only (see set_callback). Returns a RunStatus: DONE, STOPPED or FINISHED."""
         if callback is not None:

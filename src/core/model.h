@@ -38,6 +38,10 @@ typedef struct agglo_model {
   /* 1: the model chooses its own step and sets s->t; outputs are then scheduled by time and
      the run ends when the step reports finished */
   int variable_step;
+  /* optional, variable-step models that can end a step at any time (event driven): the next
+     step ends at t at the latest (the driver's next scheduled output or agglo_sim_run_until's
+     time; INFINITY: no bound), so that outputs fall on their times exactly */
+  void (*until)(void *state, double t);
   /* the model's own cluster labels (e.g. linked components) into s->cluster, if not NULL */
   int (*labels)(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
   /* optional, for models whose clusters are state (they stick for ever): join the clusters of

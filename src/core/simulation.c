@@ -66,6 +66,7 @@ static agglo_status sim_new(const agglo_config *c, agglo_sim **out) {
   sim->last.min_gap = INFINITY;
   sim->last.converged = 1;
   sim->last_step = sim->model->variable_step ? INT64_MAX : llround(c->t_end / c->dt);
+  sim->until = INFINITY;
   *out = sim;
   return AGGLO_OK;
 }
@@ -287,6 +288,7 @@ static agglo_status step_once(agglo_sim *sim) {
   memcpy(sim->v_good, s->v, n3 * sizeof(double));
   double t_good = s->t;
   int64_t step_good = s->step;
+  if (sim->model->until) sim->model->until(sim->state, fmin(agglo_outputs_next_time(sim), sim->until));
   /* a failed step may have written velocities: keep the state it started from */
   if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0)
     return fail_run(sim, t_good, step_good);
@@ -340,7 +342,9 @@ agglo_status agglo_sim_run_until(agglo_sim *sim, double t) {
   if (st != AGGLO_OK) return st;
   if (!isfinite(t)) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_until: t = %g (allowed: finite)", t);
   if (sim->model->variable_step) {
+    sim->until = t; /* an event-driven model stops there exactly */
     while (st == AGGLO_OK && !sim->finished && sim->sys.t < t) st = step_once(sim);
+    sim->until = INFINITY;
     return st;
   }
   double steps = fmax(ceil(t / sim->cfg.dt - 1e-9), 0);

@@ -45,6 +45,7 @@ struct agglo_sim {
   agglo_step_info last;
   int64_t iter_sum, iter_steps, warnings;
   int64_t last_step;       /* the step of run.t_end (INT64_MAX for a variable step) */
+  double until;            /* agglo_sim_run_until's time while it runs, else INFINITY */
   int started, restarted, finished, failed;
   double *x_good, *v_good; /* the state before the current step */
   agglo_callback callback;
@@ -65,6 +66,9 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
 int agglo_outputs_write(agglo_sim *sim, int final);
 /* Would agglo_outputs_write write anything at the current step? (fixed-step models) */
 int agglo_outputs_due(const agglo_sim *sim, int final);
+/* Variable-step models: the time of the next scheduled trajectory frame, stats row or snapshot
+   (INFINITY: none) */
+double agglo_outputs_next_time(const agglo_sim *sim);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
 /* 1 when a restart point is due at wall-clock time `wall` (output.checkpoint_minutes since the

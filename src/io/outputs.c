@@ -327,6 +327,17 @@ static int stats_due_at(const agglo_outputs *o, int64_t k, int final) {
   return final || k % (o->stats_every ? o->stats_every : 1) == 0;
 }
 
+double agglo_outputs_next_time(const agglo_sim *sim) {
+  const agglo_outputs *o = &sim->out;
+  const agglo_config *c = &sim->cfg;
+  double t = INFINITY;
+  if (!o->dir) return t;
+  if ((o->traj || o->h5) && c->trajectory_interval > 0) t = fmin(t, o->traj_next);
+  if (o->stats && c->stats_interval > 0) t = fmin(t, o->stats_next);
+  if (o->snap_next < c->snapshots.n) t = fmin(t, c->snapshots.v[o->snap_next]);
+  return t;
+}
+
 int agglo_outputs_due(const agglo_sim *sim, int final) {
   const agglo_outputs *o = &sim->out;
   const int64_t k = sim->sys.step;

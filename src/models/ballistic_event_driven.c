@@ -70,6 +70,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
   ed *e = calloc(1, sizeof *e);
   if (!e) return agglo_fail(err, errlen, "out of memory");
   e->window = window, e->stop_clusters = stop_clusters, e->t_stop = t_stop;
+  e->t_until = INFINITY;
   if (motion) e->motion = *motion;
   size_t n = s->n, m = n ? n : 1;
   e->n = n;
@@ -1066,9 +1067,10 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     e->t = isfinite(t_stop) ? t_stop : e->t;
     info->finished = 1;
   } else {
-    /* a step: a fixed time, or the fastest cluster moving window r_max (grouped flights stop
-       at its end) */
+    /* a step: the model's time, or the fastest cluster moving window r_max, ended at the
+       driver's next output (grouped flights stop at its end; no event depends on where) */
     double t_end = e->t + (e->step_time > 0 ? e->step_time : e->window * e->r_max / sqrt(vmax2));
+    if (e->t_until > e->t && e->t_until < t_end) t_end = e->t_until;
     e->t_end = t_end;
     if (!e->built && build_all(e, s) != 0) return agglo_fail(err, errlen, "out of memory");
     for (;;) {
@@ -1119,6 +1121,8 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
   info->bad_particle = bad;
   return 0;
 }
+
+void agglo_ed_until(void *state, double t) { ((ed *)state)->t_until = t; }
 
 double agglo_ed_contact_gap(const void *state) {
   const ed *e = state;
@@ -1242,6 +1246,7 @@ const agglo_model agglo_model_ballistic_ed = {
     .load = agglo_ed_load,
     .destroy = agglo_ed_destroy,
     .variable_step = 1,
+    .until = agglo_ed_until,
     .labels = agglo_ed_labels,
     .join = agglo_ed_join,
 };

@@ -63,7 +63,8 @@ struct agglo_ed {
   int dim;
   double r_max, r_mean;
   double window;        /* step: the fastest cluster moves window r_max (unless step_time) */
-  double step_time;     /* > 0: every step lasts this long instead (set after create) */
+  double step_time;     /* > 0: every step lasts this long instead (set before a step) */
+  double t_until;       /* the next step ends here at the latest (agglo_ed_until) */
   double margin;        /* the largest margin of a cluster (the grid's reach) */
   double margin_min;    /* > 0: a small cluster's margin is the room it has at its rebuild, at
                            least this (ballistic_event_driven.c); 0: every margin is `margin` */
@@ -130,6 +131,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
 void agglo_ed_destroy(void *state);
 /* Events up to the end of one step (or the stop), then the state at e->t into s. */
 int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen);
+void agglo_ed_until(void *state, double t);
 double agglo_ed_contact_gap(const void *state);
 int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size_t *max_size);
 /* A start from a file's clusters (agglo_model.join): the clusters of particles i and j become

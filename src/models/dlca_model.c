@@ -241,19 +241,30 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
        (docs/dlca.md): far from all, its flights are grouped */
     d->e->margin_min = 0.25 * d->e->margin;
   }
-  /* [choice] a step is a fixed time: that in which a monomer moves 10 max radii, ballistically
-     or by diffusion, whichever is longer (docs/dlca.md) */
-  double D, lambda, L = 10 * d->e->r_max;
-  agglo_dlca_mobility(c, 1, reference_mass(c), &D, &lambda);
-  double ballistic = L * lambda / (2 * c->dim * D), diffusive = L * L / (2 * c->dim * D);
-  d->e->step_time = ballistic > diffusive ? ballistic : diffusive;
   *state = d;
   return 0;
 }
 
-static int dlca_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
-  return agglo_ed_step(((dlca *)state)->e, s, info, err, errlen);
+/* [choice] a step is the time in which a cluster of the mean size (N / n_c reference monomers)
+   moves 10 max radii, ballistically or by diffusion, whichever is longer (docs/dlca.md): it
+   grows as the clusters slow down, so that the steps of a run (each writing the N positions)
+   do not grow as the time to its end. A step ends earlier at the next output. */
+static double step_length(const dlca *d, size_t n_clusters, size_t n) {
+  const agglo_config *c = &d->cfg;
+  double size = n_clusters > 0 ? (double)n / (double)n_clusters : 1, D, lambda;
+  double L = 10 * d->e->r_max;
+  agglo_dlca_mobility(c, size, size * reference_mass(c), &D, &lambda);
+  double ballistic = L * lambda / (2 * c->dim * D), diffusive = L * L / (2 * c->dim * D);
+  return ballistic > diffusive ? ballistic : diffusive;
 }
+
+static int dlca_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
+  dlca *d = state;
+  d->e->step_time = step_length(d, d->e->n_clusters, s->n);
+  return agglo_ed_step(d->e, s, info, err, errlen);
+}
+
+static void dlca_until(void *state, double t) { agglo_ed_until(((dlca *)state)->e, t); }
 
 static double dlca_contact_gap(const void *state) {
   return agglo_ed_contact_gap(((const dlca *)state)->e);
@@ -340,6 +351,7 @@ const agglo_model agglo_model_dlca = {
     .load = dlca_load,
     .destroy = dlca_destroy,
     .variable_step = 1,
+    .until = dlca_until,
     .labels = dlca_labels,
     .join = dlca_join,
 };
