@@ -143,6 +143,13 @@ add_test(NAME cli_dlca_grouped_flights
 set_tests_properties(cli_dlca_grouped_flights PROPERTIES TIMEOUT 120
   PASS_REGULAR_EXPRESSION "grouped flights ok")
 
+# the event-driven models write each output at its time exactly, and no event depends on it
+add_test(NAME cli_event_driven_output_times
+  COMMAND sh ${CLI_DATA}/output_times.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples
+          cli_out_event_driven_output_times)
+set_tests_properties(cli_event_driven_output_times PROPERTIES TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "output times ok")
+
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 

@@ -138,11 +138,46 @@ static void test_huge_step_counts_refused(void **st) {
   agglo_config_destroy(cfg);
 }
 
+/* The event-driven models end a step where the driver asks (agglo_sim_run_until's time, the next
+   output): they stop there exactly, and where their steps end changes no event: the positions at
+   t = 400 are the same bits whether the run stopped at 123.25 on the way or not. */
+static void test_event_driven_steps_end_where_asked(void **st) {
+  (void)st;
+  const char *const models[][7] = {
+      {"run.model=dlca", "particles.n=200", "particles.fraction=0.01", "dlca.persistence=0.25",
+       "dlca.stop=t_end",
+       "run.t_end=1000", NULL},
+      {"run.model=ballistic", "ballistic.method=event_driven", "ballistic.stop=t_end",
+       "particles.n=200", "particles.fraction=0.01", "run.t_end=400", NULL}};
+  for (int m = 0; m < 2; m++) {
+    agglo_config *cfg = load_config("[run]\ndim = 3\nseed = 3\nt_end = 1000\n[particles]\n"
+                                    "radius = 1\n", models[m]);
+    agglo_sim *a = NULL, *b = NULL;
+    assert_int_equal(agglo_sim_create(cfg, &a), AGGLO_OK);
+    assert_int_equal(agglo_sim_create(cfg, &b), AGGLO_OK);
+    assert_int_equal(agglo_sim_run_until(a, 123.25), AGGLO_OK);
+    assert_true(agglo_sim_time(a) == 123.25);
+    assert_int_equal(agglo_sim_run_until(a, 400), AGGLO_OK);
+    assert_int_equal(agglo_sim_run_until(b, 400), AGGLO_OK);
+    assert_true(agglo_sim_time(a) == 400 && agglo_sim_time(b) == 400);
+    printf("%s: %lld and %lld steps to t = 400\n", agglo_sim_model(a),
+           (long long)agglo_sim_step_count(a), (long long)agglo_sim_step_count(b));
+    assert_true(agglo_sim_step_count(a) != agglo_sim_step_count(b)); /* other step ends */
+    size_t n = agglo_sim_count(a);
+    assert_memory_equal(agglo_sim_positions(a), agglo_sim_positions(b), 3 * n * sizeof(double));
+    assert_memory_equal(agglo_sim_velocities(a), agglo_sim_velocities(b), 3 * n * sizeof(double));
+    agglo_sim_destroy(a);
+    agglo_sim_destroy(b);
+    agglo_config_destroy(cfg);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_time_schedule_bounded),
       cmocka_unit_test(test_step_schedule_bounded),
       cmocka_unit_test(test_huge_step_counts_refused),
+      cmocka_unit_test(test_event_driven_steps_end_where_asked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
