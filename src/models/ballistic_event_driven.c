@@ -499,6 +499,18 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
   return 0;
 }
 
+/* v appended to the list a of n entries (cap: its room, doubled when full). 0, or -1 (memory). */
+static int push_index(int32_t **a, size_t *cap, size_t *n, int32_t v) {
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 64;
+    int32_t *b = realloc(*a, c * sizeof *b);
+    if (!b) return -1;
+    *a = b, *cap = c;
+  }
+  (*a)[(*n)++] = v;
+  return 0;
+}
+
 /* A new mark for the cells and particles of one scan (the arrays at the first, cleared when the
    32-bit marks wrap). */
 static int next_mark(ed *e) {
@@ -541,13 +553,7 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, const int
       e->nmark[cell] = mark;
       for (; j >= 0; j = e->cnext[j]) {
         if (e->cl[j] == a) continue;
-        if (nf == e->fcap) {
-          size_t cap = e->fcap ? 2 * e->fcap : 64;
-          int32_t *f = realloc(e->found, cap * sizeof *f);
-          if (!f) return -1;
-          e->found = f, e->fcap = cap;
-        }
-        e->found[nf++] = j;
+        if (push_index(&e->found, &e->fcap, &nf, j) != 0) return -1;
       }
     }
   }
@@ -572,13 +578,7 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, 
      cluster's members, anywhere in memory, overlap instead of waiting one for another */
   size_t count = 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
-    if (count == e->mcap) {
-      size_t cap = e->mcap ? 2 * e->mcap : 64;
-      int32_t *m = realloc(e->memb, cap * sizeof *m);
-      if (!m) return -1;
-      e->memb = m, e->mcap = cap;
-    }
-    e->memb[count++] = i;
+    if (push_index(&e->memb, &e->mcap, &count, i) != 0) return -1;
     build_position(e, &s->box, i, a);
     cell_remove(e, i);
   }
