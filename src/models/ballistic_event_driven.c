@@ -51,7 +51,7 @@ void agglo_ed_destroy(void *state) {
   free(e->cl); free(e->next_mem); free(e->head); free(e->tail); free(e->cluster); free(e->ext);
   free(e->turned); free(e->G); free(e->turn_v);
   free(e->grouped); free(e->silent); free(e->gstart); free(e->gdraws);
-  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->memb); free(e->near); free(e->alive);
+  free(e->cmark); free(e->nmark); free(e->pmark); free(e->found); free(e->near); free(e->alive);
   free(e->p); free(e->xb);
   free(e->M); free(e->pcap);
   agglo_ed_calendar_free(&e->cal); free(e->chead); free(e->occupied); free(e->cnext); free(e->cprev); free(e->cell_of);
@@ -499,18 +499,6 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
   return 0;
 }
 
-/* v appended to the list a of n entries (cap: its room, doubled when full). 0, or -1 (memory). */
-static int push_index(int32_t **a, size_t *cap, size_t *n, int32_t v) {
-  if (*n == *cap) {
-    size_t c = *cap ? 2 * *cap : 64;
-    int32_t *b = realloc(*a, c * sizeof *b);
-    if (!b) return -1;
-    *a = b, *cap = c;
-  }
-  (*a)[(*n)++] = v;
-  return 0;
-}
-
 /* A new mark for the cells and particles of one scan (the arrays at the first, cleared when the
    32-bit marks wrap). */
 static int next_mark(ed *e) {
@@ -535,14 +523,13 @@ static int next_mark(ed *e) {
    fractal cluster's members share their cells, so that this reads a few times fewer cells than
    find_pairs; the pairs are the same, found in another order (which orders nothing: the
    calendar orders events by their keys). */
-static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, const int32_t *memb,
-                              size_t count) {
+static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t from) {
   if (next_mark(e) != 0) return -1;
   uint32_t mark = e->mark;
   size_t nf = 0;
-  for (size_t q = 0; q < count; q++) e->pmark[memb[q]] = mark;
-  for (size_t q = 0; q < count; q++) {
-    int32_t i = memb[q], c = e->cell_of[i];
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) e->pmark[i] = mark;
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
+    int32_t c = e->cell_of[i];
     if (e->cmark[c] == mark) continue; /* a member in this cell gathered around it already */
     e->cmark[c] = mark;
     int ax[3][3], m[3];
@@ -553,7 +540,13 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, const int
       e->nmark[cell] = mark;
       for (; j >= 0; j = e->cnext[j]) {
         if (e->cl[j] == a) continue;
-        if (push_index(&e->found, &e->fcap, &nf, j) != 0) return -1;
+        if (nf == e->fcap) {
+          size_t cap = e->fcap ? 2 * e->fcap : 64;
+          int32_t *f = realloc(e->found, cap * sizeof *f);
+          if (!f) return -1;
+          e->found = f, e->fcap = cap;
+        }
+        e->found[nf++] = j;
       }
     }
   }
@@ -574,19 +567,17 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, const int
    lists end in the same order either way.) */
 enum { BY_CELL = 8 };
 static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int room) {
-  /* one walk of the members' chain, the later passes over an array: the loads of a large
-     cluster's members, anywhere in memory, overlap instead of waiting one for another */
-  size_t count = 0;
+  int32_t count = 0;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
-    if (push_index(&e->memb, &e->mcap, &count, i) != 0) return -1;
     build_position(e, &s->box, i, a);
     cell_remove(e, i);
+    count++;
   }
   int by_cell = count >= BY_CELL;
   if (room && by_cell) e->cluster[a].margin = margin_float(e->margin);
   int rc = by_cell ? 0 : room ? find_pairs_room(e, s, a, from) : find_pairs(e, s, a, from, 0);
-  for (size_t q = 0; q < count; q++) cell_insert(e, &s->box, e->memb[q]);
-  if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, e->memb, count);
+  for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
+  if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, from);
   return rc;
 }
 

@@ -111,8 +111,6 @@ struct agglo_ed {
   uint32_t *cmark, *nmark, *pmark, mark;
   int32_t *found;
   size_t fcap;
-  int32_t *memb;                 /* build_members: the members it builds, in list order */
-  size_t mcap;
   agglo_ed_near *near;           /* find_pairs_room's particles near the cluster */
   size_t near_cap;
   /* the clusters alive (agglo_ed_step's fastest), a list that may still hold dead ones */
