@@ -70,8 +70,8 @@ static const agglo_key tail[] = {
    "time between rows of stats.csv; 0 = every step"},
   {"output", "analysis_interval", T_DOUBLE, OFF(analysis_interval), "0.5", 0, BIG, 0, 0,
    "time between rows of stats.csv that carry the aggregate indicators (fractal dimensions, "
-   "contacts per sphere, aspect ratio; docs/analysis.md); 0 = never. Use a multiple of "
-   "output.stats_interval"},
+   "contacts per sphere, aspect ratio; docs/analysis.md); 0 = never. Indicators due between two rows "
+   "go to the next row"},
   {"analysis", "box_counting", T_ENUM, OFF(box_counting), "auto", 0, 0, 0, "box|bounding|auto",
    "grid of the box-counting dimension of the largest cluster: box = Degond et al. 2024 (eq. "
    "4.15), 2^m cells per axis over the whole box; bounding = over the smallest square (cube) "

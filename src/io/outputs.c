@@ -198,6 +198,9 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     double *next[3] = {&o->traj_next, &o->stats_next, &o->analysis_next};
     double every_t[3] = {c->trajectory_interval, c->stats_interval, c->analysis_interval};
     for (int k = 0; k < 3; k++) *next[k] = every_t[k] > 0 ? agglo_schedule_next(s->t, every_t[k]) : 0;
+    /* an analysis time after the last scheduled row (at or before now) is still to be written */
+    if (c->analysis_interval > 0 && c->stats_interval > 0)
+      o->analysis_next = agglo_schedule_next(o->stats_next - c->stats_interval, c->analysis_interval);
   }
   o->traj_last = o->stats_last = cont ? s->step : -1;
   o->state_step = o->stop_step = -1;
@@ -214,15 +217,26 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   return 0;
 }
 
-/* The aggregate indicators (docs/analysis.md), every output.analysis_interval; empty otherwise. */
+/* Fixed steps: the row at step k carries the indicators iff an analysis step falls after the
+   scheduled row before it (the largest multiple of stats_every below k) and at or before k. An
+   analysis step between two rows goes to the next row, not lost; the rule reads only k, so a
+   resumed run writes the rows an uninterrupted one does (a stop writes no row). */
+static int analysis_due_at(const agglo_outputs *o, int64_t k) {
+  int64_t a = o->analysis_every, every = o->stats_every ? o->stats_every : 1;
+  if (!a) return 0;
+  if (k <= 0) return 1;
+  int64_t before = (k - 1) / every * every;
+  return k / a > before / a;
+}
+
+/* The aggregate indicators (docs/analysis.md): at the first stats row at or after each multiple
+   of output.analysis_interval (variable steps: also at the last row of a run); empty otherwise. */
 static void analysis_columns(agglo_sim *sim, FILE *f) {
   agglo_system *s = &sim->sys;
   agglo_outputs *o = &sim->out;
   agglo_frame_summary a;
   agglo_indicator_settings how = agglo_indicators_of(&sim->cfg);
-  int due = sim->model->variable_step ? o->analysis_due
-                                      : o->analysis_every && s->step % o->analysis_every == 0;
-  if (!due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0) {
+  if (!o->analysis_due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0) {
     fprintf(f, ",,,,,,");
     return;
   }
@@ -355,14 +369,17 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
     want_traj = agglo_schedule_due(s->t, c->trajectory_interval, &o->traj_next) || final || s->step == 0;
     want_stats = agglo_schedule_due(s->t, c->stats_interval, &o->stats_next) || final ||
                  c->stats_interval <= 0;
-    o->analysis_due = agglo_schedule_due(s->t, c->analysis_interval, &o->analysis_next) ||
-                      (final && c->analysis_interval > 0);
   } else {
     want_traj = traj_due_at(o, s->step, final);
     want_stats = stats_due_at(o, s->step, final);
   }
   want_traj = (o->traj || o->h5) && want_traj && s->step != o->traj_last;
   want_stats = o->stats && want_stats && s->step != o->stats_last;
+  /* an analysis time is consumed only by a row: one between two rows goes to the next */
+  o->analysis_due = want_stats && (sim->model->variable_step
+                                        ? agglo_schedule_due(s->t, c->analysis_interval, &o->analysis_next) ||
+                                              (final && c->analysis_interval > 0)
+                                        : analysis_due_at(o, s->step));
   int want_snap = snap_due(sim);
   if (!(want_traj || want_stats || want_snap)) return 0;
   if (agglo_sim_label(sim) != 0) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory labelling clusters");

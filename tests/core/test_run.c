@@ -439,6 +439,46 @@ static void test_dlca_resume_exact(void **st) {
   stop_resume_case(dlca_3d_turning, NULL, 17, "dlca_turning");
 }
 
+/* An analysis interval that is not a multiple of the stats interval: each analysis time goes
+   to the first row at or after it (none lost, none early), with fixed steps (by step number:
+   analysis every 8 steps, rows every 5) and variable ones (by time; steps end at the rows and
+   frames, so the stop at step 5, t = 8, falls after the analysis time 7.5 and before the row at
+   9 that carries it), and a run stopped there and resumed writes the same rows. */
+static void assert_analysis_carried(const char *dir, double every, int by_step) {
+  blob b = slurp(dir, "stats.csv");
+  char **lines;
+  size_t nl = split_lines(b.data, &lines), rows = 0, carried = 0;
+  double prev = -1;
+  for (size_t k = 1; k < nl && lines[k][0]; k++) {
+    double t;
+    long long step;
+    assert_int_equal(sscanf(lines[k], "%lf,%lld", &t, &step), 2);
+    const char *col = lines[k];
+    for (int c = 1; c < 13; c++) col = strchr(col, ',') + 1; /* weight_avg_cluster_size */
+    double at = by_step ? (double)step : t;
+    int due = prev < 0 || floor(at / every + 1e-9) > floor(prev / every + 1e-9);
+    int last = k + 1 == nl || !lines[k + 1][0];
+    if (!(last && !by_step && !due)) /* the ballistic and dlca models also fill the last row */
+      if ((*col != ',') != due) fail_msg("%s/stats.csv row %zu (t = %g): indicators %s", dir, k, t,
+                                         due ? "missing" : "not due");
+    carried += due && prev >= 0 && floor(at / every + 1e-9) * every < at - 1e-9;
+    prev = at, rows++;
+  }
+  assert_true(rows > 5 && carried > 0);
+  free(lines);
+  free(b.data);
+}
+
+static void test_analysis_rows_carried(void **st) {
+  (void)st;
+  const char *contact[] = {"output.stats_interval=0.1", "output.analysis_interval=0.15", NULL};
+  stop_resume_case(brownian_2d, contact, 23, "contact_carry");
+  assert_analysis_carried(OUT "/stop_contact_carry_C", 8, 1);
+  const char *dlca[] = {"output.stats_interval=3", "output.analysis_interval=2.5", "run.t_end=60", NULL};
+  stop_resume_case(dlca_3d, dlca, 5, "dlca_carry");
+  assert_analysis_carried(OUT "/stop_dlca_carry_C", 2.5, 0);
+}
+
 /* ---------------------------------------------------------------- 9. trajectory format */
 
 /* Frames of an extended XYZ file: checks every header and line; returns the frame count and
@@ -582,6 +622,7 @@ int main(void) {
       cmocka_unit_test(test_stop_resume_exact),
       cmocka_unit_test(test_event_driven_resume_exact),
       cmocka_unit_test(test_dlca_resume_exact),
+      cmocka_unit_test(test_analysis_rows_carried),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
