@@ -64,6 +64,35 @@ static float margin_float(double m) {
   return (double)f > m ? nextafterf(f, 0) : f;
 }
 
+/* The cell grid of the build positions for the reach e->margin: a candidate's build gap is below
+   2 margin, so its centres are within a cell of each other. */
+static int make_grid(ed *e, const agglo_system *s) {
+  double cell = 2 * e->r_max + 2 * e->margin + 2 * e->slack;
+  free(e->chead), free(e->occupied), free(e->cmark), free(e->nmark);
+  e->cmark = e->nmark = NULL; /* the scan's marks per cell: anew at the next scan */
+  e->ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, e->nc);
+  for (int k = 0; k < 3; k++) e->w[k] = s->box.len[k] / e->nc[k];
+  e->chead = malloc(e->ncells * sizeof *e->chead);
+  e->occupied = calloc(e->ncells / 64 + 1, sizeof *e->occupied);
+  return e->chead && e->occupied ? 0 : -1;
+}
+
+/* The largest margin a periodic box allows: two cells across it. */
+static double widest_margin(const ed *e, const agglo_system *s) {
+  double m = INFINITY;
+  for (int k = 0; k < s->dim; k++)
+    if (s->box.periodic[k]) m = fmin(m, s->box.len[k] / 4 - e->r_max - e->slack);
+  return m;
+}
+
+int agglo_ed_widen(agglo_ed *e, const agglo_system *s, double margin) {
+  margin = fmin(margin, widest_margin(e, s));
+  if (!(margin > e->margin)) return 0;
+  e->margin = margin;
+  e->built = 0;
+  return make_grid(e, s);
+}
+
 int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const char *window_key,
                     size_t stop_clusters, double t_stop, const agglo_ed_motion *motion, char *err,
                     size_t errlen) {
@@ -141,11 +170,7 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
                   "least 4 (1 + %s) max radii = %g wide; lower %s or "
                   "enlarge the box", len, k, window_key, 2 * cell, window_key);
     }
-  e->ncells = agglo_grid_counts(s->dim, s->box.len, s->box.periodic, cell, 3, s->n, e->nc);
-  for (int k = 0; k < 3; k++) e->w[k] = s->box.len[k] / e->nc[k];
-  e->chead = malloc(e->ncells * sizeof *e->chead);
-  e->occupied = calloc(e->ncells / 64 + 1, sizeof *e->occupied);
-  if (!e->chead || !e->occupied) {
+  if (make_grid(e, s) != 0) {
     agglo_ed_destroy(e);
     return agglo_fail(err, errlen, "out of memory for the cell grid");
   }
@@ -435,11 +460,39 @@ static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t 
   return near(e, s, i, j, reach, &g) ? add_pair(e, s, a, i, j, g) : 0;
 }
 
-/* find_pairs of a small rebuilding cluster a that takes as margin the room it has (margin_min >
-   0). [choice] (docs/dlca.md) The least, over the particles j of other clusters, of the build
-   gap less the margin of j's cluster (how far a may move while j's cluster stays within its
-   own) and of half the gap (so that j's cluster finds as much room at its own rebuild), kept
-   between margin_min and margin. A cluster far from all then rebuilds rarely and has no
+/* Particle j of another cluster (margin mb) at build gap g from member i: the room it leaves a
+   (into h), and the pair noted. */
+static int near_note(ed *e, int32_t i, int32_t j, double g, double mb, double *h, size_t *nn) {
+  if (g - mb < *h) *h = g - mb;
+  if (0.5 * g < *h) *h = 0.5 * g;
+  if (*nn == e->near_cap) {
+    size_t cap = e->near_cap ? 2 * e->near_cap : 64;
+    agglo_ed_near *l = realloc(e->near, cap * sizeof *l);
+    if (!l) return -1;
+    e->near = l, e->near_cap = cap;
+  }
+  e->near[(*nn)++] = (agglo_ed_near){i, j, g};
+  return 0;
+}
+
+/* Cluster a's margin from the least room h over its nn near particles, and its pairs among them. */
+static int room_settle(ed *e, const agglo_system *s, int32_t a, size_t nn, double h) {
+  h -= 2 * e->slack;
+  e->cluster[a].margin = margin_float(h < e->margin_min ? e->margin_min : h);
+  for (size_t q = 0; q < nn; q++) {
+    agglo_ed_near p = e->near[q];
+    if (p.g < (double)e->cluster[a].margin + e->cluster[e->cl[p.j]].margin + e->slack &&
+        add_pair(e, s, a, p.i, p.j, p.g) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* find_pairs of a rebuilding cluster a that takes as margin the room it has (margin_min > 0; a
+   larger cluster's by cell, find_pairs_by_cell). [choice] (docs/dlca.md) The least, over the
+   particles j of other clusters, of the build gap less the margin of j's cluster (how far a may
+   move while j's cluster stays within its own) and of half the gap (so that j's cluster finds as
+   much room at its own rebuild), kept between margin_min and margin. A cluster far from all then rebuilds rarely and has no
    candidate pair (its flights are grouped); one close to another takes margin_min and pairs
    with it. Sound for any value: a pair is a candidate iff its build gap is below the sum of the
    two margins. */
@@ -460,26 +513,10 @@ static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from
       int32_t b = e->cl[j];
       double g, mb = e->cluster[b].margin;
       if (b == a || !gap_within(d2, s->r[i] + s->r[j], e->margin + mb + e->slack, &g)) continue;
-      if (g - mb < h) h = g - mb;
-      if (0.5 * g < h) h = 0.5 * g;
-      if (nn == e->near_cap) {
-        size_t cap = e->near_cap ? 2 * e->near_cap : 64;
-        agglo_ed_near *l = realloc(e->near, cap * sizeof *l);
-        if (!l) return -1;
-        e->near = l, e->near_cap = cap;
-      }
-      e->near[nn++] = (agglo_ed_near){i, j, g};
+      if (near_note(e, i, j, g, mb, &h, &nn) != 0) return -1;
     }
   }
-  h -= 2 * e->slack;
-  e->cluster[a].margin = margin_float(h < e->margin_min ? e->margin_min : h);
-  for (size_t q = 0; q < nn; q++) {
-    agglo_ed_near p = e->near[q];
-    if (p.g < (double)e->cluster[a].margin + e->cluster[e->cl[p.j]].margin + e->slack &&
-        add_pair(e, s, a, p.i, p.j, p.g) != 0)
-      return -1;
-  }
-  return 0;
+  return room_settle(e, s, a, nn, h);
 }
 
 /* Candidate pairs of cluster a's members from `from` to its tail, each member scanning the cells
@@ -502,10 +539,10 @@ static int find_pairs(ed *e, const agglo_system *s, int32_t a, int32_t from, int
 /* A new mark for the cells and particles of one scan (the arrays at the first, cleared when the
    32-bit marks wrap). */
 static int next_mark(ed *e) {
-  if (!e->cmark) {
+  if (!e->cmark) { /* the first scan, or a new grid (the particles' marks are kept) */
     e->cmark = calloc(e->ncells, sizeof *e->cmark);
     e->nmark = calloc(e->ncells, sizeof *e->nmark);
-    e->pmark = calloc(e->n ? e->n : 1, sizeof *e->pmark);
+    if (!e->pmark) e->pmark = calloc(e->n ? e->n : 1, sizeof *e->pmark);
     if (!e->cmark || !e->nmark || !e->pmark) return -1;
   }
   if (++e->mark == 0) {
@@ -522,11 +559,13 @@ static int next_mark(ed *e) {
    other clusters there gathered, and each paired with the members in the cells next to it. A
    fractal cluster's members share their cells, so that this reads a few times fewer cells than
    find_pairs; the pairs are the same, found in another order (which orders nothing: the
-   calendar orders events by their keys). */
-static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t from) {
+   calendar orders events by their keys). With room, a's margin from its room as in
+   find_pairs_room. */
+static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t from, int room) {
   if (next_mark(e) != 0) return -1;
   uint32_t mark = e->mark;
-  size_t nf = 0;
+  size_t nf = 0, nn = 0;
+  double h = e->margin;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) e->pmark[i] = mark;
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) {
     int32_t c = e->cell_of[i];
@@ -554,15 +593,21 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
     int32_t j = e->found[q];
     int ax[3][3], m[3];
     stencil(e, &s->box, e->xb + 3 * (size_t)j, ax, m);
+    int32_t b = e->cl[j];
+    double g, mb = e->cluster[b].margin;
     FOR_STENCIL(e, ax, m, cell)
-    for (int32_t i = cell_first(e, cell); i >= 0; i = e->cnext[i])
-      if (e->pmark[i] == mark && try_pair(e, s, a, i, j) != 0) return -1;
+    for (int32_t i = cell_first(e, cell); i >= 0; i = e->cnext[i]) {
+      if (e->pmark[i] != mark) continue;
+      if (!room ? try_pair(e, s, a, i, j) != 0
+                : near(e, s, i, j, e->margin + mb + e->slack, &g) && near_note(e, i, j, g, mb, &h, &nn) != 0)
+        return -1;
+    }
   }
-  return 0;
+  return room ? room_settle(e, s, a, nn, h) : 0;
 }
 
 /* Cluster a's members from `from` to its tail at their positions at a's build, in the grid, with
-   their pairs. A few members leave the grid while each scans the cells next to it (two members
+   their pairs (with room, a's margin from its room first: find_pairs_room). A few members leave the grid while each scans the cells next to it (two members
    of one rigid cluster never touch); more are scanned by cell, back in the grid. (The cells'
    lists end in the same order either way.) */
 enum { BY_CELL = 8 };
@@ -574,10 +619,9 @@ static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, 
     count++;
   }
   int by_cell = count >= BY_CELL;
-  if (room && by_cell) e->cluster[a].margin = margin_float(e->margin);
   int rc = by_cell ? 0 : room ? find_pairs_room(e, s, a, from) : find_pairs(e, s, a, from, 0);
   for (int32_t i = from; i >= 0; i = e->next_mem[i]) cell_insert(e, &s->box, i);
-  if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, from);
+  if (rc == 0 && by_cell) rc = find_pairs_by_cell(e, s, a, from, room);
   return rc;
 }
 
@@ -595,12 +639,11 @@ static int rebuild(ed *e, const agglo_system *s, int32_t a, double t) {
   return reschedule(e, s, a);
 }
 
-/* The margins of the first build (margin_min > 0): a small cluster's is half its least build
-   gap to another cluster's particles (within 2 margin), between margin_min and margin; a larger
-   one's is margin (as at its rebuilds). */
+/* The margins of a build of all (margin_min > 0): a cluster's is half its least build gap to
+   another cluster's particles (within 2 margin), between margin_min and margin. */
 static void first_margins(ed *e, const agglo_system *s) {
   for (size_t c = 0; c < e->n; c++) {
-    if (e->cluster[c].size <= 0 || e->cluster[c].size >= BY_CELL) continue;
+    if (e->cluster[c].size <= 0) continue;
     double h = e->margin;
     for (int32_t i = e->head[c]; i >= 0; i = e->next_mem[i]) {
       int ax[3][3], m[3];

@@ -137,6 +137,10 @@ int agglo_ed_labels(const void *state, agglo_system *s, size_t *n_clusters, size
 /* A start from a file's clusters (agglo_model.join): the clusters of particles i and j become
    one, placed by the pair's minimum image (with a motion, the joined cluster starts a new flight). */
 int agglo_ed_join(void *state, const agglo_system *s, int32_t i, int32_t j, int touching);
+/* The grid's reach (the largest margin) widened to margin, within what a periodic box allows:
+   larger clusters rebuild less often. The builds and the calendar are made anew at the next
+   step, as after a load: no event changes. -1: out of memory (the engine is then unusable). */
+int agglo_ed_widen(agglo_ed *e, const agglo_system *s, double margin);
 /* Grouped flights at most cap per group (0: off; needs motion.draws). */
 int agglo_ed_group_flights(agglo_ed *e, int cap);
 /* Restart: the clusters exactly as they are in memory (ballistic_event_driven.c) */

@@ -10,7 +10,7 @@ enum { DLCA_ROTATION_OFF = 0, DLCA_ROTATION_ON = 1 };
 enum { DLCA_GROUPED_OFF = 0, DLCA_GROUPED_ON = 1 };
 
 typedef struct {
-  double diffusion, persistence, fractal_dimension, probability, window;
+  double diffusion, persistence, fractal_dimension, probability, window, window_max;
   int stop, units, rotation, grouped_flights;
   int64_t clusters;
   double temperature, pressure, viscosity, gas_molar_mass, density; /* units = si */

@@ -258,9 +258,25 @@ static double step_length(const dlca *d, size_t n_clusters, size_t n) {
   return ballistic > diffusive ? ballistic : diffusive;
 }
 
+/* [choice] the grid's reach (the largest margin) as the clusters grow (docs/dlca.md): window max
+   radii times the mean cluster's mobility radius over that of 4 monomers, at most window_max
+   radii, widened by steps of 1.5 (or to window_max; each widening builds every cluster anew). A
+   larger cluster, slower, then rebuilds less often for the same cost; a small one's room still
+   caps its margin. */
+static int widen(dlca *d, const agglo_system *s) {
+  const agglo_config *c = &d->cfg;
+  agglo_ed *e = d->e;
+  double size = e->n_clusters > 0 ? (double)s->n / (double)e->n_clusters : 1;
+  double m = c->dlca.window * pow(size / 4, 1 / fractal_dimension(c));
+  m = e->r_max * fmin(m, c->dlca.window_max);
+  int capped = m == e->r_max * c->dlca.window_max;
+  return m > e->margin && (m >= 1.5 * e->margin || capped) ? agglo_ed_widen(e, s, m) : 0;
+}
+
 static int dlca_step(void *state, agglo_system *s, agglo_step_info *info, char *err, size_t errlen) {
   dlca *d = state;
   d->e->step_time = step_length(d, d->e->n_clusters, s->n);
+  if (widen(d, s) != 0) return agglo_fail(err, errlen, "out of memory for the cell grid");
   return agglo_ed_step(d->e, s, info, err, errlen);
 }
 

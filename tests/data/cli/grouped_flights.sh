@@ -2,8 +2,8 @@
 # grouped_flights.sh AGGLO EXAMPLE DIR: dlca.grouped_flights = on (a lone cluster's flights drawn
 # ahead as one event, burst when a build finds it) and off (one event per flight) give the same
 # trajectory.xyz and stats.csv, byte for byte (docs/dlca.md), and so do the margins that grouping
-# turns on (a small cluster's from its room, every other one the window): dense and dilute 3D, 2D, DLCA and
-# RLCA, walls, rotation, a stop at run.t_end.
+# turns on (each cluster's from its room): dense and dilute 3D, 2D, DLCA and RLCA, walls, rotation,
+# a stop at run.t_end.
 exe=$1 ini=$2 dir=$3
 rm -rf "$dir"; mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -27,4 +27,21 @@ same rlca_2d -s run.dim=2 -s particles.n=300 -s particles.fraction=0.05 -s dlca.
 same walls_3d -s particles.n=200 -s box.boundary=wall -s particles.fraction=0.01 -s output.trajectory_interval=100
 same rotation_3d -s particles.n=200 -s dlca.rotation=on -s particles.fraction=0.01 -s output.trajectory_interval=100
 same t_end_3d -s particles.n=200 -s dlca.stop=t_end -s run.t_end=777.7 -s output.trajectory_interval=100
+# and so does the reach growing with the clusters (dlca.window_max; the default run above widens
+# it twice): never (0) and further (12)
+reach() {
+  name=$1; shift
+  for w in 0 12; do
+    "$exe" run "$ini" -s output.snapshots= -s dlca.window_max=$w "$@" -o "$dir/$name-w$w" --quiet ||
+      fail "$name: the run with dlca.window_max = $w"
+    for f in trajectory.xyz stats.csv; do
+      cmp -s "$dir/$name-on/$f" "$dir/$name-w$w/$f" || fail "$name: $f differs with dlca.window_max = $w"
+    done
+  done
+  echo "$name: the same bytes with the reach grown or not"
+}
+reach dilute_3d -s particles.n=400 -s output.trajectory_interval=200
+reach rlca_2d -s run.dim=2 -s particles.n=300 -s particles.fraction=0.05 -s dlca.probability=0.2 \
+  -s output.trajectory_interval=100
+reach rotation_3d -s particles.n=200 -s dlca.rotation=on -s particles.fraction=0.01 -s output.trajectory_interval=100
 echo "grouped flights ok"
