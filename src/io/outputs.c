@@ -231,19 +231,22 @@ static int analysis_due_at(const agglo_outputs *o, int64_t k) {
 
 /* The aggregate indicators (docs/analysis.md): at the first stats row at or after each multiple
    of output.analysis_interval (variable steps: also at the last row of a run); empty otherwise. */
-static void analysis_columns(agglo_sim *sim, FILE *f) {
+static int analysis_columns(agglo_sim *sim, FILE *f) {
   agglo_system *s = &sim->sys;
-  agglo_outputs *o = &sim->out;
   agglo_frame_summary a;
   agglo_indicator_settings how = agglo_indicators_of(&sim->cfg);
-  if (!o->analysis_due || agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0) {
+  if (!sim->out.analysis_due) {
     fprintf(f, ",,,,,,");
-    return;
+    return 0;
   }
+  sim->labelled_step = -1; /* the summary relabels with its own contact notion */
+  if (agglo_frame_summarize(s, sim->model->contact_gap(sim->state), &how, &a, NULL, NULL) != 0)
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory for the aggregate indicators of the "
+                       "stats.csv row at t = %g", s->t);
   fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", a.weight_avg_cluster_size,
           a.fractal_dimension_box, a.fractal_dimension_mass, a.contacts_per_sphere, a.aspect_ratio,
           a.rg_largest);
-  sim->labelled_step = -1; /* the summary relabels with its own contact notion */
+  return 0;
 }
 
 /* sizes.csv: the clusters of each size at this row (long format), and their counts by size
@@ -287,7 +290,12 @@ static int stats_row(agglo_sim *sim) {
           sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
           agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
-  analysis_columns(sim, f);
+  if (analysis_columns(sim, f) != 0) { /* nothing of the row is written */
+    fclose(f), free(row);
+    if (h5) fclose(h5);
+    free(h5row);
+    return -1;
+  }
   fprintf(f, ",%d", sim->last.outer_iterations);
   if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
   fflush(f);
