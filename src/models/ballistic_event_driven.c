@@ -460,17 +460,23 @@ static int try_pair(ed *e, const agglo_system *s, int32_t a, int32_t i, int32_t 
   return near(e, s, i, j, reach, &g) ? add_pair(e, s, a, i, j, g) : 0;
 }
 
+/* Room for one more entry in the scratch list *listp of n entries of `size` bytes (its room
+   *cap doubled when full). 0, or -1 (memory). */
+static int room_for_one(void *listp, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return 0;
+  size_t c = *cap ? 2 * *cap : 64;
+  void **a = listp, *b = realloc(*a, c * size);
+  if (!b) return -1;
+  *a = b, *cap = c;
+  return 0;
+}
+
 /* Particle j of another cluster (margin mb) at build gap g from member i: the room it leaves a
    (into h), and the pair noted. */
 static int near_note(ed *e, int32_t i, int32_t j, double g, double mb, double *h, size_t *nn) {
   if (g - mb < *h) *h = g - mb;
   if (0.5 * g < *h) *h = 0.5 * g;
-  if (*nn == e->near_cap) {
-    size_t cap = e->near_cap ? 2 * e->near_cap : 64;
-    agglo_ed_near *l = realloc(e->near, cap * sizeof *l);
-    if (!l) return -1;
-    e->near = l, e->near_cap = cap;
-  }
+  if (room_for_one(&e->near, &e->near_cap, *nn, sizeof *e->near) != 0) return -1;
   e->near[(*nn)++] = (agglo_ed_near){i, j, g};
   return 0;
 }
@@ -492,9 +498,9 @@ static int room_settle(ed *e, const agglo_system *s, int32_t a, size_t nn, doubl
    larger cluster's by cell, find_pairs_by_cell). [choice] (docs/dlca.md) The least, over the
    particles j of other clusters, of the build gap less the margin of j's cluster (how far a may
    move while j's cluster stays within its own) and of half the gap (so that j's cluster finds as
-   much room at its own rebuild), kept between margin_min and margin. A cluster far from all then rebuilds rarely and has no
-   candidate pair (its flights are grouped); one close to another takes margin_min and pairs
-   with it. Sound for any value: a pair is a candidate iff its build gap is below the sum of the
+   much room at its own rebuild), kept between margin_min and margin. A cluster far from all
+   then rebuilds rarely and has no candidate pair (its flights are grouped); one close to
+   another takes margin_min and pairs with it. Sound for any value: a pair is a candidate iff its build gap is below the sum of the
    two margins. */
 static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from) {
   size_t nn = 0;
@@ -579,12 +585,7 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
       e->nmark[cell] = mark;
       for (; j >= 0; j = e->cnext[j]) {
         if (e->cl[j] == a) continue;
-        if (nf == e->fcap) {
-          size_t cap = e->fcap ? 2 * e->fcap : 64;
-          int32_t *f = realloc(e->found, cap * sizeof *f);
-          if (!f) return -1;
-          e->found = f, e->fcap = cap;
-        }
+        if (room_for_one(&e->found, &e->fcap, nf, sizeof *e->found) != 0) return -1;
         e->found[nf++] = j;
       }
     }
@@ -599,7 +600,8 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
     for (int32_t i = cell_first(e, cell); i >= 0; i = e->cnext[i]) {
       if (e->pmark[i] != mark) continue;
       if (!room ? try_pair(e, s, a, i, j) != 0
-                : near(e, s, i, j, e->margin + mb + e->slack, &g) && near_note(e, i, j, g, mb, &h, &nn) != 0)
+                : near(e, s, i, j, e->margin + mb + e->slack, &g) &&
+                      near_note(e, i, j, g, mb, &h, &nn) != 0)
         return -1;
     }
   }
@@ -607,9 +609,10 @@ static int find_pairs_by_cell(ed *e, const agglo_system *s, int32_t a, int32_t f
 }
 
 /* Cluster a's members from `from` to its tail at their positions at a's build, in the grid, with
-   their pairs (with room, a's margin from its room first: find_pairs_room). A few members leave the grid while each scans the cells next to it (two members
-   of one rigid cluster never touch); more are scanned by cell, back in the grid. (The cells'
-   lists end in the same order either way.) */
+   their pairs (with room, a's margin from its room first: find_pairs_room). A few members
+   leave the grid while each scans the cells next to it (two members of one rigid cluster never
+   touch); more are scanned by cell, back in the grid. (The cells' lists end in the same order
+   either way.) */
 enum { BY_CELL = 8 };
 static int build_members(ed *e, const agglo_system *s, int32_t a, int32_t from, int room) {
   int32_t count = 0;

@@ -32,8 +32,8 @@ static const agglo_key keys[] = {
    "trajectory"},
   {"dlca", "window_max", T_DOUBLE, OFF(dlca.window_max), "6", 0, 1000, 0, 0,
    "the margin grows with the clusters up to window_max * max radius: window * (mean cluster "
-   "size / 4)^(1/D_f), by steps of 1.5 or to window_max (a cluster's room still caps it; docs/dlca.md); <= "
-   "window: it never grows; the cost only, never the trajectory"},
+   "size / 4)^(1/D_f), by steps of 1.5 or to window_max (a cluster's room still caps it; "
+   "docs/dlca.md); <= window: it never grows; the cost only, never the trajectory"},
   {"dlca", "rotation", T_ENUM, OFF(dlca.rotation), "off", 0, 0, 0, "off|on",
    "on: at the end of each flight a cluster turns about its centre of mass by a random rotation "
    "of the time since its last turn, rotational diffusivity 3 D / (4 R_m^2); a turn stops at its "
