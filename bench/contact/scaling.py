@@ -139,24 +139,41 @@ def stats_window(path, s0):
     return it, con, viol, conv, clusters
 
 
-def measure(agglo, case, n, threads, method, repeat, quick, work, env):
+def measure_once(agglo, case, n, threads, method, quick, work, env):
+    """Wall and CPU per step over the window (a run to s0 subtracted from one to s), peak MB."""
     s0, s = steps_for(case, n, quick)
-    best = None
-    load = os.getloadavg()[0]
-    for rep in range(repeat):
-        a = os.path.join(work, "a")
-        b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
-        wa, ca, _ = run(agglo, case, n, s0, threads, method, a, env)
-        wb, cb, mem = run(agglo, case, n, s, threads, method, b, env)
-        wall, cpu = (wb - wa) / (s - s0), (cb - ca) / (s - s0)
-        if best is None or wall < best[0]:
-            best = (wall, cpu, mem)
+    a = os.path.join(work, "a")
+    b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
+    wa, ca, _ = run(agglo, case, n, s0, threads, method, a, env)
+    wb, cb, mem = run(agglo, case, n, s, threads, method, b, env)
+    return (wb - wa) / (s - s0), (cb - ca) / (s - s0), mem
+
+
+def summarise(case, n, threads, method, reps, load, quick, work):
+    """The best of the repeats, with the window's solver statistics."""
+    s0, s = steps_for(case, n, quick)
+    best = min(reps)
+    b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
     it, con, viol, conv, clusters = stats_window(os.path.join(b, "stats.csv"), s0)
     return {"case": case, "n": int(n), "threads": threads, "method": method, "s0": s0, "s": s,
             "wall_per_step": best[0], "cpu_per_step": best[1], "iterations": it,
             "contacts": con, "max_violation": viol, "converged": int(conv), "peak_mb": best[2],
-            "load_before": load,
-            "clusters_at_end": clusters, "dir": b}
+            "load_before": load, "clusters_at_end": clusters, "dir": b,
+            "walls": [w for w, _, _ in reps]}
+
+
+def measure_group(agglo, group, repeat, quick, work, env):
+    """The runs of one (case, N), repeat times in turn (1 thread, 2 threads, 1, 2, ...): the
+    machine's speed drifts over minutes on a shared host, and runs in turn see the same drift,
+    so that the ratio of the repeats taken together means something."""
+    reps = {key: [] for key in group}
+    load = {}
+    for _ in range(repeat):
+        for key in group:
+            case, n, t, m = key
+            load.setdefault(key, os.getloadavg()[0])
+            reps[key].append(measure_once(agglo, case, n, t, m, quick, work, env))
+    return [summarise(*key, reps[key], load[key], quick, work) for key in group]
 
 
 def fit_exponent(points):
@@ -229,14 +246,18 @@ def main():
                     plan.append((case, n, t, m))
 
     results = []
-    for case, n, t, m in plan:
+    groups = {}
+    for key in plan:
+        groups.setdefault(key[:2], []).append(key)
+    for (case, n), group in groups.items():
         rep = args.repeat if n < 1e6 else 1
-        r = measure(agglo, case, n, t, m, rep, args.quick, work, env)
-        results.append(r)
-        print(f"{case:8s} N={int(n):>8d} threads={t} {m:5s}: {fmt_time(r['wall_per_step'])}/step "
-              f"(cpu {fmt_time(r['cpu_per_step'])}), {r['iterations']:.1f} it/step, "
-              f"{r['contacts']:.0f} contacts, converged {r['converged']}, "
-              f"load {r['load_before']:.1f}", flush=True)
+        for r in measure_group(agglo, group, rep, args.quick, work, env):
+            results.append(r)
+            print(f"{case:8s} N={int(n):>8d} threads={r['threads']} {r['method']:5s}: "
+                  f"{fmt_time(r['wall_per_step'])}/step (cpu {fmt_time(r['cpu_per_step'])}), "
+                  f"{r['iterations']:.1f} it/step, {r['contacts']:.0f} contacts, converged "
+                  f"{r['converged']}, load {r['load_before']:.1f}; repeats "
+                  f"{', '.join(fmt_time(w) for w in r['walls'])}", flush=True)
 
     twins = {}
     if args.twin:
@@ -257,7 +278,7 @@ def main():
                 ident[(r["case"], r["n"], r["method"])] = same
 
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        keys = [k for k in results[0] if k != "dir"]
+        keys = [k for k in results[0] if k not in ("dir", "walls")]
         w = csv.DictWriter(f, fieldnames=keys + ["pstep_per_s_per_core", "pstep_per_cpu_s"])
         w.writeheader()
         for r in results:
@@ -290,12 +311,13 @@ def main():
               (q["n"], q["method"]) == (r["n"], r["method"])]
         if sp:
             md.append("| N | method | threads | wall/step 1 thread | wall/step | speed-up (wall) | "
-                      "CPU/step 1 thread | CPU/step | load |")
-            md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+                      "speed-up of each repeat's pair | CPU/step 1 thread | CPU/step | load |")
+            md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
             for r, q in sp:
+                pairs = ", ".join(f"{a / b:.2f}" for a, b in zip(r["walls"], q["walls"]))
                 md.append(f"| {r['n']:.0e} | {r['method']} | {q['threads']} | "
                           f"{fmt_time(r['wall_per_step'])} | {fmt_time(q['wall_per_step'])} | "
-                          f"{r['wall_per_step'] / q['wall_per_step']:.2f}x | "
+                          f"{r['wall_per_step'] / q['wall_per_step']:.2f}x | {pairs} | "
                           f"{fmt_time(r['cpu_per_step'])} | {fmt_time(q['cpu_per_step'])} | "
                           f"{r['load_before']:.1f}, {q['load_before']:.1f} |")
             md.append("")

@@ -72,12 +72,15 @@ static inline double attraction(double gap, double k_over_e, double eps) {
 }
 
 /* The impulses of the pairs of particles [a, b) (over the distance, and times d: D per pair in
-   fd). */
+   fd). first[] gets, per range of the split of n particles into nt, the lowest i < a paired
+   with a particle of that range (nothing lower: where its accumulation may start). */
 static inline __attribute__((always_inline)) void pair_impulses(const contact *m,
                                                                 const agglo_system *s, double scale,
                                                                 size_t a, size_t b, double *pf,
-                                                                double *fd, int D) {
+                                                                double *fd, size_t nt,
+                                                                size_t *first, int D) {
   const agglo_config *c = &m->cfg;
+  size_t n = s->n;
   double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
   agglo_image img = agglo_box_image(&s->box);
   for (size_t i = a; i < b; i++) {
@@ -96,16 +99,21 @@ static inline __attribute__((always_inline)) void pair_impulses(const contact *m
       pf[p] = f;
       fd[D * p] = f * d[0], fd[D * p + 1] = f * d[1];
       if (D == 3) fd[D * p + 2] = f * d[2];
+      if (j >= b) /* (a partner in a later range: i is the lowest so far of the ranges up to j's) */
+        for (size_t t = nt - 1; t > 0 && n * t / nt > i; t--)
+          if (n * t / nt <= j && i < first[t]) first[t] = i;
     }
   }
 }
 
 /* Adds to dv[a, b) the impulses of the pairs of particles below b that touch [a, b), in the
-   order of the serial loop over the pairs (i ascending, then the partners). */
+   order of the serial loop over the pairs (i ascending, then the partners); no i below `from`
+   has a partner in [a, b). */
 static inline __attribute__((always_inline)) void accumulate(const contact *m, const agglo_system *s,
-                                                             size_t a, size_t b, const double *pf,
-                                                             const double *fd, double *dv, int D) {
-  for (size_t i = 0; i < b; i++) {
+                                                             size_t from, size_t a, size_t b,
+                                                             const double *pf, const double *fd,
+                                                             double *dv, int D) {
+  for (size_t i = from; i < b; i++) {
     double wi = s->inv_m[i], *dvi = dv + 3 * i;
     for (size_t p = m->nb.start[i]; p < m->nb.start[i + 1]; p++) {
       size_t j = (size_t)m->nb.nbr[p];
@@ -128,13 +136,22 @@ static inline __attribute__((always_inline)) void accumulate(const contact *m, c
    parallel region; a thread owns the particles [a, b): it computes the impulses of their pairs,
    then (after the barrier) adds, first, the partner halves of the pairs of particles below a,
    then the pairs of its own particles; so each particle receives its terms in the same order
-   whatever the thread count (deterministic). */
+   whatever the thread count (deterministic). The particles are in cell order, so only those
+   near a's cells have partners in [a, b): a thread's additions start at the lowest of them. */
 static int add_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
   if (m->cfg.contact.kappa <= 0) return 0;
-  size_t n = s->n, np = m->nb.npairs;
+  size_t n = s->n, np = m->nb.npairs, cap = 1;
+#ifdef _OPENMP
+  cap = (size_t)omp_get_max_threads();
+#endif
   int D = s->dim;
   double *pf = realloc(m->pair_force, (np ? np : 1) * (1 + (size_t)D) * sizeof(double));
-  if (!pf) return -1;
+  size_t *first = malloc(cap * cap * sizeof *first); /* per thread, per range */
+  if (!pf || !first) {
+    if (pf) m->pair_force = pf;
+    free(first);
+    return -1;
+  }
   m->pair_force = pf;
   double *fd = pf + np;
 #pragma omp parallel if (n > AGGLO_PAR_MIN_PAIRS)
@@ -143,13 +160,17 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
 #ifdef _OPENMP
     nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
 #endif
-    size_t a = n * t / nt, b = n * (t + 1) / nt;
-    if (D == 2) pair_impulses(m, s, scale, a, b, pf, fd, 2);
-    else pair_impulses(m, s, scale, a, b, pf, fd, 3);
+    size_t a = n * t / nt, b = n * (t + 1) / nt, *mine = first + cap * t;
+    for (size_t q = 0; q < nt; q++) mine[q] = n * q / nt;
+    if (D == 2) pair_impulses(m, s, scale, a, b, pf, fd, nt, mine, 2);
+    else pair_impulses(m, s, scale, a, b, pf, fd, nt, mine, 3);
 #pragma omp barrier
-    if (D == 2) accumulate(m, s, a, b, pf, fd, dv, 2);
-    else accumulate(m, s, a, b, pf, fd, dv, 3);
+    size_t from = a;
+    for (size_t q = 0; q < t; q++) from = first[cap * q + t] < from ? first[cap * q + t] : from;
+    if (D == 2) accumulate(m, s, from, a, b, pf, fd, dv, 2);
+    else accumulate(m, s, from, a, b, pf, fd, dv, 3);
   }
+  free(first);
   return 0;
 }
 

@@ -977,80 +977,106 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
   proj_ws *w = c->ws;
   if (ws_reserve(w, m, 0, n, 0) != 0) return -1;
   w->eps = set->compliance;
-  /* connected components of the constraint graph (union-find), numbered in order of their
-     first constraint: the layout depends on the constraint list only */
+  /* connected components of the constraint graph (union-find, threads joining sets at once),
+     numbered in order of their first constraint: the layout depends on the constraint list
+     only. The component of each constraint and particle is noted once (w->clip, w->rt), so
+     that the serial counting and filling read them in order. */
   int32_t *parent = w->parent, *pos = w->pos, *croot = w->croot, *rt = w->rt;
-#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
-  for (size_t p = 0; p < n; p++) parent[p] = (int32_t)p, pos[p] = -1, croot[p] = -1;
-  for (size_t k = 0; k < m; k++) {
-    int32_t i = c->i[k], j = c->j[k];
-    pos[i] = -2;
-    if (j < 0) continue;
-    pos[j] = -2;
-    agglo_uf_union(parent, i, j);
-  }
-  /* every particle's root, once (read-only walks: parallel) */
-#pragma omp parallel for schedule(static) if (n > AGGLO_PAR_MIN)
-  for (size_t p = 0; p < n; p++) {
-    int32_t a = (int32_t)p;
-    if (pos[p] == -2)
-      while (parent[a] != a) a = parent[a];
-    rt[p] = a;
-  }
+  uint32_t *ck = w->clip; /* (scratch until a solve: the component of each constraint) */
+  uint8_t *first = w->flag; /* (scratch until the rows are loaded) */
   size_t ncomp = 0, np = 0;
-  for (size_t k = 0; k < m; k++) {
-    int32_t r = rt[c->i[k]];
-    if (croot[r] < 0) croot[r] = (int32_t)ncomp++;
+#pragma omp parallel if (m > AGGLO_PAR_MIN)
+  {
+#pragma omp for schedule(static)
+    for (size_t p = 0; p < n; p++) parent[p] = (int32_t)p, pos[p] = -1, croot[p] = -1;
+#pragma omp for schedule(static)
+    for (size_t k = 0; k < m; k++) {
+      int32_t i = c->i[k], j = c->j[k];
+      __atomic_store_n(pos + i, -2, __ATOMIC_RELAXED);
+      if (j < 0) continue;
+      __atomic_store_n(pos + j, -2, __ATOMIC_RELAXED);
+      agglo_uf_union_shared(parent, i, j);
+    }
+#pragma omp for schedule(static) reduction(+ : np)
+    for (size_t p = 0; p < n; p++) {
+      int32_t a = (int32_t)p;
+      if (pos[p] == -2) {
+        while (parent[a] != a) a = parent[a];
+        np++;
+      }
+      rt[p] = a;
+    }
+    /* each root's first constraint (in croot for now) */
+#pragma omp for schedule(static)
+    for (size_t k = 0; k < m; k++) {
+      int32_t *at = croot + rt[c->i[k]], cur = __atomic_load_n(at, __ATOMIC_RELAXED);
+      while ((cur < 0 || (int32_t)k < cur) &&
+             !__atomic_compare_exchange_n(at, &cur, (int32_t)k, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    }
+#pragma omp for schedule(static)
+    for (size_t k = 0; k < m; k++) first[k] = croot[rt[c->i[k]]] == (int32_t)k;
+#pragma omp single
+    for (size_t k = 0; k < m; k++)
+      if (first[k]) croot[rt[c->i[k]]] = (int32_t)ncomp++;
+#pragma omp for schedule(static)
+    for (size_t k = 0; k < m; k++) ck[k] = (uint32_t)croot[rt[c->i[k]]];
+    /* (after the barrier: rt[p] now becomes p's component) */
+#pragma omp for schedule(static)
+    for (size_t p = 0; p < n; p++) rt[p] = pos[p] == -2 ? croot[rt[p]] : -1;
   }
-  for (size_t p = 0; p < n; p++) np += pos[p] == -2;
   if (ws_reserve(w, m, np, n, ncomp) != 0) return -1;
+  ck = w->clip;
   size_t *cbeg = w->cbeg, *pbeg = w->pbeg;
   memset(cbeg, 0, (ncomp + 1) * sizeof *cbeg);
   memset(pbeg, 0, (ncomp + 1) * sizeof *pbeg);
-  for (size_t k = 0; k < m; k++) cbeg[croot[rt[c->i[k]]] + 1]++;
+  for (size_t k = 0; k < m; k++) cbeg[ck[k] + 1]++;
   for (size_t p = 0; p < n; p++)
-    if (pos[p] == -2) pbeg[croot[rt[p]] + 1]++;
+    if (rt[p] >= 0) pbeg[rt[p] + 1]++;
   for (size_t q = 0; q < ncomp; q++) cbeg[q + 1] += cbeg[q], pbeg[q + 1] += pbeg[q];
   memcpy(w->cfill, cbeg, ncomp * sizeof *cbeg);
   memcpy(w->pfill, pbeg, ncomp * sizeof *pbeg);
   for (size_t p = 0; p < n; p++)
-    if (pos[p] == -2) {
-      size_t q = w->pfill[croot[rt[p]]]++;
+    if (rt[p] >= 0) {
+      size_t q = w->pfill[rt[p]]++;
       pos[p] = (int32_t)q;
       w->porder[q] = p;
     }
-  for (size_t k = 0; k < m; k++) w->corder[w->cfill[croot[rt[c->i[k]]]]++] = k;
+  for (size_t k = 0; k < m; k++) w->corder[w->cfill[ck[k]]++] = k;
   int D = s->dim == 2 ? 2 : 3;
-  /* local data: scaled directions, gradient offset, warm start */
-#pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
-  for (size_t q = 0; q < np; q++) w->im[q] = s->inv_m[w->porder[q]];
-  /* (D a constant in each loop: its loops unrolled) */
-  if (D == 2) {
-#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
-    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 2);
-  } else {
-#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
-    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
-  }
-  /* largest components first, so that a big one does not start last */
-  /* which components to solve; the large ones (above 1/64 of the constraints) first, by size,
-     so that a big one does not start last; the rest in their order */
+  /* which components to solve (w->conv bit 2); the large ones (above 1/64 of the constraints)
+     first, by size, so that a big one does not start last; the rest in their order */
   size_t nsolve = 0, nbig = 0, big = m / 64 + 1;
   if (set->team_rows && big > set->team_rows) big = set->team_rows; /* (every team among them) */
   for (size_t q = 0; q < ncomp; q++) {
     int want = !only;
     for (size_t pp = pbeg[q]; pp < pbeg[q + 1] && !want; pp++) want = only[w->porder[pp]] != 0;
     w->iters[q] = 0;
-    w->conv[q] = 1;
+    w->conv[q] = want ? 3 : 1;
     if (want) nbig += cbeg[q + 1] - cbeg[q] >= big, nsolve++;
+  }
+  /* local data of those: scaled directions, gradient offset, warm start (D a constant in each
+     loop: its loops unrolled) */
+#pragma omp parallel for schedule(static) if (np > AGGLO_PAR_MIN)
+  for (size_t q = 0; q < np; q++) w->im[q] = s->inv_m[w->porder[q]];
+  if (!only && D == 2) {
+#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
+    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 2);
+  } else if (!only) {
+#pragma omp parallel for schedule(static) if (m > AGGLO_PAR_MIN)
+    for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
+  } else {
+#pragma omp parallel for schedule(dynamic, 64) if (m > AGGLO_PAR_MIN)
+    for (size_t q = 0; q < ncomp; q++)
+      for (size_t kk = cbeg[q]; kk < cbeg[q + 1] && (w->conv[q] & 2); kk++)
+        if (D == 2) load_row(w, s, c, w->corder[kk], kk, h, vstar, 2);
+        else load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
   }
   comp_key *keys = malloc((nbig ? nbig : 1) * sizeof *keys);
   if (!keys) return -1;
   size_t kb = 0, ks = nbig;
   for (size_t q = 0; q < ncomp; q++) {
-    int want = !only;
-    for (size_t pp = pbeg[q]; pp < pbeg[q + 1] && !want; pp++) want = only[w->porder[pp]] != 0;
-    if (!want) continue;
+    if (!(w->conv[q] & 2)) continue;
     if (cbeg[q + 1] - cbeg[q] >= big) keys[kb].size = cbeg[q + 1] - cbeg[q], keys[kb++].index = q;
     else w->sched[ks++] = q;
   }
@@ -1070,7 +1096,7 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     int it = solve_team(w, &r, h, &local, vstar, w->porder, v, &conv, D);
     if (it < 0) return -1;
     w->iters[q] = it;
-    w->conv[q] = (uint8_t)conv;
+    w->conv[q] = (uint8_t)(conv | 2);
   }
 #pragma omp parallel for schedule(dynamic, 4) if (m > AGGLO_PAR_MIN)
   for (size_t qq = nteam; qq < nsolve; qq++) {
@@ -1079,10 +1105,9 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     int conv;
     w->iters[q] = D == 2 ? solve_component_2(w, &r, h, &local, vstar, w->porder, v, &conv)
                          : solve_component_3(w, &r, h, &local, vstar, w->porder, v, &conv);
-    w->conv[q] = (uint8_t)conv;
+    w->conv[q] = (uint8_t)(conv | 2);
   }
   /* multipliers back in constraint order (those of the solved components) */
-  for (size_t qq = 0; qq < nsolve; qq++) w->conv[w->sched[qq]] |= 2;
 #pragma omp parallel for schedule(dynamic, 64) if (m > AGGLO_PAR_MIN)
   for (size_t q = 0; q < ncomp; q++) {
     if (!(w->conv[q] & 2)) continue;
