@@ -70,14 +70,26 @@ def steps_for(case, n, quick):
 EXTRA = []  # -s settings added from the command line (--set)
 
 
+def settings(case, n, steps, method):
+    """The -s arguments of a run of `steps` steps."""
+    cmd = []
+    for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
+                                      f"solver.method={method}"] + EXTRA:
+        cmd += ["-s", kv]
+    return cmd
+
+
+def run_dir(work, case, n, method, threads):
+    """Where the measured run of one row writes (its state.xyz is compared across threads)."""
+    return os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
+
+
 def run(agglo, case, n, steps, threads, method, out, env=None):
     """One run of `steps` steps; returns (wall s, cpu s, peak resident MB)."""
     if os.path.isdir(out):
         shutil.rmtree(out)
-    cmd = [agglo, "run", "--quiet", "--threads", str(threads), "-o", out]
-    for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
-                                      f"solver.method={method}"] + EXTRA:
-        cmd += ["-s", kv]
+    cmd = [agglo, "run", "--quiet", "--threads", str(threads), "-o", out] + \
+        settings(case, n, steps, method)
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, ru = os.wait4(p.pid, 0)
@@ -95,11 +107,8 @@ def run_twin(agglo, case, n, steps, method, outs, env):
     for out in outs:
         if os.path.isdir(out):
             shutil.rmtree(out)
-        cmd = [agglo, "run", "--quiet", "--threads", "1", "-o", out]
-        for kv in COMMON + CASES[case] + [f"particles.n={int(n)}", f"run.t_end={steps * DT:.10g}",
-                                          f"solver.method={method}"] + EXTRA:
-            cmd += ["-s", kv]
-        cmds.append(cmd)
+        cmds.append([agglo, "run", "--quiet", "--threads", "1", "-o", out] +
+                    settings(case, n, steps, method))
     t0 = time.perf_counter()
     for cmd in cmds:
         procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -143,7 +152,7 @@ def measure_once(agglo, case, n, threads, method, quick, work, env):
     """Wall and CPU per step over the window (a run to s0 subtracted from one to s), peak MB."""
     s0, s = steps_for(case, n, quick)
     a = os.path.join(work, "a")
-    b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
+    b = run_dir(work, case, n, method, threads)
     wa, ca, _ = run(agglo, case, n, s0, threads, method, a, env)
     wb, cb, mem = run(agglo, case, n, s, threads, method, b, env)
     return (wb - wa) / (s - s0), (cb - ca) / (s - s0), mem
@@ -153,7 +162,7 @@ def summarise(case, n, threads, method, reps, load, quick, work):
     """The best of the repeats, with the window's solver statistics."""
     s0, s = steps_for(case, n, quick)
     best = min(reps)
-    b = os.path.join(work, f"{case}_{int(n)}_{method}_t{threads}")
+    b = run_dir(work, case, n, method, threads)
     it, con, viol, conv, clusters = stats_window(os.path.join(b, "stats.csv"), s0)
     return {"case": case, "n": int(n), "threads": threads, "method": method, "s0": s0, "s": s,
             "wall_per_step": best[0], "cpu_per_step": best[1], "iterations": it,
@@ -208,9 +217,22 @@ def main():
     ap.add_argument("--twin", action="store_true", help="also time two 1-thread runs at once "
                     "per N: how much the machine slows one copy of the work when both cores "
                     "run it (2 / that slowdown bounds the speed-up of 2 threads)")
+    ap.add_argument("--print-settings", metavar="STEPS", type=int, default=None,
+                    help="print the -s arguments of one run of STEPS steps of the first --case, "
+                    "--sizes and --methods (for other tools, e.g. thread_work.sh) and stop")
     ap.add_argument("--passive", action="store_true", help="OMP_WAIT_POLICY=passive: idle threads "
                     "sleep instead of spinning (much better on cores busy with other work)")
     args = ap.parse_args()
+    EXTRA.extend(args.set)
+    if args.print_settings is not None:
+        case = "brownian" if args.case == "all" else args.case
+        n = float(args.sizes.split(",")[0]) if args.sizes else 1e4
+        method = args.methods.split(",")[0] if args.methods else "mprgp"
+        words = settings(case, n, args.print_settings, method)
+        if any(c.isspace() for w in words for c in w):
+            sys.exit("--print-settings: a setting holds a space; it cannot be printed as words")
+        print(" ".join(words))
+        return
 
     agglo = args.agglo
     if not agglo:
@@ -225,7 +247,6 @@ def main():
     work = os.path.join(args.out, "runs")
     os.makedirs(work, exist_ok=True)
     threads = [int(t) for t in args.threads.split(",")]
-    EXTRA.extend(args.set)
     env = dict(os.environ)
     if args.passive:
         env["OMP_WAIT_POLICY"] = "passive"

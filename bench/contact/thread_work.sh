@@ -1,6 +1,7 @@
 #!/bin/sh
 # The work each of 2 threads does in the contact model's steps (issue 29): the Brownian case of
-# scaling.py at N (default 1e4 and 1e5), run to step 20 and to step 80 with
+# scaling.py (its settings, from --print-settings) at N (default 1e4 and 1e5), run to step 20 and
+# to step 80 with
 # OMP_WAIT_POLICY=passive (a waiting thread sleeps, so its CPU samples are its work), sampled by
 # `perf record -e cpu-clock`; per thread, the samples of the longer run less the shorter's. Their
 # sum over the busier thread bounds the speed-up of 2 threads whatever the host does to wall
@@ -13,20 +14,16 @@ REPEATS=${2:-3}
 SIZES=${*:-10000 100000}
 command -v perf >/dev/null || { echo "thread_work.sh: perf not found (apt-get install linux-perf)" >&2; exit 1; }
 [ -x "$AGGLO" ] || { echo "thread_work.sh: $AGGLO is not an executable agglo" >&2; exit 1; }
+SCALING="$(dirname "$0")/scaling.py"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# samples per thread of one run of S steps, busiest first
+# samples per thread of one run of N = $1 to step $2, busiest first
 samples() {
   rm -rf "$WORK/out"
+  set -- $(python3 "$SCALING" --case brownian --methods mprgp --sizes "$1" --print-settings "$2")
   OMP_WAIT_POLICY=passive perf record -q -e cpu-clock -F 999 -o "$WORK/perf.data" -- \
-    "$AGGLO" run --quiet --threads 2 -o "$WORK/out" -s particles.n="$1" \
-    -s run.t_end="$(awk "BEGIN{print $2 * 0.02}")" -s particles.fraction=0.2 -s box.size= \
-    -s box.boundary=periodic -s particles.radius=0.01 -s run.dt=0.02 -s output.snapshots= \
-    -s output.trajectory_interval=1e9 -s output.stats_interval=0.2 \
-    -s particles.radius_spread=0.15 -s drag.tau=0.2 -s brownian.sigma=0.5 \
-    -s attraction.kappa=3e-3 -s attraction.epsilon=3e-3 -s attraction.scaling=sqrt_h \
-    -s solver.tol=1e-3 -s solver.method=mprgp >/dev/null 2>"$WORK/err" ||
+    "$AGGLO" run --quiet --threads 2 -o "$WORK/out" "$@" >/dev/null 2>"$WORK/err" ||
     { cat "$WORK/err" >&2; exit 1; }
   perf report -i "$WORK/perf.data" --sort pid --stdio -n 2>/dev/null |
     awk '/^ +[0-9.]+%/ {print $2}' | sort -rn | head -2 | tr '\n' ' '
