@@ -271,6 +271,13 @@ static int size_rows(agglo_sim *sim, FILE *h5) {
   return 0;
 }
 
+/* A row given up: its memory streams closed, nothing of it written. */
+static void drop_row(FILE *f, char *row, FILE *h5, char *h5row) {
+  fclose(f), free(row);
+  if (h5) fclose(h5);
+  free(h5row);
+}
+
 static int stats_row(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
   char *row = NULL, *h5row = NULL;
@@ -280,9 +287,7 @@ static int stats_row(agglo_sim *sim) {
   /* the size distribution of the labels the row counts (the indicators relabel) */
   FILE *h5 = sim->out.h5 ? open_memstream(&h5row, &h5len) : NULL;
   if ((sim->out.h5 && !h5) || (sim->out.sizes && size_rows(sim, h5) != 0)) {
-    fclose(f), free(row);
-    if (h5) fclose(h5);
-    free(h5row);
+    drop_row(f, row, h5, h5row);
     return sim->out.h5 && !h5 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : -1;
   }
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
@@ -290,10 +295,8 @@ static int stats_row(agglo_sim *sim) {
           sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
           agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
-  if (analysis_columns(sim, f) != 0) { /* nothing of the row is written */
-    fclose(f), free(row);
-    if (h5) fclose(h5);
-    free(h5row);
+  if (analysis_columns(sim, f) != 0) {
+    drop_row(f, row, h5, h5row);
     return -1;
   }
   fprintf(f, ",%d", sim->last.outer_iterations);

@@ -500,8 +500,8 @@ static int room_settle(ed *e, const agglo_system *s, int32_t a, size_t nn, doubl
    move while j's cluster stays within its own) and of half the gap (so that j's cluster finds as
    much room at its own rebuild), kept between margin_min and margin. A cluster far from all
    then rebuilds rarely and has no candidate pair (its flights are grouped); one close to
-   another takes margin_min and pairs with it. Sound for any value: a pair is a candidate iff its build gap is below the sum of the
-   two margins. */
+   another takes margin_min and pairs with it. Sound for any value: a pair is a candidate iff
+   its build gap is below the sum of the two margins. */
 static int find_pairs_room(ed *e, const agglo_system *s, int32_t a, int32_t from) {
   size_t nn = 0;
   double h = e->margin;

@@ -1067,10 +1067,12 @@ int agglo_project_some(const agglo_system *s, agglo_constraints *c, double h, co
     for (size_t kk = 0; kk < m; kk++) load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
   } else {
 #pragma omp parallel for schedule(dynamic, 64) if (m > AGGLO_PAR_MIN)
-    for (size_t q = 0; q < ncomp; q++)
-      for (size_t kk = cbeg[q]; kk < cbeg[q + 1] && (w->conv[q] & 2); kk++)
+    for (size_t q = 0; q < ncomp; q++) {
+      if (!(w->conv[q] & 2)) continue;
+      for (size_t kk = cbeg[q]; kk < cbeg[q + 1]; kk++)
         if (D == 2) load_row(w, s, c, w->corder[kk], kk, h, vstar, 2);
         else load_row(w, s, c, w->corder[kk], kk, h, vstar, 3);
+    }
   }
   comp_key *keys = malloc((nbig ? nbig : 1) * sizeof *keys);
   if (!keys) return -1;
