@@ -249,9 +249,9 @@ static int analysis_columns(agglo_sim *sim, FILE *f) {
   return 0;
 }
 
-/* sizes.csv: the clusters of each size at this row (long format), and their counts by size
-   class (powers of two) after the H5MD row h5 (NULL: none). */
-static int size_rows(agglo_sim *sim, FILE *h5) {
+/* sizes.csv's lines of this row (the clusters of each size, long format) to sz, and their counts
+   by size class (powers of two) after the H5MD row h5 (NULL: none). */
+static int size_rows(agglo_sim *sim, FILE *sz, FILE *h5) {
   const agglo_system *s = &sim->sys;
   size_t *count = malloc((s->n + 1) * sizeof *count);
   if (!count || agglo_size_counts(s->cluster, s->n, count) != 0) {
@@ -259,23 +259,23 @@ static int size_rows(agglo_sim *sim, FILE *h5) {
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   }
   for (size_t k = 1; k <= s->n; k++)
-    if (count[k]) fprintf(sim->out.sizes, "%.10g,%lld,%zu,%zu\n", s->t, (long long)s->step, k, count[k]);
+    if (count[k]) fprintf(sz, "%.10g,%lld,%zu,%zu\n", s->t, (long long)s->step, k, count[k]);
   for (int b = 0; h5 && b < size_classes(s->n); b++) {
     size_t in = 0;
     for (size_t k = (size_t)1 << b; k < ((size_t)2 << b) && k <= s->n; k++) in += count[k];
     fprintf(h5, ",%zu", in);
   }
   free(count);
-  if (fflush(sim->out.sizes) != 0 || ferror(sim->out.sizes))
-    return agglo_error(AGGLO_ERROR_IO, "%s/sizes.csv: write failed (disk full?)", sim->out.dir);
   return 0;
 }
 
 /* A row given up: its memory streams closed, nothing of it written. */
-static void drop_row(FILE *f, char *row, FILE *h5, char *h5row) {
+static void drop_row(FILE *f, char *row, FILE *h5, char *h5row, FILE *sz, char *szrow) {
   fclose(f), free(row);
   if (h5) fclose(h5);
   free(h5row);
+  if (sz) fclose(sz);
+  free(szrow);
 }
 
 static int stats_row(agglo_sim *sim) {
@@ -286,9 +286,17 @@ static int stats_row(agglo_sim *sim) {
   if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   /* the size distribution of the labels the row counts (the indicators relabel) */
   FILE *h5 = sim->out.h5 ? open_memstream(&h5row, &h5len) : NULL;
-  if ((sim->out.h5 && !h5) || (sim->out.sizes && size_rows(sim, h5) != 0)) {
-    drop_row(f, row, h5, h5row);
-    return sim->out.h5 && !h5 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory") : -1;
+  /* sizes.csv's lines wait with the row: a row given up leaves no trace in either file */
+  char *szrow = NULL;
+  size_t szlen = 0;
+  FILE *sz = sim->out.sizes ? open_memstream(&szrow, &szlen) : NULL;
+  if ((sim->out.h5 && !h5) || (sim->out.sizes && !sz)) {
+    drop_row(f, row, h5, h5row, sz, szrow);
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  }
+  if (sz && size_rows(sim, sz, h5) != 0) {
+    drop_row(f, row, h5, h5row, sz, szrow);
+    return -1;
   }
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
   fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
@@ -296,7 +304,7 @@ static int stats_row(agglo_sim *sim) {
           agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
   if (analysis_columns(sim, f) != 0) {
-    drop_row(f, row, h5, h5row);
+    drop_row(f, row, h5, h5row, sz, szrow);
     return -1;
   }
   fprintf(f, ",%d", sim->last.outer_iterations);
@@ -309,13 +317,17 @@ static int stats_row(agglo_sim *sim) {
   fclose(f);
   sim->iter_sum = sim->iter_steps = 0;
   int rc = 0;
-  if (fwrite(row, 1, cut, sim->out.stats) != cut || fputc('\n', sim->out.stats) == EOF ||
-      fflush(sim->out.stats) != 0)
+  if (sz) fclose(sz);
+  if (sz && (fwrite(szrow, 1, szlen, sim->out.sizes) != szlen || fflush(sim->out.sizes) != 0))
+    rc = agglo_error(AGGLO_ERROR_IO, "%s/sizes.csv: write failed (disk full?)", sim->out.dir);
+  else if (fwrite(row, 1, cut, sim->out.stats) != cut || fputc('\n', sim->out.stats) == EOF ||
+           fflush(sim->out.stats) != 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/stats.csv: write failed (disk full?)", sim->out.dir);
   else if (sim->out.h5 &&
            agglo_h5md_observables_csv(sim->out.h5, row, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     rc = -1;
   free(row);
+  free(szrow);
   return rc;
 }
 
