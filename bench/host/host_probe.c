@@ -30,6 +30,7 @@ typedef struct {
   int cpu, kind;
   const uint32_t *next; /* the walk's permutation (one cycle) */
   double seconds, sink;
+  int pinned; /* 0: the core could not be taken (then the times mean nothing) */
 } job;
 
 static void *run(void *arg) {
@@ -37,7 +38,8 @@ static void *run(void *arg) {
   cpu_set_t cs;
   CPU_ZERO(&cs);
   CPU_SET(j->cpu, &cs);
-  sched_setaffinity(0, sizeof cs, &cs); /* (this thread) */
+  j->pinned = sched_setaffinity(0, sizeof cs, &cs) == 0; /* (this thread) */
+  if (!j->pinned) return NULL;
   double t0 = now(), s = 0;
   if (j->kind == 0) {
     uint32_t at = 0;
@@ -58,8 +60,18 @@ static void *run(void *arg) {
 static int at_once(job *jobs, int n) {
   pthread_t th[2];
   for (int k = 0; k < n; k++)
-    if (pthread_create(&th[k], NULL, run, &jobs[k]) != 0) return -1;
+    if (pthread_create(&th[k], NULL, run, &jobs[k]) != 0) {
+      fprintf(stderr, "host_probe: cannot start a thread\n");
+      for (int q = 0; q < k; q++) pthread_join(th[q], NULL);
+      return -1;
+    }
   for (int k = 0; k < n; k++) pthread_join(th[k], NULL);
+  for (int k = 0; k < n; k++)
+    if (!jobs[k].pinned) {
+      fprintf(stderr, "host_probe: cannot run on core %d (allowed: cores 0 and 1 online and "
+              "in this process's affinity mask)\n", jobs[k].cpu);
+      return -1;
+    }
   return 0;
 }
 
@@ -99,11 +111,8 @@ int main(int argc, char **argv) {
   for (int kind = 0; kind < 2; kind++) {
     double *a0 = t, *a1 = t + repeats, *both = t + 2 * (size_t)repeats; /* both: 2 per repeat */
     for (int r = 0; r < repeats; r++) { /* in turn, so that the three see the same drift */
-      job j0 = {0, kind, next, 0, 0}, j1 = {1, kind, next, 0, 0}, jb[2] = {j0, j1};
-      if (at_once(&j0, 1) || at_once(&j1, 1) || at_once(jb, 2)) {
-        fprintf(stderr, "host_probe: cannot start a thread\n");
-        return 1;
-      }
+      job j0 = {0, kind, next, 0, 0, 0}, j1 = {1, kind, next, 0, 0, 0}, jb[2] = {j0, j1};
+      if (at_once(&j0, 1) || at_once(&j1, 1) || at_once(jb, 2)) return 1;
       a0[r] = j0.seconds, a1[r] = j1.seconds;
       both[2 * r] = jb[0].seconds, both[2 * r + 1] = jb[1].seconds;
     }
