@@ -72,7 +72,11 @@ agglo_status agglo_config_get(const agglo_config *c, const char *key, char *buf,
   FILE *f = open_memstream(&text, &n);
   if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "agglo_config_get: out of memory");
   int rc = agglo_config_get_value(c, key, f, agglo_error_buffer(), AGGLO_ERROR_LEN);
-  fclose(f);
+  int lost = ferror(f) != 0; /* (the stream could not grow: the value would be cut short) */
+  if (fclose(f) != 0 || lost) {
+    free(text);
+    return agglo_error(AGGLO_ERROR_MEMORY, "agglo_config_get: out of memory");
+  }
   agglo_status st = input(rc);
   if (st == AGGLO_OK && n >= len)
     st = agglo_error(AGGLO_ERROR_INPUT, "agglo_config_get: %s needs a buffer of %zu bytes", key, n + 1);

@@ -159,8 +159,16 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     char path[4096], *names = NULL;
     size_t len = 0;
     FILE *m = (which & AGGLO_OUTPUT_STATS) ? open_memstream(&names, &len) : NULL;
-    if (m) stats_header(m, sim->model), fseek(m, -1, SEEK_CUR), size_class_names(m, sim->sys.n),
-           fputc('\n', m), fclose(m);
+    if ((which & AGGLO_OUTPUT_STATS) && !m) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+    if (m) {
+      stats_header(m, sim->model), fseek(m, -1, SEEK_CUR), size_class_names(m, sim->sys.n);
+      fputc('\n', m);
+      int lost = ferror(m) != 0; /* (the stream could not grow: the names would be cut short) */
+      if (fclose(m) != 0 || lost) {
+        free(names);
+        return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+      }
+    }
     if (names && len) names[len - 1] = 0; /* the newline */
     snprintf(path, sizeof path, "%s/trajectory.h5md", dir);
     int32_t *species = sim->model->species ? malloc((sim->sys.n + 1) * sizeof *species) : NULL;
@@ -311,14 +319,19 @@ static int stats_row(agglo_sim *sim) {
   if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
   fflush(f);
   size_t cut = len; /* stats.csv stops here; the H5MD row goes on with the size classes */
+  /* (a memory stream that could not grow has lost characters: its error flag says so) */
+  int lost = ferror(f) || (h5 && ferror(h5)) || (sz && ferror(sz));
   if (h5) fclose(h5), fputs(h5row ? h5row : "", f);
   free(h5row);
   fputc('\n', f);
+  lost |= ferror(f);
   fclose(f);
+  if (sz) fclose(sz);
   sim->iter_sum = sim->iter_steps = 0;
   int rc = 0;
-  if (sz) fclose(sz);
-  if (sz && (fwrite(szrow, 1, szlen, sim->out.sizes) != szlen || fflush(sim->out.sizes) != 0))
+  if (lost)
+    rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory composing the stats.csv row at t = %g", s->t);
+  else if (sz && (fwrite(szrow, 1, szlen, sim->out.sizes) != szlen || fflush(sim->out.sizes) != 0))
     rc = agglo_error(AGGLO_ERROR_IO, "%s/sizes.csv: write failed (disk full?)", sim->out.dir);
   else if (fwrite(row, 1, cut, sim->out.stats) != cut || fputc('\n', sim->out.stats) == EOF ||
            fflush(sim->out.stats) != 0)
