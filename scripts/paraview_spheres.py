@@ -5,7 +5,9 @@
 RUN_DIR holds trajectory.xdmf (a run with output.format = h5md). Writes the picture (default
 RUN_DIR/paraview.png, at the last frame or the frame at time T) and RUN_DIR/spheres.pvsm, a
 ParaView state with the same pipeline: `paraview --state=RUN_DIR/spheres.pvsm` opens it in the
-GUI, where the time slider plays the frames. Without a display: `xvfb-run -a pvpython ...`.
+GUI, where the time slider plays the frames. Without a display:
+`xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" pvpython ...` (-noreset: else Xvfb resets
+when pvpython's first connection closes, and the next one may fail).
 The reader is Xdmf3ReaderS (ParaView's choice for .xdmf); Xdmf3ReaderT and XDMFReader read the
 file too (docs/formats.md)."""
 import argparse

@@ -22,17 +22,21 @@ if not (shutil.which("pvpython") and shutil.which("xvfb-run")):
 
 def pvpython(*args, display=False):
     """pvpython on a script; display: under a virtual X server (rendering needs one, reading does
-    not), its number searched from one of this process's own: concurrent `xvfb-run -a` may take
-    the same number, and the loser's pvpython then meets "bad X server connection" or, on a loaded
-    machine, aborts in vtkXOpenGLRenderWindow::CreateAWindow (seen twice under load 6-10, never
-    alone); that one failure of the X server is tried once more, nothing else."""
+    not). The server is started with -noreset: by default Xvfb resets when its last client leaves,
+    and pvpython, which connects more than once, then meets "bad X server connection" and aborts
+    in vtkXOpenGLRenderWindow::CreateAWindow if it reconnects during the reset (3 runs in 4 under
+    a load of 4; 0 in 5 with -noreset). Its depth is 24 bits (xvfb-run's default is 8). Its
+    number is searched from one of this process's own, because concurrent `xvfb-run -a` may take
+    the same number; the loser's pvpython fails the same way. That failure alone is tried again
+    once, on another number; any other failure fails at once."""
     x_failures = ("bad X server connection", "CreateAWindow")
     for attempt in range(2 if display else 1):
-        xvfb = ["xvfb-run", "-a", "-n", str(100 + (os.getpid() + 7 * attempt) % 5000)] if display else []
+        xvfb = ["xvfb-run", "-a", "-n", str(100 + (os.getpid() + 7 * attempt) % 5000),
+                "-s", "-screen 0 1280x1024x24 -noreset"] if display else []
         r = subprocess.run([*xvfb, "pvpython", *map(str, args)], capture_output=True, text=True, timeout=300)
         if r.returncode == 0 or not any(f in r.stderr for f in x_failures):
             break
-    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.returncode == 0, f"attempt {attempt + 1}: " + r.stderr[:1500] + " ... " + r.stderr[-1500:]
     return r
 
 
