@@ -72,7 +72,8 @@ static void run_usage(FILE *f) {
           "                      parallel and force keys, not those the state fixes (box,\n"
           "                      particles, model, run.dim, run.dt: docs/reliability.md)\n"
           "  --resume DIR        continue a killed run in place from its last restart point\n"
-          "                      (written every output.checkpoint_minutes); afresh if it had none\n"
+          "                      (written every output.checkpoint_minutes); afresh if it had none;\n"
+          "                      not with -o or --restart\n"
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
           "mpirun -np K agglo run ... (model = dpd or contact): one run split into K bricks of\n"
@@ -206,7 +207,7 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
    standard errors, at least 1 %) is reported on stderr. */
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
-  int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
+  int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0, saw_o = 0, saw_restart = 0;
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   char **owned = calloc((size_t)argc + 1, sizeof *owned); /* --seed N as run.seed=N */
   int nover = 0, nowned = 0, bad = 0;
@@ -224,7 +225,7 @@ static int cmd_run(int argc, char **argv) {
     case 'h': run_usage(stdout); free(overrides); free(owned); return 0;
     case 'q': quiet = 1; break;
     case 's': overrides[nover++] = optarg; break;
-    case 'o': out = optarg; break;
+    case 'o': out = optarg, saw_o = 1; break;
     case OPT_SEED:
       owned[nowned] = malloc(strlen(optarg) + 16);
       sprintf(owned[nowned], "run.seed=%s", optarg);
@@ -240,7 +241,7 @@ static int cmd_run(int argc, char **argv) {
       threads = (int)t;
       break;
     }
-    case OPT_RESTART: restart = optarg; break;
+    case OPT_RESTART: restart = optarg, saw_restart = 1; break;
     case OPT_RESUME: restart = out = optarg, resume = 1; break;
     case OPT_CHECK: check_only = 1; break;
     case OPT_OVERWRITE: overwrite = 1; break;
@@ -252,6 +253,13 @@ static int cmd_run(int argc, char **argv) {
       fprintf(stderr, "agglo run: unknown option '%s' (see agglo run --help)\n", argv[optind - 1]);
       bad = 1;
     }
+  }
+  /* (each of these would silently override another in the order given) */
+  if (!bad && resume && (saw_restart || saw_o)) {
+    fprintf(stderr, "agglo run: --resume DIR continues DIR in place: give it without %s (to "
+            "continue a run into another directory: --restart DIR -o NEW)\n",
+            saw_restart ? "--restart" : "-o");
+    bad = 1;
   }
   for (int i = optind; !bad && i < argc; i++) {
     if (!file) file = argv[i];

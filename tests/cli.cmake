@@ -87,6 +87,10 @@ cli_error(unknown_option "unknown option '--frobnicate'" run --frobnicate)
 cli_error(incomplete_option "option '--seed' needs a value" run --seed)
 cli_error(bad_threads_value "--threads x: expected an integer from 1 to 1024" run --threads=x)
 cli_error(bad_threads "--threads 0: expected an integer from 1 to 1024" run --threads 0)
+# --resume continues its DIR in place: -o or --restart beside it would override it, or it them
+cli_error(resume_with_o "--resume DIR continues DIR in place: give it without -o" run --resume cli_out_none)
+cli_error(resume_with_restart "give it without --restart"
+  run --restart cli_out_none --resume cli_out_none2)
 cli_error(two_files "more than one scenario file"
   run ${CLI_DATA}/bad_enum.ini ${CLI_DATA}/out_of_range.ini)
 cli_error(unknown_command "unknown command 'fly'" fly)
