@@ -409,7 +409,7 @@ static void analyze_usage(FILE *f) {
           "  --min-size S          mass-radius fit over the clusters of S or more (default 3)\n"
           "  --rdf                 radial distribution function g(r) of the centres into rdf.csv,\n"
           "                        averaged over every frame (with --frame K: frame K only)\n"
-          "  --rdf-max R           its range (default: half the smallest box side)\n"
+          "  --rdf-max R           its range (default and at most: half the smallest box side)\n"
           "  --rdf-bins B          its bins (default 100)\n"
           "  --msd                 mean-square displacement against the lag time into msd.csv\n"
           "                        (every frame, every time origin; particles matched by id) and\n"

@@ -164,6 +164,17 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     gt[frames - 1] = cs.mean_size >= 2 && cs.n_clusters >= 10 ? s.t : NAN;
     gs[frames - 1] = cs.mean_size;
     if (o->msd && agglo_msd_add(&msd, &s, err, errlen) != 0) goto out;
+    if (o->rdf && (!o->frame || frames == o->frame)) {
+      /* beyond half a side the minimum image (periodic) or the missing wall correction makes
+         g(r) wrong, and a range far beyond it overflows the shell volumes */
+      double half = INFINITY;
+      for (int k = 0; k < s.dim; k++) half = fmin(half, 0.5 * s.box.len[k]);
+      if (rdf.rmax > half) {
+        agglo_fail(err, errlen, "--rdf-max %g: beyond half the smallest box side of frame %d "
+                   "(allowed: up to %g)", rdf.rmax, frames, half);
+        goto out;
+      }
+    }
     if (o->rdf && (!o->frame || frames == o->frame) && agglo_rdf_add(&rdf, &s) != 0) {
       agglo_fail(err, errlen, "out of memory (g(r) of frame %d)", frames);
       goto out;
