@@ -187,6 +187,15 @@ add_test(NAME cli_convert_existing COMMAND sh -c "rm -rf conv && \
 set_tests_properties(cli_convert_existing PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "conv/t.xyz exists: give another OUT, or --overwrite to replace it.*input and output \\(conv/../conv/trajectory.xyz\\) are the same file.*CONVERT_OK")
 
+# agglo convert of a truncated input fails and leaves no output (its first frames would pass
+# for the whole trajectory), to H5MD (and its .xdmf) and to XYZ
+add_test(NAME cli_convert_truncated_leaves_nothing COMMAND sh -c "rm -rf convt && \
+  ${CLI_EXE} run -s particles.n=20 -s run.t_end=0.1 -s output.trajectory_interval=0.02 -o convt --quiet && \
+  head -n 100 convt/trajectory.xyz > convt/cut.xyz && \
+  ! ${CLI_EXE} convert convt/cut.xyz convt/cut.h5md && ! ${CLI_EXE} convert convt/cut.xyz convt/cut2.xyz && \
+  test ! -e convt/cut.h5md && test ! -e convt/cut.xdmf && test ! -e convt/cut2.xyz && echo NOTHING_LEFT")
+set_tests_properties(cli_convert_truncated_leaves_nothing PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "truncated.*truncated.*NOTHING_LEFT")
 # keys the chosen model does not read are refused, naming the key and the model
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"

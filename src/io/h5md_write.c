@@ -402,6 +402,12 @@ static int continue_file(agglo_h5md *h, const agglo_system *s, hid_t fapl, char 
   return 0;
 }
 
+int agglo_h5md_xdmf_path(const char *path, char *buf, size_t len) {
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  return (size_t)snprintf(buf, len, "%.*s.xdmf", (int)stem, path) < len ? 0 : -1;
+}
+
 agglo_h5md *agglo_h5md_open(const char *path, const agglo_system *s, int append,
                             const agglo_h5md_options *o, char *err, size_t errlen) {
   agglo_h5md *h = calloc(1, sizeof *h);
@@ -414,9 +420,8 @@ agglo_h5md *agglo_h5md_open(const char *path, const agglo_system *s, int append,
     agglo_h5md_close(h);
     return NULL;
   }
-  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : len;
-  snprintf(h->xdmf, len + 8, "%.*s.xdmf", (int)stem, path);
+  agglo_h5md_xdmf_path(path, h->xdmf, len + 8);
+  const char *slash = strrchr(path, '/');
   h->base = slash ? h->path + (slash - path) + 1 : h->path;
   h->n = s->n, h->dim = s->dim, h->species = o->species != NULL;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* the library never prints */

@@ -139,6 +139,11 @@ agglo_status agglo_trajectory_convert(const char *in, const char *out, double de
   if (st == AGGLO_OK && frames == 0) st = agglo_error(AGGLO_ERROR_INPUT, "%s: no frame to convert", in);
   if (w && agglo_h5md_close(w) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
   if (f && fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", out);
+  if (st != AGGLO_OK && (f || (h5 && frames > 0))) { /* a part of a trajectory must not pass for the whole one */
+    remove(out);
+    char x[4200];
+    if (h5 && agglo_h5md_xdmf_path(out, x, sizeof x) == 0) remove(x);
+  }
   free(first);
   agglo_system_free(&s);
   agglo_xyz_close(&rd);
