@@ -87,6 +87,12 @@ cli_error(unknown_option "unknown option '--frobnicate'" run --frobnicate)
 cli_error(incomplete_option "option '--seed' needs a value" run --seed)
 cli_error(bad_threads_value "--threads x: expected an integer from 1 to 1024" run --threads=x)
 cli_error(bad_threads "--threads 0: expected an integer from 1 to 1024" run --threads 0)
+# a run that would take no step (t_end under half a step) is refused; a value beyond the bound
+# of a range "without one" names that bound
+cli_error(t_end_under_half_step
+  "run\\.t_end = 0\\.001 is under half a step \\(run\\.dt = 0\\.02\\): the run would take no step" run -s run.t_end=0.001)
+cli_error(beyond_big "run\\.t_end = 1\\.1e300 is out of range \\(allowed: >= 0 and <= 1e\\+300\\)"
+  run -s run.t_end=1.1e300)
 # --resume continues its DIR in place: -o or --restart beside it would override it, or it them
 cli_error(resume_with_o "--resume DIR continues DIR in place: give it without -o" run --resume cli_out_none)
 cli_error(resume_with_restart "give it without --restart"

@@ -22,7 +22,8 @@ static const agglo_key head[] = {
   {"run", "seed", T_INT, OFF(seed), "1", 0, 9.2e18, 0, 0,
    "random seed; every random number is a function of (seed, step, particle id)"},
   {"run", "t_end", T_DOUBLE, OFF(t_end), "3", 0, BIG, 0, 0,
-   "simulated time at which the run stops (contact, gluey, dpd: at most 2^53 steps of run.dt)"},
+   "simulated time at which the run stops (contact, gluey, dpd: the nearest whole number of steps "
+   "of run.dt, at most 2^53)"},
   {"run", "dt", T_DOUBLE, OFF(dt), "0.02", 0, BIG, 1, 0, "time step h"},
   {"particles", "n", T_INT, OFF(n), "2000", 1, 1e15, 0, 0,
    "number of particles (memory is checked against the machine before the run)"},
@@ -259,6 +260,11 @@ static int in_range(const agglo_key *k, double x) {
   return x <= k->hi;
 }
 
+/* The bound a range "without one" still has (BIG), named when a value passes it. */
+static const char *beyond_big(const agglo_key *k, double x) {
+  return x > k->hi && k->hi >= BIG && k->lo > -BIG ? " and <= 1e+300" : "";
+}
+
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;
   size_t l = strlen(s);
@@ -301,8 +307,8 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
       return agglo_fail(err, errlen, "%s: %s.%s = '%s' is not an integer (allowed: %s)", where,
                   k->section, k->name, v, allowed);
     if (!in_range(k, x))
-      return agglo_fail(err, errlen, "%s: %s.%s = %s is out of range (allowed: %s)", where, k->section,
-                  k->name, v, allowed);
+      return agglo_fail(err, errlen, "%s: %s.%s = %s is out of range (allowed: %s%s)", where, k->section,
+                  k->name, v, allowed, beyond_big(k, x));
     if (k->type == T_DOUBLE) *(double *)dst = x;
     else if (!strcmp(k->name, "dim")) *(int *)dst = (int)x;
     else *(int64_t *)dst = (int64_t)x;
@@ -338,8 +344,8 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
                           "separated by commas or spaces is expected)", where, k->section, k->name,
                           tok, rc == -2 ? "decimal " : "");
       if (!in_range(k, x))
-        return agglo_fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s)", where, k->section,
-                    k->name, tok, allowed);
+        return agglo_fail(err, errlen, "%s: %s.%s: %s is out of range (allowed: %s%s)", where, k->section,
+                    k->name, tok, allowed, beyond_big(k, x));
       l->v[l->n++] = x;
     }
     return 0;
@@ -828,6 +834,9 @@ int agglo_config_validate(const agglo_config *c, char *err, size_t errlen) {
     return agglo_fail(err, errlen, "run.t_end / run.dt = %g / %g = %.3g steps: at most 2^53 = %lld "
                       "steps; raise run.dt or lower run.t_end", c->t_end, c->dt, c->t_end / c->dt,
                       (long long)AGGLO_MAX_STEPS);
+  if (dyn && !dyn->variable_step && c->t_end > 0 && llround(c->t_end / c->dt) == 0)
+    return agglo_fail(err, errlen, "run.t_end = %g is under half a step (run.dt = %g): the run would "
+                      "take no step (allowed: 0, or at least run.dt / 2)", c->t_end, c->dt);
   if (c->model->validate && c->model->validate(c, rmax, err, errlen) != 0) return -1;
   for (int i = 0; i < c->snapshots.n; i++)
     if (i && c->snapshots.v[i] < c->snapshots.v[i - 1])
