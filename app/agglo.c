@@ -73,7 +73,7 @@ static void run_usage(FILE *f) {
           "                      particles, model, run.dim, run.dt: docs/reliability.md)\n"
           "  --resume DIR        continue a killed run in place from its last restart point\n"
           "                      (written every output.checkpoint_minutes); afresh if it had none;\n"
-          "                      not with -o or --restart\n"
+          "                      (-o or --restart beside it: the same DIR or none)\n"
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
           "mpirun -np K agglo run ... (model = dpd or contact): one run split into K bricks of\n"
@@ -207,7 +207,8 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
    standard errors, at least 1 %) is reported on stderr. */
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
-  int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0, saw_o = 0, saw_restart = 0;
+  int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
+  const char *o_dir = NULL, *restart_dir = NULL, *resume_dir = NULL; /* as given */
   const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   char **owned = calloc((size_t)argc + 1, sizeof *owned); /* --seed N as run.seed=N */
   int nover = 0, nowned = 0, bad = 0;
@@ -225,7 +226,7 @@ static int cmd_run(int argc, char **argv) {
     case 'h': run_usage(stdout); free(overrides); free(owned); return 0;
     case 'q': quiet = 1; break;
     case 's': overrides[nover++] = optarg; break;
-    case 'o': out = optarg, saw_o = 1; break;
+    case 'o': out = o_dir = optarg; break;
     case OPT_SEED:
       owned[nowned] = malloc(strlen(optarg) + 16);
       sprintf(owned[nowned], "run.seed=%s", optarg);
@@ -241,8 +242,8 @@ static int cmd_run(int argc, char **argv) {
       threads = (int)t;
       break;
     }
-    case OPT_RESTART: restart = optarg, saw_restart = 1; break;
-    case OPT_RESUME: restart = out = optarg, resume = 1; break;
+    case OPT_RESTART: restart = restart_dir = optarg; break;
+    case OPT_RESUME: restart = out = resume_dir = optarg, resume = 1; break;
     case OPT_CHECK: check_only = 1; break;
     case OPT_OVERWRITE: overwrite = 1; break;
     case ':':
@@ -254,13 +255,19 @@ static int cmd_run(int argc, char **argv) {
       bad = 1;
     }
   }
-  /* (each of these would silently override another in the order given) */
-  if (!bad && resume && (saw_restart || saw_o)) {
-    fprintf(stderr, "agglo run: --resume DIR continues DIR in place: give it without %s (to "
-            "continue a run into another directory: --restart DIR -o NEW)\n",
-            saw_restart ? "--restart" : "-o");
+  /* (another directory beside --resume would silently override it, or it them, in the order
+     given) */
+  const char *other = !resume ? NULL
+                      : restart_dir && strcmp(restart_dir, resume_dir) ? "--restart"
+                      : o_dir && strcmp(o_dir, resume_dir)             ? "-o"
+                                                                       : NULL;
+  if (!bad && other) {
+    fprintf(stderr, "agglo run: --resume %s continues %s in place: give it without %s %s (to "
+            "continue a run into another directory: --restart DIR -o NEW)\n", resume_dir,
+            resume_dir, other, other[1] == 'o' ? o_dir : restart_dir);
     bad = 1;
   }
+  if (resume) restart = out = resume_dir;
   for (int i = optind; !bad && i < argc; i++) {
     if (!file) file = argv[i];
     else {

@@ -93,9 +93,12 @@ cli_error(t_end_under_half_step
   "run\\.t_end = 0\\.001 is under half a step \\(run\\.dt = 0\\.02\\): the run would take no step" run -s run.t_end=0.001)
 cli_error(beyond_big "run\\.t_end = 1\\.1e300 is out of range \\(allowed: >= 0 and <= 1e\\+300\\)"
   run -s run.t_end=1.1e300)
-# --resume continues its DIR in place: -o or --restart beside it would override it, or it them
-cli_error(resume_with_o "--resume DIR continues DIR in place: give it without -o" run --resume cli_out_none)
-cli_error(resume_with_restart "give it without --restart"
+# --resume continues its DIR in place: another -o or --restart beside it would override it, or
+# it them (the same DIR is accepted: parallel_kill gives it)
+cli_error(resume_with_o
+  "--resume cli_out_none continues cli_out_none in place: give it without -o cli_out_resume_with_o"
+  run --resume cli_out_none)
+cli_error(resume_with_restart "give it without --restart cli_out_none"
   run --restart cli_out_none --resume cli_out_none2)
 cli_error(two_files "more than one scenario file"
   run ${CLI_DATA}/bad_enum.ini ${CLI_DATA}/out_of_range.ini)
