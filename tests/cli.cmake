@@ -260,3 +260,20 @@ add_test(NAME cli_dpd_temperature_no_warning
           --overwrite --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)
 set_tests_properties(cli_dpd_temperature_no_warning PROPERTIES TIMEOUT 60
   FAIL_REGULAR_EXPRESSION "warning")
+
+# random placement in walled boxes far larger than the particles: 1e10 (2D, 3D) crashed on an int
+# overflow of the cell count, and a dilute 1e4 box was refused as out of memory (~1e11 cells); now
+# the run ends with status 0 and state.xyz holds every particle inside the box
+function(cli_placed name size dim n)
+  set(out cli_out_placed_${name})
+  add_test(NAME cli_placed_${name} COMMAND sh -c "rm -rf ${out} && \
+    ${CLI_EXE} run -o ${out} --quiet --threads 1 -s run.dim=${dim} -s particles.n=${n} \
+      -s box.size=${size} -s box.boundary=wall -s run.t_end=0.1 && \
+    awk -v L=${size} -v d=${dim} 'NR==1{n=$1} NR>2{m++; for(k=2;k<2+d;k++) if(!($k>=0 && $k<=L)) bad++} \
+      END{printf \"placed %d of %d, %d outside\\n\", m, n, bad}' ${out}/state.xyz")
+  set_tests_properties(cli_placed_${name} PROPERTIES TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "placed ${n} of ${n}, 0 outside\n")
+endfunction()
+cli_placed(wall_1e10_2d 1e10 2 10)
+cli_placed(wall_1e10_3d 1e10 3 10)
+cli_placed(dilute_1e4 1e4 2 100)

@@ -60,13 +60,10 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
   size_t n = s->n;
   int d = s->dim;
   double rmax = agglo_max_radius(s), cell = 2 * rmax;
-  int nc[3] = {1, 1, 1};
-  size_t ncells = 1;
-  for (int k = 0; k < d; k++) {
-    nc[k] = (int)fmax(1, floor(s->box.len[k] / cell));
-    if (s->box.periodic[k] && nc[k] < 3) nc[k] = 1;
-    ncells *= (size_t)nc[k];
-  }
+  int nc[3];
+  /* the shared capped grid: an (int) cast of len/cell overflowed, and a dilute box asked for
+     ~1e11 cells; wider cells only lengthen the overlap test, never change its answer */
+  size_t ncells = agglo_grid_counts(d, s->box.len, s->box.periodic, cell, 3, n, nc);
   int32_t *head = malloc(ncells * sizeof *head), *next = malloc(n * sizeof *next);
   if (!head || !next) {
     free(head); free(next);
@@ -91,9 +88,8 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
       }
       int ci[3];
       for (int k = 0; k < 3; k++) {
-        ci[k] = k < d ? (int)floor((x[k] - s->box.lo[k]) / s->box.len[k] * nc[k]) : 0;
-        if (ci[k] >= nc[k]) ci[k] = nc[k] - 1;
-        if (ci[k] < 0) ci[k] = 0;
+        double q = k < d ? floor((x[k] - s->box.lo[k]) / s->box.len[k] * nc[k]) : 0;
+        ci[k] = !(q >= 0) ? 0 : q >= nc[k] ? nc[k] - 1 : (int)q; /* clamped before the cast */
       }
       int ok = 1;
       for (int dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0) && ok; dz++)
