@@ -179,6 +179,13 @@ add_test(NAME cli_resume_first_point
 set_tests_properties(cli_resume_first_point PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "killed between the renames.*uninterrupted run\n$")
 
+# a trajectory.xyz write that fails mid-run (ulimit -f): the run exits non-zero and leaves no
+# restart point claiming the failed step; --resume ends with the uninterrupted run's files
+add_test(NAME cli_resume_write_failed
+  COMMAND sh ${CLI_DATA}/resume_write_failed.sh ${CLI_EXE} cli_out_resume_write_failed)
+set_tests_properties(cli_resume_write_failed PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
+  PASS_REGULAR_EXPRESSION "checkpoint_interval=0: .*checkpoint_interval=0.1: .*uninterrupted run\n$")
+
 # one run per output directory: a second --resume, or a fresh run with --overwrite, on a directory
 # that a run holds is refused at once (its pid named) and the holder's files stay whole
 add_test(NAME cli_one_run_per_dir COMMAND sh ${CLI_DATA}/one_run_per_dir.sh ${CLI_EXE} cli_out_one_run)

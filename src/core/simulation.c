@@ -191,29 +191,31 @@ static void rollback(agglo_sim *sim, double t, int64_t step) {
   sim->labelled_step = -1;
 }
 
-/* The state writer's restart point, keeping the thread's message. */
-static void save_state_quietly(agglo_sim *sim) {
+/* The state writer's restart point, keeping the thread's message: 1 if written. */
+static int save_state_quietly(agglo_sim *sim) {
   agglo_error_saved keep;
   agglo_error_save(&keep);
-  if (sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE)) agglo_outputs_save_state(sim, sim->out.dir);
+  int saved = sim->out.dir && (sim->out.which & AGGLO_OUTPUT_STATE) &&
+              agglo_outputs_save_state(sim, sim->out.dir) == 0;
   agglo_error_restore(&keep);
+  return saved;
 }
 
 /* A failed step: back to the state it started from; the run ends there (the outputs of that
-   step and the restart point are written). */
+   step are written, and the restart point unless they failed to: it would claim them). */
 static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
   rollback(sim, t_good, step_good);
   sim->failed = 1;
-  char *err = agglo_error_buffer();
-  size_t l = strlen(err);
-  if (l + 1 < AGGLO_ERROR_LEN)
-    snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
-             (long long)step_good, sim->out.which & AGGLO_OUTPUT_STATE ? "saved" : "kept");
   agglo_error_saved keep;
   agglo_error_save(&keep);
   if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
   agglo_error_restore(&keep);
-  save_state_quietly(sim);
+  int saved = save_state_quietly(sim); /* refused after a failed write */
+  char *err = agglo_error_buffer();
+  size_t l = strlen(err);
+  if (l + 1 < AGGLO_ERROR_LEN)
+    snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
+             (long long)step_good, saved ? "saved" : "kept");
   return AGGLO_ERROR_RUN;
 }
 
@@ -294,9 +296,9 @@ static agglo_status step_once(agglo_sim *sim) {
     return fail_run(sim, t_good, step_good);
   if (agglo_sim_record_step(sim, &sim->last) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   int final = s->step == sim->last_step || sim->finished;
+  /* no restart point here: it would claim this step's outputs, which a resume then skips */
   if (agglo_outputs_write(sim, final) != 0) {
     sim->failed = 1;
-    save_state_quietly(sim);
     return AGGLO_ERROR_IO;
   }
   char msg[512];

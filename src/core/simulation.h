@@ -27,6 +27,11 @@ typedef struct {
   int64_t traj_every, stats_every, analysis_every, snap_next;
   int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
   int64_t state_step;            /* step of the last state written (-1: none) */
+  int broken;                    /* a write of the outputs of step broken_step failed: the files
+                                    may end mid-record, so nothing more is appended and no
+                                    restart point claims that step (a resume starts from the
+                                    one before and cuts the files back to it) */
+  int64_t broken_step;
   int64_t stop_step;             /* step of a stop (-1: none): the run goes on from its restart
                                     point, so closing there writes nothing off the schedule */
   double traj_next, stats_next, analysis_next; /* models with a variable step: by time */

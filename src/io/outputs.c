@@ -394,7 +394,19 @@ int agglo_outputs_due(const agglo_sim *sim, int final) {
   return o->dir && (traj_due_at(o, k, final) || stats_due_at(o, k, final) || snap_due(sim));
 }
 
+static int write_due(agglo_sim *sim, int final);
+
 int agglo_outputs_write(agglo_sim *sim, int final) {
+  agglo_outputs *o = &sim->out;
+  if (o->dir && o->broken)
+    return agglo_error(AGGLO_ERROR_IO, "%s: the outputs of step %lld failed to write; nothing more "
+                       "is written there", o->dir, (long long)o->broken_step);
+  if (write_due(sim, final) == 0) return 0;
+  o->broken = 1, o->broken_step = sim->sys.step;
+  return -1;
+}
+
+static int write_due(agglo_sim *sim, int final) {
   agglo_outputs *o = &sim->out;
   const agglo_system *s = &sim->sys;
   const agglo_config *c = &sim->cfg;
@@ -443,6 +455,11 @@ int agglo_outputs_save_state(agglo_sim *sim, const char *dir) {
   char err[1024];
   int own = sim->out.dir && agglo_same_dir(dir, sim->out.dir);
   agglo_lock lock = {0}; /* another directory is held while its restart point is written */
+  /* a restart point at step S promises the outputs up to S: not after a failed write */
+  if (own && sim->out.broken)
+    return agglo_error(AGGLO_ERROR_IO, "%s: no restart point at step %lld: the outputs of step %lld "
+                       "failed to write (a resume continues from the restart point before)", dir,
+                       (long long)sim->sys.step, (long long)sim->out.broken_step);
   if (agglo_make_dir(dir) != 0 || (!own && agglo_lock_take(&lock, dir) != 0)) return -1;
   int rc = 0;
   if (!own && write_scenario(sim, dir) != 0) rc = -1;
@@ -490,9 +507,11 @@ int agglo_outputs_close(agglo_sim *sim) {
   agglo_outputs *o = &sim->out;
   int rc = 0;
   /* the run ends here: the outputs of the current step (those of the start if none was taken);
-     unless it stopped here, to go on from its restart point as if never stopped */
-  if (o->dir && o->stop_step != sim->sys.step) rc = agglo_outputs_write(sim, !o->initial_pending);
-  if (o->dir && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
+     unless it stopped here, to go on from its restart point as if never stopped, or a write
+     failed (the files are only closed, the last restart point stands) */
+  int more = o->dir && !o->broken;
+  if (more && o->stop_step != sim->sys.step) rc = agglo_outputs_write(sim, !o->initial_pending);
+  if (more && (o->which & AGGLO_OUTPUT_STATE) && o->state_step != sim->sys.step && rc == 0)
     rc = agglo_outputs_save_state(sim, o->dir);
   if (o->traj && fclose(o->traj) != 0 && rc == 0)
     rc = agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed", o->dir);
