@@ -238,3 +238,13 @@ add_test(NAME cli_dpd_temperature_no_warning
           --overwrite --quiet -s run.t_end=0.25 -s dpd.thermostat=transverse)
 set_tests_properties(cli_dpd_temperature_no_warning PROPERTIES TIMEOUT 60
   FAIL_REGULAR_EXPRESSION "warning")
+
+# a DPD run whose energies overflow (positions and velocities still finite, ~1e296) fails with
+# the step, the non-finite value and the keys to change, instead of writing inf and nan and
+# exiting 0
+add_test(NAME cli_dpd_nonfinite_energy COMMAND sh -c "rm -rf cli_out_dpd_nonfinite; \
+  $<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s run.t_end=0.01 \
+  -s dpd.conservative=groot_warren -s dpd.a=1e300 -o cli_out_dpd_nonfinite 2>&1; \
+  echo \"exit status $?\"; grep -c nan cli_out_dpd_nonfinite/stats.csv")
+set_tests_properties(cli_dpd_nonfinite_energy PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "step [0-9]+ \\(t = [^)]*\\): the stats row has a non-finite value \\(kinetic_energy = inf\\).*run\\.dt.*dpd\\.\\*.*exit status 1\n0\n")

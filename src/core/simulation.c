@@ -294,7 +294,17 @@ static agglo_status step_once(agglo_sim *sim) {
     return fail_run(sim, t_good, step_good);
   if (agglo_sim_record_step(sim, &sim->last) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   int final = s->step == sim->last_step || sim->finished;
-  if (agglo_outputs_write(sim, final) != 0) {
+  int wr = agglo_outputs_write(sim, final);
+  if (wr == AGGLO_ERROR_RUN) { /* a non-finite stats value: no restart point from a blown-up state */
+    sim->failed = 1;
+    char *e = agglo_error_buffer();
+    size_t l = strlen(e);
+    if (l + 1 < AGGLO_ERROR_LEN)
+      snprintf(e + l, AGGLO_ERROR_LEN - l, ". The last stats row written is from before step %lld",
+               (long long)s->step);
+    return AGGLO_ERROR_RUN;
+  }
+  if (wr != 0) {
     sim->failed = 1;
     save_state_quietly(sim);
     return AGGLO_ERROR_IO;
