@@ -248,3 +248,12 @@ add_test(NAME cli_dpd_nonfinite_energy COMMAND sh -c "rm -rf cli_out_dpd_nonfini
   echo \"exit status $?\"; grep -c nan cli_out_dpd_nonfinite/stats.csv")
 set_tests_properties(cli_dpd_nonfinite_energy PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "step [0-9]+ \\(t = [^)]*\\): the stats row has a non-finite value \\(kinetic_energy = inf\\).*run\\.dt.*dpd\\.\\*.*exit status 1\n0\n")
+
+# a ballistic speed whose square underflows would end the run at once with every cluster left
+cli_error(ballistic_speed_underflow
+  "ballistic\\.speed = 1e-300 is out of range.*>= 1e-100"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.speed=1e-300)
+cli_error(ballistic_speed_underflow_event_driven
+  "ballistic\\.speed = 1e-200 is out of range.*>= 1e-100"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.speed=1e-200
+  -s ballistic.method=event_driven)
