@@ -257,3 +257,8 @@ cli_error(ballistic_speed_underflow_event_driven
   "ballistic\\.speed = 1e-200 is out of range.*>= 1e-100"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.speed=1e-200
   -s ballistic.method=event_driven)
+
+# p = 0 never merges: a run that stops at a number of clusters would never end
+cli_error(dlca_probability_zero_stop_clusters
+  "dlca\\.probability = 0 with dlca\\.stop = clusters.*dlca\\.stop = t_end"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=200 -s dlca.probability=0)
