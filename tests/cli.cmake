@@ -284,3 +284,27 @@ endfunction()
 cli_placed(wall_1e10_2d 1e10 2 10)
 cli_placed(wall_1e10_3d 1e10 3 10)
 cli_placed(dilute_1e4 1e4 2 100)
+
+# a DPD run whose energies overflow (positions and velocities still finite, ~1e296) fails with
+# the step, the non-finite value and the keys to change, instead of writing inf and nan and
+# exiting 0
+add_test(NAME cli_dpd_nonfinite_energy COMMAND sh -c "rm -rf cli_out_dpd_nonfinite; \
+  $<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s run.t_end=0.01 \
+  -s dpd.conservative=groot_warren -s dpd.a=1e300 -o cli_out_dpd_nonfinite 2>&1; \
+  echo \"exit status $?\"; grep -c nan cli_out_dpd_nonfinite/stats.csv")
+set_tests_properties(cli_dpd_nonfinite_energy PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "step [0-9]+ \\(t = [^)]*\\): the stats row has a non-finite value \\(kinetic_energy = inf\\).*run\\.dt.*dpd\\.\\*.*exit status 1\n0\n")
+
+# a ballistic speed whose square underflows would end the run at once with every cluster left
+cli_error(ballistic_speed_underflow
+  "ballistic\\.speed = 1e-300 is out of range.*>= 1e-100"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.speed=1e-300)
+cli_error(ballistic_speed_underflow_event_driven
+  "ballistic\\.speed = 1e-200 is out of range.*>= 1e-100"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.speed=1e-200
+  -s ballistic.method=event_driven)
+
+# p = 0 never merges: a run that stops at a number of clusters would never end
+cli_error(dlca_probability_zero_stop_clusters
+  "dlca\\.probability = 0 with dlca\\.stop = clusters.*dlca\\.stop = t_end"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=200 -s dlca.probability=0)

@@ -296,8 +296,19 @@ static agglo_status step_once(agglo_sim *sim) {
     return fail_run(sim, t_good, step_good);
   if (agglo_sim_record_step(sim, &sim->last) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   int final = s->step == sim->last_step || sim->finished;
-  /* no restart point here: it would claim this step's outputs, which a resume then skips */
-  if (agglo_outputs_write(sim, final) != 0) {
+  /* no restart point after a failed write: it would claim this step's outputs, which a resume
+     then skips; nor from a blown-up state (a non-finite stats value) */
+  int wr = agglo_outputs_write(sim, final);
+  if (wr == AGGLO_ERROR_RUN) {
+    sim->failed = 1;
+    char *e = agglo_error_buffer();
+    size_t l = strlen(e);
+    if (l + 1 < AGGLO_ERROR_LEN)
+      snprintf(e + l, AGGLO_ERROR_LEN - l, ". The last stats row written is from before step %lld",
+               (long long)s->step);
+    return AGGLO_ERROR_RUN;
+  }
+  if (wr != 0) {
     sim->failed = 1;
     return AGGLO_ERROR_IO;
   }

@@ -277,6 +277,25 @@ static int size_rows(agglo_sim *sim, FILE *sz, FILE *h5) {
   return 0;
 }
 
+/* The first non-finite value among the model's columns of a stats row (text from ",a,b..."),
+   its column's name to name (from the model's ",x,y..." header); 0 when all are finite or empty. */
+static int nonfinite_model_value(const char *vals, const char *cols, char *name, size_t n) {
+  while (*vals == ',') {
+    vals++;
+    const char *col = cols && *cols == ',' ? ++cols : "";
+    size_t cl = strcspn(col, ","), vl = strcspn(vals, ",");
+    cols = col + cl;
+    char *end;
+    double x = vl ? strtod(vals, &end) : 0;
+    if (vl && !isfinite(x)) {
+      snprintf(name, n, "%.*s = %.*s", (int)cl, col, (int)vl, vals);
+      return 1;
+    }
+    vals += vl;
+  }
+  return 0;
+}
+
 /* A row given up: its memory streams closed, nothing of it written. */
 static void drop_row(FILE *f, char *row, FILE *h5, char *h5row, FILE *sz, char *szrow) {
   fclose(f), free(row);
@@ -307,18 +326,40 @@ static int stats_row(agglo_sim *sim) {
     return -1;
   }
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
+  double ke = agglo_kinetic_energy(s);
   fprintf(f, "%.10g,%lld,%zu,%.6g,%zu,%.9g,%d,%.4g,%.4g,%.6g,%zu,%d", s->t, (long long)s->step,
           sim->clusters.n_clusters, sim->clusters.mean_size, sim->clusters.max_size,
-          agglo_kinetic_energy(s), sim->last.iterations, mean_it, sim->last.max_violation,
+          ke, sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
   if (analysis_columns(sim, f) != 0) {
     drop_row(f, row, h5, h5row, sz, szrow);
     return -1;
   }
   fprintf(f, ",%d", sim->last.outer_iterations);
+  fflush(f);
+  size_t mine = len; /* the model's columns start here */
   if (sim->model->stats_values) sim->model->stats_values(sim->state, f);
   fflush(f);
-  size_t cut = len; /* stats.csv stops here; the H5MD row goes on with the size classes */
+  size_t cut = len;
+  /* energies and model values that overflowed: the dynamics blew up although the positions and
+     velocities stayed finite (a row of inf and nan is no result; docs/config.md, run.dt) */
+  char what[160] = "";
+  if (!isfinite(ke))
+    snprintf(what, sizeof what, "kinetic_energy = %g", ke);
+  else if (!ferror(f) && row && cut <= len) {
+    char keep = row[cut];
+    row[cut] = '\0';
+    nonfinite_model_value(row + mine, sim->model->stats_columns, what, sizeof what);
+    row[cut] = keep;
+  }
+  if (what[0]) {
+    drop_row(f, row, h5, h5row, sz, szrow);
+    sim->iter_sum = sim->iter_steps = 0;
+    return agglo_error(AGGLO_ERROR_RUN, "step %lld (t = %g): the stats row has a non-finite value "
+                       "(%s): the dynamics overflowed; the time step (run.dt = %g) or the model's "
+                       "force parameters (%s.*) are probably too large", (long long)s->step, s->t,
+                       what, sim->cfg.dt, sim->model->name);
+  } /* stats.csv stops here; the H5MD row goes on with the size classes */
   /* (a memory stream that could not grow has lost characters: its error flag says so) */
   int lost = ferror(f) || (h5 && ferror(h5)) || (sz && ferror(sz));
   if (h5) fclose(h5), fputs(h5row ? h5row : "", f);
@@ -401,9 +442,10 @@ int agglo_outputs_write(agglo_sim *sim, int final) {
   if (o->dir && o->broken)
     return agglo_error(AGGLO_ERROR_IO, "%s: the outputs of step %lld failed to write; nothing more "
                        "is written there", o->dir, (long long)o->broken_step);
-  if (write_due(sim, final) == 0) return 0;
+  int rc = write_due(sim, final); /* 0, -1, or AGGLO_ERROR_RUN (a non-finite stats value) */
+  if (rc == 0) return 0;
   o->broken = 1, o->broken_step = sim->sys.step;
-  return -1;
+  return rc;
 }
 
 static int write_due(agglo_sim *sim, int final) {
@@ -440,7 +482,8 @@ static int write_due(agglo_sim *sim, int final) {
     o->traj_last = s->step;
   }
   if (want_stats) {
-    if (stats_row(sim) != 0) return -1;
+    int st = stats_row(sim);
+    if (st != 0) return st == AGGLO_ERROR_RUN ? AGGLO_ERROR_RUN : -1;
     o->stats_last = s->step;
   }
   while (want_snap) {

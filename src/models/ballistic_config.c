@@ -14,8 +14,9 @@ static const agglo_key keys[] = {
   {"ballistic", "velocity", T_ENUM, OFF(ballistic.velocity), "uniform", 0, 0, 0, "uniform|unit",
    "initial velocities: uniform in [-speed/2, speed/2]^d, or of modulus speed in a uniformly "
    "random direction"},
-  {"ballistic", "speed", T_DOUBLE, OFF(ballistic.speed), "1", 0, BIG, 1, 0,
-   "scale of the initial velocities (1 = the paper's)"},
+  {"ballistic", "speed", T_DOUBLE, OFF(ballistic.speed), "1", 1e-100, BIG, 0, 0,
+   "scale of the initial velocities (1 = the paper's); at least 1e-100: below, the squared "
+   "speeds underflow to 0 and the run would stop at once, nothing moving"},
   {"ballistic", "stop", T_ENUM, OFF(ballistic.stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
    "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
    "run.t_end"},

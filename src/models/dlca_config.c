@@ -68,6 +68,11 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
     return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
                       "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",
                       (long long)c->dlca.clusters, (long long)c->n);
+  if (c->dlca.stop == DLCA_STOP_CLUSTERS && c->dlca.probability == 0)
+    return agglo_fail(err, errlen, "dlca.probability = 0 with dlca.stop = clusters: no contact "
+                      "ever sticks, so the run would never reach dlca.clusters = %lld clusters; give "
+                      "dlca.probability > 0 (up to 1), or dlca.stop = t_end",
+                      (long long)c->dlca.clusters);
   if (c->dlca.rotation == DLCA_ROTATION_ON)
     for (int k = 0; k < c->dim; k++)
       if (c->boundary.v[c->boundary.n == 1 ? 0 : k] != AGGLO_PERIODIC)

@@ -1060,7 +1060,7 @@ int agglo_dpd_temperature_report(const void *state, double *mean, double *target
     return -1;
   }
   *mean = T * m->u.energy;
-  return fabs(*mean - *target) > *band;
+  return !(fabs(*mean - *target) <= *band); /* a NaN mean is outside the band too */
 }
 
 /* The conservative part of the state, from the positions of the last force evaluation (the
@@ -1340,7 +1340,8 @@ static int dpd_final_warning(const void *state, char *msg, size_t n) {
   double mean, target, band;
   if (agglo_dpd_temperature_report(state, &mean, &target, &band) != 1) return 0;
   char off[64]; /* a blown-up run: a ratio, not a 60-digit percentage */
-  if (mean / target > 1000) snprintf(off, sizeof off, "%.3g times", mean / target);
+  if (!isfinite(mean)) snprintf(off, sizeof off, "non-finite, not near");
+  else if (mean / target > 1000) snprintf(off, sizeof off, "%.3g times", mean / target);
   else snprintf(off, sizeof off, "%+.2f%% from", 100 * (mean / target - 1));
   snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %s dpd.kT = %.4g, "
            "outside the run's band of +-%.2f%% (3 standard errors, at least %g%%; dpd.thermostat = "
