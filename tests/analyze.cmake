@@ -31,11 +31,12 @@ set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9]")
 
 # a g(r) range beyond half the box (5 here) is refused, naming the bound: the minimum image
-# would miscount the pairs (g near 0.5 beyond L/2), and a huge one gave NaN bins
+# would miscount the pairs (g near 0.5 beyond L/2), and a huge one gave NaN bins; a tiny one
+# finishes at once (its cell grid asked for 1024^3 cells, 8 GB)
 add_test(NAME analyze_rdf_max_refused
-  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw_max --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=0.2 -s output.trajectory_interval=0.1 -s output.snapshots= && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e300 -o an_gw_max/a; echo status $?; ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 2.5 -o an_gw_max/b && test -s an_gw_max/b/rdf.csv && echo half ok")
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw_max --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=0.2 -s output.trajectory_interval=0.1 -s output.snapshots= && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e300 -o an_gw_max/a; echo status $?; ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 2.5 -o an_gw_max/b && test -s an_gw_max/b/rdf.csv && echo half ok && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e-12 -o an_gw_max/c > /dev/null && echo tiny ok")
 set_tests_properties(analyze_rdf_max_refused PROPERTIES TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "--rdf-max 1e\\+300: beyond half the smallest box side of frame 1 \\(allowed: up to 2\\.5\\).*status 1.*half ok")
+  PASS_REGULAR_EXPRESSION "--rdf-max 1e\\+300: beyond half the smallest box side of frame 1 \\(allowed: up to 2\\.5\\).*status 1.*half ok.*tiny ok")
 # directories named like an injection (x'; touch pwned; ') for every command that starts gnuplot
 # or ffmpeg: the plots are made inside them, no command runs, no file appears outside
 add_test(NAME cli_quoted_dirs_no_shell

@@ -1,5 +1,6 @@
 #include "analysis/structure.h"
 #include "analysis/line_fit.h"
+#include "core/cells.h"
 #include "core/error.h"
 #include <math.h>
 #include <stdlib.h>
@@ -29,13 +30,10 @@ int agglo_rdf_add(agglo_rdf *g, const agglo_system *s) {
   if (g->frames == 0) g->dim = d;
   double V = 1;
   for (int k = 0; k < d; k++) V *= s->box.len[k];
-  /* cells at least rmax wide; fewer than 3 on an axis: one (every pair along it) */
-  int nc[3] = {1, 1, 1};
-  for (int k = 0; k < d; k++) {
-    int m = (int)floor(s->box.len[k] / g->rmax);
-    nc[k] = m < 3 ? 1 : m > 1024 ? 1024 : m;
-  }
-  size_t ncell = (size_t)nc[0] * nc[1] * nc[2];
+  /* cells at least rmax wide; fewer than 3 on an axis: one (every pair along it); at most
+     8 n + 4096 of them (a tiny rmax in 3D asked for 1024^3) */
+  int nc[3];
+  size_t ncell = agglo_grid_counts(d, s->box.len, NULL, g->rmax, 3, n, nc);
   size_t *start = calloc(ncell + 2, sizeof *start), *item = malloc((n + 1) * sizeof *item);
   size_t *cell = malloc((n + 1) * sizeof *cell);
   if (!start || !item || !cell) {
