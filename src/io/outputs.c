@@ -297,12 +297,13 @@ static int nonfinite_model_value(const char *vals, const char *cols, char *name,
 }
 
 /* A row given up: its memory streams closed, nothing of it written. */
-static void drop_row(FILE *f, char *row, FILE *h5, char *h5row, FILE *sz, char *szrow) {
-  fclose(f), free(row);
+static void drop_row(FILE *f, char **row, FILE *h5, char **h5row, FILE *sz, char **szrow) {
+  /* (closing a memory stream sets its buffer pointer: freed after, through the pointer) */
+  fclose(f), free(*row);
   if (h5) fclose(h5);
-  free(h5row);
+  free(*h5row);
   if (sz) fclose(sz);
-  free(szrow);
+  free(*szrow);
 }
 
 static int stats_row(agglo_sim *sim) {
@@ -318,11 +319,11 @@ static int stats_row(agglo_sim *sim) {
   size_t szlen = 0;
   FILE *sz = sim->out.sizes ? open_memstream(&szrow, &szlen) : NULL;
   if ((sim->out.h5 && !h5) || (sim->out.sizes && !sz)) {
-    drop_row(f, row, h5, h5row, sz, szrow);
+    drop_row(f, &row, h5, &h5row, sz, &szrow);
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   }
   if (sz && size_rows(sim, sz, h5) != 0) {
-    drop_row(f, row, h5, h5row, sz, szrow);
+    drop_row(f, &row, h5, &h5row, sz, &szrow);
     return -1;
   }
   double mean_it = sim->iter_steps ? (double)sim->iter_sum / (double)sim->iter_steps : 0;
@@ -332,7 +333,7 @@ static int stats_row(agglo_sim *sim) {
           ke, sim->last.iterations, mean_it, sim->last.max_violation,
           sim->last.min_gap, sim->last.n_contacts, sim->last.converged);
   if (analysis_columns(sim, f) != 0) {
-    drop_row(f, row, h5, h5row, sz, szrow);
+    drop_row(f, &row, h5, &h5row, sz, &szrow);
     return -1;
   }
   fprintf(f, ",%d", sim->last.outer_iterations);
@@ -353,7 +354,7 @@ static int stats_row(agglo_sim *sim) {
     row[cut] = keep;
   }
   if (what[0]) {
-    drop_row(f, row, h5, h5row, sz, szrow);
+    drop_row(f, &row, h5, &h5row, sz, &szrow);
     sim->iter_sum = sim->iter_steps = 0;
     return agglo_error(AGGLO_ERROR_RUN, "step %lld (t = %g): the stats row has a non-finite value "
                        "(%s): the dynamics overflowed; the time step (run.dt = %g) or the model's "
