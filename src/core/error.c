@@ -25,6 +25,14 @@ agglo_status agglo_error(agglo_status status, const char *fmt, ...) {
 
 char *agglo_error_buffer(void) { return last_error; }
 
+void agglo_error_append(const char *fmt, ...) {
+  size_t l = strlen(last_error);
+  va_list ap;
+  va_start(ap, fmt);
+  if (l + 1 < sizeof last_error) vsnprintf(last_error + l, sizeof last_error - l, fmt, ap);
+  va_end(ap);
+}
+
 void agglo_error_save(agglo_error_saved *saved) { memcpy(saved->text, last_error, sizeof last_error); }
 
 void agglo_error_restore(const agglo_error_saved *saved) {

@@ -14,6 +14,8 @@ agglo_status agglo_error(agglo_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The buffer of this thread's last error, for internal functions that take (err, errlen). */
 char *agglo_error_buffer(void);
+/* Add to the end of this thread's last error (what follows from it: the state kept, ...). */
+void agglo_error_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum { AGGLO_ERROR_LEN = 2048 };
 
 /* A copy of this thread's message, put back after clean-up calls that may overwrite it. */

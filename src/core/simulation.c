@@ -211,11 +211,8 @@ static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
   if (sim->sys.step > 0) agglo_outputs_write(sim, 1);
   agglo_error_restore(&keep);
   int saved = save_state_quietly(sim); /* refused after a failed write */
-  char *err = agglo_error_buffer();
-  size_t l = strlen(err);
-  if (l + 1 < AGGLO_ERROR_LEN)
-    snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state (step %lld) is %s",
-             (long long)step_good, saved ? "saved" : "kept");
+  agglo_error_append(". The last good state (step %lld) is %s", (long long)step_good,
+                     saved ? "saved" : "kept");
   return AGGLO_ERROR_RUN;
 }
 
@@ -301,11 +298,7 @@ static agglo_status step_once(agglo_sim *sim) {
   int wr = agglo_outputs_write(sim, final);
   if (wr == AGGLO_ERROR_RUN) {
     sim->failed = 1;
-    char *e = agglo_error_buffer();
-    size_t l = strlen(e);
-    if (l + 1 < AGGLO_ERROR_LEN)
-      snprintf(e + l, AGGLO_ERROR_LEN - l, ". The last stats row written is from before step %lld",
-               (long long)s->step);
+    agglo_error_append(". The last stats row written is from before step %lld", (long long)s->step);
     return AGGLO_ERROR_RUN;
   }
   if (wr != 0) {

@@ -347,7 +347,7 @@ static int stats_row(agglo_sim *sim) {
   char what[160] = "";
   if (!isfinite(ke))
     snprintf(what, sizeof what, "kinetic_energy = %g", ke);
-  else if (!ferror(f) && row && cut <= len) {
+  else if (!ferror(f) && row) {
     char keep = row[cut];
     row[cut] = '\0';
     nonfinite_model_value(row + mine, sim->model->stats_columns, what, sizeof what);

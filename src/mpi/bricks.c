@@ -197,10 +197,7 @@ int agglo_bricks_end_step(const agglo_bricks *b, agglo_sim *sim, const agglo_id_
   MPI_Bcast(&flags, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (flags & AGGLO_BRICKS_FAILED) { /* the last good state is the last restart point */
     char *err = agglo_error_buffer();
-    if (b->rank == 0) {
-      size_t l = strlen(err);
-      snprintf(err + l, AGGLO_ERROR_LEN - l, ". The last good state is the last restart point");
-    }
+    if (b->rank == 0) agglo_error_append(". The last good state is the last restart point");
     MPI_Bcast(err, AGGLO_ERROR_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
   }
   return flags;
