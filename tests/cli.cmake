@@ -220,6 +220,25 @@ cli_error(unused_flow_in_dpd
 cli_error(gluey_same_centre
   "gluey\\.positions: particles 1 and 2 have the same centre \\(0\\.45, 0\\.45\\) \\(allowed: distinct centres\\)"
   run ${PROJECT_SOURCE_DIR}/examples/gluey_billiard.ini -s gluey.positions=0.45,0.45,0.45,0.45)
+# the random placement keeps out of the gluey obstacles at t = 0 (particles started inside a
+# sphere, below a plane or outside an off-centre rotating box were blown out or stuck), and says
+# which obstacle leaves no room
+set(LOTTO "${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s run.t_end=0.001 --overwrite --quiet")
+add_test(NAME cli_gluey_placement_obstacles COMMAND sh -c "\
+  ${CLI_EXE} run ${LOTTO} -s obstacles.box= -s obstacles.spheres=0.375,0.375,0.1 -o gpo_s && \
+  awk 'NR>2 && NR<=162 {dx=$2-0.375; dy=$3-0.375; if (sqrt(dx*dx+dy*dy) < 0.1+$12) n++} END {print \"IN_SPHERE=\" n+0}' gpo_s/trajectory.xyz && \
+  ${CLI_EXE} run ${LOTTO} -s obstacles.box= -s obstacles.planes=0,1,0.3 -o gpo_p && \
+  awk 'NR>2 && NR<=162 {if ($3-$12 < 0.3) n++} END {print \"BELOW_PLANE=\" n+0}' gpo_p/trajectory.xyz && \
+  ${CLI_EXE} run ${LOTTO} -s obstacles.box=0.45,0.45,0.5,1 -o gpo_b && \
+  awk 'NR>2 && NR<=162 {if ($2-$12<0.2||$2+$12>0.7||$3-$12<0.2||$3+$12>0.7) n++} END {print \"OUT_OF_BOX=\" n+0}' gpo_b/trajectory.xyz")
+set_tests_properties(cli_gluey_placement_obstacles PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "IN_SPHERE=0\nBELOW_PLANE=0\nOUT_OF_BOX=0\n")
+cli_error(gluey_placement_no_room
+  "random placement failed: no room for particle [0-9]+ of 160 after 100000 attempts \\([0-9]+ of them overlapped obstacles\\.spheres sphere 2\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.box= -s obstacles.spheres=0,0,0.01,0.375,0.375,0.24)
+cli_error(gluey_placement_rotating_box
+  "no room for particle [0-9]+ of 160 .*overlapped obstacles\\.box \\(the rotating box\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.box=0.6,0.6,0.3,1)
 cli_error(unused_gluey_in_contact
   "gluey\\.positions is set but the contact model does not use it \\(used by: gluey\\)"
   run -s gluey.positions=0.1,0.1)

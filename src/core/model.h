@@ -84,6 +84,14 @@ static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
 /* A model as the registry (models.c) lists it: what run.model names, the keys it owns and reads,
    their checks, its set-up and its dynamics. Each is defined in src/models/<model>_config.c;
    docs/architecture.md walks through adding one. */
+/* What a random placement's candidate must not overlap (a model's fixed obstacles): blocked
+   gives the name of what the particle of centre x and radius r overlaps, or NULL. */
+typedef struct {
+  void *ctx;
+  const char *(*blocked)(void *ctx, const double *x, double r);
+  void (*release)(void *ctx);
+} agglo_placement_filter;
+
 typedef struct agglo_model_entry {
   const char *name;        /* the value of run.model */
   const char *help;        /* what it is, in the meaning of run.model (`agglo run --help`) */
@@ -111,6 +119,10 @@ typedef struct agglo_model_entry {
      NULL: the whole box); the start after the placement (initial velocities, given positions) */
   void (*radius_mass)(const agglo_config *c, size_t i, size_t n, double *r, double *m);
   int (*placement_region)(const agglo_config *c, const agglo_system *s, const double **region,
+                          char *err, size_t errlen);
+  /* and what a candidate of the placement must not overlap (its obstacles at t = 0): f filled
+     in, f->release called by the set-up */
+  int (*placement_filter)(const agglo_config *c, const agglo_system *s, agglo_placement_filter *f,
                           char *err, size_t errlen);
   int (*start)(agglo_system *s, const agglo_config *c, char *err, size_t errlen);
   /* the runtime table of a scenario (e.g. by ballistic.method) */

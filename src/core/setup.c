@@ -55,8 +55,8 @@ void agglo_setup_box(agglo_system *s, const agglo_config *c) {
 
 /* Random sequential addition on a grid of cells at least one diameter wide, in the whole box or,
    when region is given (low corner then high corner, dim values each), inside that region. */
-static int place_random(agglo_system *s, const agglo_config *c, const double *region, char *err,
-                        size_t errlen) {
+static int place_random(agglo_system *s, const agglo_config *c, const double *region,
+                        const agglo_placement_filter *filter, char *err, size_t errlen) {
   size_t n = s->n;
   int d = s->dim;
   double rmax = agglo_max_radius(s), cell = 2 * rmax;
@@ -73,7 +73,8 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
   const uint64_t max_attempts = 100000;
   for (size_t i = 0; i < n; i++) {
     double *x = s->x + 3 * i, r = s->r[i];
-    uint64_t a;
+    uint64_t a, blocked = 0; /* attempts that fell on an obstacle */
+    const char *what = NULL;
     for (a = 0; a < max_attempts; a++) {
       double u[4];
       agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_PLACEMENT, a, i, u);
@@ -90,6 +91,11 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
       for (int k = 0; k < 3; k++) {
         double q = k < d ? floor((x[k] - s->box.lo[k]) / s->box.len[k] * nc[k]) : 0;
         ci[k] = !(q >= 0) ? 0 : q >= nc[k] ? nc[k] - 1 : (int)q; /* clamped before the cast */
+      }
+      const char *on = filter ? filter->blocked(filter->ctx, x, r) : NULL;
+      if (on) {
+        blocked++, what = on;
+        continue;
       }
       int ok = 1;
       for (int dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0) && ok; dz++)
@@ -125,9 +131,13 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
     }
     if (a == max_attempts) {
       free(head); free(next);
+      char on[200] = "";
+      if (blocked)
+        snprintf(on, sizeof on, " (%llu of them overlapped %s)", (unsigned long long)blocked, what);
       return agglo_fail(err, errlen, "random placement failed: no room for particle %zu of %zu after %llu "
-                  "attempts; lower particles.n or particles.fraction, or enlarge %s",
-                  i + 1, n, (unsigned long long)max_attempts, region ? "gluey.region" : "box.size");
+                  "attempts%s; lower particles.n or particles.fraction, or enlarge %s%s",
+                  i + 1, n, (unsigned long long)max_attempts, on, region ? "gluey.region" : "box.size",
+                  blocked ? ", or move the obstacles away from it" : "");
     }
   }
   free(head); free(next);
@@ -135,7 +145,8 @@ static int place_random(agglo_system *s, const agglo_config *c, const double *re
 }
 
 /* Square or cubic lattice filled in order, one particle per cell centre. */
-static int place_lattice(agglo_system *s, char *err, size_t errlen) {
+static int place_lattice(agglo_system *s, const agglo_placement_filter *filter, char *err,
+                         size_t errlen) {
   int d = s->dim;
   size_t m = (size_t)ceil(pow((double)s->n, 1.0 / d) - 1e-9);
   while ((d == 2 ? m * m : m * m * m) < s->n) m++;
@@ -148,6 +159,11 @@ static int place_lattice(agglo_system *s, char *err, size_t errlen) {
     size_t idx[3] = {i % m, (i / m) % m, i / (m * m)};
     for (int k = 0; k < 3; k++)
       s->x[3 * i + k] = k < d ? s->box.lo[k] + (idx[k] + 0.5) * s->box.len[k] / (double)m : 0;
+    const char *on = filter ? filter->blocked(filter->ctx, s->x + 3 * i, s->r[i]) : NULL;
+    if (on)
+      return agglo_fail(err, errlen, "lattice placement: site %zu (%g, %g, %g) overlaps %s; use "
+                        "particles.placement = random, or move the obstacle", i + 1, s->x[3 * i],
+                        s->x[3 * i + 1], s->x[3 * i + 2], on);
   }
   return 0;
 }
@@ -162,9 +178,18 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
   int rc = c->model->placement_region ? c->model->placement_region(c, s, &region, err, errlen) : 0;
   if (rc == 0 && c->from[0]) {
     /* particles.from: the file gives the positions (simulation_start.c) */
-  } else if (rc == 0)
-    rc = c->placement == PLACE_LATTICE ? place_lattice(s, err, errlen)
-                                       : place_random(s, c, region, err, errlen);
+  } else if (rc == 0) {
+    /* and keep out of its obstacles (gluey: spheres, planes, segments, rotating box, wheel) */
+    agglo_placement_filter filter = {0}, *f = NULL;
+    if (c->model->placement_filter) {
+      rc = c->model->placement_filter(c, s, &filter, err, errlen);
+      f = rc == 0 && filter.blocked ? &filter : NULL;
+    }
+    if (rc == 0)
+      rc = c->placement == PLACE_LATTICE ? place_lattice(s, f, err, errlen)
+                                         : place_random(s, c, region, f, err, errlen);
+    if (filter.release) filter.release(filter.ctx);
+  }
   if (rc != 0) {
     agglo_system_free(s);
     return -1;

@@ -5,7 +5,10 @@
 #include "core/error.h"
 #include "core/model.h"
 #include "models/gluey_model.h"
+#include "models/gluey_obstacles.h"
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static const agglo_key keys[] = {
   {"gluey", "gamma_min", T_DOUBLE, OFF(gluey.gamma_min), "-inf", -INFINITY, 0, 0, 0,
@@ -70,6 +73,51 @@ static int placement_region(const agglo_config *c, const agglo_system *s, const 
   return 0;
 }
 
+/* The random placement keeps out of the obstacles where they stand at t = 0 (a particle started
+   inside a sphere or outside the rotating box is blown out, or stays stuck, by the first step). */
+typedef struct {
+  agglo_obstacles ob;
+  char name[128];
+} placement_ctx;
+
+static const char *blocked(void *ctx, const double *x, double r) {
+  placement_ctx *p = ctx;
+  static const char *group[] = {"the box walls (box.boundary = wall)", "obstacles.planes plane",
+                                "obstacles.segments segment", "obstacles.spheres sphere",
+                                "obstacles.box (the rotating box)", "obstacles.wheel"};
+  for (size_t k = 0; k < p->ob.n; k++) {
+    const agglo_obstacle *o = &p->ob.o[k];
+    double e[3];
+    if (agglo_obstacle_gap(o, 0, x, r, e) >= 0) continue;
+    size_t nth = 1; /* its number among the elements of its group */
+    for (size_t q = 0; q < k; q++) nth += p->ob.o[q].group == o->group;
+    if (o->group == AGGLO_OBS_USER_PLANE || o->group == AGGLO_OBS_USER_SEGMENT ||
+        o->group == AGGLO_OBS_USER_SPHERE)
+      snprintf(p->name, sizeof p->name, "%s %zu", group[o->group], nth);
+    else snprintf(p->name, sizeof p->name, "%s", group[o->group]);
+    return p->name;
+  }
+  return NULL;
+}
+
+static void release(void *ctx) {
+  placement_ctx *p = ctx;
+  agglo_obstacles_free(&p->ob);
+  free(p);
+}
+
+static int placement_filter(const agglo_config *c, const agglo_system *s, agglo_placement_filter *f,
+                            char *err, size_t errlen) {
+  placement_ctx *p = calloc(1, sizeof *p);
+  if (!p) return agglo_fail(err, errlen, "out of memory (obstacles)");
+  if (agglo_obstacles_build(&p->ob, s, c, err, errlen) != 0) {
+    free(p);
+    return -1;
+  }
+  f->ctx = p, f->blocked = blocked, f->release = release;
+  return 0;
+}
+
 /* gluey.positions and gluey.velocities (unless particles.from gives the start). */
 static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   return c->from[0] ? 0 : agglo_gluey_place(s, c, err, errlen);
@@ -95,6 +143,7 @@ const agglo_model_entry agglo_gluey_entry = {
     .fixed_on_restart = "gluey.region gluey.positions gluey.velocities obstacles.",
     .validate = validate,
     .placement_region = placement_region,
+    .placement_filter = placement_filter,
     .start = start,
     .dynamics = dynamics,
     .overlap_tolerance = overlap_tolerance,
