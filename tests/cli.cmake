@@ -239,6 +239,17 @@ cli_error(gluey_placement_no_room
 cli_error(gluey_placement_rotating_box
   "no room for particle [0-9]+ of 160 .*overlapped obstacles\\.box \\(the rotating box\\)"
   run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.box=0.6,0.6,0.3,1)
+# a rotating obstacle may not sweep more than a particle diameter per step (at omega = 1e12 every
+# step ran at the iteration cap, warnings only); a wheel has a whole number of blades
+cli_error(gluey_box_omega_too_large
+  "obstacles\\.box: the angular velocity 1e\\+12 is too large for run\\.dt = 0\\.001.*allowed: \\|omega\\| <= 84\\.85"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.box=0.375,0.375,0.5,1e12)
+cli_error(gluey_wheel_omega_too_large
+  "obstacles\\.wheel: the angular velocity -1e\\+12 is too large"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_sedimentation.ini -s obstacles.wheel=1.35,2.1,0.45,6,0.04,-1e12)
+cli_error(gluey_wheel_fractional_blades
+  "obstacles\\.wheel = \\.\\.\\., 2\\.5 blades, \\.\\.\\.: need .*a whole number of blades from 1 to 64"
+  run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.wheel=0.375,0.375,0.2,2.5,0.02,1)
 cli_error(unused_gluey_in_contact
   "gluey\\.positions is set but the contact model does not use it \\(used by: gluey\\)"
   run -s gluey.positions=0.1,0.1)

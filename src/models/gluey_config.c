@@ -52,9 +52,23 @@ static const agglo_key keys[] = {
    "ball radius, angular velocity"},
 };
 
-/* A step of free fall must not cross a diameter. */
+/* A step of free fall must not cross a diameter, nor a step of a rotating obstacle: a wall that
+   sweeps past a particle within one step leaves the projection no consistent contact (at
+   omega = 1e12 every step ran to the iteration cap with warnings only). */
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
-  return agglo_config_check_gravity(c, rmax, err, errlen);
+  if (agglo_config_check_gravity(c, rmax, err, errlen) != 0) return -1;
+  const agglo_list *B = &c->gluey.obs_box, *W = &c->gluey.obs_wheel;
+  struct { const char *key; int n; double omega, reach; } rot[2] = {
+    {"obstacles.box", B->n == 4, B->n == 4 ? B->v[3] : 0, B->n == 4 ? fabs(B->v[2]) / sqrt(2.0) : 0},
+    {"obstacles.wheel", W->n == 6, W->n == 6 ? W->v[5] : 0, W->n == 6 ? fabs(W->v[2]) : 0}};
+  for (int k = 0; k < 2; k++)
+    if (rot[k].n && !(fabs(rot[k].omega) * rot[k].reach * c->dt <= 2 * rmax))
+      return agglo_fail(err, errlen, "%s: the angular velocity %g is too large for run.dt = %g: its "
+                        "farthest point (%g from the centre) moves %g per step, more than a particle "
+                        "diameter (%g); allowed: |omega| <= %g, or lower run.dt", rot[k].key,
+                        rot[k].omega, c->dt, rot[k].reach, fabs(rot[k].omega) * rot[k].reach * c->dt,
+                        2 * rmax, 2 * rmax / (rot[k].reach * c->dt));
+  return 0;
 }
 
 /* gluey.region: random placement inside it, low corner then high corner. */

@@ -176,10 +176,10 @@ int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const aggl
                 "blades, ball radius, angular velocity) or none", L->n);
   if (L->n == 6) {
     double R = L->v[2], rb = L->v[4];
-    int blades = (int)L->v[3];
-    if (!(R > 0) || !(rb > 0) || blades < 1 || blades > 64 || rb * 2 > R)
-      return agglo_fail(err, errlen, "obstacles.wheel: need radius > 0, 1 to 64 blades and 0 < ball "
-                  "radius <= radius / 2");
+    int blades = L->v[3] >= 1 && L->v[3] <= 64 ? (int)L->v[3] : 0; /* cast in range only */
+    if (!(R > 0) || !(rb > 0) || blades < 1 || blades > 64 || blades != L->v[3] || rb * 2 > R)
+      return agglo_fail(err, errlen, "obstacles.wheel = ..., %g blades, ...: need radius > 0, a whole "
+                  "number of blades from 1 to 64 and 0 < ball radius <= radius / 2", L->v[3]);
     memset(&o, 0, sizeof o);
     o.kind = AGGLO_OBS_SPHERE, o.group = AGGLO_OBS_WHEEL;
     o.c[0] = L->v[0], o.c[1] = L->v[1];
