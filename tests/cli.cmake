@@ -278,6 +278,14 @@ foreach(group values count contacts keys)
   set_tests_properties(cli_bad_restart_${group} PROPERTIES TIMEOUT 60)
 endforeach()
 
+# a cut-off below ri + rj + D_rupt cut capillary bridges short without a word (rc = 1.04: rupture at
+# 1.0385 instead of 1.0567; rc = 0.99: no bridge ever formed): refused, naming the key and bound
+cli_error(dpd_rc_cuts_bridges
+  "dpd\\.rc = 1\\.04 is below ri \\+ rj \\+ D_rupt = 1\\.05669 \\(radii 0\\.5 and 0\\.5, capillary rupture distance D_rupt = 0\\.0566909\\).*allowed: dpd\\.rc >= 1\\.056690"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s dpd.rc=1.04)
+cli_error(dpd_rc_ij_cuts_bridges
+  "dpd\\.rc_ij = 0\\.99 for species 1 and 2 is below"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s dpd.species=0.5,0.5 -s dpd.rc_ij=3,0.99,3)
 # A DPD run whose mean temperature over the last half departs from dpd.kT by more than 10 % says
 # so at the end (the thesis's capillary case, literal long-range bridges and thermostat, heats up); the same
 # check stays silent for the vdW case with the transverse thermostat.
