@@ -2,6 +2,7 @@
    through the public simulation API into its directory, and the summary over members read back
    from their directories (so members may run in any process, in any order). */
 #include "agglo/ensemble.h"
+#include "core/checksum.h"
 #include "core/files.h"
 #include "models/ballistic_compare.h"
 #include "core/error.h"
@@ -450,7 +451,8 @@ const char *agglo_ensemble_member_name(const agglo_ensemble *e, size_t i) {
 }
 
 /* Files of a finished member, listed in its done marker: every regular file of its directory
-   but the markers and the lock, in name order, with its size. */
+   but the markers and the lock, in name order, with its size and checksum (FNV-1a of its bytes,
+   as the restart points' seals: a file edited in place keeps its size). */
 static int skip_file(const struct dirent *d) {
   return strcmp(d->d_name, "agglo.lock") && strncmp(d->d_name, "done", 4) && strncmp(d->d_name, "failed", 6);
 }
@@ -462,15 +464,18 @@ static void list_files(FILE *f, const char *dir) {
     char path[8192 + 512];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, names[k]->d_name);
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-      fprintf(f, "file=%s %lld\n", names[k]->d_name, (long long)st.st_size);
+    uint64_t h;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && agglo_fnv_file(path, &h) == 0)
+      fprintf(f, "file=%s %lld %016llx\n", names[k]->d_name, (long long)st.st_size,
+              (unsigned long long)h);
     free(names[k]);
   }
   if (n >= 0) free(names);
 }
 
-/* Member i's done marker: -1 none; 1 every file it lists has its listed size (the member is
-   complete); 0 one does not (why says which: cut, appended to, replaced, deleted since). */
+/* Member i's done marker: -1 none; 1 every file it lists has its listed size and checksum (the
+   member is complete); 0 one does not (why says which: cut, appended to, edited, deleted since),
+   or the marker lists no checksums (written before agglo took them): run again. */
 static int done_complete(const agglo_ensemble *e, size_t i, char *why, size_t len) {
   char path[8192];
   member_path(e, i, "done", path, sizeof path);
@@ -481,15 +486,30 @@ static int done_complete(const agglo_ensemble *e, size_t i, char *why, size_t le
   while (ok && fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = 0;
     if (strncmp(line, "file=", 5) || !(sp = strrchr(line, ' '))) continue;
+    char *hex = sp + 1, *end;
+    *sp = 0;
+    errno = 0;
+    unsigned long long sum = strtoull(hex, &end, 16);
+    if (end == hex || *end || strlen(hex) != 16 || errno || !(sp = strrchr(line, ' '))) {
+      snprintf(why, len, "its done marker lists no checksum of %.120s (written by an older agglo)",
+               line + 5), ok = 0;
+      break;
+    }
     *sp = 0;
     long long want = strtoll(sp + 1, NULL, 10);
     struct stat st;
+    uint64_t h;
     member_path(e, i, line + 5, path, sizeof path);
     if (stat(path, &st) != 0)
       snprintf(why, len, "%.120s is missing", line + 5), ok = 0;
     else if ((long long)st.st_size != want)
       snprintf(why, len, "%.120s has %lld bytes, not the %lld its done marker lists", line + 5,
                (long long)st.st_size, want), ok = 0;
+    else if (agglo_fnv_file(path, &h) != 0)
+      snprintf(why, len, "%.120s cannot be read", line + 5), ok = 0;
+    else if (h != sum)
+      snprintf(why, len, "%.120s has checksum %016llx, not the %016llx its done marker lists "
+               "(edited in place)", line + 5, (unsigned long long)h, sum), ok = 0;
   }
   fclose(f);
   return ok;
@@ -542,7 +562,7 @@ static int read_marker(const agglo_ensemble *e, size_t i, marker *m) {
   int done = done_complete(e, i, why, sizeof why);
   if (done == 0) {
     snprintf(m->f[F_STATUS], sizeof m->f[F_STATUS], "incomplete");
-    snprintf(m->f[F_ERROR], sizeof m->f[F_ERROR], "%s (changed after the member finished): "
+    snprintf(m->f[F_ERROR], sizeof m->f[F_ERROR], "%s: its done marker no longer vouches for it, "
              "--resume runs it again", why);
     return 0;
   }

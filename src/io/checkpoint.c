@@ -18,6 +18,7 @@
 #include "io/checkpoint.h"
 #include "io/checkpoint_h5.h"
 #include "config/config.h"
+#include "core/checksum.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "io/xyz_write.h"
@@ -29,25 +30,10 @@
 #include <unistd.h>
 
 #define SEAL "# agglo restart point: "
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv_bytes(uint64_t h, const char *b, size_t n) {
-  for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)b[k]) * FNV_PRIME;
-  return h;
-}
-
-/* A 64-bit word, low byte first: the same checksum on any machine. */
-static uint64_t fnv_word(uint64_t h, uint64_t w) {
-  for (int k = 0; k < 8; k++) h = (h ^ ((w >> (8 * k)) & 0xff)) * FNV_PRIME;
-  return h;
-}
-
-static uint64_t fnv_double(uint64_t h, double x) {
-  uint64_t w;
-  memcpy(&w, &x, sizeof w);
-  return fnv_word(h, w);
-}
+#define FNV_OFFSET AGGLO_FNV_OFFSET
+#define fnv_bytes agglo_fnv_bytes
+#define fnv_word agglo_fnv_word
+#define fnv_double agglo_fnv_double
 
 /* Every number a restart takes from the state, bit for bit (state.xyz's 17 digits read back to
    the same doubles): count, dimension, step, time, box, and per particle position, velocity,

@@ -132,6 +132,17 @@ static void members_any_order_and_resume(void **state) {
                           "not the [0-9]* its done marker lists' test_ensemble_run/members.csv"), 0);
   assert_int_equal(agglo_ensemble_run_member(e, 1, NULL, NULL), AGGLO_OK);
   assert_int_equal(agglo_ensemble_member_done(e, 1), 1);
+  /* edited in place, same size (a digit of its last row changed): not done either */
+  (void)!system("f=test_ensemble_run/particles.n=20/seed=3/stats.csv && "
+                "sed '$ s/[0-8]\\([^0-9]*\\)$/9\\1/' $f > edited.csv && ! cmp -s edited.csv $f && "
+                "test $(wc -c < edited.csv) -eq $(wc -c < $f) && mv edited.csv $f");
+  assert_int_equal(agglo_ensemble_member_done(e, 2), 0);
+  assert_int_equal(agglo_ensemble_write_summary(e, &failed), AGGLO_OK);
+  assert_int_equal(system("grep -q '^particles.n=20/seed=3,20,3,incomplete,.*stats.csv has checksum "
+                          "[0-9a-f]*, not the [0-9a-f]* its done marker lists (edited in place)' "
+                          "test_ensemble_run/members.csv"), 0);
+  assert_int_equal(agglo_ensemble_run_member(e, 2, NULL, NULL), AGGLO_OK);
+  assert_int_equal(agglo_ensemble_member_done(e, 2), 1);
   agglo_ensemble_destroy(e);
   /* other seeds: refused */
   e = make(c, "1-4", AGGLO_ENSEMBLE_RESUME, AGGLO_ERROR_INPUT);
