@@ -8,6 +8,7 @@
 #ifdef AGGLO_HAVE_MPI
 #include "agglo/parallel.h"
 #include "run_mpi.h"
+#include "integer_option.h"
 #endif
 #include <getopt.h>
 #include <math.h>
@@ -233,12 +234,8 @@ static int cmd_run(int argc, char **argv) {
       overrides[nover++] = owned[nowned++];
       break;
     case OPT_THREADS: {
-      char *end;
-      long t = strtol(optarg, &end, 10);
-      if (*end || t < 1 || t > 1024) {
-        fprintf(stderr, "agglo run: --threads %s: expected an integer from 1 to 1024\n", optarg);
-        bad = 1;
-      }
+      long long t = 1;
+      if (agglo_cli_integer("run", "--threads", optarg, 1, 1024, &t) != 0) bad = 1;
       threads = (int)t;
       break;
     }
@@ -446,12 +443,8 @@ static int cmd_analyze(int argc, char **argv) {
       analyze_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--frame") && more) {
-      char *end;
-      long k = strtol(argv[++i], &end, 10);
-      if (*end || k < 1 || k > 100000000) {
-        fprintf(stderr, "agglo analyze: --frame %s: expected a frame number >= 1\n", argv[i]);
-        return 2;
-      }
+      long long k;
+      if (agglo_cli_integer("analyze", a, argv[++i], 1, 100000000, &k) != 0) return 2;
       o.frame = (int)k;
     } else if (!strcmp(a, "--all")) {
       o.all = 1;
@@ -467,12 +460,8 @@ static int cmd_analyze(int argc, char **argv) {
       }
       o.box_counting = strcmp(g, "box") ? AGGLO_BOX_COUNTING_BOUNDING : AGGLO_BOX_COUNTING_BOX;
     } else if (!strcmp(a, "--min-size") && more) {
-      char *end;
-      long k = strtol(argv[++i], &end, 10);
-      if (*end || k < 2 || k > 1000000000) {
-        fprintf(stderr, "agglo analyze: --min-size %s: expected a cluster size >= 2\n", argv[i]);
-        return 2;
-      }
+      long long k;
+      if (agglo_cli_integer("analyze", a, argv[++i], 2, 1000000000, &k) != 0) return 2;
       o.min_size = (size_t)k;
     } else if (!strcmp(a, "-o") && more) {
       o.out_dir = argv[++i];
@@ -487,12 +476,8 @@ static int cmd_analyze(int argc, char **argv) {
     } else if (!strcmp(a, "--rdf-max") && more) {
       if (parse_double(a, argv[++i], &o.rdf_max)) return 2;
     } else if (!strcmp(a, "--rdf-bins") && more) {
-      char *end;
-      long b = strtol(argv[++i], &end, 10);
-      if (*end || b < 1 || b > 100000) {
-        fprintf(stderr, "agglo analyze: --rdf-bins %s: expected 1 to 100000\n", argv[i]);
-        return 2;
-      }
+      long long b;
+      if (agglo_cli_integer("analyze", a, argv[++i], 1, 100000, &b) != 0) return 2;
       o.rdf_bins = (int)b;
     } else if (a[0] == '-') {
       fprintf(stderr, "agglo analyze: unknown or incomplete option '%s' (see agglo analyze --help)\n", a);
@@ -540,7 +525,7 @@ static void agglomerates_usage(FILE *f) {
 static int cmd_agglomerates(int argc, char **argv) {
   const char *path = NULL;
   double gap = 0, tol = 0.05;
-  long frame = 0, bins = 8;
+  long long frame = 0, bins = 8;
   int row = 0, definition = AGGLO_ELLIPSOID_MOMENTS;
   double min_radius = 0;
   for (int i = 0; i < argc; i++) {
@@ -551,11 +536,9 @@ static int cmd_agglomerates(int argc, char **argv) {
       agglomerates_usage(stdout);
       return 0;
     } else if (!strcmp(a, "--frame") && more) {
-      frame = strtol(argv[++i], &end, 10);
-      if (*end || frame < 1) goto bad;
+      if (agglo_cli_integer("agglomerates", a, argv[++i], 1, 100000000, &frame) != 0) return 2;
     } else if (!strcmp(a, "--bins") && more) {
-      bins = strtol(argv[++i], &end, 10);
-      if (*end || bins < 1 || bins > 1000) goto bad;
+      if (agglo_cli_integer("agglomerates", a, argv[++i], 1, 1000, &bins) != 0) return 2;
     } else if (!strcmp(a, "--gap") && more) {
       gap = strtod(argv[++i], &end);
       if (*end || !(gap >= 0) || gap > 1e300) goto bad;

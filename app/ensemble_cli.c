@@ -3,6 +3,7 @@
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
 #include "gnuplot.h"
+#include "integer_option.h"
 #include "picture_cli.h"
 #include "wall_clock.h"
 #include <errno.h>
@@ -220,13 +221,9 @@ out:
 }
 
 static int parse_long(const char *cmd, const char *opt, const char *text, long lo, long hi, long *out) {
-  char *end;
-  long v = strtol(text, &end, 10);
-  if (end == text || *end || v < lo || v > hi) {
-    fprintf(stderr, "agglo %s: %s %s: expected an integer from %ld to %ld\n", cmd, opt, text, lo, hi);
-    return -1;
-  }
-  *out = v;
+  long long v;
+  if (agglo_cli_integer(cmd, opt, text, lo, hi, &v) != 0) return -1;
+  *out = (long)v;
   return 0;
 }
 

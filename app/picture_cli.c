@@ -3,6 +3,7 @@
    of a run plotted against time by gnuplot. */
 #include "picture_cli.h"
 #include "gnuplot.h"
+#include "integer_option.h"
 #include "kinetics_cli.h"
 #include "run_program.h"
 #include "agglo/analysis.h"
@@ -213,7 +214,11 @@ int agglo_cli_render(int argc, char **argv) {
       return 0;
     }
     if (parse_common(&a, argc, argv, i, &used)) i += used;
-    else if (!strcmp(argv[i], "--frame") && i + 1 < argc) a.frame = atoi(argv[i + 1]), i += 2;
+    else if (!strcmp(argv[i], "--frame") && i + 1 < argc) {
+      long long k;
+      if (agglo_cli_integer("render", "--frame", argv[i + 1], 0, 100000000, &k) != 0) return 2;
+      a.frame = (int)k, i += 2;
+    }
     else if (!strcmp(argv[i], "--all")) a.all = 1, i++;
     else if (argv[i][0] != '-' && !a.traj) a.traj = argv[i++];
     else {

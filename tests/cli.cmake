@@ -87,6 +87,14 @@ cli_error(unknown_option "unknown option '--frobnicate'" run --frobnicate)
 cli_error(incomplete_option "option '--seed' needs a value" run --seed)
 cli_error(bad_threads_value "--threads x: expected an integer from 1 to 1024" run --threads=x)
 cli_error(bad_threads "--threads 0: expected an integer from 1 to 1024" run --threads 0)
+# every integer option through one parser (core/integer.h): trailing text and overflow refused
+# (render --frame 2x was frame 2, atoi)
+add_test(NAME cli_integer_options COMMAND sh -c "\
+  ${CLI_EXE} render x --frame 2x; ${CLI_EXE} render x --frame 4294967297; \
+  ${CLI_EXE} analyze x --frame 99999999999999999999; ${CLI_EXE} agglomerates x --bins 8.5; \
+  ${CLI_EXE} ensemble x --jobs 9223372036854775808; ${CLI_EXE} compare x --seeds ' 3'")
+set_tests_properties(cli_integer_options PROPERTIES TIMEOUT 30 PASS_REGULAR_EXPRESSION
+  "render: --frame 2x: expected an integer from 0 to 100000000\nagglo render: --frame 4294967297: expected an integer from 0 to 100000000\nagglo analyze: --frame 99999999999999999999: expected an integer from 1 to 100000000\nagglo agglomerates: --bins 8\\.5: expected an integer from 1 to 1000\nagglo ensemble: --jobs 9223372036854775808: expected an integer from 1 to 4096\nagglo compare: --seeds  3: expected an integer from 1 to 100000\n")
 # a run that would take no step (t_end under half a step) is refused; a value beyond the bound
 # of a range "without one" names that bound
 cli_error(t_end_under_half_step

@@ -4,6 +4,7 @@
 #include "agglo/ensemble.h"
 #include "core/checksum.h"
 #include "core/files.h"
+#include "core/integer.h"
 #include "models/ballistic_compare.h"
 #include "core/error.h"
 #include "analysis/frame_summary.h"
@@ -125,6 +126,10 @@ void agglo_ensemble_destroy(agglo_ensemble *e) {
       return agglo_error(AGGLO_ERROR_USAGE, "%s: the ensemble is already prepared", __func__);   \
   } while (0)
 
+/* run.seed's range (config/config.c), and at most this many seeds in an ensemble */
+#define SEED_MAX 9200000000000000000LL
+enum { MAX_SEEDS = 1000000 };
+
 static int cmp_long(const void *a, const void *b) {
   long x = *(const long *)a, y = *(const long *)b;
   return (x > y) - (x < y);
@@ -138,23 +143,24 @@ agglo_status agglo_ensemble_set_seeds(agglo_ensemble *e, const char *spec) {
   if (!s) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   const char *p = spec;
   while (*p) {
-    char *end;
-    long a = strtol(p, &end, 10), b = a;
-    if (end == p || a < 0) goto bad;
-    p = end;
-    if (*p == '-') {
-      const char *q = p + 1;
-      b = strtol(q, &end, 10);
-      if (end == q || b < a) goto bad;
-      p = end;
+    /* seeds are run.seed values: 0 to SEED_MAX (a range to LONG_MAX once looped forever) */
+    long long a, b;
+    int rc = agglo_parse_integer(p, 0, SEED_MAX, &a, &p);
+    b = a;
+    if (rc == AGGLO_INT_OK && *p == '-') rc = agglo_parse_integer(p + 1, 0, SEED_MAX, &b, &p);
+    if (rc == AGGLO_INT_OUT_OF_RANGE) {
+      free(s);
+      return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: a seed is out of range (allowed: 0 to %lld, "
+                         "the range of run.seed)", spec, (long long)SEED_MAX);
     }
+    if (rc != AGGLO_INT_OK || b < a) goto bad;
     if (*p == ',') p++;
     else if (*p) goto bad;
-    if (b - a >= 1000000 || n + (size_t)(b - a) >= 1000000) {
+    if (b - a >= MAX_SEEDS || n + (size_t)(b - a) >= MAX_SEEDS) {
       free(s);
-      return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: more than 1000000 seeds", spec);
+      return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: more than %d seeds", spec, MAX_SEEDS);
     }
-    for (long v = a; v <= b; v++) {
+    for (long v = (long)a; v <= (long)b; v++) {
       if (n == cap) {
         long *t = realloc(s, 2 * cap * sizeof *s);
         if (!t) {

@@ -37,6 +37,16 @@ static void grid_and_refusals(void **state) {
   assert_int_equal(agglo_ensemble_set_seeds(e, "1,1"), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "seed 1 given twice"));
   assert_int_equal(agglo_ensemble_set_seeds(e, "x"), AGGLO_ERROR_INPUT);
+  /* seeds are run.seed values: a seed at LONG_MAX (or clamped to it) once looped forever */
+  const char *too_big[] = {"9223372036854775807", "99999999999999999999", "1,9223372036854775806-9223372036854775807"};
+  for (int k = 0; k < 3; k++) {
+    assert_int_equal(agglo_ensemble_set_seeds(e, too_big[k]), AGGLO_ERROR_INPUT);
+    assert_non_null(strstr(agglo_last_error(), "a seed is out of range (allowed: 0 to 9200000000000000000"));
+  }
+  assert_int_equal(agglo_ensemble_set_seeds(e, "9199999999999999999-9200000000000000000"), AGGLO_OK);
+  assert_int_equal(agglo_ensemble_set_seeds(e, "0-1000000"), AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "more than 1000000 seeds"));
+  assert_int_equal(agglo_ensemble_set_seeds(e, "-3"), AGGLO_ERROR_INPUT);
   assert_int_equal(agglo_ensemble_set_seeds(e, "7,1-2"), AGGLO_OK);
   assert_int_equal(agglo_ensemble_vary(e, "particles.bogus", "1,2"), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "unknown key"));
