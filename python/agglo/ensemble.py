@@ -11,13 +11,14 @@ and the statistics over seeds (include/agglo/ensemble.h, docs/ensembles.md), fro
 Members run one after the other in this process; `agglo ensemble --jobs J` or mpirun run the same
 ensemble in parallel, with byte-identical member files."""
 import csv
+import numbers
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from ._ffi import check, encode, ffi, lib
-from .errors import InputError
+from .errors import InputError, UsageError
 from .simulation import OUTPUTS, Config, format_value
 
 __all__ = ["Ensemble", "read_table"]
@@ -44,11 +45,51 @@ def read_table(path: Union[str, "os.PathLike[str]"]) -> Dict[str, np.ndarray]:
     return table
 
 
+def _seeds_text(seeds: Any) -> str:
+    """seeds as agglo_ensemble_set_seeds takes them: a string as the CLI's --seeds, or an
+    iterable of integers (a list, a range). A bare int is refused: "5" is seed 5 on the command
+    line, and 5 could as well mean five seeds."""
+    if isinstance(seeds, str):
+        return seeds
+    if isinstance(seeds, (numbers.Integral, float)):
+        raise TypeError(f"Ensemble: seeds={seeds!r}: give a list of seeds ([{seeds}]), a range "
+                        f"(range(1, {seeds} + 1)) or a string such as '1-{seeds}'")
+    try:
+        items = list(seeds)
+    except TypeError:
+        raise TypeError(f"Ensemble: seeds={seeds!r}: give a string such as '1-20' or a list of "
+                        f"integers") from None
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"Ensemble: seeds: {v!r} is not an integer (allowed: integers from 0)")
+    if not items:
+        raise InputError("Ensemble: seeds is empty (give at least one seed)")
+    return ",".join(str(int(v)) for v in items)
+
+
+def _vary_text(key: str, values: Any) -> str:
+    """The values of a varied key as agglo_ensemble_vary takes them: a string is split on commas
+    (or on ';' when it holds one) as the CLI's --vary; a list or tuple gives one value each."""
+    if isinstance(values, str):
+        return values
+    if not isinstance(values, (list, tuple, range, np.ndarray)):
+        raise TypeError(f"Ensemble: vary[{key!r}] = {values!r}: give a list of values or a string "
+                        f"of values separated by commas")
+    texts = [format_value(v) for v in values]
+    if not texts:
+        raise InputError(f"Ensemble: vary[{key!r}] has no values (give at least one)")
+    return (";" if any("," in t for t in texts) else ",").join(texts)
+
+
 class Ensemble:
     """An ensemble of the scenario config (a Config, a dict over the defaults or a scenario
-    path, then overrides) under directory: seeds "1-20", "7", "1,4,10-12" or a list of ints;
-    vary {key: values} (each key a dimension of the grid, the first outermost); outputs "all",
-    "none" or names among trajectory, stats, snapshots, state."""
+    path, then overrides) under directory: seeds "1-20", "7", "1,4,10-12" or a list (or range)
+    of ints (a bare int is refused); vary {key: values}, values a list or a string split on
+    commas as --vary (each key a dimension of the grid, the first outermost); outputs "all",
+    "none" or names among trajectory, stats, snapshots, state.
+
+    run() holds the directory while it runs and releases it at its end (as close() does); use
+    the Ensemble as a context manager, or call close(), to release it after prepare()."""
 
     def __init__(self, config: Any, directory: Union[str, "os.PathLike[str]"],
                  seeds: Union[str, Sequence[int]] = "1-10",
@@ -61,13 +102,9 @@ class Ensemble:
         out = ffi.new("agglo_ensemble **")
         check(lib.agglo_ensemble_new(cfg._c, encode(self.directory), out))
         self._e = ffi.gc(out[0], lib.agglo_ensemble_destroy)
-        if not isinstance(seeds, str):
-            seeds = ",".join(str(int(s)) for s in seeds)
-        check(lib.agglo_ensemble_set_seeds(self._e, seeds.encode()))
+        check(lib.agglo_ensemble_set_seeds(self._e, _seeds_text(seeds).encode()))
         for key, values in (vary or {}).items():
-            texts = [format_value(v) for v in values]
-            sep = ";" if any("," in t for t in texts) else ","
-            check(lib.agglo_ensemble_vary(self._e, key.encode(), sep.join(texts).encode()))
+            check(lib.agglo_ensemble_vary(self._e, key.encode(), _vary_text(key, values).encode()))
         if isinstance(outputs, str):
             outputs = {"all": tuple(OUTPUTS), "none": ()}.get(outputs, (outputs,))
         flags = 0
@@ -78,21 +115,33 @@ class Ensemble:
             flags |= OUTPUTS[w]
         check(lib.agglo_ensemble_set_outputs(self._e, flags))
         self._prepared = False
+        self._names: Optional[List[str]] = None  # kept by close() after prepare
+
+    def _handle(self, what: str) -> Any:
+        if self._e is None:
+            raise UsageError(f"Ensemble.{what}: the ensemble is closed (run() releases its "
+                             f"directory at its end): make a new Ensemble, with run(resume=True) "
+                             f"to keep its finished members")
+        return self._e
 
     def prepare(self, mode: str = "new") -> "Ensemble":
         """Fix the grid and hold the directory: mode "new" (it must hold no ensemble or run),
         "resume" (this ensemble: its finished members are kept) or "overwrite"."""
         if mode not in _MODES:
             raise InputError(f"Ensemble.prepare: mode {mode!r} (allowed: {', '.join(_MODES)})")
-        check(lib.agglo_ensemble_prepare(self._e, _MODES[mode]))
+        check(lib.agglo_ensemble_prepare(self._handle("prepare"), _MODES[mode]))
         self._prepared = True
         return self
 
     def __len__(self) -> int:
+        if self._e is None:
+            return len(self._names or [])
         return int(lib.agglo_ensemble_count(self._e))
 
     def member_names(self) -> List[str]:
         """Each member's directory under the ensemble's ("key=value/.../seed=S")."""
+        if self._e is None:
+            return list(self._names or [])
         return [ffi.string(lib.agglo_ensemble_member_name(self._e, i)).decode()
                 for i in range(len(self))]
 
@@ -101,25 +150,31 @@ class Ensemble:
         """Prepare (resume: keep the finished members of an earlier run; overwrite: replace
         what the directory holds), run every member not done, one after the other, and write
         the summary (ensemble.csv, members.csv). progress(i, name, ok) is called after each
-        member. Returns the count of members that failed (their `failed` marker says why)."""
-        if not self._prepared:
-            self.prepare("resume" if resume else "overwrite" if overwrite else "new")
-        for i in range(len(self)):
-            if lib.agglo_ensemble_member_done(self._e, i):
-                continue
-            st = lib.agglo_ensemble_run_member(self._e, i, ffi.NULL, ffi.NULL)
-            if st == lib.AGGLO_ERROR_IO:  # no marker could be written: nothing to summarise
-                check(st)
-            if progress is not None:
-                name = ffi.string(lib.agglo_ensemble_member_name(self._e, i)).decode()
-                progress(i, name, st == lib.AGGLO_OK)
-        return self.write_summary()
+        member. Returns the count of members that failed (their `failed` marker says why).
+        The directory is released at the end (close()), also when a member raises: a second
+        Ensemble or `agglo ensemble --resume` may take it at once."""
+        e = self._handle("run")
+        try:
+            if not self._prepared:
+                self.prepare("resume" if resume else "overwrite" if overwrite else "new")
+            for i in range(len(self)):
+                if lib.agglo_ensemble_member_done(e, i):
+                    continue
+                st = lib.agglo_ensemble_run_member(e, i, ffi.NULL, ffi.NULL)
+                if st == lib.AGGLO_ERROR_IO:  # no marker could be written: nothing to summarise
+                    check(st)
+                if progress is not None:
+                    name = ffi.string(lib.agglo_ensemble_member_name(e, i)).decode()
+                    progress(i, name, st == lib.AGGLO_OK)
+            return self.write_summary()
+        finally:
+            self.close()
 
     def write_summary(self) -> int:
         """Write ensemble.csv and members.csv from the members' directories; returns the count
         of members that failed or have not run."""
         failed = ffi.new("size_t *")
-        check(lib.agglo_ensemble_write_summary(self._e, failed))
+        check(lib.agglo_ensemble_write_summary(self._handle("write_summary"), failed))
         return int(failed[0])
 
     def summary(self) -> Dict[str, np.ndarray]:
@@ -132,8 +187,12 @@ class Ensemble:
         return read_table(os.path.join(self.directory, "members.csv"))
 
     def close(self) -> None:
-        """Release the directory (also when the Ensemble is garbage collected)."""
+        """Release the directory (run() does at its end; also when the Ensemble is garbage
+        collected or leaves a with block). Its member names stay readable; summary() and
+        members() read the files."""
         if self._e is not None:
+            if self._prepared:
+                self._names = self.member_names()
             e, self._e = self._e, None
             ffi.release(e)
 

@@ -233,6 +233,12 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
     if (!v) break;
     memcpy(v, p, len);
     v[len] = 0;
+    if (!len) { /* a member with an empty value was the default's, unnamed */
+      agglo_error(AGGLO_ERROR_INPUT, "--vary %s=%s: value %zu is empty (allowed: values separated "
+                  "by ',', or by ';' when they hold commas)", key, values, dim.n + 1);
+      free(v);
+      goto fail;
+    }
     for (size_t k = 0; k < dim.n; k++)
       if (!strcmp(dim.values[k], v)) {
         agglo_error(AGGLO_ERROR_INPUT, "--vary %s: value '%s' given twice", key, v);

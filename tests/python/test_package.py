@@ -237,3 +237,51 @@ def test_plots(small_contact, tmp_path):
     assert table["n_clusters"][-1] == sim.cluster_count
     with pytest.raises(KeyError, match="n_cluster: no such column"):
         agglo.plots.stats(table, y="n_cluster")
+
+
+def test_ensemble_lock_released_after_run(tmp_path):
+    """run() releases the directory at its end (it was held until close()), and an Ensemble is
+    a context manager."""
+    args = (agglo.examples.path("maury_brownian_500"), tmp_path / "e")
+    kw = dict(seeds=[1], overrides={"particles.n": 30, "run.t_end": 0.05, "output.snapshots": ""},
+              outputs=["stats"])
+    ens = agglo.ensemble.Ensemble(*args, **kw)
+    assert ens.run() == 0
+    # a second ensemble resumes at once (refused before, naming this process's pid)
+    again = agglo.ensemble.Ensemble(*args, **kw)
+    assert again.run(resume=True) == 0
+    assert ens.member_names() == ["seed=1"] and len(ens) == 1
+    assert list(ens.members()["status"]) == ["ok"]
+    with pytest.raises(agglo.UsageError, match="the ensemble is closed"):
+        ens.run()
+    with agglo.ensemble.Ensemble(*args, **kw) as held:
+        held.prepare("resume")
+        with pytest.raises(agglo.OutputError, match="in use by another run"):
+            agglo.ensemble.Ensemble(*args, **kw).prepare("resume")
+    agglo.ensemble.Ensemble(*args, **kw).prepare("resume").close()
+
+
+def test_ensemble_arguments(tmp_path):
+    """seeds and vary in the forms the docs give; the others refused clearly."""
+    path = agglo.examples.path("maury_brownian_500")
+    ens = agglo.ensemble.Ensemble(path, tmp_path / "a", seeds="1-2",
+                                  vary={"particles.n": "100,200"}).prepare()
+    assert ens.member_names() == ["particles.n=100/seed=1", "particles.n=100/seed=2",
+                                  "particles.n=200/seed=1", "particles.n=200/seed=2"]
+    ens.close()
+    ens = agglo.ensemble.Ensemble(path, tmp_path / "b", seeds=range(3, 5),
+                                  vary={"box.size": ["1,1", "2,2"]}).prepare()
+    assert ens.member_names()[-1] == "box.size=2_2/seed=4"
+    ens.close()
+    with pytest.raises(TypeError, match=r"seeds=5: give a list of seeds \(\[5\]\), a range"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", seeds=5)
+    with pytest.raises(TypeError, match="seeds: 2.5 is not an integer"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", seeds=[1, 2.5])
+    with pytest.raises(agglo.InputError, match=r"vary\['particles.n'\] has no values"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", vary={"particles.n": []})
+    with pytest.raises(TypeError, match=r"vary\['particles.n'\] = 100: give a list"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", vary={"particles.n": 100})
+    with pytest.raises(agglo.InputError, match="value 2 is empty"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", vary={"particles.n": "100,,200"})
+    with pytest.raises(agglo.InputError, match="a seed is out of range"):
+        agglo.ensemble.Ensemble(path, tmp_path / "c", seeds=[2**63 - 1])
