@@ -49,6 +49,12 @@ const char *agglo_version(void);
 agglo_status agglo_set_threads(int threads);
 /* Free text (or NULL) that the library returned through a char **text argument. */
 void agglo_free(void *p);
+/* A user's integer (a command-line option, a count): decimal digits with an optional minus sign,
+   the whole text, within [lo, hi] (a value past long long, which strtoll clamps, is out of range).
+   AGGLO_OK with *out, or AGGLO_ERROR_INPUT: "WHAT TEXT: expected an integer from LO to HI". The
+   one parser of the command line's integer options and of the library's --seeds lists. */
+agglo_status agglo_parse_integer(const char *what, const char *text, long long lo, long long hi,
+                                 long long *out);
 
 /* ---- settings ---------------------------------------------------------------------------- */
 
@@ -115,7 +121,7 @@ void agglo_sim_destroy(agglo_sim *sim);
 
 /* Stepping. The outputs of a run do not depend on how it is cut into calls. */
 agglo_status agglo_sim_step(agglo_sim *sim, int64_t n);        /* n steps (or events/windows) */
-agglo_status agglo_sim_run_until(agglo_sim *sim, double t);    /* to the first step at t or after (event driven: at t) */
+agglo_status agglo_sim_run_until(agglo_sim *sim, double t);    /* to the first step at t or after (event driven: at t); a t before the current time is refused */
 agglo_status agglo_sim_run(agglo_sim *sim);                    /* to run.t_end, or until finished */
 /* 1 when the model has nothing left to do (e.g. one ballistic cluster left). */
 int agglo_sim_finished(const agglo_sim *sim);

@@ -200,6 +200,13 @@ class Config(collections.abc.Mapping):  # Mapping[str, str]
 
     __copy__ = copy
 
+    def __deepcopy__(self, memo: Any) -> "Config":
+        return self.copy()
+
+    def __reduce__(self) -> Any:
+        # pickled as its INI text (every key, reloadable), not the C handle
+        return (Config.from_string, (self.to_ini(), "(pickled Config)"))
+
     def to_dict(self) -> Dict[str, str]:
         """{key: text} of every key."""
         return {k: self.get(k) for k in self}
@@ -299,7 +306,9 @@ class Snapshot:
                  radius: Optional[float] = None) -> "Snapshot":
         """A Snapshot from an ase.Atoms (to_ase's inverse): dim from info["dim"] (else 3), radii
         from the "radius" array (else radius), ids from "id" (else 0..n-1), box.lo from
-        info["box_lo"] (else 0), the box from the cell's diagonal (an orthorhombic cell only)."""
+        info["box_lo"] (else 0), the box from the cell's diagonal (an orthorhombic cell only).
+        Refused (InputError): a cell side <= 0, z != 0 with dim 2 (it would be dropped), radii
+        <= 0 or not finite, negative or repeated ids."""
         info = atoms.info
         dim = int(dim if dim is not None else info.get("dim", 3))
         if dim not in (2, 3):
@@ -309,6 +318,7 @@ class Snapshot:
             raise InputError("from_ase: the cell is not orthorhombic (agglo's boxes are)")
         n = len(atoms)
         lo = np.asarray(info.get("box_lo", np.zeros(dim)), dtype=float)[:dim]
+        lo = np.pad(lo, (0, dim - len(lo)))  # a 2D snapshot's atoms read with dim=3: z from 0
         if "radius" in atoms.arrays:
             radii = np.asarray(atoms.arrays["radius"], dtype=float)
         elif radius is not None:
@@ -319,10 +329,35 @@ class Snapshot:
                else np.arange(n, dtype=np.int64))
         clusters = (np.asarray(atoms.arrays["cluster"], dtype=np.int64)
                     if "cluster" in atoms.arrays else ids.copy())
-        x = atoms.get_positions()[:, :dim] + lo
+        # what set_snapshot would refuse, or what would be lost, refused here by name
+        side = np.diag(cell)[:dim]
+        for k in range(dim):
+            if not (np.isfinite(side[k]) and side[k] > 0):
+                raise InputError(f"from_ase: the cell's side {k} is {side[k]:g} (allowed: > 0 and "
+                                 f"finite)")
+        pos = atoms.get_positions()
+        if dim == 2 and n and np.any(pos[:, 2] != 0):
+            i = int(np.flatnonzero(pos[:, 2] != 0)[0])
+            raise InputError(f"from_ase: dim = 2 but atom {i} has z = {pos[i, 2]:g} (allowed: z = 0 "
+                             f"in 2D; give dim=3 to keep the third axis)")
+        bad = np.flatnonzero(~(np.isfinite(radii) & (radii > 0))) if len(radii) == n else []
+        if len(radii) != n:
+            raise InputError(f"from_ase: {len(radii)} radii for {n} atoms")
+        if len(bad):
+            raise InputError(f"from_ase: atom {int(bad[0])} has radius {radii[bad[0]]:g} (allowed: "
+                             f"> 0 and finite)")
+        if n and ids.min() < 0:
+            raise InputError(f"from_ase: id {int(ids.min())} (allowed: ids >= 0)")
+        uniq, counts = np.unique(ids, return_counts=True)
+        if np.any(counts > 1):
+            dup = int(uniq[counts > 1][0])
+            at = np.flatnonzero(ids == dup)
+            raise InputError(f"from_ase: id {dup} is given to atoms {int(at[0])} and {int(at[1])} "
+                             f"(allowed: distinct ids)")
+        x = pos[:, :dim] + lo
         v = atoms.get_velocities()
         v = np.zeros((n, dim)) if v is None else v[:, :dim]
-        box = Box(lo, lo + np.diag(cell)[:dim], tuple(bool(p) for p in atoms.pbc[:dim]))
+        box = Box(lo, lo + side, tuple(bool(p) for p in atoms.pbc[:dim]))
         return cls(time=float(info.get("time", 0.0)), step=int(info.get("step", 0)), dim=dim,
                    box=box, ids=ids, positions=x, velocities=v.copy(), radii=radii,
                    masses=np.asarray(atoms.get_masses(), dtype=float),
@@ -401,6 +436,23 @@ class Simulation:
         dict of keys applied last."""
         cfg = Config.default() if config is None else Config._of(config)
         self._setup(cfg, seed, overrides, None)
+
+    # -- copies ---------------------------------------------------------------------------
+
+    _NO_COPY = ("a Simulation holds the library's state, which Python cannot copy (copy.copy "
+                "once gave an alias stepping the original): for another one from the same start "
+                "use Simulation(sim.config); to carry the state on, sim.save_state(dir) then "
+                "Simulation.from_restart(dir) (every model, bit for bit), or "
+                "other.set_snapshot(sim.get_snapshot()); sim.config and sim.get_snapshot() pickle")
+
+    def __copy__(self) -> "Simulation":
+        raise TypeError(f"copy.copy: {self._NO_COPY}")
+
+    def __deepcopy__(self, memo: Any) -> "Simulation":
+        raise TypeError(f"copy.deepcopy: {self._NO_COPY}")
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(f"pickle: {self._NO_COPY}")
 
     # -- construction ---------------------------------------------------------------------
 
@@ -558,13 +610,17 @@ class Simulation:
         callback) or FINISHED (the model has nothing left to do)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             raise InputError(f"step: n = {n!r} (allowed: an integer >= 0)")
+        if not 0 <= int(n) < 2**63:  # beyond int64_t: cffi's OverflowError, not the library's
+            raise InputError(f"step: n = {n} (allowed: 0 to {2**53 - self.step_count}, the steps "
+                             f"left before step 2^53)")
         return self._drive("step", lib.agglo_sim_step, int(n))
 
     def run(self, t_end: Optional[float] = None, callback: Optional[Callback] = None,
             every: int = 1) -> RunStatus:
         """Run to time t_end (the first step at or after it; event-driven models stop at it exactly), or with t_end = None to run.t_end
         or until the model is finished. callback(sim), if given, is called every `every` steps
-        for this run only (see set_callback). Returns a RunStatus: DONE, STOPPED or FINISHED."""
+        for this run only (see set_callback). Returns a RunStatus: DONE, STOPPED or FINISHED.
+        A t_end before the current time raises InputError."""
         if callback is not None:
             old = (self._user_fn, self._every)
             self.set_callback(callback, every)

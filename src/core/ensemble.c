@@ -145,9 +145,9 @@ agglo_status agglo_ensemble_set_seeds(agglo_ensemble *e, const char *spec) {
   while (*p) {
     /* seeds are run.seed values: 0 to SEED_MAX (a range to LONG_MAX once looped forever) */
     long long a, b;
-    int rc = agglo_parse_integer(p, 0, SEED_MAX, &a, &p);
+    int rc = agglo_integer_prefix(p, 0, SEED_MAX, &a, &p);
     b = a;
-    if (rc == AGGLO_INT_OK && *p == '-') rc = agglo_parse_integer(p + 1, 0, SEED_MAX, &b, &p);
+    if (rc == AGGLO_INT_OK && *p == '-') rc = agglo_integer_prefix(p + 1, 0, SEED_MAX, &b, &p);
     if (rc == AGGLO_INT_OUT_OF_RANGE) {
       free(s);
       return agglo_error(AGGLO_ERROR_INPUT, "--seeds %s: a seed is out of range (allowed: 0 to %lld, "

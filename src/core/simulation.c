@@ -347,6 +347,10 @@ agglo_status agglo_sim_run_until(agglo_sim *sim, double t) {
   agglo_status st = can_step(sim, __func__);
   if (st != AGGLO_OK) return st;
   if (!isfinite(t)) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_until: t = %g (allowed: finite)", t);
+  /* a time already passed took no step and said DONE (sim.run(t_end=-1)) */
+  if (sim->model->variable_step ? t < sim->sys.t : ceil(t / sim->cfg.dt - 1e-9) < (double)sim->sys.step)
+    return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_run_until: t = %g is before the simulation's "
+                       "time %g (allowed: t >= the current time)", t, sim->sys.t);
   if (sim->model->variable_step) {
     sim->until = t; /* an event-driven model stops there exactly */
     while (st == AGGLO_OK && !sim->finished && sim->sys.t < t) st = step_once(sim);

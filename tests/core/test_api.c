@@ -291,6 +291,9 @@ static void test_misuse(void **st) {
   /* bad arguments of the verbs */
   assert_int_equal(agglo_sim_step(sim, -1), AGGLO_ERROR_INPUT);
   assert_int_equal(agglo_sim_run_until(sim, NAN), AGGLO_ERROR_INPUT);
+  /* a time already passed took no step and said OK */
+  assert_int_equal(agglo_sim_run_until(sim, -1), AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "t = -1 is before the simulation's time 0"));
   assert_int_equal(agglo_sim_set_callback(sim, 0, stop_cb, NULL), AGGLO_ERROR_INPUT);
   assert_int_equal(agglo_sim_attach_outputs(sim, "/proc/no/such/dir", AGGLO_OUTPUT_STATS), AGGLO_ERROR_IO);
   assert_non_null(strstr(agglo_last_error(), "cannot create directory"));

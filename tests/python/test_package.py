@@ -177,6 +177,69 @@ def test_ase_round_trip(small_contact):
     assert back.time == snap.time and back.dim == 2 and back.box.periodic == snap.box.periodic
 
 
+def test_from_ase_refusals(small_contact):
+    """from_ase refuses what it dropped or what set_snapshot then refused."""
+    pytest.importorskip("ase")
+    atoms = small_contact().to_ase()
+
+    def refused(change, match):
+        a = atoms.copy()
+        change(a)
+        with pytest.raises(agglo.InputError, match=match):
+            agglo.Snapshot.from_ase(a)
+
+    def lift(a):
+        x = a.get_positions()
+        x[7, 2] = 0.5
+        a.set_positions(x)
+
+    def radius(a):
+        a.arrays["radius"][3] = -0.1
+
+    def dup(a):
+        a.arrays["id"][5] = a.arrays["id"][2]
+
+    def cell(a):
+        a.set_cell(np.diag([0.0, a.cell[1, 1], a.cell[2, 2]]))
+
+    refused(lift, r"dim = 2 but atom 7 has z = 0\.5 \(allowed: z = 0 in 2D; give dim=3")
+    refused(radius, r"atom 3 has radius -0\.1 \(allowed: > 0 and finite\)")
+    refused(dup, r"id 2 is given to atoms 2 and 5 \(allowed: distinct ids\)")
+    refused(cell, r"the cell's side 0 is 0 \(allowed: > 0 and finite\)")
+    a = atoms.copy()
+    lift(a)
+    assert agglo.Snapshot.from_ase(a, dim=3).positions[7, 2] == pytest.approx(0.5)
+
+
+def test_copy_and_pickle(small_contact):
+    """A Config pickles and copies through its INI text; a Simulation refuses copy and pickle
+    with a TypeError saying what to do (copy.copy gave an alias stepping the original)."""
+    import copy
+    import pickle
+    cfg = agglo.Config.from_file(agglo.examples.path("dpd_capillary"))
+    assert pickle.loads(pickle.dumps(cfg)).to_dict() == cfg.to_dict()
+    assert copy.deepcopy(cfg).to_dict() == cfg.to_dict()
+    sim = small_contact()
+    for f in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match=r"Simulation\(sim.config\).*save_state"):
+            f(sim)
+    assert sim.step_count == 0
+    snap = pickle.loads(pickle.dumps(sim.get_snapshot()))
+    assert np.array_equal(snap.positions, sim.get_snapshot().positions)
+
+
+def test_run_before_now_and_huge_step(small_contact):
+    """run(t_end) before the current time is refused (it returned DONE); step(2**63) raises the
+    package's InputError (cffi's OverflowError before)."""
+    sim = small_contact()
+    sim.run(0.1)
+    assert sim.run(0.1) == agglo.RunStatus.DONE and sim.run(sim.time) == agglo.RunStatus.DONE
+    with pytest.raises(agglo.InputError, match=r"t = -1 is before the simulation's time 0\.1"):
+        sim.run(t_end=-1)
+    with pytest.raises(agglo.InputError, match=r"step: n = 9223372036854775808 \(allowed: 0 to"):
+        sim.step(2**63)
+    assert sim.step_count == 5
+
 def test_pictures(small_contact, tmp_path):
     sim = small_contact(output__png_width=120)
     sim.step(2)
