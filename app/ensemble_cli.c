@@ -481,6 +481,19 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
     if (!strcmp(fh[k], want)) cb = k;
     if (xkey && k < nkeys && !strcmp(fh[k], xkey)) cx = k;
   }
+  int stats = 0; /* any statistics at all: none when no member finished */
+  for (int k = 0; k < nh; k++) {
+    size_t l = strlen(fh[k]);
+    stats |= l > 5 && !strcmp(fh[k] + l - 5, "_mean");
+  }
+  if (!stats) {
+    fprintf(stderr, "agglo plot: %s: no member finished (every one failed or did not run), so %s "
+            "holds no statistics to plot; %s/members.csv says why\n", dir, path, dir);
+    free(line);
+    free(hdr);
+    fclose(f);
+    return 1;
+  }
   if (ct < 0 || cm < 0 || cb < 0 || (xkey && cx < 0)) {
     fprintf(stderr, "agglo plot: %s: no %s%s%s in %s (columns: the stats.csv names; keys: the "
             "varied ones)\n", dir, cm < 0 ? "column " : "key ", cm < 0 ? col : xkey ? xkey : "",
