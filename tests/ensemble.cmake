@@ -43,6 +43,15 @@ add_test(NAME ensemble_plot_all_failed
 set_tests_properties(ensemble_plot_all_failed PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "agglo plot: ens_all_failed: no member finished \\(every one failed or did not run\\), so ens_all_failed/ensemble.csv holds no statistics to plot; ens_all_failed/members.csv says why\nstatus 1")
 
+# --vary values compare by value, as -s ones do through base.ini (0.020 then 0.02 was refused by
+# --resume while -s 0.20 then 0.2 was taken): numbers are named as the settings write them
+set(ENS_TINY "${ENS_SCENARIO} -s box.size= -s particles.n=40 -s run.t_end=0.1 --seeds 1 --quiet")
+add_test(NAME ensemble_vary_by_value
+  COMMAND sh -c "rm -rf ens_by_value; $<TARGET_FILE:agglo_cli> ensemble ${ENS_TINY} --vary particles.fraction=0.020,1e-1 -o ens_by_value && ls ens_by_value | grep particles && $<TARGET_FILE:agglo_cli> ensemble ${ENS_TINY} --vary particles.fraction=0.02,0.10 -o ens_by_value --resume && echo RESUMED; $<TARGET_FILE:agglo_cli> ensemble ${ENS_TINY} --vary particles.fraction=0.1,0.10 -o ens_by_value2"
+  WORKING_DIRECTORY ${ENS_DIR})
+set_tests_properties(ensemble_vary_by_value PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "particles.fraction=0.02\nparticles.fraction=0.1\nRESUMED\n.*--vary particles.fraction: value '0.1' given twice")
+
 add_test(NAME ensemble_help COMMAND $<TARGET_FILE:agglo_cli> ensemble --help)
 set_tests_properties(ensemble_help PROPERTIES
   PASS_REGULAR_EXPRESSION "usage: agglo ensemble.*--seeds LIST.*--vary section.key=v1,v2.*--resume.*mpirun -np K")

@@ -199,6 +199,24 @@ bad:
                      "--seeds %s: expected seeds >= 0 and ranges, e.g. 1-20 or 1,4,10-12", spec);
 }
 
+/* A varied value that is a number, as the settings write it (0.020 -> 0.02, 1e-1 -> 0.1): the
+   member's directory, grid.txt and --resume then compare values by value, as base.ini does for
+   -s. Other text, and a number the key refuses (the member reports it), stays as given. v is
+   freed when replaced; NULL when out of memory. */
+static char *canonical_number(agglo_config *probe, const char *key, char *v) {
+  char *end, buf[1024];
+  errno = 0;
+  (void)strtod(v, &end);
+  if (end == v || *end || errno || agglo_config_set(probe, key, v) != AGGLO_OK ||
+      agglo_config_get(probe, key, buf, sizeof buf) != AGGLO_OK || !strcmp(buf, v))
+    return v;
+  strtod(buf, &end);
+  if (*end) return v; /* a key that writes the number otherwise (a list): keep the user's */
+  char *c = dup_str(buf);
+  free(v);
+  return c;
+}
+
 agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char *values) {
   NEED_OPEN(e);
   if (!key || !values) return agglo_error(AGGLO_ERROR_USAGE, "agglo_ensemble_vary: NULL key or values");
@@ -223,6 +241,7 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   }
   e->dims = dims;
+  agglo_config *probe = agglo_config_copy(e->base);
   const char *p = values;
   for (;;) {
     const char *q = strchr(p, sep);
@@ -233,6 +252,7 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
     if (!v) break;
     memcpy(v, p, len);
     v[len] = 0;
+    if (len && probe && (v = canonical_number(probe, key, v)) == NULL) break;
     if (!len) { /* a member with an empty value was the default's, unnamed */
       agglo_error(AGGLO_ERROR_INPUT, "--vary %s=%s: value %zu is empty (allowed: values separated "
                   "by ',', or by ';' when they hold commas)", key, values, dim.n + 1);
@@ -255,9 +275,11 @@ agglo_status agglo_ensemble_vary(agglo_ensemble *e, const char *key, const char 
     agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
     goto fail;
   }
+  agglo_config_destroy(probe);
   e->dims[e->ndims++] = dim;
   return AGGLO_OK;
 fail:
+  agglo_config_destroy(probe);
   for (size_t k = 0; k < dim.n; k++) free(dim.values[k]);
   free(dim.values);
   free(dim.key);
