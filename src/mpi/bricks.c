@@ -2,6 +2,7 @@
 #include "mpi/bricks.h"
 #include "core/error.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,10 +98,25 @@ int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3
     MPI_Cart_shift(b->comm, k, 1, &b->nb[k][0], &b->nb[k][1]);
     b->blo[k] = b->glo[k] + b->glen[k] * b->coord[k] / b->dims[k];
     b->bhi[k] = b->glo[k] + b->glen[k] * (b->coord[k] + 1) / b->dims[k];
-    if (b->dims[k] > 1 && b->glen[k] / b->dims[k] < halo)
+    if (b->dims[k] > 1 && b->glen[k] / b->dims[k] < halo) {
+      /* the box may hold fewer bricks than there are ranks (a tiny box: n = 1 was refused as
+         "at most 0 bricks along x"): say so, and how many ranks it takes */
+      double most = 1;
+      for (int j = 0; j < b->dim; j++) most *= fmax(1, floor(b->glen[j] / halo));
+      if (most < b->size) {
+        char sides[96];
+        snprintf(sides, sizeof sides, b->dim == 3 ? "%g x %g x %g" : "%g x %g", b->glen[0],
+                 b->glen[1], b->glen[2]);
+        return agglo_fail(err, errlen, "the box (%s) holds at most %.0f brick%s at least the "
+                          "cut-off %g wide, fewer than the %d MPI ranks: run it on at most %.0f "
+                          "rank%s (mpirun -np %.0f%s), or enlarge the box", sides, most,
+                          most == 1 ? "" : "s", halo, b->size, most, most == 1 ? "" : "s", most,
+                          most == 1 ? ", or without mpirun" : "");
+      }
       return agglo_fail(err, errlen, "parallel.grid: %d bricks along %c are %g wide, less than the "
                         "cut-off %g (allowed: at most %d bricks along %c)", b->dims[k], "xyz"[k],
-                        b->glen[k] / b->dims[k], halo, (int)floor(b->glen[k] / halo), "xyz"[k]);
+                        b->glen[k] / b->dims[k], halo, (int)fmax(1, floor(b->glen[k] / halo)), "xyz"[k]);
+    }
   }
   return 0;
 }

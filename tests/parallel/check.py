@@ -273,6 +273,10 @@ elif case == "refusals":
     err = run(4, "ref_narrow", small + sets(("box.size", 3), ("particles.n", 81), ("parallel.grid", "4 1 1")), expect=1)
     if "less than the cut-off" not in err:
         fail(f"bricks narrower than rc: {err}")
+    # a box narrower than two cut-offs (n = 1): the true reason, not "at most 0 bricks along x"
+    err = run(2, "ref_tiny", [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "brownian_3d.ini")] + sets(("particles.n", 1), ("run.t_end", 0.02)), expect=1)
+    if "holds at most 1 brick at least the cut-off" not in err or "run it on at most 1 rank (mpirun -np 1, or without mpirun)" not in err:
+        fail(f"a box too small for 2 bricks: {err}")
     err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
