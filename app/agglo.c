@@ -206,6 +206,31 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
    temperature_mean_last_half (the model's mean kT over the steps of the second half of the run,
    agglo_dpd_temperature_report) against dpd.kT; a departure beyond the run's statistical band (3
    standard errors, at least 1 %) is reported on stderr. */
+/* The rank count of a run, in DIR/mpi_ranks.txt (none: one rank, or serial, which writes the same
+   bytes): --resume on another count continues with sums in another order, so its files are not
+   the uninterrupted run's bytes (docs/parallel.md); it says so rather than let it pass. */
+static void note_ranks(const char *dir, int ranks, int resuming) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/mpi_ranks.txt", dir);
+  if (resuming) {
+    FILE *f = fopen(path, "r");
+    int made = 1;
+    if (f) {
+      if (fscanf(f, "%9d", &made) != 1 || made < 1) made = 1;
+      fclose(f);
+    }
+    if (made != ranks)
+      fprintf(stderr, "agglo: warning: --resume on %d MPI rank%s continues a run made on %d: from "
+              "its restart point on the files are not the bytes of the uninterrupted run (the sums "
+              "run in another order; docs/parallel.md); resume on %d rank%s for those\n", ranks,
+              ranks == 1 ? "" : "s", made, made, made == 1 ? "" : "s");
+    return;
+  }
+  if (ranks <= 1) return; /* a fresh run: the directory was cleared of an earlier one's file */
+  FILE *f = fopen(path, "w");
+  if (f) fprintf(f, "%d\n", ranks), fclose(f);
+}
+
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
@@ -379,6 +404,7 @@ static int cmd_run(int argc, char **argv) {
     goto out;
   }
   if (!quiet && ranks > 1) fprintf(stderr, "agglo: %d MPI ranks (domain decomposition)\n", ranks);
+  note_ranks(out, ranks, resume && restart);
   rc = run_to_end(sim, cfg, out, quiet, runner);
 out:
   agglo_sim_destroy(sim);

@@ -102,7 +102,8 @@ static int scenario_says(const agglo_config *c, const char *model, const char *k
 /* Files agglo writes in an output directory (with their .tmp/.new companions), and snapshots. */
 static int agglo_file(const char *name) {
   static const char *ours[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv", "sizes.csv",
-                               "scenario.ini", "state.xyz", "contacts.txt", "state.h5"};
+                               "scenario.ini", "state.xyz", "contacts.txt", "state.h5",
+                               "mpi_ranks.txt" /* the command line's, under mpirun */};
   for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
     size_t l = strlen(ours[k]);
     if (!strncmp(name, ours[k], l) && (!name[l] || name[l] == '.')) return 1;

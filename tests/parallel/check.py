@@ -280,7 +280,20 @@ elif case == "refusals":
     err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
-    print("refusals: grid/rank mismatch, narrow bricks, a model not distributed")
+    # --resume on another rank count continues, but says its files will not be the
+    # uninterrupted run's bytes (it said nothing); on the same count it says nothing
+    few = FLUID + sets(("particles.n", 300), ("box.size", 5), ("output.checkpoint_interval", 0.04))
+    run(2, "ref_ranks", few + sets(("run.t_end", 0.12)))
+    for k, args in ((1, ["--resume", "ref_ranks", "-s", "run.t_end=0.2"]),
+                    (3, ["--resume", "ref_ranks", "-s", "run.t_end=0.28"]),
+                    (2, ["--resume", "ref_ranks", "-s", "run.t_end=0.36"])):
+        cmd = ([agglo] if k == 1 else [mpiexec, "--oversubscribe", "-np", str(k), agglo]) + ["run", *args, "--quiet"]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        said = f"--resume on {k} MPI rank{'' if k == 1 else 's'} continues a run made on 2" in p.stderr
+        if p.returncode != 0 or said != (k != 2):
+            fail(f"{' '.join(cmd)}: exit {p.returncode}, warning {said}: {p.stderr[-1000:]}")
+    print("refusals: grid/rank mismatch, narrow bricks, a box too small for the ranks, a model not "
+          "distributed; --resume on another rank count warns")
 elif case.startswith("contact"):
     # 2D sediment: periodic along x (cut into bricks), a floor at y = 0, gravity, attraction and
     # noise. solver.tol = 1e-8 mean radii = 1e-10.
