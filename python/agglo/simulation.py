@@ -340,9 +340,9 @@ class Snapshot:
             i = int(np.flatnonzero(pos[:, 2] != 0)[0])
             raise InputError(f"from_ase: dim = 2 but atom {i} has z = {pos[i, 2]:g} (allowed: z = 0 "
                              f"in 2D; give dim=3 to keep the third axis)")
-        bad = np.flatnonzero(~(np.isfinite(radii) & (radii > 0))) if len(radii) == n else []
         if len(radii) != n:
             raise InputError(f"from_ase: {len(radii)} radii for {n} atoms")
+        bad = np.flatnonzero(~(np.isfinite(radii) & (radii > 0)))
         if len(bad):
             raise InputError(f"from_ase: atom {int(bad[0])} has radius {radii[bad[0]]:g} (allowed: "
                              f"> 0 and finite)")
