@@ -122,6 +122,7 @@ static void release(void *ctx) {
 
 static int placement_filter(const agglo_config *c, const agglo_system *s, agglo_placement_filter *f,
                             char *err, size_t errlen) {
+  if (c->gluey.positions.n) return 0; /* gluey.positions replaces the placement (start) */
   placement_ctx *p = calloc(1, sizeof *p);
   if (!p) return agglo_fail(err, errlen, "out of memory (obstacles)");
   if (agglo_obstacles_build(&p->ob, s, c, err, errlen) != 0) {
