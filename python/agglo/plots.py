@@ -11,7 +11,7 @@ from typing import Any, Dict, Optional, Sequence, Union
 import numpy as np
 
 from .ensemble import Ensemble, read_table
-from .errors import UnknownKeyError
+from .errors import InputError, UnknownKeyError
 
 __all__ = ["stats", "ensemble"]
 
@@ -61,6 +61,9 @@ def ensemble(source: Any, y: str = "n_clusters", x: str = "output_time",
     """The mean of stats column y over seeds with its standard error, against x, one line per
     grid point (source: an Ensemble, its directory, ensemble.csv or its table)."""
     table = _table(source, "ensemble.csv")
+    if not any(k.endswith("_mean") for k in table):  # as `agglo plot` says it
+        raise InputError("plots.ensemble: no member finished (every one failed or did not run), "
+                         "so ensemble.csv holds no statistics to plot; members.csv says why")
     ax = _axes(ax)
     mean, se = _column(table, y + "_mean"), _column(table, y + "_se")
     xs = _column(table, x)

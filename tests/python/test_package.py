@@ -348,3 +348,12 @@ def test_ensemble_arguments(tmp_path):
         agglo.ensemble.Ensemble(path, tmp_path / "c", vary={"particles.n": "100,,200"})
     with pytest.raises(agglo.InputError, match="a seed is out of range"):
         agglo.ensemble.Ensemble(path, tmp_path / "c", seeds=[2**63 - 1])
+
+
+def test_plot_ensemble_all_failed(tmp_path):
+    """An ensemble whose members all failed: the plot says so (it said "no such column")."""
+    ens = agglo.ensemble.Ensemble(agglo.examples.path("maury_brownian_500"), tmp_path / "e",
+                                  seeds=[1], vary={"particles.n": [-4]})
+    assert ens.run() == 1
+    with pytest.raises(agglo.InputError, match="no member finished"):
+        agglo.plots.ensemble(ens, y="n_clusters")
