@@ -133,7 +133,9 @@ static void test_huge_step_counts_refused(void **st) {
   assert_int_equal(agglo_sim_step(sim, INT64_MAX), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "the steps left before step 2^53"));
   assert_int_equal(agglo_sim_step_count(sim), 0);
-  assert_int_equal(agglo_sim_run_until(sim, -1e300), AGGLO_OK);
+  /* a time already passed is refused (it took no step and said OK: issue 47) */
+  assert_int_equal(agglo_sim_run_until(sim, -1e300), AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "is before the simulation's time 0"));
   agglo_sim_destroy(sim);
   agglo_config_destroy(cfg);
 }
