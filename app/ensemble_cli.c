@@ -2,6 +2,8 @@
    hand-out of members to this process, to forked processes (--jobs) or to MPI ranks. The grid,
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
+#include "dir_name.h"
+#include "examples.h"
 #include "gnuplot.h"
 #include "picture_cli.h"
 #include "wall_clock.h"
@@ -135,6 +137,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
   agglo_config *cfg = agglo_config_new();
   agglo_ensemble *e = NULL;
   int rc = 2;
+  a->file = agglo_cli_scenario(cmd, a->file, a->quiet);
   if ((a->file ? agglo_config_load(cfg, a->file) : agglo_config_load_default(cfg)) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     goto out;
@@ -235,7 +238,7 @@ static int common_option(const char *cmd, int argc, char **argv, int *i, ens_arg
   const char *o = argv[*i];
   int more = *i + 1 < argc;
   if (!strcmp(o, "-s") && more) a->over[a->nover++] = argv[++*i];
-  else if (!strcmp(o, "-o") && more) a->out = argv[++*i];
+  else if (!strcmp(o, "-o") && more) a->out = agglo_cli_dir_name(argv[++*i]);
   else if (!strcmp(o, "--jobs") && more) return parse_long(cmd, o, argv[++*i], 1, 4096, &a->jobs) ? -1 : 1;
   else if (!strcmp(o, "--threads") && more) return parse_long(cmd, o, argv[++*i], 1, 1024, &a->threads) ? -1 : 1;
   else if (!strcmp(o, "--outputs") && more) a->outputs = argv[++*i];

@@ -32,4 +32,4 @@ add_test(NAME h5md_closing_line
   COMMAND $<TARGET_FILE:agglo_cli> run -o h5md_closing --overwrite -s particles.n=20 -s run.t_end=0.04
           -s output.format=h5md -s output.checkpoint_format=hdf5 -s output.snapshots=)
 set_tests_properties(h5md_closing_line PROPERTIES PASS_REGULAR_EXPRESSION
-  "Results in h5md_closing/: trajectory\\.h5md, trajectory\\.xdmf, stats\\.csv, state\\.h5, scenario\\.ini\n")
+  "Results in h5md_closing/: trajectory\\.h5md, trajectory\\.xdmf, stats\\.csv, sizes\\.csv, state\\.h5, scenario\\.ini\n")
