@@ -131,6 +131,57 @@ typedef struct {
   long jobs, threads;
 } ens_args;
 
+/* The scenario with each combination of the --vary values (the grid's points, as the members
+   get them) checked before any member starts: a value the scenario cannot take is refused here,
+   not found again by every member. 0, or -1 with the message. */
+static int check_grid(const char *cmd, const agglo_config *cfg, const ens_args *a) {
+  enum { MAX_DIMS = 64 };
+  char *vals[MAX_DIMS] = {0}; /* each --vary's values, separated by '\0' */
+  size_t count[MAX_DIMS] = {0}, at[MAX_DIMS] = {0}, keylen[MAX_DIMS] = {0};
+  int nd = a->nvary < MAX_DIMS ? a->nvary : MAX_DIMS, rc = 0;
+  for (int d = 0; d < nd; d++) { /* (the library has checked the form: key=v1,v2 or v1;v2) */
+    const char *eq = strchr(a->vary[d], '=');
+    keylen[d] = (size_t)(eq - a->vary[d]);
+    vals[d] = strdup(eq + 1);
+    if (!vals[d]) rc = -1;
+    char sep = strchr(eq + 1, ';') ? ';' : ',';
+    count[d] = 1;
+    for (char *p = vals[d]; p && *p; p++)
+      if (*p == sep) *p = 0, count[d]++;
+  }
+  for (int done = rc; !done;) { /* every point of the grid: an odometer over the dimensions */
+    agglo_config *c = agglo_config_copy(cfg);
+    char point[1024] = "";
+    size_t used = 0;
+    agglo_status st = c ? AGGLO_OK : AGGLO_ERROR_MEMORY;
+    for (int d = 0; d < nd && st == AGGLO_OK; d++) {
+      const char *v = vals[d];
+      for (size_t k = 0; k < at[d]; k++) v += strlen(v) + 1;
+      v += strspn(v, " \t");
+      char key[256], value[1024];
+      snprintf(key, sizeof key, "%.*s", (int)keylen[d], a->vary[d]);
+      snprintf(value, sizeof value, "%s", v);
+      for (size_t n = strlen(value); n && (value[n - 1] == ' ' || value[n - 1] == '\t'); n--) value[n - 1] = 0;
+      if (used < sizeof point)
+        used += (size_t)snprintf(point + used, sizeof point - used, " --vary %s=%s", key, value);
+      st = agglo_config_set(c, key, value);
+    }
+    if (st == AGGLO_OK) st = agglo_config_check(c);
+    agglo_config_destroy(c);
+    if (st != AGGLO_OK) {
+      fprintf(stderr, "agglo %s: %s with%s: %s; no member started\n", cmd,
+              a->file ? a->file : "the built-in default", point, agglo_last_error());
+      rc = -1;
+      break;
+    }
+    int d = nd - 1;
+    while (d >= 0 && ++at[d] == count[d]) at[d--] = 0;
+    done = d < 0;
+  }
+  for (int d = 0; d < nd; d++) free(vals[d]);
+  return rc;
+}
+
 /* Settings, grid and schedule: the shared part of `agglo ensemble` and `agglo compare`. */
 static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report, void *user,
                         int (*check)(const agglo_config *, void *)) {
@@ -186,6 +237,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
       goto out;
     }
   }
+  if (check_grid(cmd, cfg, a) != 0) goto out;
   long threads = a->threads;
   if (!threads && a->jobs > 1) { /* J processes share the cores: not J x all of them */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
