@@ -660,7 +660,20 @@ static int cmd_convert(int argc, char **argv) {
 }
 
 static int cmd_list(int argc, char **argv) {
-  if (argc > 0 && !strcmp(argv[0], "keys")) return print_keys(stdout, 1);
+  if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+    printf("usage: agglo list [keys]\n\n"
+           "  agglo list         the models, flows and solvers, and the example scenarios shipped\n"
+           "                     with agglo, with their directory (agglo run NAME.ini takes one\n"
+           "                     from any directory without a NAME.ini of its own)\n"
+           "  agglo list keys    every scenario key as a markdown table: section.key, default,\n"
+           "                     allowed values, meaning (docs/config.md)\n");
+    return 0;
+  }
+  if (argc > 0 && strcmp(argv[0], "keys")) {
+    fprintf(stderr, "agglo list: unknown argument '%s' (agglo list [keys])\n", argv[0]);
+    return 2;
+  }
+  if (argc > 0) return print_keys(stdout, 1);
   printf("models:\n");
   for (int k = 0; agglo_model_name(k); k++) { /* name, then the description's lines aligned */
     printf("  %-10s ", agglo_model_name(k));

@@ -48,3 +48,9 @@ add_test(NAME install_examples_by_name COMMAND sh -c
 set_tests_properties(install_examples_by_name PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
   PASS_REGULAR_EXPRESSION "taking the shipped example [^ ]*test_prefix/share/agglo/examples/maury_shear\\.ini\n.*output in x/\n.*Results in x/: trajectory\\.xyz.*example scenarios in [^ ]*test_prefix/share/agglo/examples\n.*maury_shear_periodic_x\\.ini .*x/stats\\.csv"
   FAIL_REGULAR_EXPRESSION "x//")
+# `man agglo`, `man agglo-COMMAND` (made from the --help texts) and the bash completion of
+# commands, options, scenario keys and shipped examples, as installed
+add_test(NAME install_man_completion
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/data/install/man_completion.sh ${PREFIX})
+set_tests_properties(install_man_completion PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "man pages and completion: ok")
