@@ -34,7 +34,8 @@ int agglo_cli_run_member(agglo_ensemble *e, size_t i, agglo_callback poll, void 
   return agglo_ensemble_member_state(e, i) ? 1 : -1;
 }
 
-int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, void *user) {
+int agglo_cli_finish(agglo_ensemble *e, const char *dir, int quiet, agglo_cli_report_fn report,
+                     void *user) {
   size_t failed = 0;
   if (agglo_ensemble_write_summary(e, &failed) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
@@ -42,11 +43,11 @@ int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, v
   }
   if (report && report(e, user) != 0) return 1;
   if (failed)
-    fprintf(stderr, "agglo ensemble: %zu of %zu members failed or did not run (members.csv says "
-            "why); the summary leaves them out\n", failed, agglo_ensemble_count(e));
+    fprintf(stderr, "agglo ensemble: %zu of %zu members failed or did not run (%s/members.csv says "
+            "why); the summary leaves them out\n", failed, agglo_ensemble_count(e), dir);
   else if (!quiet)
-    fprintf(stderr, "agglo ensemble: %zu members done; ensemble.csv and members.csv written\n",
-            agglo_ensemble_count(e));
+    fprintf(stderr, "agglo ensemble: %zu members done; %s/ensemble.csv and %s/members.csv written\n",
+            agglo_ensemble_count(e), dir, dir);
   return failed ? 1 : 0;
 }
 
@@ -255,7 +256,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
       fprintf(stderr, "agglo %s: --jobs is for runs without mpirun (each MPI rank runs members)\n", cmd);
       goto out;
     }
-    rc = agglo_cli_mpi_ensemble(e, mode, a->quiet, report, user);
+    rc = agglo_cli_mpi_ensemble(e, a->out, mode, a->quiet, report, user);
     goto out;
   }
 #endif
@@ -267,7 +268,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
     fprintf(stderr, "agglo %s: %zu members into %s/, %s\n", cmd, agglo_ensemble_count(e), a->out,
             a->jobs > 1 ? "forked processes" : "one at a time");
   int r = a->jobs > 1 ? run_forked(e, a->jobs, a->quiet) : run_here(e, a->quiet);
-  rc = r < 0 ? 1 : agglo_cli_finish(e, a->quiet, report, user);
+  rc = r < 0 ? 1 : agglo_cli_finish(e, a->out, a->quiet, report, user);
 out:
   agglo_ensemble_destroy(e);
   agglo_config_destroy(cfg);
@@ -668,6 +669,8 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
 }
 
 int agglo_cli_plot(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) /* directories as given, less their trailing slashes */
+    if (argv[i][0] != '-') agglo_cli_dir_name(argv[i]);
   for (int i = 0; i < argc; i++) /* a run's directory (stats.csv, no ensemble.csv): its plots */
     if (argv[i][0] != '-' && (i == 0 || strcmp(argv[i - 1], "-o")) && agglo_cli_is_run_dir(argv[i]))
       return agglo_cli_plot_run(argc, argv);
