@@ -627,8 +627,9 @@ static int cmd_convert(int argc, char **argv) {
       printf("usage: agglo convert IN OUT [--radius R] [--overwrite]\n\nCopies every frame of IN "
              "(extended XYZ or H5MD) into OUT: H5MD (with OUT's .xdmf\nbeside it) when OUT ends in "
              ".h5md or .h5, else extended XYZ. Lossless both ways: H5MD in\ndouble precision, XYZ with "
-             "17 digits, the observables, units and species carried.\n--radius: the radius of every "
-             "particle when IN has none. An existing OUT is refused\nunless --overwrite. docs/formats.md\n");
+             "each number as the shortest text that reads back to the\nsame double; the observables, "
+             "units and species carried.\n--radius: the radius of every particle when IN has none. "
+             "An existing OUT is refused\nunless --overwrite. docs/formats.md\n");
       return 0;
     } else if (!strcmp(argv[i], "--overwrite")) {
       overwrite = 1;
