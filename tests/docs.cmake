@@ -18,3 +18,12 @@ if(NOT AGGLO_SANITIZE)
     ENVIRONMENT "OMP_NUM_THREADS=2;MANPATH=${CMAKE_BINARY_DIR}/test_prefix/share/man:"
     PASS_REGULAR_EXPRESSION "docs: [0-9]+ commands or blocks run, [0-9]+ blocks skipped, 0 failed")
 endif()
+# the runner itself: a command that fails stops its file and fails the test, naming file:line;
+# a fenced block with anything but `skip: WHY` after the language is refused
+add_test(NAME docs_commands_runner COMMAND sh -c
+  "rm -rf runner_src && mkdir -p runner_src/docs && \
+   printf '# x\\n## Use\\n```sh skip: why\\nfalse\\n```\\n```sh\\ntrue\\nfalse   # fails\\ntouch never\\n```\\n' > runner_src/README.md && \
+   /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/run_docs.py /nonexistent runner_src runner_work; echo status $?; \
+   test ! -e runner_work/README/never && echo not-run")
+set_tests_properties(docs_commands_runner PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "skip +README.md:4 ```sh: why.*FAIL +[0-9.]+ s  README.md:8: false.*docs: 2 commands or blocks run, 1 blocks skipped, 1 failed: README.md:8\nstatus 1\nnot-run")
