@@ -49,9 +49,17 @@ const char *agglo_cli_examples_dir(void) {
 const char *agglo_cli_scenario(const char *cmd, const char *given, int quiet) {
   static char found[PATH_MAX + 256];
   const char *dir;
-  /* a file that is there, or a path (with a slash): taken as given */
-  if (!given || access(given, F_OK) == 0 || strchr(given, '/') || !(dir = agglo_cli_examples_dir()))
+  /* a file that is there, or a path (with a slash): taken as given; a missing path whose name
+     is a shipped example's gets a hint (examples/maury_shear.ini outside the source tree) */
+  if (!given || access(given, F_OK) == 0 || !(dir = agglo_cli_examples_dir())) return given;
+  const char *slash = strrchr(given, '/');
+  if (slash) {
+    snprintf(found, sizeof found, "%s/%s", dir, slash + 1);
+    if (slash[1] && is_file(found))
+      fprintf(stderr, "agglo %s: %s does not exist; the shipped example of that name is %s "
+              "(agglo %s %s)\n", cmd, given, found, cmd, slash + 1);
     return given;
+  }
   size_t len = strlen(given);
   const char *ext = len > 4 && !strcmp(given + len - 4, ".ini") ? "" : ".ini";
   snprintf(found, sizeof found, "%s/%s%s", dir, given, ext);

@@ -318,3 +318,9 @@ add_test(NAME cli_closing_line_restart COMMAND sh -c
 set_tests_properties(cli_closing_line_restart PROPERTIES TIMEOUT 30
   PASS_REGULAR_EXPRESSION "Results in cli_close/: trajectory\\.xyz, stats\\.csv, sizes\\.csv, snapshot_\\*\\.png, state\\.xyz, contacts\\.txt, scenario\\.ini\n.*Results in cli_close2/: trajectory\\.xyz, stats\\.csv, sizes\\.csv, state\\.xyz, contacts\\.txt, scenario\\.ini\n"
   FAIL_REGULAR_EXPRESSION "//")
+
+# a scenario path that does not exist but names a shipped example: the hint names the example
+# and the command that takes it (here from build/tests, which has no examples/)
+cli_error(missing_example_path
+  "examples/maury_shear\\.ini does not exist; the shipped example of that name is [^ ]*/examples/maury_shear\\.ini \\(agglo run maury_shear\\.ini\\)"
+  run examples/maury_shear.ini)
