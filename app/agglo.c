@@ -85,7 +85,7 @@ static void run_usage(FILE *f) {
           "on rank 0 when small: parallel.crossing);\n"
           "the same outputs, gathered in id order, plus parallel.csv (docs/parallel.md)\n\n"
           "outputs in DIR: trajectory.xyz (extended XYZ; output.format = h5md: trajectory.h5md\n"
-          "and trajectory.xdmf for ParaView), stats.csv, snapshot_STEP.png,\n"
+          "and trajectory.xdmf for ParaView), stats.csv, sizes.csv, snapshot_STEP.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
   print_keys(f, 0);
