@@ -3,6 +3,8 @@
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
 #include "analyze_cli.h"
+#include "dir_name.h"
+#include "examples.h"
 #include "picture_cli.h"
 #include "wall_clock.h"
 #ifdef AGGLO_HAVE_MPI
@@ -10,6 +12,7 @@
 #include "run_mpi.h"
 #include "integer_option.h"
 #endif
+#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -83,7 +86,7 @@ static void run_usage(FILE *f) {
           "on rank 0 when small: parallel.crossing);\n"
           "the same outputs, gathered in id order, plus parallel.csv (docs/parallel.md)\n\n"
           "outputs in DIR: trajectory.xyz (extended XYZ; output.format = h5md: trajectory.h5md\n"
-          "and trajectory.xdmf for ParaView), stats.csv, snapshot_STEP.png,\n"
+          "and trajectory.xdmf for ParaView), stats.csv, sizes.csv, snapshot_STEP.png,\n"
           "scenario.ini (resolved settings), state.xyz + contacts.txt (restart point)\n\n"
           "scenario keys (section, key = default, meaning, allowed values):\n");
   print_keys(f, 0);
@@ -136,17 +139,31 @@ static void on_warning(const char *msg, void *user) {
   fprintf(stderr, "%sagglo: warning: %s\n", v->drew ? "\n" : "", msg);
 }
 
-/* The files a run writes in its output directory, as its settings choose them (output.format,
-   output.snapshots, output.checkpoint_format), for the closing line. */
-static void written_files(const agglo_config *cfg, char *out, size_t len) {
-  char format[16] = "", snaps[4096] = "", state[16] = "";
-  agglo_config_get(cfg, "output.format", format, sizeof format);
-  agglo_config_get(cfg, "output.snapshots", snaps, sizeof snaps);
-  agglo_config_get(cfg, "output.checkpoint_format", state, sizeof state);
-  snprintf(out, len, "%s, stats.csv, %s%s, scenario.ini",
-           !strcmp(format, "h5md") ? "trajectory.h5md, trajectory.xdmf" : "trajectory.xyz",
-           snaps[strspn(snaps, " ")] ? "snapshot_*.png, " : "",
-           !strcmp(state, "hdf5") ? "state.h5" : "state.xyz, contacts.txt");
+/* The closing line's list: the files of a run that are in its output directory once it ends
+   (what the settings and a restart chose, nothing that is not there). */
+static void written_files(const char *dir, char *out, size_t len) {
+  static const char *names[] = {"trajectory.xyz", "trajectory.h5md", "trajectory.xdmf", "stats.csv",
+                                "sizes.csv", "snapshot_*.png", "state.xyz", "contacts.txt",
+                                "state.h5", "scenario.ini", "parallel.csv"};
+  size_t used = 0;
+  out[0] = 0;
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    char path[4200];
+    int there = 0;
+    if (!strcmp(names[k], "snapshot_*.png")) {
+      DIR *d = opendir(dir);
+      for (struct dirent *e; d && !there && (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        there = !strncmp(e->d_name, "snapshot_", 9) && l > 13 && !strcmp(e->d_name + l - 4, ".png");
+      }
+      if (d) closedir(d);
+    } else {
+      snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+      there = access(path, F_OK) == 0;
+    }
+    if (there && used < len)
+      used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", names[k]);
+  }
 }
 
 typedef agglo_status (*runner_fn)(agglo_sim *sim, const agglo_config *cfg);
@@ -194,8 +211,8 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
     return 1;
   }
   if (!quiet) {
-    char files[256];
-    written_files(cfg, files, sizeof files);
+    char files[512];
+    written_files(out, files, sizeof files);
     fprintf(stderr, "agglo: done in %.1f s: t = %g, %zu clusters (largest %zu). Results in %s/: %s\n",
             agglo_cli_wall_seconds() - v.t0, r.time, r.n_clusters, r.max_cluster_size, out, files);
   }
@@ -252,7 +269,7 @@ static int cmd_run(int argc, char **argv) {
     case 'h': run_usage(stdout); free(overrides); free(owned); return 0;
     case 'q': quiet = 1; break;
     case 's': overrides[nover++] = optarg; break;
-    case 'o': out = o_dir = optarg; break;
+    case 'o': out = o_dir = agglo_cli_dir_name(optarg); break;
     case OPT_SEED:
       owned[nowned] = malloc(strlen(optarg) + 16);
       sprintf(owned[nowned], "run.seed=%s", optarg);
@@ -264,8 +281,8 @@ static int cmd_run(int argc, char **argv) {
       threads = (int)t;
       break;
     }
-    case OPT_RESTART: restart = restart_dir = optarg; break;
-    case OPT_RESUME: restart = out = resume_dir = optarg, resume = 1; break;
+    case OPT_RESTART: restart = restart_dir = agglo_cli_dir_name(optarg); break;
+    case OPT_RESUME: restart = out = resume_dir = agglo_cli_dir_name(optarg), resume = 1; break;
     case OPT_CHECK: check_only = 1; break;
     case OPT_OVERWRITE: overwrite = 1; break;
     case ':':
@@ -317,6 +334,7 @@ static int cmd_run(int argc, char **argv) {
       file = ini;
     }
   }
+  if (!restart) file = agglo_cli_scenario("run", file, quiet);
   if (bad) {
     for (int i = 0; i < nowned; i++) free(owned[i]);
     free(owned);
@@ -490,7 +508,7 @@ static int cmd_analyze(int argc, char **argv) {
       if (agglo_cli_integer("analyze", a, argv[++i], 2, 1000000000, &k) != 0) return 2;
       o.min_size = (size_t)k;
     } else if (!strcmp(a, "-o") && more) {
-      o.out_dir = argv[++i];
+      o.out_dir = agglo_cli_dir_name(argv[++i]);
     } else if (!strcmp(a, "--json")) {
       json = 1;
     } else if (!strcmp(a, "--plots")) {
@@ -618,8 +636,9 @@ static int cmd_convert(int argc, char **argv) {
       printf("usage: agglo convert IN OUT [--radius R] [--overwrite]\n\nCopies every frame of IN "
              "(extended XYZ or H5MD) into OUT: H5MD (with OUT's .xdmf\nbeside it) when OUT ends in "
              ".h5md or .h5, else extended XYZ. Lossless both ways: H5MD in\ndouble precision, XYZ with "
-             "17 digits, the observables, units and species carried.\n--radius: the radius of every "
-             "particle when IN has none. An existing OUT is refused\nunless --overwrite. docs/formats.md\n");
+             "each number as the shortest text that reads back to the\nsame double; the observables, "
+             "units and species carried.\n--radius: the radius of every particle when IN has none. "
+             "An existing OUT is refused\nunless --overwrite. docs/formats.md\n");
       return 0;
     } else if (!strcmp(argv[i], "--overwrite")) {
       overwrite = 1;
@@ -651,7 +670,20 @@ static int cmd_convert(int argc, char **argv) {
 }
 
 static int cmd_list(int argc, char **argv) {
-  if (argc > 0 && !strcmp(argv[0], "keys")) return print_keys(stdout, 1);
+  if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+    printf("usage: agglo list [keys]\n\n"
+           "  agglo list         the models, flows and solvers, and the example scenarios shipped\n"
+           "                     with agglo, with their directory (agglo run NAME.ini takes one\n"
+           "                     from any directory without a NAME.ini of its own)\n"
+           "  agglo list keys    every scenario key as a markdown table: section.key, default,\n"
+           "                     allowed values, meaning (docs/config.md)\n");
+    return 0;
+  }
+  if (argc > 0 && strcmp(argv[0], "keys")) {
+    fprintf(stderr, "agglo list: unknown argument '%s' (agglo list [keys])\n", argv[0]);
+    return 2;
+  }
+  if (argc > 0) return print_keys(stdout, 1);
   printf("models:\n");
   for (int k = 0; agglo_model_name(k); k++) { /* name, then the description's lines aligned */
     printf("  %-10s ", agglo_model_name(k));
@@ -661,28 +693,10 @@ static int cmd_list(int argc, char **argv) {
     putchar('\n');
   }
   printf("\nflows (flow.type):\n  none, uniform, shear, oscillating_shear, poiseuille, vortex\n\n"
-         "solvers (solver.method):\n  mprgp (default), apgd, uzawa\n\n"
-         "example scenarios (examples/):\n"
-         "  ballistic_paper_400.ini    ballistic aggregation, the paper's setup, time stepping\n"
-         "  ballistic_event_driven_400.ini  the same, exact event-driven dynamics\n"
-         "  ballistic_3d.ini           ballistic, 3D, polydisperse, periodic\n"
-         "  ballistic_large_ts.ini     ballistic time stepping, N = 100 000 (performance)\n"
-         "  dpd_groot_warren.ini       Groot-Warren DPD fluid, N = 24 000 (validation, benchmark)\n"
-         "  dpd_vdw.ini                375 particles, van der Waals, 25^3, rc = 3 (Mokkapati Tab. 3-4)\n"
-         "  dpd_capillary.ini          375 particles, capillary bridges (Mokkapati Tab. 5-6)\n"
-         "  dpd_vdw_si.ini             the van der Waals case in SI units (prints the conversion)\n"
-         "  maury_shear.ini            oscillating shear, N = 1000 (Maury Fig. 1)\n"
-         "  maury_brownian_500.ini     Brownian, N = 500 (Fig. 2)\n"
-         "  maury_brownian_2000.ini    Brownian, N = 2000 (Fig. 3; the built-in default)\n"
-         "  maury_brownian_5000.ini    Brownian, N = 5000 (Fig. 4)\n"
-         "  maury_shear_periodic_x.ini the shear case periodic along the flow (recommended)\n"
-         "  brownian_3d.ini            Brownian aggregation in 3D, N = 2000, periodic cube\n"
-         "  gluey_plane.ini            particle pushed onto a plane, then pulled (Lefebvre Figs. 2, 12)\n"
-         "  gluey_billiard.ini         two spheres glue, rotate, separate (Lefebvre Fig. 15)\n"
-         "  gluey_lotto.ini            160 particles in a rotating box (Lefebvre Fig. 16)\n"
-         "  dlca_3d.ini                Brownian cluster-cluster aggregation (DLCA), 3D, N = 2000\n\n"
-         "`agglo list keys` prints every scenario key as a markdown table (docs/config.md).\n");
-  return 0;
+         "solvers (solver.method):\n  mprgp (default), apgd, uzawa, active_set\n\n");
+  int rc = agglo_cli_list_examples(stdout);
+  printf("\n`agglo list keys` prints every scenario key as a markdown table (docs/config.md).\n");
+  return rc;
 }
 
 int main(int argc, char **argv) {

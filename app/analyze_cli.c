@@ -68,8 +68,12 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
   if (o->msd)
     printf("  diffusion coefficient D    %.6g (MSD = 2 d D tau over lags of 20-50%% of the "
            "%zu frames)\n", r->diffusion, r->msd_frames);
-  printf("written: %s/analysis.csv, %s/clusters.csv%s%s%s\n", o->out_dir, o->out_dir,
-         o->rdf ? ", rdf.csv" : "", o->msd ? ", msd.csv" : "", plots ? " and plots (*.png)" : "");
+  const char *d = o->out_dir;
+  printf("written: %s/analysis.csv, %s/clusters.csv", d, d);
+  if (o->rdf) printf(", %s/rdf.csv", d);
+  if (o->msd) printf(", %s/msd.csv", d);
+  if (plots) printf(" and plots (%s/*.png)", d);
+  printf("\n");
 }
 
 /* The five plots of the reported frame and the series: plots.gp beside the data, run there (it

@@ -2,6 +2,8 @@
    hand-out of members to this process, to forked processes (--jobs) or to MPI ranks. The grid,
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
+#include "dir_name.h"
+#include "examples.h"
 #include "gnuplot.h"
 #include "integer_option.h"
 #include "picture_cli.h"
@@ -33,7 +35,8 @@ int agglo_cli_run_member(agglo_ensemble *e, size_t i, agglo_callback poll, void 
   return agglo_ensemble_member_state(e, i) ? 1 : -1;
 }
 
-int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, void *user) {
+int agglo_cli_finish(agglo_ensemble *e, const char *dir, int quiet, agglo_cli_report_fn report,
+                     void *user) {
   size_t failed = 0;
   if (agglo_ensemble_write_summary(e, &failed) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
@@ -41,11 +44,11 @@ int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, v
   }
   if (report && report(e, user) != 0) return 1;
   if (failed)
-    fprintf(stderr, "agglo ensemble: %zu of %zu members failed or did not run (members.csv says "
-            "why); the summary leaves them out\n", failed, agglo_ensemble_count(e));
+    fprintf(stderr, "agglo ensemble: %zu of %zu members failed or did not run (%s/members.csv says "
+            "why); the summary leaves them out\n", failed, agglo_ensemble_count(e), dir);
   else if (!quiet)
-    fprintf(stderr, "agglo ensemble: %zu members done; ensemble.csv and members.csv written\n",
-            agglo_ensemble_count(e));
+    fprintf(stderr, "agglo ensemble: %zu members done; %s/ensemble.csv and %s/members.csv written\n",
+            agglo_ensemble_count(e), dir, dir);
   return failed ? 1 : 0;
 }
 
@@ -130,12 +133,64 @@ typedef struct {
   long jobs, threads;
 } ens_args;
 
+/* The scenario with each combination of the --vary values (the grid's points, as the members
+   get them) checked before any member starts: a value the scenario cannot take is refused here,
+   not found again by every member. 0, or -1 with the message. */
+static int check_grid(const char *cmd, const agglo_config *cfg, const ens_args *a) {
+  enum { MAX_DIMS = 64 };
+  char *vals[MAX_DIMS] = {0}; /* each --vary's values, separated by '\0' */
+  size_t count[MAX_DIMS] = {0}, at[MAX_DIMS] = {0}, keylen[MAX_DIMS] = {0};
+  int nd = a->nvary < MAX_DIMS ? a->nvary : MAX_DIMS, rc = 0;
+  for (int d = 0; d < nd; d++) { /* (the library has checked the form: key=v1,v2 or v1;v2) */
+    const char *eq = strchr(a->vary[d], '=');
+    keylen[d] = (size_t)(eq - a->vary[d]);
+    vals[d] = strdup(eq + 1);
+    if (!vals[d]) rc = -1;
+    char sep = strchr(eq + 1, ';') ? ';' : ',';
+    count[d] = 1;
+    for (char *p = vals[d]; p && *p; p++)
+      if (*p == sep) *p = 0, count[d]++;
+  }
+  for (int done = rc; !done;) { /* every point of the grid: an odometer over the dimensions */
+    agglo_config *c = agglo_config_copy(cfg);
+    char point[1024] = "";
+    size_t used = 0;
+    agglo_status st = c ? AGGLO_OK : AGGLO_ERROR_MEMORY;
+    for (int d = 0; d < nd && st == AGGLO_OK; d++) {
+      const char *v = vals[d];
+      for (size_t k = 0; k < at[d]; k++) v += strlen(v) + 1;
+      v += strspn(v, " \t");
+      char key[256], value[1024];
+      snprintf(key, sizeof key, "%.*s", (int)keylen[d], a->vary[d]);
+      snprintf(value, sizeof value, "%s", v);
+      for (size_t n = strlen(value); n && (value[n - 1] == ' ' || value[n - 1] == '\t'); n--) value[n - 1] = 0;
+      if (used < sizeof point)
+        used += (size_t)snprintf(point + used, sizeof point - used, " --vary %s=%s", key, value);
+      st = agglo_config_set(c, key, value);
+    }
+    if (st == AGGLO_OK) st = agglo_config_check(c);
+    agglo_config_destroy(c);
+    if (st != AGGLO_OK) {
+      fprintf(stderr, "agglo %s: %s with%s: %s; no member started\n", cmd,
+              a->file ? a->file : "the built-in default", point, agglo_last_error());
+      rc = -1;
+      break;
+    }
+    int d = nd - 1;
+    while (d >= 0 && ++at[d] == count[d]) at[d--] = 0;
+    done = d < 0;
+  }
+  for (int d = 0; d < nd; d++) free(vals[d]);
+  return rc;
+}
+
 /* Settings, grid and schedule: the shared part of `agglo ensemble` and `agglo compare`. */
 static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report, void *user,
                         int (*check)(const agglo_config *, void *)) {
   agglo_config *cfg = agglo_config_new();
   agglo_ensemble *e = NULL;
   int rc = 2;
+  a->file = agglo_cli_scenario(cmd, a->file, a->quiet);
   if ((a->file ? agglo_config_load(cfg, a->file) : agglo_config_load_default(cfg)) != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     goto out;
@@ -184,6 +239,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
       goto out;
     }
   }
+  if (check_grid(cmd, cfg, a) != 0) goto out;
   long threads = a->threads;
   if (!threads && a->jobs > 1) { /* J processes share the cores: not J x all of them */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -201,7 +257,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
       fprintf(stderr, "agglo %s: --jobs is for runs without mpirun (each MPI rank runs members)\n", cmd);
       goto out;
     }
-    rc = agglo_cli_mpi_ensemble(e, mode, a->quiet, report, user);
+    rc = agglo_cli_mpi_ensemble(e, a->out, mode, a->quiet, report, user);
     goto out;
   }
 #endif
@@ -213,7 +269,7 @@ static int run_ensemble(const char *cmd, ens_args *a, agglo_cli_report_fn report
     fprintf(stderr, "agglo %s: %zu members into %s/, %s\n", cmd, agglo_ensemble_count(e), a->out,
             a->jobs > 1 ? "forked processes" : "one at a time");
   int r = a->jobs > 1 ? run_forked(e, a->jobs, a->quiet) : run_here(e, a->quiet);
-  rc = r < 0 ? 1 : agglo_cli_finish(e, a->quiet, report, user);
+  rc = r < 0 ? 1 : agglo_cli_finish(e, a->out, a->quiet, report, user);
 out:
   agglo_ensemble_destroy(e);
   agglo_config_destroy(cfg);
@@ -232,7 +288,7 @@ static int common_option(const char *cmd, int argc, char **argv, int *i, ens_arg
   const char *o = argv[*i];
   int more = *i + 1 < argc;
   if (!strcmp(o, "-s") && more) a->over[a->nover++] = argv[++*i];
-  else if (!strcmp(o, "-o") && more) a->out = argv[++*i];
+  else if (!strcmp(o, "-o") && more) a->out = agglo_cli_dir_name(argv[++*i]);
   else if (!strcmp(o, "--jobs") && more) return parse_long(cmd, o, argv[++*i], 1, 4096, &a->jobs) ? -1 : 1;
   else if (!strcmp(o, "--threads") && more) return parse_long(cmd, o, argv[++*i], 1, 1024, &a->threads) ? -1 : 1;
   else if (!strcmp(o, "--outputs") && more) a->outputs = argv[++*i];
@@ -623,6 +679,8 @@ static int plot_one(const char *dir, const char *col, const char *xkey, int band
 }
 
 int agglo_cli_plot(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) /* directories as given, less their trailing slashes */
+    if (argv[i][0] != '-') agglo_cli_dir_name(argv[i]);
   for (int i = 0; i < argc; i++) /* a run's directory (stats.csv, no ensemble.csv): its plots */
     if (argv[i][0] != '-' && (i == 0 || strcmp(argv[i - 1], "-o")) && agglo_cli_is_run_dir(argv[i]))
       return agglo_cli_plot_run(argc, argv);

@@ -16,7 +16,8 @@ int agglo_cli_run_member(agglo_ensemble *e, size_t i, agglo_callback poll, void 
 /* After the members ran: the summary, the exit status (0, or 1 when members failed) and, when
    given, a report (compare). */
 typedef int (*agglo_cli_report_fn)(agglo_ensemble *e, void *user);
-int agglo_cli_finish(agglo_ensemble *e, int quiet, agglo_cli_report_fn report, void *user);
+int agglo_cli_finish(agglo_ensemble *e, const char *dir, int quiet, agglo_cli_report_fn report,
+                     void *user);
 
 #ifdef AGGLO_HAVE_MPI
 /* 1 when this process was started by mpirun (or another MPI launcher). */
@@ -24,8 +25,8 @@ int agglo_cli_mpi_launched(void);
 /* The whole ensemble over the ranks: rank 0 prepares the directory (mode: AGGLO_ENSEMBLE_*) and
    holds it, every rank (rank 0 too) runs the members it is handed, rank 0 writes the summary and
    the report. The exit status. */
-int agglo_cli_mpi_ensemble(agglo_ensemble *e, int mode, int quiet, agglo_cli_report_fn report,
-                           void *user);
+int agglo_cli_mpi_ensemble(agglo_ensemble *e, const char *dir, int mode, int quiet,
+                           agglo_cli_report_fn report, void *user);
 #endif
 
 #endif

@@ -56,8 +56,8 @@ static int poll_requests(agglo_sim *sim, void *user) {
   return 0;
 }
 
-int agglo_cli_mpi_ensemble(agglo_ensemble *e, int mode, int quiet, agglo_cli_report_fn report,
-                           void *user) {
+int agglo_cli_mpi_ensemble(agglo_ensemble *e, const char *dir, int mode, int quiet,
+                           agglo_cli_report_fn report, void *user) {
   int provided = 0, rank = 0, nranks = 1;
   MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -108,7 +108,7 @@ int agglo_cli_mpi_ensemble(agglo_ensemble *e, int mode, int quiet, agglo_cli_rep
   int any_fatal = 0;
   MPI_Allreduce(&fatal, &any_fatal, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   int rc = 0;
-  if (rank == 0) rc = any_fatal ? 1 : agglo_cli_finish(e, quiet, report, user);
+  if (rank == 0) rc = any_fatal ? 1 : agglo_cli_finish(e, dir, quiet, report, user);
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return rc;

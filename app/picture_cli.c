@@ -2,6 +2,7 @@
    the public agglo_picture_render, movies encoded by the ffmpeg command line, and the stats.csv
    of a run plotted against time by gnuplot. */
 #include "picture_cli.h"
+#include "dir_name.h"
 #include "gnuplot.h"
 #include "integer_option.h"
 #include "kinetics_cli.h"
@@ -62,8 +63,11 @@ static int make_dirs(const char *path) {
 /* A run directory stands for its trajectory (trajectory.xyz, else trajectory.h5md). */
 static const char *trajectory_path(const char *arg, char *buf, size_t len) {
   if (!is_dir(arg)) return arg;
-  snprintf(buf, len, "%s/trajectory.xyz", arg);
-  if (!is_file(buf)) snprintf(buf, len, "%s/trajectory.h5md", arg);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", arg);
+  agglo_cli_dir_name(dir); /* out/ -> out/trajectory.xyz, not out//trajectory.xyz */
+  snprintf(buf, len, "%s/trajectory.xyz", dir);
+  if (!is_file(buf)) snprintf(buf, len, "%s/trajectory.h5md", dir);
   return buf;
 }
 
@@ -83,7 +87,7 @@ static int parse_common(pic_args *a, int argc, char **argv, int i, int *used) {
   if (!strcmp(o, "-s") && more && a->nsets < 128) a->sets[a->nsets++] = argv[i + 1];
   else if (!strcmp(o, "--scenario") && more) a->scenario = argv[i + 1];
   else if (!strcmp(o, "--radius") && more) a->radius = atof(argv[i + 1]);
-  else if (!strcmp(o, "-o") && more) a->out = argv[i + 1];
+  else if (!strcmp(o, "-o") && more) a->out = agglo_cli_dir_name(argv[i + 1]);
   else if (!strcmp(o, "--quiet")) *used = 1, a->quiet = 1;
   else return 0;
   return 1;
@@ -119,6 +123,24 @@ static agglo_config *picture_settings(const pic_args *a) {
       return NULL;
     }
   return c;
+}
+
+/* A slab cuts a 3D scene: on a 2D trajectory every disc would be drawn, not what was asked.
+   0, or -1 with the message (before any directory is made). */
+static int slab_applies(const pic_args *a, const agglo_config *c) {
+  char slab[64] = "";
+  if (agglo_config_get(c, "picture.slab_width", slab, sizeof slab) != AGGLO_OK || !(atof(slab) > 0))
+    return 0;
+  agglo_trajectory *tr;
+  int got = 0, dim = 0;
+  if (agglo_trajectory_open(a->traj, a->radius, &tr) == AGGLO_OK) {
+    if (agglo_trajectory_next(tr, &got) == AGGLO_OK && got) dim = agglo_trajectory_dim(tr);
+    agglo_trajectory_close(tr);
+  }
+  if (dim != 2) return 0; /* (a trajectory that cannot be read is reported when drawn) */
+  fprintf(stderr, "agglo: picture.slab_width = %s: %s is 2D and a slab cuts 3D scenes (every disc "
+          "would be drawn): leave the key out, or 0\n", slab, a->traj);
+  return -1;
 }
 
 /* Draw the current frame of tr into path; clusters found at a gap of 0.1 r_min when the file has
@@ -233,6 +255,10 @@ int agglo_cli_render(int argc, char **argv) {
   char buf[4200];
   a.traj = trajectory_path(a.traj, buf, sizeof buf);
   agglo_config *c = picture_settings(&a);
+  if (c && slab_applies(&a, c) != 0) {
+    agglo_config_destroy(c);
+    return 2;
+  }
   if (!c || make_dirs(a.out) != 0) {
     agglo_config_destroy(c);
     return 1;
@@ -291,6 +317,10 @@ int agglo_cli_movie(int argc, char **argv) {
   a.traj = trajectory_path(a.traj, buf, sizeof buf);
   snprintf(frames, sizeof frames, "%s.frames", a.out);
   agglo_config *c = picture_settings(&a);
+  if (c && slab_applies(&a, c) != 0) {
+    agglo_config_destroy(c);
+    return 2;
+  }
   if (!c || make_dirs(frames) != 0) {
     agglo_config_destroy(c);
     return 1;

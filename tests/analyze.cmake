@@ -28,7 +28,7 @@ add_test(NAME analyze_run_output_with_plots
 add_test(NAME analyze_rdf_msd
   COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=4 -s output.trajectory_interval=0.2 -s output.snapshots= && ${AGGLO} analyze an_gw/trajectory.xyz --rdf --msd -o an_gw/an && test $(wc -l < an_gw/an/rdf.csv) -eq 101 && test $(wc -l < an_gw/an/msd.csv) -eq 21")
 set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9]")
+  PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9].*written: an_gw/an/analysis\\.csv, an_gw/an/clusters\\.csv, an_gw/an/rdf\\.csv, an_gw/an/msd\\.csv\n")
 
 # a g(r) range beyond half the box (5 here) is refused, naming the bound: the minimum image
 # would miscount the pairs (g near 0.5 beyond L/2), and a huge one gave NaN bins; a tiny one

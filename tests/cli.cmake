@@ -356,3 +356,19 @@ cli_error(ballistic_speed_underflow_event_driven
 cli_error(dlca_probability_zero_stop_clusters
   "dlca\\.probability = 0 with dlca\\.stop = clusters.*dlca\\.stop = t_end"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=200 -s dlca.probability=0)
+
+# The closing line lists the files that are in the output directory (sizes.csv too): a restart
+# that reaches no snapshot time lists no snapshot_*.png; `-o DIR/` is DIR/ in the messages.
+add_test(NAME cli_closing_line_restart COMMAND sh -c
+  "rm -rf cli_close cli_close2 && \
+   ${CLI_EXE} run -o cli_close/ -s particles.n=20 -s run.t_end=0.04 -s output.snapshots=0 && \
+   ${CLI_EXE} run --restart cli_close/ -s run.t_end=0.08 -o cli_close2/")
+set_tests_properties(cli_closing_line_restart PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "Results in cli_close/: trajectory\\.xyz, stats\\.csv, sizes\\.csv, snapshot_\\*\\.png, state\\.xyz, contacts\\.txt, scenario\\.ini\n.*Results in cli_close2/: trajectory\\.xyz, stats\\.csv, sizes\\.csv, state\\.xyz, contacts\\.txt, scenario\\.ini\n"
+  FAIL_REGULAR_EXPRESSION "//")
+
+# a scenario path that does not exist but names a shipped example: the hint names the example
+# and the command that takes it (here from build/tests, which has no examples/)
+cli_error(missing_example_path
+  "examples/maury_shear\\.ini does not exist; the shipped example of that name is [^ ]*/examples/maury_shear\\.ini \\(agglo run maury_shear\\.ini\\)"
+  run examples/maury_shear.ini)

@@ -55,3 +55,11 @@ set_tests_properties(ensemble_vary_by_value PROPERTIES TIMEOUT 60
 add_test(NAME ensemble_help COMMAND $<TARGET_FILE:agglo_cli> ensemble --help)
 set_tests_properties(ensemble_help PROPERTIES
   PASS_REGULAR_EXPRESSION "usage: agglo ensemble.*--seeds LIST.*--vary section.key=v1,v2.*--resume.*mpirun -np K")
+# compare and ensemble name the directory they write (compare/ by default), at the start and at
+# the end; `-o DIR/` is DIR/ in the messages
+add_test(NAME ensemble_compare_names_directory
+  COMMAND sh -c "rm -rf cmp_dir && $<TARGET_FILE:agglo_cli> compare ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=40 --seeds 1 -o cmp_dir/"
+  WORKING_DIRECTORY ${ENS_DIR})
+set_tests_properties(ensemble_compare_names_directory PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "2 members into cmp_dir/, one at a time.*2 members done; cmp_dir/ensemble\\.csv and cmp_dir/members\\.csv written"
+  FAIL_REGULAR_EXPRESSION "cmp_dir//")

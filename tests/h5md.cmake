@@ -32,4 +32,16 @@ add_test(NAME h5md_closing_line
   COMMAND $<TARGET_FILE:agglo_cli> run -o h5md_closing --overwrite -s particles.n=20 -s run.t_end=0.04
           -s output.format=h5md -s output.checkpoint_format=hdf5 -s output.snapshots=)
 set_tests_properties(h5md_closing_line PROPERTIES PASS_REGULAR_EXPRESSION
-  "Results in h5md_closing/: trajectory\\.h5md, trajectory\\.xdmf, stats\\.csv, state\\.h5, scenario\\.ini\n")
+  "Results in h5md_closing/: trajectory\\.h5md, trajectory\\.xdmf, stats\\.csv, sizes\\.csv, state\\.h5, scenario\\.ini\n")
+
+# convert XYZ -> H5MD -> XYZ keeps every comment line's box and time as written: the Origin of a 2D
+# run's slab (z = -r_max, agglo's parameters/box_origin), and numbers as the shortest text that
+# reads back to the same double (Time=0.7000000000000001, Time=0.6, not 0.59999999999999998)
+add_test(NAME h5md_convert_keeps_header COMMAND sh -c
+  "rm -rf h5md_hdr && $<TARGET_FILE:agglo_cli> run -o h5md_hdr --quiet -s particles.n=30 -s run.t_end=1 && \
+   $<TARGET_FILE:agglo_cli> convert h5md_hdr/trajectory.xyz h5md_hdr/t.h5md && \
+   $<TARGET_FILE:agglo_cli> convert h5md_hdr/t.h5md h5md_hdr/back.xyz && \
+   grep -o 'Lattice=.*Time=[^ ]*' h5md_hdr/trajectory.xyz > h5md_hdr/a && grep -o 'Lattice=.*Time=[^ ]*' h5md_hdr/back.xyz > h5md_hdr/b && \
+   cmp h5md_hdr/a h5md_hdr/b && sed -n 8p h5md_hdr/b")
+set_tests_properties(h5md_convert_keeps_header PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "^Lattice=\"2 0 0 0 2 0 0 0 0\\.02292603263189085\" Origin=\"0 0 -0\\.011463016315945426\" .* Time=0\\.7000000000000001\n$")

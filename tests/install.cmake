@@ -37,4 +37,20 @@ add_test(NAME install_python COMMAND sh -c
   "PYTHONPATH=$(echo ${PREFIX}/lib/python3*/dist-packages) /usr/bin/python3 -c \
    'import agglo; s = agglo.Simulation.default(overrides={\"particles.n\": 100}); s.step(10); print(agglo.__version__, s.n, s.step_count, agglo._ffi.library_path(), agglo.examples.path(\"maury_brownian_500\"))'")
 set_tests_properties(install_python PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "0.1.0 100 10 [^ ]*test_prefix/lib/libagglo.so.0 [^ ]*test_prefix/lib/python3[^ ]*/agglo/examples/maury_brownian_500.ini")
+  PASS_REGULAR_EXPRESSION "0.1.0 100 10 [^ ]*test_prefix/lib/libagglo.so.0 [^ ]*test_prefix/share/agglo/examples/maury_brownian_500.ini")
+# the installed program finds the installed examples by name from any directory (here an empty
+# one), says which file it took, and `agglo list` names their directory; `-o x/` gives x/ in the
+# messages, not x//
+add_test(NAME install_examples_by_name COMMAND sh -c
+  "rm -rf by_name && mkdir by_name && cd by_name && \
+   ${PREFIX}/bin/agglo run maury_shear.ini -s run.t_end=0.04 -o x/ && \
+   ${PREFIX}/bin/agglo run maury_shear --check && ${PREFIX}/bin/agglo list && ls x/stats.csv")
+set_tests_properties(install_examples_by_name PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "taking the shipped example [^ ]*test_prefix/share/agglo/examples/maury_shear\\.ini\n.*output in x/\n.*Results in x/: trajectory\\.xyz.*example scenarios in [^ ]*test_prefix/share/agglo/examples\n.*maury_shear_periodic_x\\.ini .*x/stats\\.csv"
+  FAIL_REGULAR_EXPRESSION "x//")
+# `man agglo`, `man agglo-COMMAND` (made from the --help texts) and the bash completion of
+# commands, options, scenario keys and shipped examples, as installed
+add_test(NAME install_man_completion
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/data/install/man_completion.sh ${PREFIX})
+set_tests_properties(install_man_completion PROPERTIES FIXTURES_REQUIRED installed TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "man pages and completion: ok")

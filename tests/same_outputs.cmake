@@ -19,10 +19,15 @@
 # 65deb03 (the event-driven models end a step at the next output time: ballistic_event_driven_400's
 # and dlca_3d's rows, frames and snapshots are at their times exactly, no longer at the first step
 # end after them, and their step numbers differ; the final states are the same bytes, and so are
-# the frames of times two schedules share, tested by cli_event_driven_output_times).
+# the frames of times two schedules share, tested by cli_event_driven_output_times) ->
+# fb7ed0f (issue 43: XYZ numbers as the shortest text that reads back to the same double: the
+# comment line of trajectory.xyz frames (Time=, Lattice=, Origin=) changes its text, not its
+# values (Time=0.6 for 0.59999999999999998); every other byte of every example's outputs is the
+# same, checked against 65deb03's build by bench/api/same_outputs.sh and a comparison of those
+# lines' numbers as doubles).
 # Restart points and the console are left out: their format may gain checks without changing a
 # result. Skipped outside a git clone.
-set(AGGLO_SAME_AS 65deb03 CACHE STRING "commit whose outputs every later build must reproduce")
+set(AGGLO_SAME_AS fb7ed0f CACHE STRING "commit whose outputs every later build must reproduce")
 set(BASE ${CMAKE_CURRENT_BINARY_DIR}/same_as_${AGGLO_SAME_AS})
 add_test(NAME same_outputs_as_before COMMAND sh -c "
   set -e

@@ -141,7 +141,7 @@ const int32_t *agglo_trajectory_clusters(const agglo_trajectory *tr);
 void agglo_trajectory_close(agglo_trajectory *tr);
 /* Copy every frame of a trajectory (extended XYZ or H5MD, as agglo_trajectory_open reads) into
    out: H5MD when out ends in .h5md or .h5 (with its .xdmf beside it), else extended XYZ.
-   Lossless both ways (docs/formats.md): H5MD in double precision, XYZ with 17 digits, the
+   Lossless both ways (docs/formats.md): H5MD in double precision, XYZ with each double's shortest exact text, the
    observables (H5MD observables/ <-> key=value pairs of the XYZ comment line), the units and the
    species (an XYZ type column) carried. */
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius);

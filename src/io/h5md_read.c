@@ -32,6 +32,7 @@ struct agglo_h5md_reader {
   int dim;      /* components of the vectors */
   int run_dim;  /* 2 or 3 (agglo's parameters/dimension, else the box dimension) */
   int periodic[3];
+  double origin[3]; /* the box's lower corner (agglo's parameters/box_origin, else 0) */
   size_t n, frames;
 };
 
@@ -233,6 +234,14 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
       H5Aclose(a);
       r->run_dim = d == 2 ? 2 : 3;
     }
+    if (H5Aexists(par, "box_origin") > 0) {
+      hid_t a = H5Aopen(par, "box_origin", H5P_DEFAULT), sp = H5Aget_space(a);
+      double o[3];
+      if (H5Sget_simple_extent_npoints(sp) == 3 && H5Aread(a, H5T_NATIVE_DOUBLE, o) >= 0)
+        for (int q = 0; q < 3; q++) r->origin[q] = isfinite(o[q]) && fabs(o[q]) < 1e300 ? o[q] : 0;
+      H5Sclose(sp);
+      H5Aclose(a);
+    }
     char units[32];
     if (attr_text(par, "units", units, sizeof units) == 0) r->units = agglo_units_parse(units);
     H5Gclose(par);
@@ -389,7 +398,7 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     for (int q = 0; q < 3; q++) lo[q] = fmin(lo[q], s->x[3 * i + q]), hi[q] = fmax(hi[q], s->x[3 * i + q]);
   for (int q = 0; q < 3; q++) {
     if (edges[4 * q] > 0) {
-      s->box.lo[q] = 0, s->box.len[q] = edges[4 * q], s->box.periodic[q] = r->periodic[q];
+      s->box.lo[q] = r->origin[q], s->box.len[q] = edges[4 * q], s->box.periodic[q] = r->periodic[q];
     } else { /* no box along this axis: the bounding box, walls */
       s->box.lo[q] = n ? lo[q] : 0, s->box.len[q] = n ? hi[q] - lo[q] : 0, s->box.periodic[q] = 0;
     }

@@ -86,6 +86,15 @@ static int attr_string(hid_t obj, const char *name, const char *value) {
   return rc < 0 ? -1 : 0;
 }
 
+static int attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count) {
+  hid_t sp = H5Screate_simple(1, &count, NULL);
+  hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+  if (a >= 0) H5Aclose(a);
+  H5Sclose(sp);
+  return rc < 0 ? -1 : 0;
+}
+
 static int attr_ints(hid_t obj, const char *name, const int *v, hsize_t count) {
   hid_t sp = count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, NULL);
   hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
@@ -243,9 +252,11 @@ static int create_layout(agglo_h5md *h, const agglo_system *s, const agglo_h5md_
     if (a >= 0) H5Gclose(a);
   }
   H5Gclose(g);
-  /* agglo's own parameters: the run's dimension (vectors always have 3 components), its units */
+  /* agglo's own parameters: the run's dimension (vectors always have 3 components), its units,
+     the box's lower corner (H5MD's box is [0, edges); a 2D run's slab is centred on z = 0) */
   g = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   rc |= attr_ints(g, "dimension", &s->dim, 1);
+  rc |= attr_doubles(g, "box_origin", s->box.lo, 3);
   if (o->units != AGGLO_UNITS_UNKNOWN) rc |= attr_vlstring(g, "units", agglo_units_name(o->units));
   H5Gclose(g);
   hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);

@@ -8,15 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* x as the shortest of %.15g, %.16g, %.17g that reads back to the same double (0.7, not
+   0.69999999999999996): exact for a restart, and the text a person wrote stays as written. */
+typedef struct {
+  char s[32];
+} num_text;
+static num_text num(double x) {
+  num_text t;
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(t.s, sizeof t.s, "%.*g", digits, x);
+    if (digits == 17 || strtod(t.s, NULL) == x) break; /* (17 digits always do; NaN never) */
+  }
+  return t;
+}
+
 /* The count and the comment line; extra: appended to it (starting with a space). */
 static void header(FILE *f, const agglo_system *s, const char *props, const char *extra) {
   const agglo_box *b = &s->box;
   fprintf(f, "%zu\n", s->n);
-  fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
-          "Properties=%s Time=%.17g Step=%lld dim=%d pbc=\"%c %c %c\"%s\n",
-          b->len[0], b->len[1], b->len[2], b->lo[0], b->lo[1], b->lo[2], props, s->t,
-          (long long)s->step, s->dim, b->periodic[0] ? 'T' : 'F', b->periodic[1] ? 'T' : 'F',
-          b->periodic[2] ? 'T' : 'F', extra);
+  fprintf(f, "Lattice=\"%s 0 0 0 %s 0 0 0 %s\" Origin=\"%s %s %s\" "
+          "Properties=%s Time=%s Step=%lld dim=%d pbc=\"%c %c %c\"%s\n",
+          num(b->len[0]).s, num(b->len[1]).s, num(b->len[2]).s, num(b->lo[0]).s, num(b->lo[1]).s,
+          num(b->lo[2]).s, props, num(s->t).s, (long long)s->step, s->dim,
+          b->periodic[0] ? 'T' : 'F', b->periodic[1] ? 'T' : 'F', b->periodic[2] ? 'T' : 'F', extra);
 }
 
 #define FRAME_COLUMNS "species:S:1:pos:R:3:velocities:R:3:momenta:R:3:masses:R:1:radius:R:1:cluster:I:1:id:I:1"
@@ -43,16 +57,16 @@ int agglo_xyz_write_frame_exact(FILE *f, const agglo_system *s, const agglo_fram
   const char *units = agglo_units_name(x->units);
   if (units) fprintf(m, " units=%s", units);
   for (size_t k = 0; k < x->nobs; k++) /* a name a key=value pair cannot hold is left out */
-    if (!strpbrk(x->names[k], " \t\r\n=\"")) fprintf(m, " %s=%.17g", x->names[k], x->values[k]);
+    if (!strpbrk(x->names[k], " \t\r\n=\"")) fprintf(m, " %s=%s", x->names[k], num(x->values[k]).s);
   if (fclose(m) != 0) return free(extra), -1;
   header(f, s, x->species ? FRAME_COLUMNS ":type:I:1" : FRAME_COLUMNS, extra);
   free(extra);
   for (size_t i = 0; i < s->n; i++) {
     const double *p = s->x + 3 * i, *v = s->v + 3 * i;
     double mi = s->m[i];
-    fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %lld", p[0], p[1],
-            p[2], v[0], v[1], v[2], mi * v[0], mi * v[1], mi * v[2], mi, s->r[i], s->cluster[i],
-            (long long)s->id[i]);
+    fprintf(f, "X %s %s %s %s %s %s %s %s %s %s %s %d %lld", num(p[0]).s, num(p[1]).s, num(p[2]).s,
+            num(v[0]).s, num(v[1]).s, num(v[2]).s, num(mi * v[0]).s, num(mi * v[1]).s,
+            num(mi * v[2]).s, num(mi).s, num(s->r[i]).s, s->cluster[i], (long long)s->id[i]);
     if (x->species) fprintf(f, " %d", x->species[i]);
     fputc('\n', f);
   }
@@ -68,8 +82,9 @@ int agglo_xyz_write_state(const char *path, const agglo_system *s, char *err, si
   header(f, s, "species:S:1:pos:R:3:velocities:R:3:radius:R:1:masses:R:1:id:I:1:cluster:I:1", "");
   for (size_t i = 0; i < s->n; i++) {
     const double *x = s->x + 3 * i, *v = s->v + 3 * i;
-    fprintf(f, "X %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %lld %d\n", x[0], x[1], x[2],
-            v[0], v[1], v[2], s->r[i], s->m[i], (long long)s->id[i], s->cluster[i]);
+    fprintf(f, "X %s %s %s %s %s %s %s %s %lld %d\n", num(x[0]).s, num(x[1]).s, num(x[2]).s,
+            num(v[0]).s, num(v[1]).s, num(v[2]).s, num(s->r[i]).s, num(s->m[i]).s,
+            (long long)s->id[i], s->cluster[i]);
   }
   if (agglo_file_finish(f, tmp, 1, err, errlen) != 0) return -1;
   if (rename(tmp, path) != 0) return agglo_fail(err, errlen, "%s: cannot rename: %s", path, strerror(errno));

@@ -7,7 +7,8 @@
 
 /* One frame: pos, radius, velo, cluster, id; time, step and box in the comment line. */
 int agglo_xyz_write_frame(FILE *f, const agglo_system *s);
-/* The same columns at full precision (17 digits: every double back bit for bit), with the type
+/* The same columns at full precision (the shortest text of each double that reads back bit for
+   bit), with the type
    column when x has species, and units= and the observables as key=value pairs in the comment
    line (agglo_trajectory_convert). */
 int agglo_xyz_write_frame_exact(FILE *f, const agglo_system *s, const agglo_frame_extras *x);

@@ -282,7 +282,7 @@ static void test_restart_exact(void **st) {
 
 /* Ballistic time stepping (variable step): a run interrupted at one of its own steps and
    restarted goes on bit for bit like the uninterrupted run. The interruption time is read from
-   the uninterrupted run's trajectory (Time= is written to 17 digits), so the first run ends on
+   the uninterrupted run's trajectory (Time= is written exactly, as the shortest text that reads back), so the first run ends on
    that step exactly instead of cutting a shorter last step. Walls (2D, lattice) and periodic 3D
    with polydisperse masses (cluster momenta are sums of unequal terms). */
 static const char *ballistic_2d = SCENARIO_BALLISTIC_2D "0, 100, 390\npng_width = 200\n";
@@ -293,7 +293,7 @@ static const char *ballistic_3d =
     "[ballistic]\nmethod = time_stepping\nvelocity = unit\nstop = t_end\n"
     "[output]\ntrajectory_interval = 30\nstats_interval = 30\nsnapshots =\n";
 
-/* The Time= of the k-th frame of dir/trajectory.xyz (as written, 17 digits). */
+/* The Time= of the k-th frame of dir/trajectory.xyz (as written, exactly). */
 static void frame_time(const char *dir, int k, char *out, size_t len) {
   blob b = slurp(dir, "trajectory.xyz");
   const char *p = b.data;

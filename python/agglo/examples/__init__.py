@@ -1,4 +1,6 @@
-"""The example scenarios of agglo (examples/*.ini of the repository), shipped with the package.
+"""The example scenarios of agglo (examples/*.ini of the repository): shipped inside the package
+by pip, found in <prefix>/share/agglo/examples after `cmake --install`, in examples/ of the
+source tree from a build or the source tree.
 
     import agglo
     sim = agglo.Simulation.from_file(agglo.examples.path("maury_brownian_500"))
@@ -16,10 +18,13 @@ __all__ = ["path", "names"]
 
 
 def _directory() -> str:
-    for d in (_HERE, _SOURCE):
-        if os.path.isdir(d) and any(f.endswith(".ini") for f in os.listdir(d)):
+    from .._ffi import _paths
+    places = [_HERE, getattr(_paths, "EXAMPLES_DIR", None), _SOURCE]
+    for d in places:
+        if d and os.path.isdir(d) and any(f.endswith(".ini") for f in os.listdir(d)):
             return d
-    raise FileNotFoundError(f"agglo.examples: no example scenarios in {_HERE} or {_SOURCE}")
+    raise FileNotFoundError("agglo.examples: no example scenarios in "
+                            + ", ".join(d for d in places if d))
 
 
 def names() -> List[str]:

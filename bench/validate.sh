@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Numbers that reproduce: reruns the validation rows of docs/validation.md and docs/ballistic.md
+# that take under a minute each, with the commands those pages name, and compares each mean with
+# the table's value within the table's stated error bar (± one standard deviation over the seeds).
+# One line per number: the row, the table's value ± bar, the rerun's mean, ok or DIFFERS.
+# Exit status 1 when a number differs. DLCA rows are not here (docs/dlca.md has their script).
+#   usage: bench/validate.sh [AGGLO] [OUT] [--quick]     (--quick: the quickest rows; CTest
+#          validate_quick runs them; the whole list takes about 2 minutes on one core)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+agglo=${1:-$here/../build/agglo}
+out=${2:-validate-out}
+quick=0; [ "${3:-}" = --quick ] && quick=1
+ex=$here/../examples
+mkdir -p "$out"
+bad=0
+
+# check ROW TABLE BAR MEASURED: |MEASURED - TABLE| <= BAR
+check() {
+  local verdict
+  verdict=$(awk -v t="$2" -v b="$3" -v m="$4" 'BEGIN { d = m - t; if (d < 0) d = -d;
+    print (m == m + 0 && d <= b) ? "ok" : "DIFFERS" }')
+  printf '%-58s table %-8s ± %-6s rerun %-10s %s\n' "$1" "$2" "$3" "$4" "$verdict"
+  [ "$verdict" = ok ] || bad=1
+}
+
+# column NAME of the last row of a CSV
+last_col() {
+  awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { v = $k } END { print v }' "$1"
+}
+
+# mean of column NAME over the rows of a CSV whose column method is M
+mean_col() {
+  awk -F, -v c="$2" -v m="$3" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == c) k = i; if ($i == "method") j = i }; next }
+    $j == m { s += $k; n++ } END { if (n) printf "%.4g\n", s / n; else print "none" }' "$1"
+}
+
+# docs/ballistic.md, "Validation": V_f = 0.2 (and 0.1, 0.3), N = 400, 20 seeds, both methods
+for vf in 0.2 0.1 0.3; do
+  [ $quick = 1 ] && [ $vf != 0.2 ] && continue
+  tag=ballistic_n400_vf$vf
+  rm -rf "$out/$tag"
+  "$agglo" compare "$ex/ballistic_paper_400.ini" -s particles.n=400 -s particles.fraction=$vf \
+    --seeds 20 --csv "$out/$tag.csv" -o "$out/$tag" --quiet > "$out/$tag.txt" 2>&1 ||
+    { echo "$tag: agglo compare failed (see $out/$tag.txt)"; bad=1; continue; }
+  case $vf in
+    0.1) want="0.533 0.005 0.510 0.002 1.438 0.018 1.453 0.029" ;;
+    0.2) want="0.535 0.006 0.511 0.003 1.693 0.022 1.710 0.017" ;;
+    0.3) want="0.541 0.006 0.514 0.003 1.820 0.012 1.840 0.014" ;;
+  esac
+  set -- $want
+  check "ballistic.md V_f=$vf N=400: N_c time stepping" "$1" "$2" "$(mean_col "$out/$tag.csv" nc time_stepping)"
+  check "ballistic.md V_f=$vf N=400: N_c event driven" "$3" "$4" "$(mean_col "$out/$tag.csv" nc event_driven)"
+  check "ballistic.md V_f=$vf N=400: D_f time stepping" "$5" "$6" "$(mean_col "$out/$tag.csv" df time_stepping)"
+  check "ballistic.md V_f=$vf N=400: D_f event driven" "$7" "$8" "$(mean_col "$out/$tag.csv" df event_driven)"
+done
+
+# docs/validation.md, Brownian table: clusters at the last time, seeds 1-5 (run_maury.sh's ensembles)
+for row in "500 82 7" "2000 133 6"; do
+  set -- $row
+  [ $quick = 1 ] && [ "$1" != 500 ] && continue
+  tag=maury_brownian_$1
+  rm -rf "$out/$tag"
+  "$agglo" ensemble "$ex/maury_brownian_$1.ini" --seeds 1-5 -s output.snapshots= --threads 1 \
+    -o "$out/$tag" --quiet > "$out/$tag.txt" 2>&1 ||
+    { echo "$tag: agglo ensemble failed (see $out/$tag.txt)"; bad=1; continue; }
+  check "validation.md Brownian N=$1: clusters at t_end" "$2" "$3" "$(last_col "$out/$tag/ensemble.csv" n_clusters_mean)"
+done
+
+[ $bad = 0 ] && echo "validate: every rerun number within its table's error bar" ||
+  echo "validate: some numbers differ from their tables"
+exit $bad
