@@ -38,7 +38,7 @@ set_tests_properties(ensemble_plot PROPERTIES FIXTURES_REQUIRED ensemble_ref TIM
 
 # an ensemble whose members all failed has no statistics: plot says so (it said "no column")
 add_test(NAME ensemble_plot_all_failed
-  COMMAND sh -c "rm -rf ens_all_failed; $<TARGET_FILE:agglo_cli> ensemble ${ENS_SCENARIO} --seeds 1 --vary particles.n=-4 -o ens_all_failed --quiet 2>/dev/null; $<TARGET_FILE:agglo_cli> plot ens_all_failed -y n_clusters; echo status $?"
+  COMMAND sh -c "rm -rf ens_all_failed; $<TARGET_FILE:agglo_cli> ensemble ${ENS_SCENARIO} --seeds 1 --vary particles.from=no_such_file.xyz -o ens_all_failed --quiet 2>/dev/null; $<TARGET_FILE:agglo_cli> plot ens_all_failed -y n_clusters; echo status $?"
   WORKING_DIRECTORY ${ENS_DIR})
 set_tests_properties(ensemble_plot_all_failed PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "agglo plot: ens_all_failed: no member finished \\(every one failed or did not run\\), so ens_all_failed/ensemble.csv holds no statistics to plot; ens_all_failed/members.csv says why\nstatus 1")
