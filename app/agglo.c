@@ -91,7 +91,12 @@ static void run_usage(FILE *f) {
 /* ---- agglo run: a client of the library's stepping API --------------------------------- */
 
 static volatile sig_atomic_t stop_signal = 0;
-static void on_signal(int sig) { stop_signal = sig; }
+static agglo_sim *volatile running = NULL; /* the simulation a signal stops */
+/* A signal asks the library to stop: at the end of the step, or inside a long one (given up). */
+static void on_signal(int sig) {
+  stop_signal = sig;
+  if (running) agglo_sim_request_stop(running);
+}
 
 typedef struct {
   double t0, last_draw, t_end;
@@ -172,11 +177,13 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   agglo_sim_set_log(sim, on_warning, &v); /* warnings even when quiet */
   agglo_sim_set_callback(sim, 1, on_step, &v);
   stop_signal = 0;
+  running = sim;
   void (*old_int)(int) = signal(SIGINT, on_signal);
   void (*old_term)(int) = signal(SIGTERM, on_signal);
   agglo_status st = runner(sim, cfg);
   signal(SIGINT, old_int);
   signal(SIGTERM, old_term);
+  running = NULL;
   if (st == AGGLO_OK || st == AGGLO_STOPPED) { /* the run ends: its last outputs and state */
     agglo_status c = agglo_sim_close_outputs(sim);
     if (c != AGGLO_OK) st = c;

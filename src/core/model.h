@@ -21,6 +21,10 @@ typedef struct {
   double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
 } agglo_step_info;
 
+/* What a model's step returns when it gave the step up at a stop request
+   (agglo_stop_requested): its state is then undefined until the driver restores it. */
+#define AGGLO_STEP_STOPPED 0x570
+
 typedef struct agglo_model {
   const char *name;
   int (*init)(void **state, const agglo_system *s, const agglo_config *c, char *err, size_t errlen);

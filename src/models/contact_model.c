@@ -309,10 +309,12 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
        on it, then (together) those across ranks */
     const char *what = rc ? "collecting contacts" : "in the projection";
     agglo_solver_stats here = {.converged = 1}, across = {.converged = 1};
+    m->solver.stop = r ? NULL : s->stop; /* (the ranks would have to agree) */
     if (rc == 0)
       rc = r ? r->solve_here(r->ctx, rounds == 0, full, &here)
              : agglo_project_some(s, &m->con, h, m->vstar, s->v, &m->solver, &here,
                                   full ? NULL : m->mark);
+    if (rc == 0 && !r && agglo_stop_requested(s)) return AGGLO_STEP_STOPPED;
     if (agree(r, rc) != 0)
       return agglo_fail(err, errlen, "out of memory %s", rc ? what : "on another rank");
     if (r && r->solve_across(r->ctx, &across) != 0)
