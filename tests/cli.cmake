@@ -166,6 +166,14 @@ set_tests_properties(cli_event_driven_output_times PROPERTIES TIMEOUT 120
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 
+# SIGTERM inside a step that lasts (issue 41): a DLCA step of persistence 0.01 (minutes long) and
+# a projection that never converges stop within 2 s with status 143; --resume gives the
+# uninterrupted run's files (the step given up is run again)
+add_test(NAME cli_sigterm_in_step
+  COMMAND sh ${CLI_DATA}/sigterm_in_step.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples cli_out_sigterm_in_step)
+set_tests_properties(cli_sigterm_in_step PROPERTIES TIMEOUT 180
+  PASS_REGULAR_EXPRESSION "resumed runs equal the uninterrupted ones\n$")
+
 # SIGKILL at 30 moments over the four models (contact also with HDF5 restart points), each run
 # resumed with --resume: the final state, stats and trajectory equal the uninterrupted run's
 # (restart points every 0.09 s of wall clock).
