@@ -253,7 +253,7 @@ static agglo_status check_step(agglo_sim *sim, int final) {
     }
     warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
          (long long)s->step, -sim->last.min_gap);
-    if (final) {
+    if (final && c->compliance == 0) { /* (a compliance lets contacts give way) */
       agglo_error(AGGLO_ERROR_RUN, "step %lld, the last: an overlap of %.3g remains (more than ten "
                   "times the solver tolerance, %.3g): the run did not keep its particles apart; "
                   "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,

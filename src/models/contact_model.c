@@ -25,8 +25,33 @@ void agglo_contact_set_scale(contact *m, double r_mean) {
   m->solver.tol = m->cfg.solver_tol * r_mean;
 }
 
+/* A step must not carry a particle across a diameter by the noise or the attraction, whose
+   velocities go as 1/m (the settings' guard, contact_config.c, sees no masses): the noise's
+   stationary speed sigma sqrt(tau_i) / m_i, the attraction's impulse of one contact at its
+   strongest, scale kappa / epsilon / m_i. */
+static int check_masses(const agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  const agglo_contact_settings *k = &c->contact;
+  double h = c->dt, rmax = 0, scale = k->attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h;
+  for (size_t i = 0; i < s->n; i++) rmax = fmax(rmax, s->r[i]);
+  for (size_t i = 0; i < s->n; i++) {
+    double w = s->inv_m[i];
+    if (!(w > 0)) continue; /* immovable */
+    double tau = k->viscosity > 0 ? 1 / (6 * M_PI * k->viscosity * s->r[i] * w) : k->tau > 0 ? k->tau : 1;
+    double noise = h * k->sigma * sqrt(tau) * w, pull = h * scale * (k->kappa > 0 ? k->kappa / k->epsilon : 0) * w;
+    if (!(noise <= 2 * rmax) || !(pull <= 2 * rmax))
+      return agglo_fail(err, errlen, "particle %lld of mass %g (particles.mass = %g): a step of run.dt "
+                        "= %g would carry it %.3g by the %s, more than a diameter (%g); raise "
+                        "particles.mass, or lower %s or run.dt", (long long)s->id[i], s->m[i],
+                        c->mass, h, noise > pull ? noise : pull,
+                        noise > pull ? "noise (brownian.sigma)" : "attraction (attraction.kappa / attraction.epsilon)",
+                        2 * rmax, noise > pull ? "brownian.sigma" : "attraction.kappa");
+  }
+  return 0;
+}
+
 static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                         size_t errlen) {
+  if (check_masses(s, c, err, errlen) != 0) return -1;
   contact *m = calloc(1, sizeof *m);
   if (!m) return agglo_fail(err, errlen, "out of memory");
   m->cfg = *c;
