@@ -316,3 +316,25 @@ cli_error(ballistic_speed_underflow_event_driven
 cli_error(dlca_probability_zero_stop_clusters
   "dlca\\.probability = 0 with dlca\\.stop = clusters.*dlca\\.stop = t_end"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=200 -s dlca.probability=0)
+
+# issue 41: a DLCA step's work is bounded by its keys before the run: persistence lengths below
+# 1e-3 radii (hours a step), SI keys that make it so (temperature, density 1e-300) or make the
+# motion non-finite, and a rebuild margin (window) below 0.1 radius are refused, naming the keys
+cli_error(dlca_persistence_tiny
+  "dlca\\.persistence, dlca\\.diffusion give a particle of radius 1 the persistence length 1e-05.*1e\\+12 flights \\(allowed: lambda at least 0\\.001 of the largest radius"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.persistence=1e-5)
+cli_error(dlca_persistence_underflow
+  "persistence length 1e-300 and flight speed 6e\\+300: each must be positive and finite"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.persistence=1e-300)
+cli_error(dlca_si_temperature_tiny
+  "dlca\\.temperature, dlca\\.pressure.*give a particle of radius 1 the persistence length 1\\.8[0-9e.-]+"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.units=si -s dlca.temperature=1e-300)
+cli_error(dlca_si_density_tiny
+  "dlca\\.density \\(or particles\\.mass\\) and particles\\.radius give a particle of radius 1 the persistence length 6\\.09"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.units=si -s dlca.density=1e-300)
+cli_error(dlca_window_tiny
+  "dlca\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.window=1e-300)
+cli_error(ballistic_window_tiny
+  "ballistic\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.method=event_driven -s ballistic.window=1e-300)

@@ -39,7 +39,7 @@ static const agglo_key keys[] = {
   {"ballistic", "dah_max_iter", T_INT, OFF(ballistic.dah_max_iter), "5000", 1, 1e9, 0, 0,
    "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
    "restarts (at most 3 times, reported)"},
-  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0, 1000, 1, 0,
+  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0.1, 1000, 0, 0,
    "event driven: a cluster's candidate pairs are rebuilt each time it has moved window * max "
    "radius from its last build; a step lasts while the fastest cluster moves that far"},
 };
