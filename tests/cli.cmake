@@ -338,3 +338,18 @@ cli_error(dlca_window_tiny
 cli_error(ballistic_window_tiny
   "ballistic\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.method=event_driven -s ballistic.window=1e-300)
+
+# issue 41: the ballistic minimiser's plain Arrow-Hurwicz (dah_gamma = 0) and a friction of
+# 1e-300 never converge (they ran for minutes): refused before the run
+cli_error(ballistic_dah_gamma_zero
+  "ballistic\\.dah_gamma = 0 is out of range \\(allowed: > 0 and <= 10\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.dah_gamma=0)
+cli_error(ballistic_dah_c_tiny
+  "ballistic\\.dah_c = 1e-300 is out of range \\(allowed: >= 0\\.05 and <= 1\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.dah_c=1e-300)
+# a minimiser that still stops at its cap in most steps: the run fails after 20 steps, naming
+# the ballistic.dah_* keys (it exited 0 after minutes)
+add_test(NAME cli_ballistic_unconverged_fails
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.dah_max_iter=3 -o cli_out_ballistic_unconverged --overwrite --quiet 2>&1; echo exit status $?")
+set_tests_properties(cli_ballistic_unconverged_fails PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "the solver stopped at its cap in [0-9]+ of the 2[0-9] steps so far \\(allowed: at most 5% of them\\).*ballistic\\.dah_max_iter.*\nexit status 1\n$")

@@ -265,13 +265,18 @@ static agglo_status check_step(agglo_sim *sim, int final) {
      fails now (a variable step: at its end, when its count is known) */
   int64_t done = s->step - sim->start_step, planned = done;
   if (!sim->model->variable_step && sim->last_step > s->step) planned = sim->last_step - sim->start_step;
-  if (!sim->last.converged && (final || !sim->model->variable_step) &&
+  int ballistic = !strncmp(sim->model->name, "ballistic", 9);
+  if (!sim->last.converged && (final || !sim->model->variable_step || done >= 20) &&
       (double)sim->unconverged > AGGLO_MAX_UNCONVERGED * (double)planned) {
     agglo_error(AGGLO_ERROR_RUN, "step %lld: the solver stopped at its cap in %lld of the %lld "
-                "steps of the run%s (allowed: at most %g%% of them, with solver.on_failure = warn): "
-                "its results would not be what it says; raise solver.max_iter or solver.tol, or "
-                "lower run.dt", (long long)s->step, (long long)sim->unconverged, (long long)planned,
-                sim->start_step ? " since its restart" : "", 100 * AGGLO_MAX_UNCONVERGED);
+                "steps %s%s (allowed: at most %g%% of them%s): its results would not be what it "
+                "says; %s", (long long)s->step, (long long)sim->unconverged, (long long)planned,
+                sim->model->variable_step && !final ? "so far" : "of the run",
+                sim->start_step ? " since its restart" : "", 100 * AGGLO_MAX_UNCONVERGED,
+                ballistic ? "" : ", with solver.on_failure = warn",
+                ballistic ? "raise ballistic.dah_max_iter or ballistic.tol, or change the "
+                            "minimiser's ballistic.dah_* (docs/ballistic.md)"
+                          : "raise solver.max_iter or solver.tol, or lower run.dt");
     return AGGLO_ERROR_RUN;
   }
   return AGGLO_OK;
