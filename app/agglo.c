@@ -191,8 +191,10 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   if (v.drew) draw_progress(sim, &v, 1);
   agglo_sim_get_report(sim, &r);
   if (st == AGGLO_STOPPED) {
-    fprintf(stderr, "agglo: stopped by signal %d at step %lld (t = %g); state saved\n",
-            (int)stop_signal, (long long)r.step, r.time);
+    fprintf(stderr, "agglo: stopped by signal %d at step %lld (t = %g); state saved%s\n",
+            (int)stop_signal, (long long)r.step, r.time,
+            strstr(agglo_last_error(), "given up") ? " (the step after it was given up: --resume "
+                                                     "runs it again)" : "");
     return 128 + (int)stop_signal; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */
   }
   if (st != AGGLO_OK) {

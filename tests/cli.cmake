@@ -353,3 +353,12 @@ add_test(NAME cli_ballistic_unconverged_fails
   COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.dah_max_iter=3 -o cli_out_ballistic_unconverged --overwrite --quiet 2>&1; echo exit status $?")
 set_tests_properties(cli_ballistic_unconverged_fails PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "the solver stopped at its cap in [0-9]+ of the 2[0-9] steps so far \\(allowed: at most 5% of them\\).*ballistic\\.dah_max_iter.*\nexit status 1\n$")
+
+# issue 41: velocities of 1e20 in a particles.from file (75 s a step, then an overlap) are
+# refused: a fixed step must not carry a particle across the box
+add_test(NAME cli_from_absurd_velocity_refused
+  COMMAND sh -c "rm -rf cli_out_v20 cli_out_v20_src; $<TARGET_FILE:agglo_cli> run -o cli_out_v20_src --quiet -s particles.n=50 -s run.t_end=0.02 && \
+    awk 'NR <= 2 { print; next } { $5 = 1e20; $6 = -1e20; print }' cli_out_v20_src/state.xyz > cli_out_v20.xyz && \
+    $<TARGET_FILE:agglo_cli> run -o cli_out_v20 --quiet -s particles.from=cli_out_v20.xyz 2>&1; echo exit status $?")
+set_tests_properties(cli_from_absurd_velocity_refused PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "cli_out_v20\\.xyz: frame 1: particle 0: speed 1\\.41421e\\+20 \\(allowed: at most the box's largest side [0-9.]+ per step of run\\.dt = 0\\.02, [0-9.]+\\)\nexit status 2\n$")

@@ -75,6 +75,12 @@ typedef struct agglo_model {
   /* optional: a warning about the settings at the start of the run (e.g. a thermostat that
      cannot hold the temperature), naming the setting that would; 1 with msg, else 0 */
   int (*start_warning)(const void *state, char *msg, size_t n);
+  /* optional: what a step changes of the model's state, kept before every step (keep, cheap:
+     0, or -1 out of memory) and put back when the step is given up at a stop request (undo),
+     leaving the state a restart from the step before would make. Without them the driver keeps
+     the restart bytes before a step that may last (core/simulation.c) */
+  int (*keep)(void *state);
+  void (*undo)(void *state);
 } agglo_model;
 
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count

@@ -369,9 +369,16 @@ static agglo_status step_once(agglo_sim *sim) {
   int64_t step_good = s->step;
   agglo_step_info last_good = sim->last;
   if (sim->model->until) sim->model->until(sim->state, fmin(agglo_outputs_next_time(sim), sim->until));
-  /* a step that may last can be given up at a stop request (the engines poll s->stop) */
-  if (sim->last_step_seconds > AGGLO_SLOW_STEP) snapshot(sim);
-  s->stop = sim->snap_step == s->step ? &sim->stop_request : NULL;
+  /* a step that can be undone may be given up at a stop request (the engines poll s->stop):
+     every step of a model that keeps what it changes, else one that may last */
+  int undoable;
+  if (sim->model->keep) {
+    undoable = sim->model->keep(sim->state) == 0;
+  } else {
+    if (sim->last_step_seconds > AGGLO_SLOW_STEP) snapshot(sim);
+    undoable = sim->snap_step == s->step;
+  }
+  s->stop = undoable ? &sim->stop_request : NULL;
   double wall = agglo_wall_seconds();
   int rc = sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN);
   s->stop = NULL;
@@ -380,7 +387,9 @@ static agglo_status step_once(agglo_sim *sim) {
     rollback(sim, t_good, step_good);
     sim->last = last_good;
     sim->last_step_seconds = INFINITY; /* (the same step again) */
-    agglo_status st = restore_model(sim);
+    agglo_status st = AGGLO_OK;
+    if (sim->model->undo) sim->model->undo(sim->state);
+    else st = restore_model(sim);
     if (st != AGGLO_OK) {
       sim->failed = 1;
       return st;

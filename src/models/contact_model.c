@@ -86,6 +86,7 @@ static void contact_destroy(void *state) {
   free(m->vstar);
   free(m->pair_force);
   free(m->mark);
+  free(m->kept_i), free(m->kept_j), free(m->kept_lambda), free(m->kept_gamma);
   free(m);
 }
 
@@ -483,6 +484,48 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
   return 0;
 }
 
+/* A step changes the constraints and their multipliers (what a restart reads back) and the
+   neighbour list (made again as a restart makes it). */
+static int contact_keep(void *state) {
+  contact *m = state;
+  size_t n = m->con.n;
+  if (n > m->kept_cap) {
+    size_t cap = n + n / 2 + 16;
+    int32_t *i = realloc(m->kept_i, cap * sizeof *i);
+    if (i) m->kept_i = i;
+    int32_t *j = realloc(m->kept_j, cap * sizeof *j);
+    if (j) m->kept_j = j;
+    double *l = realloc(m->kept_lambda, cap * sizeof *l);
+    if (l) m->kept_lambda = l;
+    double *g = realloc(m->kept_gamma, cap * sizeof *g);
+    if (g) m->kept_gamma = g;
+    if (!i || !j || !l || !g) return -1;
+    m->kept_cap = cap;
+  }
+  if (n) {
+    memcpy(m->kept_i, m->con.i, n * sizeof *m->kept_i);
+    memcpy(m->kept_j, m->con.j, n * sizeof *m->kept_j);
+    memcpy(m->kept_lambda, m->con.lambda, n * sizeof *m->kept_lambda);
+    memcpy(m->kept_gamma, m->con.gamma, n * sizeof *m->kept_gamma);
+  }
+  m->kept_n = n;
+  return 0;
+}
+
+static void contact_undo(void *state) {
+  contact *m = state;
+  size_t n = m->kept_n; /* (the set's room only grows within a step: it holds them) */
+  if (n > m->con.cap && agglo_constraints_reserve(&m->con, n) != 0) n = 0; /* a cold start */
+  if (n) {
+    memcpy(m->con.i, m->kept_i, n * sizeof *m->kept_i);
+    memcpy(m->con.j, m->kept_j, n * sizeof *m->kept_j);
+    memcpy(m->con.lambda, m->kept_lambda, n * sizeof *m->kept_lambda);
+    memcpy(m->con.gamma, m->kept_gamma, n * sizeof *m->kept_gamma);
+  }
+  m->con.n = n;
+  agglo_neighbors_free(&m->nb);
+}
+
 /* Its memory (the multipliers) is the projection's warm start: a new state starts it cold. */
 static const char *contact_new_state_refused(const void *state) {
   (void)state;
@@ -499,4 +542,6 @@ const agglo_model agglo_model_contact = {
     .load = contact_load,
     .destroy = contact_destroy,
     .new_state_refused = contact_new_state_refused,
+    .keep = contact_keep,
+    .undo = contact_undo,
 };

@@ -412,3 +412,27 @@ def test_reused_output_directory_needs_overwrite(small_contact, tmp_path):
     again.step(3)
     again.close_outputs()
     assert (out / "stats.csv").read_text() == stats  # the same run again, nothing of the old left
+
+
+def test_absurd_velocities_refused(small_contact):
+    """Issue 41: a speed that crosses the box in one step (1e308 was accepted and stepped) is
+    refused, naming the particle and the bound; nothing changes."""
+    sim = small_contact()
+    before = sim.velocities.copy()
+    with pytest.raises(agglo.InputError, match=r"particle 0: speed 1\.41421e\+308 \(allowed: at most the box's largest side"):
+        sim.velocities = np.full((sim.n, 2), 1e308)
+    assert np.array_equal(sim.velocities, before)
+
+
+def test_request_stop_inside_a_step(small_contact):
+    """Issue 41: a stop requested from another thread ends a projection that never converges
+    within a second; the step is given up (step count and positions unchanged)."""
+    import threading
+    import time
+    sim = small_contact(**{"solver.tol": 1e-300, "solver.max_iter": 1000000000, "solver.method": "apgd"})
+    threading.Timer(0.5, sim.request_stop).start()
+    t0 = time.monotonic()
+    # the first step with a contact never converges: it is the one given up
+    assert sim.step(1000) == agglo.RunStatus.STOPPED
+    assert time.monotonic() - t0 < 3
+    assert sim.step_count < 1000 and np.isfinite(sim.positions).all()

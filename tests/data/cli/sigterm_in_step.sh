@@ -57,4 +57,12 @@ term stall $stall -s solver.tol=1e-300 -s solver.max_iter=1000000000 -s solver.m
 "$exe" run --resume stall --quiet -s solver.tol=1e-3 -s solver.max_iter=20000 -s solver.method=mprgp ||
   { echo "stall: --resume failed"; exit 1; }
 same stall_ref stall
+# 4. a contact run whose steps are mostly projection (Uzawa, 5000 particles): stopped inside a
+#    step with a contact set and multipliers to put back, resumed
+busy="-s particles.n=5000 -s box.size=2 -s run.t_end=0.4 -s output.snapshots= -s output.stats_interval=0.02 -s solver.method=uzawa"
+"$exe" run $busy -o busy_ref --quiet || exit 1
+term busy $busy
+grep -q 'given up' busy.log || { cat busy.log; echo "busy: not stopped inside a step"; exit 1; }
+"$exe" run --resume busy --quiet || { echo "busy: --resume failed"; exit 1; }
+same busy_ref busy
 echo "stopped inside the step each time; resumed runs equal the uninterrupted ones"
