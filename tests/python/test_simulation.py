@@ -288,16 +288,27 @@ def test_keyboard_interrupt_stops_a_run(examples):
 # ---------------------------------------------------------------- errors of a run, warnings
 
 def test_solver_warnings_go_through_warnings(small_contact):
-    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600})
+    # (run.t_end = 100: a few capped steps among its 5000 stay under the 5% a run may have)
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 100})
     with pytest.warns(agglo.AggloWarning, match="iteration cap") as rec:
         sim.run(0.1)
     assert rec[0].filename == __file__  # points at the user's call
     assert sim.report["warnings"] > 0
-    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600})
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 100})
     with warnings.catch_warnings():
         warnings.simplefilter("error", agglo.AggloWarning)
         with pytest.raises(agglo.AggloWarning):
             sim.run(0.1)
+
+
+def test_unconverged_run_fails(small_contact):
+    """Issue 41: with solver.on_failure = warn, a run whose steps do not converge beyond 5% of
+    them fails (it ended as a success), its state the last good step's."""
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 0.4})
+    with pytest.warns(agglo.AggloWarning):
+        with pytest.raises(agglo.RunError, match=r"stopped at its cap in 2 of the 20 steps of the run \(allowed: at most 5%"):
+            sim.run()
+    assert sim.step_count == 2 and np.isfinite(sim.positions).all()
 
 
 def test_run_error_then_usage_error(small_contact):
