@@ -262,7 +262,7 @@ static agglo_status check_step(agglo_sim *sim, int final) {
     }
   }
   /* a run that no longer can end with at most AGGLO_MAX_UNCONVERGED of its steps unconverged
-     fails now (a variable step: at its end, when its count is known) */
+     fails now (a variable step, whose count is not known: of its steps so far, from its 20th) */
   int64_t done = s->step - sim->start_step, planned = done;
   if (!sim->model->variable_step && sim->last_step > s->step) planned = sim->last_step - sim->start_step;
   int ballistic = !strncmp(sim->model->name, "ballistic", 9);
