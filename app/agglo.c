@@ -80,6 +80,12 @@ static void run_usage(FILE *f) {
           "                      (-o or --restart beside it: the same DIR or none)\n"
           "  --quiet             no progress bar and no summary\n"
           "  --check             check the scenario (every key and their consistency) and exit\n\n"
+          "exit status: 0 done; 2 refused before the run (the message names the key, file or\n"
+          "value); 1 failed: a non-finite state, an error writing, a solver stopped at its cap in\n"
+          "more than 5%% of the steps (whatever solver.on_failure), or an overlap beyond ten\n"
+          "solver tolerances left at the end (the last good step's outputs and state are kept);\n"
+          "130 or 143 on SIGINT or SIGTERM, within a second even inside a step (the restart\n"
+          "point written; --resume runs a step given up again) (docs/reliability.md)\n\n"
           "mpirun -np K agglo run ... (model = dpd or contact): one run split into K bricks of\n"
           "the box (parallel.grid, else chosen), ghosts exchanged and particles migrating at\n"
           "every step (contact: components crossing ranks solved together by the ranks, or\n"
@@ -95,7 +101,12 @@ static void run_usage(FILE *f) {
 /* ---- agglo run: a client of the library's stepping API --------------------------------- */
 
 static volatile sig_atomic_t stop_signal = 0;
-static void on_signal(int sig) { stop_signal = sig; }
+static agglo_sim *volatile running = NULL; /* the simulation a signal stops */
+/* A signal asks the library to stop: at the end of the step, or inside a long one (given up). */
+static void on_signal(int sig) {
+  stop_signal = sig;
+  if (running) agglo_sim_request_stop(running);
+}
 
 typedef struct {
   double t0, last_draw, t_end;
@@ -190,11 +201,13 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   agglo_sim_set_log(sim, on_warning, &v); /* warnings even when quiet */
   agglo_sim_set_callback(sim, 1, on_step, &v);
   stop_signal = 0;
+  running = sim;
   void (*old_int)(int) = signal(SIGINT, on_signal);
   void (*old_term)(int) = signal(SIGTERM, on_signal);
   agglo_status st = runner(sim, cfg);
   signal(SIGINT, old_int);
   signal(SIGTERM, old_term);
+  running = NULL;
   if (st == AGGLO_OK || st == AGGLO_STOPPED) { /* the run ends: its last outputs and state */
     agglo_status c = agglo_sim_close_outputs(sim);
     if (c != AGGLO_OK) st = c;
@@ -202,8 +215,10 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   if (v.drew) draw_progress(sim, &v, 1);
   agglo_sim_get_report(sim, &r);
   if (st == AGGLO_STOPPED) {
-    fprintf(stderr, "agglo: stopped by signal %d at step %lld (t = %g); state saved\n",
-            (int)stop_signal, (long long)r.step, r.time);
+    fprintf(stderr, "agglo: stopped by signal %d at step %lld (t = %g); state saved%s\n",
+            (int)stop_signal, (long long)r.step, r.time,
+            strstr(agglo_last_error(), "given up") ? " (the step after it was given up: --resume "
+                                                     "runs it again)" : "");
     return 128 + (int)stop_signal; /* the shell convention: 130 for Ctrl-C, 143 for SIGTERM */
   }
   if (st != AGGLO_OK) {

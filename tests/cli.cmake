@@ -174,6 +174,14 @@ set_tests_properties(cli_event_driven_output_times PROPERTIES TIMEOUT 120
 add_test(NAME cli_sigterm COMMAND sh ${CLI_DATA}/sigterm.sh ${CLI_EXE} cli_out_sigterm)
 set_tests_properties(cli_sigterm PROPERTIES TIMEOUT 120)
 
+# SIGTERM inside a step that lasts (issue 41): a DLCA step of persistence 0.01 (minutes long) and
+# a projection that never converges stop within 2 s with status 143; --resume gives the
+# uninterrupted run's files (the step given up is run again)
+add_test(NAME cli_sigterm_in_step
+  COMMAND sh ${CLI_DATA}/sigterm_in_step.sh ${CLI_EXE} ${PROJECT_SOURCE_DIR}/examples cli_out_sigterm_in_step)
+set_tests_properties(cli_sigterm_in_step PROPERTIES TIMEOUT 180
+  PASS_REGULAR_EXPRESSION "resumed runs equal the uninterrupted ones\n$")
+
 # SIGKILL at 30 moments over the four models (contact also with HDF5 restart points), each run
 # resumed with --resume: the final state, stats and trajectory equal the uninterrupted run's
 # (restart points every 0.09 s of wall clock).
@@ -372,3 +380,48 @@ set_tests_properties(cli_closing_line_restart PROPERTIES TIMEOUT 30
 cli_error(missing_example_path
   "examples/maury_shear\\.ini does not exist; the shipped example of that name is [^ ]*/examples/maury_shear\\.ini \\(agglo run maury_shear\\.ini\\)"
   run examples/maury_shear.ini)
+# issue 41: a DLCA step's work is bounded by its keys before the run: persistence lengths below
+# 1e-3 radii (hours a step), SI keys that make it so (temperature, density 1e-300) or make the
+# motion non-finite, and a rebuild margin (window) below 0.1 radius are refused, naming the keys
+cli_error(dlca_persistence_tiny
+  "dlca\\.persistence, dlca\\.diffusion give a particle of radius 1 the persistence length 1e-05.*1e\\+12 flights \\(allowed: lambda at least 0\\.001 of the largest radius"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.persistence=1e-5)
+cli_error(dlca_persistence_underflow
+  "persistence length 1e-300 and flight speed 6e\\+300: each must be positive and finite"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.persistence=1e-300)
+cli_error(dlca_si_temperature_tiny
+  "dlca\\.temperature, dlca\\.pressure.*give a particle of radius 1 the persistence length 1\\.8[0-9e.-]+"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.units=si -s dlca.temperature=1e-300)
+cli_error(dlca_si_density_tiny
+  "dlca\\.density \\(or particles\\.mass\\) and particles\\.radius give a particle of radius 1 the persistence length 6\\.09"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.units=si -s dlca.density=1e-300)
+cli_error(dlca_window_tiny
+  "dlca\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.window=1e-300)
+cli_error(ballistic_window_tiny
+  "ballistic\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.method=event_driven -s ballistic.window=1e-300)
+
+# issue 41: the ballistic minimiser's plain Arrow-Hurwicz (dah_gamma = 0) and a friction of
+# 1e-300 never converge (they ran for minutes): refused before the run
+cli_error(ballistic_dah_gamma_zero
+  "ballistic\\.dah_gamma = 0 is out of range \\(allowed: > 0 and <= 10\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.dah_gamma=0)
+cli_error(ballistic_dah_c_tiny
+  "ballistic\\.dah_c = 1e-300 is out of range \\(allowed: >= 0\\.05 and <= 1\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.dah_c=1e-300)
+# a minimiser that still stops at its cap in most steps: the run fails after 20 steps, naming
+# the ballistic.dah_* keys (it exited 0 after minutes)
+add_test(NAME cli_ballistic_unconverged_fails
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s particles.n=100 -s ballistic.dah_max_iter=3 -o cli_out_ballistic_unconverged --overwrite --quiet 2>&1; echo exit status $?")
+set_tests_properties(cli_ballistic_unconverged_fails PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "the solver stopped at its cap in [0-9]+ of the 2[0-9] steps so far \\(allowed: at most 5% of them\\).*ballistic\\.dah_max_iter.*\nexit status 1\n$")
+
+# issue 41: velocities of 1e20 in a particles.from file (75 s a step, then an overlap) are
+# refused: a fixed step must not carry a particle across the box
+add_test(NAME cli_from_absurd_velocity_refused
+  COMMAND sh -c "rm -rf cli_out_v20 cli_out_v20_src; $<TARGET_FILE:agglo_cli> run -o cli_out_v20_src --quiet -s particles.n=50 -s run.t_end=0.02 && \
+    awk 'NR <= 2 { print; next } { $5 = 1e20; $6 = -1e20; print }' cli_out_v20_src/state.xyz > cli_out_v20.xyz && \
+    $<TARGET_FILE:agglo_cli> run -o cli_out_v20 --quiet -s particles.from=cli_out_v20.xyz 2>&1; echo exit status $?")
+set_tests_properties(cli_from_absurd_velocity_refused PROPERTIES TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "cli_out_v20\\.xyz: frame 1: particle 0: speed 1\\.41421e\\+20 \\(allowed: at most the box's largest side [0-9.]+ per step of run\\.dt = 0\\.02, [0-9.]+\\)\nexit status 2\n$")

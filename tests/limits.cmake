@@ -10,13 +10,15 @@ set_tests_properties(limits_memory_message PROPERTIES
 # state is written. (A solver stopped at its cap is reported first; the overlap check behind it
 # catches contacts missed by the selection, which the model itself prevents, so it is provoked
 # here through the cap with on_failure = warn.)
+# an attraction of infinite impulse (kappa / epsilon = 1e600) ran until a particle became
+# non-finite; the step guard now refuses it before the run (issue 41), naming the keys
 add_test(NAME guard_non_finite
-  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_nan --overwrite --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2 2>&1; test $? -eq 1 && test $(wc -l < guard_nan/state.xyz) -eq 2002"
+  COMMAND sh -c "rm -rf guard_nan; $<TARGET_FILE:agglo_cli> run -o guard_nan --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2 2>&1; test $? -eq 2 && test ! -e guard_nan/state.xyz"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 add_test(NAME guard_non_finite_message
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_nan2 --overwrite --quiet -s attraction.kappa=1e300 -s attraction.epsilon=1e-300 -s run.t_end=0.2)
 set_tests_properties(guard_non_finite_message PROPERTIES
-  PASS_REGULAR_EXPRESSION "step [0-9]+: particle [0-9]+ has a non-finite position or velocity.*last good state \\(step [0-9]+\\) is saved")
+  PASS_REGULAR_EXPRESSION "would carry it inf by the attraction \\(attraction.kappa / attraction.epsilon\\), more than a diameter.*lower attraction.kappa or run.dt")
 add_test(NAME guard_solver_cap_stops
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_cap --overwrite --quiet -s solver.max_iter=2 -s solver.on_failure=stop -s solver.tol=1e-9 -s solver.method=uzawa -s run.t_end=1)
 set_tests_properties(guard_solver_cap_stops PROPERTIES
@@ -25,6 +27,23 @@ add_test(NAME guard_overlap_warns
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_warn --overwrite -s solver.max_iter=1 -s run.t_end=0.1)
 set_tests_properties(guard_overlap_warns PROPERTIES
   PASS_REGULAR_EXPRESSION "warning: step 1: overlap of .* more than ten times the solver tolerance")
+# issue 41: the step guard counts the masses (noise and attraction go as 1/m): a mass of 1e-30
+# is refused before the run (it ran to the end with every step unconverged, exit 0)
+add_test(NAME guard_mass_refused
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_mass --overwrite --quiet -s particles.n=50 -s box.size=1 -s run.t_end=0.1 -s particles.mass=1e-30 2>&1; echo status $?")
+set_tests_properties(guard_mass_refused PROPERTIES
+  PASS_REGULAR_EXPRESSION "particle [0-9]+ of mass 7.3[0-9e+-]+ \\(particles.mass = 1e-30\\): a step of run.dt = 0.02 would carry it [0-9.e+]+ by the noise \\(brownian.sigma\\), more than a diameter.*\nstatus 2\n$")
+add_test(NAME guard_mass_attraction_refused
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_mass2 --overwrite --quiet -s particles.mass=1e-300 -s brownian.sigma=0 2>&1; echo status $?")
+set_tests_properties(guard_mass_attraction_refused PROPERTIES
+  PASS_REGULAR_EXPRESSION "by the attraction \\(attraction.kappa / attraction.epsilon\\).*\nstatus 2\n$")
+# with solver.on_failure = warn a run fails once more than 5% of its steps are unconverged (here
+# the first of 5), keeping the last good state (step 0)
+add_test(NAME guard_unconverged_fraction_fails
+  COMMAND sh -c "$<TARGET_FILE:agglo_cli> run -o guard_frac --overwrite --quiet -s solver.max_iter=1 -s run.t_end=0.1 2>&1; echo status $?; grep -o 'Step=[0-9]*' guard_frac/state.xyz"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(guard_unconverged_fraction_fails PROPERTIES
+  PASS_REGULAR_EXPRESSION "step 1: the solver stopped at its cap in 1 of the 5 steps of the run \\(allowed: at most 5% of them.*last good state \\(step 0\\) is saved\nstatus 1\nStep=0\n$")
 add_test(NAME guard_gravity_step_refused
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_g --overwrite --quiet -s gravity.g=1e6)
 set_tests_properties(guard_gravity_step_refused PROPERTIES

@@ -132,6 +132,13 @@ int agglo_sim_finished(const agglo_sim *sim);
    fn = NULL removes it. */
 typedef int (*agglo_callback)(agglo_sim *sim, void *user);
 agglo_status agglo_sim_set_callback(agglo_sim *sim, int64_t every, agglo_callback fn, void *user);
+/* Ask the running (or next) stepping call to stop, from a signal handler or another thread
+   (async-signal-safe: it only sets a flag). The call returns AGGLO_STOPPED with the restart point
+   written (as a callback's stop) at the end of the current step, or within a fraction of a second
+   inside a long step (the contact projection, the event-driven ballistic and DLCA engines poll
+   it): that step is then given up, the state is the one before it, and a further call runs it
+   again, as if never stopped. AGGLO_ERROR_USAGE (and no message) for a NULL handle. */
+agglo_status agglo_sim_request_stop(agglo_sim *sim);
 /* Warnings of a run (a solver at its iteration cap, an overlap above tolerance): the first five
    are passed to fn; all are counted. fn = NULL drops them. */
 typedef void (*agglo_log_fn)(const char *message, void *user);

@@ -632,6 +632,15 @@ class Simulation:
             return self._drive("run", lib.agglo_sim_run)
         return self._drive("run", lib.agglo_sim_run_until, float(t_end))
 
+    def request_stop(self) -> None:
+        """Ask a step or run going on in another thread to stop: it returns RunStatus.STOPPED at
+        the end of the current step, or within a fraction of a second inside a long one (the
+        contact projection, the ballistic and DLCA engines), that step then given up and the state
+        the one before it (the restart point written with the state writer; a further call runs
+        it again). Safe from any thread; not serialised with the run it stops."""
+        if self._handle is not None:
+            lib.agglo_sim_request_stop(self._handle)
+
     @property
     def finished(self) -> bool:
         """True when the model has nothing left to do (e.g. one ballistic cluster left)."""

@@ -21,6 +21,10 @@ typedef struct {
   double overlap_limit; /* > 0: a gap below -overlap_limit after the step is a failure */
 } agglo_step_info;
 
+/* What a model's step returns when it gave the step up at a stop request
+   (agglo_stop_requested): its state is then undefined until the driver restores it. */
+#define AGGLO_STEP_STOPPED 0x570
+
 typedef struct agglo_model {
   const char *name;
   int (*init)(void **state, const agglo_system *s, const agglo_config *c, char *err, size_t errlen);
@@ -71,6 +75,12 @@ typedef struct agglo_model {
   /* optional: a warning about the settings at the start of the run (e.g. a thermostat that
      cannot hold the temperature), naming the setting that would; 1 with msg, else 0 */
   int (*start_warning)(const void *state, char *msg, size_t n);
+  /* optional: what a step changes of the model's state, kept before every step (keep, cheap:
+     0, or -1 out of memory) and put back when the step is given up at a stop request (undo),
+     leaving the state a restart from the step before would make. Without them the driver keeps
+     the restart bytes before a step that may last (core/simulation.c) */
+  int (*keep)(void *state);
+  void (*undo)(void *state);
 } agglo_model;
 
 /* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count

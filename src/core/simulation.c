@@ -8,6 +8,7 @@
 #include "core/files.h"
 #include "io/xyz_write.h"
 #include "core/setup.h"
+#include "core/timing.h"
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
@@ -67,6 +68,8 @@ static agglo_status sim_new(const agglo_config *c, agglo_sim **out) {
   sim->last.converged = 1;
   sim->last_step = sim->model->variable_step ? INT64_MAX : llround(c->t_end / c->dt);
   sim->until = INFINITY;
+  sim->snap_step = -1;
+  sim->last_step_seconds = INFINITY; /* the first step may last: it can be undone */
   *out = sim;
   return AGGLO_OK;
 }
@@ -164,6 +167,7 @@ void agglo_sim_destroy(agglo_sim *sim) {
   if (sim->state) sim->model->destroy(sim->state);
   free(sim->x_good);
   free(sim->v_good);
+  free(sim->snap);
   agglo_system_free(&sim->sys);
   free(sim);
 }
@@ -218,7 +222,7 @@ static agglo_status fail_run(agglo_sim *sim, double t_good, int64_t step_good) {
 
 /* The health of the step just taken (sim->last): AGGLO_OK, perhaps with a warning, or
    AGGLO_ERROR_RUN with its message. */
-static agglo_status check_step(agglo_sim *sim) {
+static agglo_status check_step(agglo_sim *sim, int final) {
   agglo_system *s = &sim->sys;
   const agglo_config *c = &sim->cfg;
   if (sim->last.bad_particle != SIZE_MAX) {
@@ -237,6 +241,7 @@ static agglo_status check_step(agglo_sim *sim) {
     }
     warn(sim, "step %lld: projection stopped at the iteration cap (largest overlap left %.3g)",
          (long long)s->step, sim->last.max_violation);
+    sim->unconverged++;
   }
   if (sim->last.overlap_limit > 0 && sim->last.min_gap < -sim->last.overlap_limit) {
     if (c->on_failure == ON_FAILURE_STOP) {
@@ -248,6 +253,31 @@ static agglo_status check_step(agglo_sim *sim) {
     }
     warn(sim, "step %lld: overlap of %.3g, more than ten times the solver tolerance",
          (long long)s->step, -sim->last.min_gap);
+    if (final && c->compliance == 0) { /* (a compliance lets contacts give way) */
+      agglo_error(AGGLO_ERROR_RUN, "step %lld, the last: an overlap of %.3g remains (more than ten "
+                  "times the solver tolerance, %.3g): the run did not keep its particles apart; "
+                  "lower run.dt or solver.tol, or raise solver.max_iter", (long long)s->step,
+                  -sim->last.min_gap, sim->last.overlap_limit / 10);
+      return AGGLO_ERROR_RUN;
+    }
+  }
+  /* a run that no longer can end with at most AGGLO_MAX_UNCONVERGED of its steps unconverged
+     fails now (a variable step, whose count is not known: of its steps so far, from its 20th) */
+  int64_t done = s->step - sim->start_step, planned = done;
+  if (!sim->model->variable_step && sim->last_step > s->step) planned = sim->last_step - sim->start_step;
+  int ballistic = !strncmp(sim->model->name, "ballistic", 9);
+  if (!sim->last.converged && (final || !sim->model->variable_step || done >= 20) &&
+      (double)sim->unconverged > AGGLO_MAX_UNCONVERGED * (double)planned) {
+    agglo_error(AGGLO_ERROR_RUN, "step %lld: the solver stopped at its cap in %lld of the %lld "
+                "steps %s%s (allowed: at most %g%% of them%s): its results would not be what it "
+                "says; %s", (long long)s->step, (long long)sim->unconverged, (long long)planned,
+                sim->model->variable_step && !final ? "so far" : "of the run",
+                sim->start_step ? " since its restart" : "", 100 * AGGLO_MAX_UNCONVERGED,
+                ballistic ? "" : ", with solver.on_failure = warn",
+                ballistic ? "raise ballistic.dah_max_iter or ballistic.tol, or change the "
+                            "minimiser's ballistic.dah_* (docs/ballistic.md)"
+                          : "raise solver.max_iter or solver.tol, or lower run.dt");
+    return AGGLO_ERROR_RUN;
   }
   return AGGLO_OK;
 }
@@ -255,6 +285,7 @@ static agglo_status check_step(agglo_sim *sim) {
 agglo_status agglo_sim_begin(agglo_sim *sim) {
   if (sim->started) return AGGLO_OK;
   sim->started = 1;
+  sim->start_step = sim->sys.step;
   char msg[512];
   if (sim->log && sim->model->start_warning && sim->model->start_warning(sim->state, msg, sizeof msg))
     sim->log(msg, sim->log_user); /* not one of the five step warnings: always passed on */
@@ -266,7 +297,7 @@ agglo_status agglo_sim_record_step(agglo_sim *sim, const agglo_step_info *info) 
   sim->labelled_step = -1;
   sim->iter_sum += info->iterations;
   sim->iter_steps++;
-  agglo_status st = check_step(sim);
+  agglo_status st = check_step(sim, info->finished || sim->sys.step >= sim->last_step);
   if (st == AGGLO_OK && info->finished) sim->finished = 1;
   return st;
 }
@@ -277,20 +308,96 @@ void agglo_sim_ended(agglo_sim *sim, agglo_status st) {
   if (st != AGGLO_OK && st != AGGLO_STOPPED) sim->failed = 1;
 }
 
+/* The model's state before a step that may last, as its restart bytes in memory (none when
+   they cannot be made: that step then runs to its end). */
+static void snapshot(agglo_sim *sim) {
+  free(sim->snap);
+  sim->snap = NULL, sim->snap_len = 0, sim->snap_step = -1;
+  char *b = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&b, &n);
+  if (!f) return;
+  int rc = sim->model->save ? sim->model->save(sim->state, f) : 0;
+  if (fclose(f) != 0 || rc != 0) {
+    free(b);
+    return;
+  }
+  sim->snap = b, sim->snap_len = n, sim->snap_step = sim->sys.step;
+}
+
+/* A step given up: the model's state made again from the snapshot, as a restart makes it. */
+static agglo_status restore_model(agglo_sim *sim) {
+  char *err = agglo_error_buffer();
+  sim->model->destroy(sim->state);
+  sim->state = NULL;
+  if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, err, AGGLO_ERROR_LEN) != 0)
+    return AGGLO_ERROR_RUN;
+  if (!sim->model->load || sim->snap_len == 0) return AGGLO_OK;
+  FILE *f = fmemopen(sim->snap, sim->snap_len, "r");
+  if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory restoring the state of step %lld",
+                             (long long)sim->snap_step);
+  int rc = sim->model->load(sim->state, &sim->sys, f, err, AGGLO_ERROR_LEN);
+  fclose(f);
+  return rc == 0 ? AGGLO_OK : AGGLO_ERROR_RUN;
+}
+
+/* A stop request honoured at the current step: the restart point, nothing off the schedule. */
+static agglo_status stop_here(agglo_sim *sim, int gave_up) {
+  atomic_store(&sim->stop_request, 0);
+  if (agglo_outputs_stop(sim) != 0) return AGGLO_ERROR_IO;
+  return agglo_error(AGGLO_STOPPED, "stopped on request at step %lld (t = %g)%s",
+                     (long long)sim->sys.step, sim->sys.t,
+                     gave_up ? "; the step after it was given up and will be run again" : "");
+}
+
+agglo_status agglo_sim_request_stop(agglo_sim *sim) {
+  if (!sim) return AGGLO_ERROR_USAGE; /* (no message: this may run in a signal handler) */
+  atomic_store(&sim->stop_request, 1);
+  return AGGLO_OK;
+}
+
 /* One step with its checks, outputs and callback. */
 static agglo_status step_once(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
   char *err = agglo_error_buffer();
   if (agglo_sim_begin(sim) != AGGLO_OK) return AGGLO_ERROR_IO;
+  if (atomic_load(&sim->stop_request)) return stop_here(sim, 0);
   size_t n3 = 3 * s->n;
   memcpy(sim->x_good, s->x, n3 * sizeof(double));
   memcpy(sim->v_good, s->v, n3 * sizeof(double));
   double t_good = s->t;
   int64_t step_good = s->step;
+  agglo_step_info last_good = sim->last;
   if (sim->model->until) sim->model->until(sim->state, fmin(agglo_outputs_next_time(sim), sim->until));
+  /* a step that can be undone may be given up at a stop request (the engines poll s->stop):
+     every step of a model that keeps what it changes, else one that may last */
+  int undoable;
+  if (sim->model->keep) {
+    undoable = sim->model->keep(sim->state) == 0;
+  } else {
+    if (sim->last_step_seconds > AGGLO_SLOW_STEP) snapshot(sim);
+    undoable = sim->snap_step == s->step;
+  }
+  s->stop = undoable ? &sim->stop_request : NULL;
+  double wall = agglo_wall_seconds();
+  int rc = sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN);
+  s->stop = NULL;
+  sim->last_step_seconds = agglo_wall_seconds() - wall;
+  if (rc == AGGLO_STEP_STOPPED) {
+    rollback(sim, t_good, step_good);
+    sim->last = last_good;
+    sim->last_step_seconds = INFINITY; /* (the same step again) */
+    agglo_status st = AGGLO_OK;
+    if (sim->model->undo) sim->model->undo(sim->state);
+    else st = restore_model(sim);
+    if (st != AGGLO_OK) {
+      sim->failed = 1;
+      return st;
+    }
+    return stop_here(sim, 1);
+  }
   /* a failed step may have written velocities: keep the state it started from */
-  if (sim->model->step(sim->state, s, &sim->last, err, AGGLO_ERROR_LEN) != 0)
-    return fail_run(sim, t_good, step_good);
+  if (rc != 0) return fail_run(sim, t_good, step_good);
   if (agglo_sim_record_step(sim, &sim->last) != AGGLO_OK) return fail_run(sim, t_good, step_good);
   int final = s->step == sim->last_step || sim->finished;
   /* no restart point after a failed write: it would claim this step's outputs, which a resume
@@ -319,6 +426,7 @@ static agglo_status step_once(agglo_sim *sim) {
     return agglo_error(AGGLO_STOPPED, "stopped by the callback at step %lld (t = %g)",
                        (long long)s->step, s->t);
   }
+  if (!final && atomic_load(&sim->stop_request)) return stop_here(sim, 0);
   return AGGLO_OK;
 }
 

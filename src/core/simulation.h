@@ -59,7 +59,24 @@ struct agglo_sim {
   agglo_log_fn log;
   void *log_user;
   agglo_outputs out;
+  _Atomic int stop_request; /* agglo_sim_request_stop (a signal handler may set it) */
+  /* the model's state before the current step (its restart bytes), so that a step given up at
+     a stop request can be undone: taken before a step that may last (the first, or one after a
+     step of more than AGGLO_SLOW_STEP s); snap_step: its step, -1 when none */
+  char *snap;
+  size_t snap_len;
+  int64_t snap_step;
+  double last_step_seconds;
+  /* steps of this simulation whose solver stopped at its cap (the run fails past
+     AGGLO_MAX_UNCONVERGED of its steps) */
+  int64_t unconverged, start_step; /* start_step: the first step of this simulation */
 };
+
+/* A step that lasted longer than this (wall-clock seconds) makes the next one undoable. */
+#define AGGLO_SLOW_STEP 0.05
+/* The fraction of a run's steps whose solver may stop at its cap with solver.on_failure = warn
+   (docs/reliability.md); more, and the run fails. */
+#define AGGLO_MAX_UNCONVERGED 0.05
 
 /* Label the clusters of the current state (model labels or contacts). 0 or -1 (memory). */
 int agglo_sim_label(agglo_sim *sim);

@@ -148,6 +148,31 @@ agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, 
   return st;
 }
 
+/* The fastest a particle may start: a fixed step must not carry it across the box (such a step
+   is no dynamics, and its neighbour search would span everything: minutes a step); a model that
+   chooses its steps needs its squared speeds finite. */
+static double speed_limit(const agglo_sim *sim, char *why, size_t len) {
+  const agglo_system *s = &sim->sys;
+  if (sim->model->variable_step) {
+    snprintf(why, len, "at most 1e100");
+    return 1e100;
+  }
+  double L = 0;
+  for (int k = 0; k < s->dim; k++) L = fmax(L, s->box.len[k]);
+  snprintf(why, len, "at most the box's largest side %g per step of run.dt = %g, %g", L,
+           sim->cfg.dt, L / sim->cfg.dt);
+  return L / sim->cfg.dt;
+}
+
+static agglo_status check_speed(const agglo_sim *sim, const double *v, size_t i, const char *fn) {
+  double u = hypot(hypot(v[0], v[1]), v[2]);
+  char why[160];
+  double lim = speed_limit(sim, why, sizeof why);
+  if (!(u <= lim))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: speed %g (allowed: %s)", fn, i, u, why);
+  return AGGLO_OK;
+}
+
 agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n, int stride) {
   const char *fn = __func__;
   agglo_status st = writable(sim, v, n, fn);
@@ -162,6 +187,10 @@ agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n,
         return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: component %d is %g (allowed: "
                            "finite%s)", fn, i, k, u, s->dim == 2 ? ", z = 0 in 2D" : "");
     }
+  for (size_t i = 0; i < n; i++) {
+    double u[3] = {v[(size_t)stride * i], v[(size_t)stride * i + 1], stride == 3 ? v[3 * i + 2] : 0};
+    if ((st = check_speed(sim, u, i, fn)) != AGGLO_OK) return st;
+  }
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < stride ? v[(size_t)stride * i + (size_t)k] : 0;
   return rebuild(sim);
@@ -225,6 +254,7 @@ agglo_status agglo_sim_set_state(agglo_sim *sim, size_t n, const double *x, cons
       if (!isfinite(v[3 * i + k]) || (k == 2 && s->dim == 2 && v[3 * i + k] != 0))
         return agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: velocity component %d is %g (allowed: "
                            "finite%s)", fn, i, k, v[3 * i + k], s->dim == 2 ? ", z = 0 in 2D" : "");
+    if (v && (st = check_speed(sim, v + 3 * i, i, fn)) != AGGLO_OK) return st;
   }
   double *y = malloc((n ? 3 * n : 1) * sizeof *y);
   if (!y) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
@@ -336,6 +366,8 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
                            "finite%s)", fn, i, "xyz"[k], u, s->dim == 2 ? ", z = 0 in 2D" : "");
       s->v[3 * i + k] = u;
     }
+    agglo_status sp = has->velocity ? check_speed(sim, s->v + 3 * i, i, fn) : AGGLO_OK;
+    if (sp != AGGLO_OK) return sp;
   }
   /* a model that chooses its own steps goes on from the file's time */
   if (has->time && sim->model->variable_step) {

@@ -3,6 +3,7 @@
 #define AGGLO_SYSTEM_H
 #include "agglo/agglo.h" /* agglo_box */
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct {
@@ -16,7 +17,16 @@ typedef struct {
   agglo_box box;
   double t;         /* time, always step * dt */
   int64_t step;
+  /* a stop requested while a step runs (agglo_sim_request_stop), or NULL when the step cannot
+     be undone: an engine that polls it (agglo_stop_requested) gives its step up, returning
+     AGGLO_STEP_STOPPED, and the driver restores the state from before the step */
+  const _Atomic int *stop;
 } agglo_system;
+
+/* Has a stop been asked for inside the current step? (relaxed: a poll, read often) */
+static inline int agglo_stop_requested(const agglo_system *s) {
+  return s->stop && atomic_load_explicit(s->stop, memory_order_relaxed);
+}
 
 int agglo_system_alloc(agglo_system *s, int dim, size_t n);
 void agglo_system_free(agglo_system *s);

@@ -30,16 +30,17 @@ static const agglo_key keys[] = {
    "damped Arrow-Hurwicz: step on grad_X L (positions in units of the mean radius)"},
   {"ballistic", "dah_beta", T_DOUBLE, OFF(ballistic.dah_beta), "0.05", 0, 10, 1, 0,
    "damped Arrow-Hurwicz: ascent step of the multipliers"},
-  {"ballistic", "dah_gamma", T_DOUBLE, OFF(ballistic.dah_gamma), "0.05", 0, 10, 0, 0,
+  {"ballistic", "dah_gamma", T_DOUBLE, OFF(ballistic.dah_gamma), "0.05", 0, 10, 1, 0,
    "damped Arrow-Hurwicz: weight of the lambda phi grad(phi) term (capped by the stability "
-   "bound of the particles moved)"},
-  {"ballistic", "dah_c", T_DOUBLE, OFF(ballistic.dah_c), "0.3", 0, 1, 1, 0,
-   "damped Arrow-Hurwicz: friction per pseudo-step (1 with dah_gamma = 0 is plain "
-   "Arrow-Hurwicz)"},
+   "bound of the particles moved); not 0: plain Arrow-Hurwicz (dah_c = 1, dah_gamma = 0) "
+   "oscillates without converging (docs/ballistic.md)"},
+  {"ballistic", "dah_c", T_DOUBLE, OFF(ballistic.dah_c), "0.3", 0.05, 1, 0, 0,
+   "damped Arrow-Hurwicz: friction per pseudo-step; below 0.05 the relaxation barely damps and "
+   "no step converges"},
   {"ballistic", "dah_max_iter", T_INT, OFF(ballistic.dah_max_iter), "5000", 1, 1e9, 0, 0,
    "damped Arrow-Hurwicz: iteration cap; then alpha, beta, gamma are halved and the solve "
    "restarts (at most 3 times, reported)"},
-  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0, 1000, 1, 0,
+  {"ballistic", "window", T_DOUBLE, OFF(ballistic.window), "2", 0.1, 1000, 0, 0,
    "event driven: a cluster's candidate pairs are rebuilt each time it has moved window * max "
    "radius from its last build; a step lasts while the fastest cluster moves that far"},
 };

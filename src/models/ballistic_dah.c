@@ -58,6 +58,7 @@ void agglo_dah_defaults(agglo_dah_settings *s) {
   s->max_restarts = 3;
   s->adapt = 1;
   s->length = 1;
+  s->stop = NULL;
 }
 
 struct agglo_dah_work {
@@ -351,6 +352,7 @@ int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box 
       trace[2 * it + 1] = L->link[0].lambda;
     }
     it++, it_attempt++;
+    if (set->stop && atomic_load_explicit(set->stop, memory_order_relaxed)) return 1;
   }
   st->iterations = it;
   st->restarts = attempt;

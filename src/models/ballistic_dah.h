@@ -44,6 +44,7 @@ typedef struct {
   int max_restarts; /* fallbacks: halve alpha, gamma (and beta) and restart from the start */
   int adapt;        /* 1: cap gamma by the Gershgorin bound of the active set (stability) */
   double length;    /* reference length (e.g. the mean radius) */
+  const _Atomic int *stop; /* not NULL: polled each iteration; when set, the solve gives up (1) */
 } agglo_dah_settings;
 
 void agglo_dah_defaults(agglo_dah_settings *s);
@@ -73,7 +74,7 @@ const int32_t *agglo_dah_moved(const agglo_dah_work *w, size_t *count);
    join the active set when a residual force reaches them through the links. Positions on
    periodic axes are wrapped back into the box at the end. If trace is not NULL it receives, per
    iteration, the distance and multiplier of link 0 (for tests): trace[2k], trace[2k+1], up to
-   trace_len iterations. Returns 0 or -1 (memory). */
+   trace_len iterations. Returns 0, -1 (memory) or 1 (a stop request: x half relaxed). */
 int agglo_dah_solve(agglo_links *L, double *x, const double *r, const agglo_box *box,
                     const int32_t *seeds, size_t nseeds, const agglo_dah_settings *set,
                     agglo_dah_work *w, agglo_dah_stats *st, double *trace, int trace_len);

@@ -1132,6 +1132,8 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
         }
         break;
       }
+      /* a stop request gives the step up (the driver restores the state from before it) */
+      if (agglo_stop_requested(s)) return AGGLO_STEP_STOPPED;
       event ev = agglo_ed_calendar_pop(&e->cal);
       if (ev.t > t_stop) {
         e->t = t_stop;

@@ -275,9 +275,11 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     double max_move = 0;
     for (size_t q = 0; q + 1 < b->nseeds; q += 2) {
       agglo_dah_stats ds;
-      if (agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds + q, 2, &b->dset, b->dah, &ds,
-                          NULL, 0) != 0)
-        return agglo_fail(err, errlen, "out of memory in the minimiser");
+      b->dset.stop = s->stop;
+      int rc = agglo_dah_solve(&b->L, s->x, s->r, &s->box, b->seeds + q, 2, &b->dset, b->dah, &ds,
+                               NULL, 0);
+      if (rc > 0) return AGGLO_STEP_STOPPED; /* (the driver undoes the step) */
+      if (rc != 0) return agglo_fail(err, errlen, "out of memory in the minimiser");
       info->iterations += ds.iterations;
       if (!ds.converged) info->converged = 0;
       if (ds.max_overlap > max_overlap) max_overlap = ds.max_overlap;

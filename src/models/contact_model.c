@@ -25,8 +25,33 @@ void agglo_contact_set_scale(contact *m, double r_mean) {
   m->solver.tol = m->cfg.solver_tol * r_mean;
 }
 
+/* A step must not carry a particle across a diameter by the noise or the attraction, whose
+   velocities go as 1/m (the settings' guard, contact_config.c, sees no masses): the noise's
+   stationary speed sigma sqrt(tau_i) / m_i, the attraction's impulse of one contact at its
+   strongest, scale kappa / epsilon / m_i. */
+static int check_masses(const agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  const agglo_contact_settings *k = &c->contact;
+  double h = c->dt, rmax = 0, scale = k->attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h;
+  for (size_t i = 0; i < s->n; i++) rmax = fmax(rmax, s->r[i]);
+  for (size_t i = 0; i < s->n; i++) {
+    double w = s->inv_m[i];
+    if (!(w > 0)) continue; /* immovable */
+    double tau = k->viscosity > 0 ? 1 / (6 * M_PI * k->viscosity * s->r[i] * w) : k->tau > 0 ? k->tau : 1;
+    double noise = h * k->sigma * sqrt(tau) * w, pull = h * scale * (k->kappa > 0 ? k->kappa / k->epsilon : 0) * w;
+    if (!(noise <= 2 * rmax) || !(pull <= 2 * rmax))
+      return agglo_fail(err, errlen, "particle %lld of mass %g (particles.mass = %g): a step of run.dt "
+                        "= %g would carry it %.3g by the %s, more than a diameter (%g); raise "
+                        "particles.mass, or lower %s or run.dt", (long long)s->id[i], s->m[i],
+                        c->mass, h, noise > pull ? noise : pull,
+                        noise > pull ? "noise (brownian.sigma)" : "attraction (attraction.kappa / attraction.epsilon)",
+                        2 * rmax, noise > pull ? "brownian.sigma" : "attraction.kappa");
+  }
+  return 0;
+}
+
 static int contact_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                         size_t errlen) {
+  if (check_masses(s, c, err, errlen) != 0) return -1;
   contact *m = calloc(1, sizeof *m);
   if (!m) return agglo_fail(err, errlen, "out of memory");
   m->cfg = *c;
@@ -61,6 +86,7 @@ static void contact_destroy(void *state) {
   free(m->vstar);
   free(m->pair_force);
   free(m->mark);
+  free(m->kept_i), free(m->kept_j), free(m->kept_lambda), free(m->kept_gamma);
   free(m);
 }
 
@@ -309,10 +335,12 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
        on it, then (together) those across ranks */
     const char *what = rc ? "collecting contacts" : "in the projection";
     agglo_solver_stats here = {.converged = 1}, across = {.converged = 1};
+    m->solver.stop = r ? NULL : s->stop; /* (the ranks would have to agree) */
     if (rc == 0)
       rc = r ? r->solve_here(r->ctx, rounds == 0, full, &here)
              : agglo_project_some(s, &m->con, h, m->vstar, s->v, &m->solver, &here,
                                   full ? NULL : m->mark);
+    if (rc == 0 && !r && agglo_stop_requested(s)) return AGGLO_STEP_STOPPED;
     if (agree(r, rc) != 0)
       return agglo_fail(err, errlen, "out of memory %s", rc ? what : "on another rank");
     if (r && r->solve_across(r->ctx, &across) != 0)
@@ -456,6 +484,48 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
   return 0;
 }
 
+/* A step changes the constraints and their multipliers (what a restart reads back) and the
+   neighbour list (made again as a restart makes it). */
+static int contact_keep(void *state) {
+  contact *m = state;
+  size_t n = m->con.n;
+  if (n > m->kept_cap) {
+    size_t cap = n + n / 2 + 16;
+    int32_t *i = realloc(m->kept_i, cap * sizeof *i);
+    if (i) m->kept_i = i;
+    int32_t *j = realloc(m->kept_j, cap * sizeof *j);
+    if (j) m->kept_j = j;
+    double *l = realloc(m->kept_lambda, cap * sizeof *l);
+    if (l) m->kept_lambda = l;
+    double *g = realloc(m->kept_gamma, cap * sizeof *g);
+    if (g) m->kept_gamma = g;
+    if (!i || !j || !l || !g) return -1;
+    m->kept_cap = cap;
+  }
+  if (n) {
+    memcpy(m->kept_i, m->con.i, n * sizeof *m->kept_i);
+    memcpy(m->kept_j, m->con.j, n * sizeof *m->kept_j);
+    memcpy(m->kept_lambda, m->con.lambda, n * sizeof *m->kept_lambda);
+    memcpy(m->kept_gamma, m->con.gamma, n * sizeof *m->kept_gamma);
+  }
+  m->kept_n = n;
+  return 0;
+}
+
+static void contact_undo(void *state) {
+  contact *m = state;
+  size_t n = m->kept_n; /* (the set's room only grows within a step: it holds them) */
+  if (n > m->con.cap && agglo_constraints_reserve(&m->con, n) != 0) n = 0; /* a cold start */
+  if (n) {
+    memcpy(m->con.i, m->kept_i, n * sizeof *m->kept_i);
+    memcpy(m->con.j, m->kept_j, n * sizeof *m->kept_j);
+    memcpy(m->con.lambda, m->kept_lambda, n * sizeof *m->kept_lambda);
+    memcpy(m->con.gamma, m->kept_gamma, n * sizeof *m->kept_gamma);
+  }
+  m->con.n = n;
+  agglo_neighbors_free(&m->nb);
+}
+
 /* Its memory (the multipliers) is the projection's warm start: a new state starts it cold. */
 static const char *contact_new_state_refused(const void *state) {
   (void)state;
@@ -472,4 +542,6 @@ const agglo_model agglo_model_contact = {
     .load = contact_load,
     .destroy = contact_destroy,
     .new_state_refused = contact_new_state_refused,
+    .keep = contact_keep,
+    .undo = contact_undo,
 };

@@ -24,6 +24,10 @@ typedef struct agglo_contact_state {
   double *vstar, *pair_force; /* vstar: a priori velocities (3 per particle) */
   uint8_t *mark; /* particles of pairs missed by the constraint selection */
   size_t mark_cap;
+  /* the constraints before the step (keep/undo: a step given up at a stop request) */
+  int32_t *kept_i, *kept_j;
+  double *kept_lambda, *kept_gamma;
+  size_t kept_n, kept_cap;
   double r_mean, att_reach, contact_margin;
 } contact;
 

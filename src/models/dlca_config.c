@@ -4,6 +4,7 @@
 #include "config/keys.h"
 #include "core/error.h"
 #include "core/model.h"
+#include "models/dlca_config.h"
 #include <math.h>
 #include <stdarg.h>
 
@@ -25,7 +26,7 @@ static const agglo_key keys[] = {
    "at run.t_end"},
   {"dlca", "clusters", T_INT, OFF(dlca.clusters), "1", 1, 1e15, 0, 0,
    "stop = clusters: the number of clusters left at which the run stops"},
-  {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0, 1000, 1, 0,
+  {"dlca", "window", T_DOUBLE, OFF(dlca.window), "2", 0.1, 1000, 0, 0,
    "a cluster's candidate pairs are rebuilt each time it has moved its margin from its last "
    "build: window * max radius (growing to window_max), or with grouped flights the room it has, "
    "between a quarter of window * max radius and that (docs/dlca.md); the cost only, never the "
@@ -58,8 +59,39 @@ static const agglo_key keys[] = {
    "and particles.mass_rule"},
 };
 
+/* A step flies each cluster (10 r_max / lambda)^2 flights (docs/dlca.md): a monomer's
+   persistence length below this many radii would take hours a step (issue 41). */
+#define DLCA_MIN_PERSISTENCE 1e-3
+
+/* The monomer's D and lambda that the keys give, each finite and positive, lambda at least
+   DLCA_MIN_PERSISTENCE radii, and its kinetic energy finite: a step's work bounded. */
+static int check_mobility(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  int si = c->dlca.units == DLCA_UNITS_SI;
+  /* (the reference mass as dlca_model.c takes it) */
+  double r = c->radius, m1 = si && c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
+  double D, lambda;
+  agglo_dlca_mobility(c, 1, m1, &D, &lambda);
+  double speed = 2 * c->dim * D / lambda, keys_energy = 0.5 * m1 * speed * speed * (double)c->n;
+  const char *keys = si ? "dlca.temperature, dlca.pressure, dlca.viscosity, dlca.gas_molar_mass, "
+                          "dlca.density (or particles.mass) and particles.radius"
+                        : "dlca.persistence, dlca.diffusion";
+  if (!(D > 0) || !isfinite(D) || !(lambda > 0) || !isfinite(lambda) || !(speed > 0) ||
+      !isfinite(speed) || !isfinite(lambda / speed) || !isfinite(keys_energy))
+    return agglo_fail(err, errlen, "%s give a particle of radius %g the diffusion coefficient %g, "
+                      "persistence length %g and flight speed %g: each must be positive and finite, "
+                      "and so its kinetic energy (allowed: values that keep them so)", keys, r, D,
+                      lambda, speed);
+  if (lambda < DLCA_MIN_PERSISTENCE * rmax)
+    return agglo_fail(err, errlen, "%s give a particle of radius %g the persistence length %g, "
+                      "%.3g of its radius: a step would fly each cluster (10 r / lambda)^2 = %.3g "
+                      "flights (allowed: lambda at least %g of the largest radius, %g)", keys, r,
+                      lambda, lambda / r, 100 * rmax * rmax / (lambda * lambda),
+                      DLCA_MIN_PERSISTENCE, DLCA_MIN_PERSISTENCE * rmax);
+  return 0;
+}
+
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
-  (void)rmax;
+  if (check_mobility(c, rmax, err, errlen) != 0) return -1;
   double df = c->dlca.fractal_dimension;
   if (df != 0 && !(df >= 1 && df <= c->dim))
     return agglo_fail(err, errlen, "dlca.fractal_dimension = %g: allowed 0 (the default by "

@@ -529,7 +529,8 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
       beta = 0;
       if (cl.res <= tol) break;
     }
-    if (it >= max_iter) {
+    /* (a stop request: one thread's components only, every thread of a team must agree) */
+    if (it >= max_iter || (!tm->on && !cm && set->stop && atomic_load_explicit(set->stop, memory_order_relaxed))) {
       *conv = 0;
       break;
     }
@@ -678,6 +679,7 @@ static inline __attribute__((always_inline)) int solve_mprgp(proj_ws *w, const c
 static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, const comp_range *r,
                                                                 double h, double tol, int max_iter,
                                                                 double rho, int accelerate,
+                                                                const _Atomic int *stop,
                                                                 int *conv, int D) {
   double *lam = w->y, *yy = w->p, *g = w->g, *nw = w->t, *step = w->ap; /* ap: unused here */
   /* Gershgorin rows of the unscaled A: L_k = z_a/m_a + z_b/m_b; step in y = sw^2 rho / L */
@@ -717,7 +719,7 @@ static inline __attribute__((always_inline)) int solve_gradient(proj_ws *w, cons
       nw[k] = nl;
     }
     if (res <= tol) break;
-    if (++it > max_iter) {
+    if (++it > max_iter || (stop && atomic_load_explicit(stop, memory_order_relaxed))) {
       *conv = 0;
       it--;
       break;
@@ -774,7 +776,7 @@ static inline __attribute__((always_inline)) int solve_component(
                 : solve_mprgp(w, r, h, set, conv, D, 0, NULL, &alone);
   } else
     it = solve_gradient(w, r, h, set->tol, set->max_iter, set->rho_factor,
-                        set->method == AGGLO_SOLVER_APGD, conv, D);
+                        set->method == AGGLO_SOLVER_APGD, set->stop, conv, D);
   /* velocities of the component's particles */
   spread(w, r, w->y, D, &alone);
   for (size_t q = r->p0; q < r->p1; q++) {

@@ -28,6 +28,9 @@ typedef struct {
   double rho_factor; /* step = rho_factor / (Gershgorin bound); 1 is safe, < 2 required */
   double compliance; /* every row gives way by this times the displacement its impulse causes:
                         the dual matrix becomes A + compliance I (0: rigid) */
+  const _Atomic int *stop; /* not NULL: polled at each iteration of a component solved by one
+                              thread (APGD, Uzawa, MPRGP); when set, the solve ends as at its cap
+                              (the caller gives the step up) */
 } agglo_solver_settings;
 
 typedef struct {

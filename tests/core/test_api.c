@@ -325,8 +325,28 @@ static void test_failed_run_refuses_more_steps(void **st) {
   agglo_config_destroy(c);
 }
 
+/* A stop request (issue 41) before a call: the call stops at once, nothing run, and the next
+   one goes on; a NULL handle is a usage error without a message (signal handlers). */
+static void test_request_stop(void **st) {
+  (void)st;
+  agglo_config *c = config(brownian);
+  ok(agglo_config_set(c, "particles.n", "100"));
+  agglo_sim *sim;
+  ok(agglo_sim_create(c, &sim));
+  assert_int_equal(agglo_sim_request_stop(NULL), AGGLO_ERROR_USAGE);
+  ok(agglo_sim_request_stop(sim));
+  assert_int_equal(agglo_sim_step(sim, 3), AGGLO_STOPPED);
+  assert_non_null(strstr(agglo_last_error(), "stopped on request at step 0"));
+  assert_int_equal(agglo_sim_step_count(sim), 0);
+  ok(agglo_sim_step(sim, 3));
+  assert_int_equal(agglo_sim_step_count(sim), 3);
+  agglo_sim_destroy(sim);
+  agglo_config_destroy(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_request_stop),
       cmocka_unit_test(test_pieces_equal_one_run),
       cmocka_unit_test(test_own_start_exact_collision),
       cmocka_unit_test(test_unwrapped_positions),

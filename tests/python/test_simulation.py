@@ -288,16 +288,27 @@ def test_keyboard_interrupt_stops_a_run(examples):
 # ---------------------------------------------------------------- errors of a run, warnings
 
 def test_solver_warnings_go_through_warnings(small_contact):
-    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600})
+    # (run.t_end = 100: a few capped steps among its 5000 stay under the 5% a run may have)
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 100})
     with pytest.warns(agglo.AggloWarning, match="iteration cap") as rec:
         sim.run(0.1)
     assert rec[0].filename == __file__  # points at the user's call
     assert sim.report["warnings"] > 0
-    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600})
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 100})
     with warnings.catch_warnings():
         warnings.simplefilter("error", agglo.AggloWarning)
         with pytest.raises(agglo.AggloWarning):
             sim.run(0.1)
+
+
+def test_unconverged_run_fails(small_contact):
+    """Issue 41: with solver.on_failure = warn, a run whose steps do not converge beyond 5% of
+    them fails (it ended as a success), its state the last good step's."""
+    sim = small_contact(**{"solver.max_iter": 1, "particles.n": 600, "run.t_end": 0.4})
+    with pytest.warns(agglo.AggloWarning):
+        with pytest.raises(agglo.RunError, match=r"stopped at its cap in 2 of the 20 steps of the run \(allowed: at most 5%"):
+            sim.run()
+    assert sim.step_count == 2 and np.isfinite(sim.positions).all()
 
 
 def test_run_error_then_usage_error(small_contact):
@@ -412,3 +423,27 @@ def test_reused_output_directory_needs_overwrite(small_contact, tmp_path):
     again.step(3)
     again.close_outputs()
     assert (out / "stats.csv").read_text() == stats  # the same run again, nothing of the old left
+
+
+def test_absurd_velocities_refused(small_contact):
+    """Issue 41: a speed that crosses the box in one step (1e308 was accepted and stepped) is
+    refused, naming the particle and the bound; nothing changes."""
+    sim = small_contact()
+    before = sim.velocities.copy()
+    with pytest.raises(agglo.InputError, match=r"particle 0: speed 1\.41421e\+308 \(allowed: at most the box's largest side"):
+        sim.velocities = np.full((sim.n, 2), 1e308)
+    assert np.array_equal(sim.velocities, before)
+
+
+def test_request_stop_inside_a_step(small_contact):
+    """Issue 41: a stop requested from another thread ends a projection that never converges
+    within a second; the step is given up (step count and positions unchanged)."""
+    import threading
+    import time
+    sim = small_contact(**{"solver.tol": 1e-300, "solver.max_iter": 1000000000, "solver.method": "apgd"})
+    threading.Timer(0.5, sim.request_stop).start()
+    t0 = time.monotonic()
+    # the first step with a contact never converges: it is the one given up
+    assert sim.step(1000) == agglo.RunStatus.STOPPED
+    assert time.monotonic() - t0 < 3
+    assert sim.step_count < 1000 and np.isfinite(sim.positions).all()
