@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "core/setup.h"
 #include "models/dlca_config.h"
+#include "agglo/analysis.h"
 
 /* n unit discs or spheres (mass 1) in a periodic box of side L. */
 static void make_system(agglo_system *s, int dim, size_t n, double L) {
@@ -344,6 +345,59 @@ static void maxwellian_flights_diffuse_at_kT_over_f(void **st) {
   free_flights(&c, 20, 7, 80, 6e-6);
 }
 
+/* 1/N_c - 1/N_0 for the collision kernel beta with the transient of a partially absorbing
+   sphere of the same steady rate (Smoluchowski's in the continuum, none in the free molecular
+   limit): beta (t + 2 R_eff sqrt(t / (pi D_12))) / (2 V), R_eff = beta / (4 pi D_12). */
+static double merged(double beta, double D12, double V, double t) {
+  double reff = beta / (4 * M_PI * D12);
+  return beta * (t + 2 * reff * sqrt(t / (M_PI * D12))) / (2 * V);
+}
+
+/* The monomers' collision rate at the start, from the decay of the cluster count over the first
+   10% of merges (N_0 = 20000 monomers of 15 nm in air at 300 K, volume fraction 1e-3), is
+   Fuchs's kernel within 5% from the continuum to the free molecular regime (Kn 0.05 to 100, set
+   by the pressure): the whole SI pipeline (gas, friction, flights, contacts) against kinetic
+   theory. The former flights (fixed length, speed 2 dim D / lambda) gave twice Fuchs's at Kn 5. */
+static void collision_rate_is_fuchs(void **st) {
+  (void)st;
+  const double kns[] = {0.05, 1, 5, 30, 100};
+  for (size_t q = 0; q < sizeof kns / sizeof kns[0]; q++) {
+    agglo_config c;
+    aerosol_config(&c, 300, 101325);
+    c.dlca.pressure = 101325 * agglo_dlca_mean_free_path(&c) / c.radius / kns[q];
+    c.n = 20000;
+    c.fraction = 1e-3;
+    c.dlca.stop = DLCA_STOP_T_END;
+    double r = c.radius, m1 = 1800 * 4.0 / 3.0 * M_PI * r * r * r, V = (double)c.n * 4.0 / 3.0 * M_PI * r * r * r / c.fraction;
+    agglo_dlca_motion o = agglo_dlca_mobility(&c, 1, m1);
+    double u = sqrt(8 * o.kT_m / M_PI), beta = agglo_fuchs_kernel(r, r, o.D, o.D, u, u);
+    double want = 1 / (0.9 * (double)c.n) - 1 / (double)c.n, lo = 0, hi = 1;
+    while (merged(beta, 2 * o.D, V, hi) < want) hi *= 2; /* bounded: beta > 0 */
+    for (int k = 0; k < 100; k++) {
+      double mid = 0.5 * (lo + hi);
+      *(merged(beta, 2 * o.D, V, mid) < want ? &lo : &hi) = mid;
+    }
+    c.t_end = hi;
+    agglo_system s;
+    char err[256];
+    assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
+    void *state;
+    assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
+    agglo_step_info info = {0};
+    for (int k = 0; k < 100000 && !info.finished; k++)
+      assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+    assert_true(info.finished && s.t == c.t_end);
+    size_t nc, mx;
+    assert_int_equal(agglo_model_dlca.labels(state, &s, &nc, &mx), 0);
+    double ratio = (1 / (double)nc - 1 / (double)c.n) / want;
+    print_message("Kn %g: D %.4g m^2/s, tau %.3g s, t = %.4g s: %zu merges, rate / Fuchs %.4f\n",
+                  kns[q], o.D, o.tau, s.t, (size_t)c.n - nc, ratio);
+    assert_true(fabs(ratio - 1) < 0.05);
+    agglo_model_dlca.destroy(state);
+    agglo_system_free(&s);
+  }
+}
+
 /* Free dimers (dlca.rotation = on), one per site of a lattice 30 radii apart, each along a
    direction of its own: after a time T (2 D_r T = q in 3D, D_r T = q in 2D), the mean of
    u(T).u(0) over the dimers is exp(-q), within 4 standard errors of the sample (the sample's
@@ -567,6 +621,7 @@ int main(void) {
       cmocka_unit_test(friction_within_its_bounds),
       cmocka_unit_test(gas_from_sutherland),
       cmocka_unit_test(maxwellian_flights_diffuse_at_kT_over_f),
+      cmocka_unit_test(collision_rate_is_fuchs),
       cmocka_unit_test(free_dimers_decorrelate_at_the_rotational_rate),
       cmocka_unit_test(dense_runs_never_overlap),
       cmocka_unit_test(dense_runs_with_rotation_never_overlap),
