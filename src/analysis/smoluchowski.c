@@ -8,7 +8,7 @@
    (the constant kernel's n_k then to 1e-7), within the caller's step limit. */
 #include "agglo/analysis.h"
 #include "core/error.h"
-#include "models/dlca_config.h"
+#include "analysis/mobility.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +38,9 @@ double agglo_smoluchowski_kernel_of(const agglo_smoluchowski_options *o, double 
   if (o->kernel != AGGLO_KERNEL_FUCHS) return agglo_smoluchowski_kernel(o->kernel, o->dim, df, i, j);
   /* monomer: radius 1, D_1 = 1, c_1 = 8 D_1 / (pi lambda_1); i monomers: the dlca friction law */
   double c1 = 8 / (M_PI * o->persistence), kn = o->knudsen;
-  double f1 = agglo_dlca_friction_length(o->mobility, df, o->area_exponent, 1, 1, kn);
-  double Di = f1 / agglo_dlca_friction_length(o->mobility, df, o->area_exponent, i, 1, kn);
-  double Dj = f1 / agglo_dlca_friction_length(o->mobility, df, o->area_exponent, j, 1, kn);
+  double f1 = agglo_friction_length(o->mobility, df, o->area_exponent, 1, 1, kn);
+  double Di = f1 / agglo_friction_length(o->mobility, df, o->area_exponent, i, 1, kn);
+  double Dj = f1 / agglo_friction_length(o->mobility, df, o->area_exponent, j, 1, kn);
   return agglo_fuchs_kernel(pow(i, 1 / df), pow(j, 1 / df), Di, Dj, c1 / sqrt(i), c1 / sqrt(j)) / (4 * M_PI);
 }
 

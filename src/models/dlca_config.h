@@ -8,7 +8,7 @@ enum { DLCA_STOP_CLUSTERS = 0, DLCA_STOP_T_END = 1 };
 enum { DLCA_UNITS_REDUCED = 0, DLCA_UNITS_SI = 1 };
 enum { DLCA_ROTATION_OFF = 0, DLCA_ROTATION_ON = 1 };
 enum { DLCA_GROUPED_OFF = 0, DLCA_GROUPED_ON = 1 };
-enum { DLCA_MOBILITY_ADJUSTED_SPHERE = 0, DLCA_MOBILITY_SPHERE = 1 };
+enum { DLCA_MOBILITY_ADJUSTED_SPHERE = 0, DLCA_MOBILITY_SPHERE = 1 }; /* = AGGLO_MOBILITY_* */
 
 typedef struct {
   double diffusion, persistence, probability, window, window_max;
@@ -32,10 +32,6 @@ typedef struct {
 struct agglo_config;
 /* The motion of a cluster of n particles of total mass m (the rule of docs/dlca.md). */
 agglo_dlca_motion agglo_dlca_mobility(const struct agglo_config *c, double n, double m);
-/* The friction of n particles over 6 pi mu, a length, by the mobility law (DLCA_MOBILITY_*),
-   their volume-equivalent mean radius a, the mobility fractal dimension df, the projected-area
-   exponent gamma, the gas's mean free path mfp (0: continuum): docs/dlca.md. */
-double agglo_dlca_friction_length(int mobility, double df, double gamma, double n, double a, double mfp);
 /* SI: the gas's viscosity (dlca.viscosity, or Sutherland's law for air at dlca.temperature) and
    mean free path. */
 double agglo_dlca_viscosity(const struct agglo_config *c);

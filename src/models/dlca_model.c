@@ -7,6 +7,7 @@
    along each flight, and a flight's end is one more event of its cluster. */
 #include "models/ballistic_events.h"
 #include "models/dlca_config.h"
+#include "analysis/mobility.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/rng.h"
@@ -51,32 +52,17 @@ double agglo_dlca_mean_free_path(const agglo_config *c) {
   return agglo_dlca_viscosity(c) / g->pressure *
          sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
 }
-/* the Cunningham correction of a sphere at Knudsen number lambda_g / R (Kim et al. 2005) */
-static double cunningham(double kn) { return kn > 0 ? 1 + kn * (1.165 + 0.483 * exp(-0.997 / kn)) : 1; }
 
 /* The gas mean free path in the run's lengths: SI from the gas, reduced dlca.knudsen radii. */
 static double gas_path(const agglo_config *c) {
   return c->dlca.units == DLCA_UNITS_SI ? agglo_dlca_mean_free_path(c) : c->dlca.knudsen * c->radius;
 }
 
-/* [choice] The friction of a cluster over 6 pi mu, a length (docs/dlca.md). The adjusted sphere
-   (Dahneke 1973; Zhang et al. 2012): R_m / C_c(Kn_adj), Kn_adj = lambda_g R_m / R_p^2, with R_p =
-   a N^(gamma/2) the radius of the sphere of the cluster's orientation-averaged projected area
-   (gamma = dlca.area_exponent, 0.92: Meakin, Donn & Mulholland 1989; Sorensen 2011): the
-   continuum's 6 pi mu R_m as Kn -> 0, the free molecular friction of its projected area (a
-   sphere's times (R_p / a)^2 = N^gamma <= N monomers') as Kn -> infinity. The mobility sphere
-   (dlca.mobility = sphere, the former law): R_m / C_c(lambda_g / R_m), whose free molecular
-   friction grows like N^(2/D_fm), above N monomers'. */
-double agglo_dlca_friction_length(int mobility, double df, double gamma, double n, double a, double mfp) {
-  double Rm = a * pow(n, 1 / df);
-  if (!(mfp > 0)) return Rm;
-  if (mobility == DLCA_MOBILITY_SPHERE) return Rm / cunningham(mfp / Rm);
-  return Rm / cunningham(mfp * Rm / (a * a * pow(n, gamma > 0 ? gamma : 0.92)));
-}
-
+/* The friction of a cluster over 6 pi mu, a length: the mobility law (analysis/mobility.c,
+   docs/dlca.md) at its volume-equivalent mean radius. */
 static double friction_length(const agglo_config *c, double n, double m, double mfp) {
   double a = c->radius * cbrt(m / (n * reference_mass(c)));
-  return agglo_dlca_friction_length(c->dlca.mobility, mobility_df(c), c->dlca.area_exponent, n, a, mfp);
+  return agglo_friction_length(c->dlca.mobility, mobility_df(c), c->dlca.area_exponent, n, a, mfp);
 }
 
 agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m) {
@@ -115,7 +101,7 @@ void agglo_dlca_describe(const agglo_config *c, FILE *f) {
             "D = %.4g m^2/s, mean thermal speed %.4g m/s, persistence length %.4g m (%.4g radii), "
             "mean flight %.4g s\n", c->dlca.temperature, c->dlca.pressure, agglo_dlca_viscosity(c),
             c->dlca.viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
-            cunningham(kn), o.D, sqrt(8 * o.kT_m / M_PI), o.persistence, o.persistence / c->radius,
+            agglo_cunningham(kn), o.D, sqrt(8 * o.kT_m / M_PI), o.persistence, o.persistence / c->radius,
             o.tau);
   } else {
     fprintf(f, "dlca: a particle of radius %g and mass %g: gas Knudsen number %g, D = %.4g, mean "
@@ -123,7 +109,7 @@ void agglo_dlca_describe(const agglo_config *c, FILE *f) {
             c->radius, m1, c->dlca.knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
             o.persistence / c->radius, o.tau);
   }
-  int sphere = c->dlca.mobility == DLCA_MOBILITY_SPHERE;
+  int sphere = c->dlca.mobility == AGGLO_MOBILITY_SPHERE;
   fprintf(f, "  flights: Maxwellian velocities, exponential durations; mobility: %s, R_m = a N^(1/%g)",
           sphere ? "mobility sphere" : "adjusted sphere", mobility_df(c));
   if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", c->dlca.area_exponent > 0 ? c->dlca.area_exponent : 0.92);
