@@ -243,6 +243,19 @@ static void friction_within_its_bounds(void **st) {
   }
 }
 
+/* Reduced units: dlca.knudsen sets the gas's Knudsen number; free molecular (1e6), a cluster's D
+   is a monomer's over N^0.92; 0 (the default), over the continuum's N^(1/1.8). */
+static void reduced_units_knudsen(void **st) {
+  (void)st;
+  agglo_config c;
+  dlca_config(&c, 3);
+  for (int q = 0; q < 2; q++) {
+    c.dlca.knudsen = q ? 1e6 : 0;
+    double D = agglo_dlca_mobility(&c, 100, 100).D, want = pow(100, q ? -0.92 : -1 / 1.8);
+    assert_true(fabs(D / want - 1) < 1e-3);
+  }
+}
+
 /* The gas: air's viscosity from Sutherland's law unless dlca.viscosity is given (White 1991:
    1.716e-5 Pa s at 273.15 K, S = 110.4 K), the mean free path from kinetic theory. */
 static void gas_from_sutherland(void **st) {
@@ -620,6 +633,7 @@ int main(void) {
       cmocka_unit_test(dimer_at_the_exact_contact_time),
       cmocka_unit_test(friction_within_its_bounds),
       cmocka_unit_test(gas_from_sutherland),
+      cmocka_unit_test(reduced_units_knudsen),
       cmocka_unit_test(maxwellian_flights_diffuse_at_kT_over_f),
       cmocka_unit_test(collision_rate_is_fuchs),
       cmocka_unit_test(free_dimers_decorrelate_at_the_rotational_rate),
