@@ -434,7 +434,7 @@ static int option_number(const char *opt, const char *text, double lo, double hi
 
 int agglo_cli_plot_run(int argc, char **argv) {
   const char *dir = NULL, *out = NULL;
-  agglo_smoluchowski_options so = {-1, 0, 0, 512, 10000000};
+  agglo_smoluchowski_options so = {-1, 0, 0, 512, 10000000, 0, 0, 0, 0};
   double t_lo = 0, t_hi = -1, v;
   for (int i = 0; i < argc; i++) {
     int more = i + 1 < argc;

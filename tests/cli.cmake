@@ -281,6 +281,13 @@ cli_error(dlca_clusters_not_below_n
 cli_error(dlca_density_in_reduced_units
   "dlca\\.density = 1800 is read with dlca\\.units = si only"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.density=1800)
+# dlca.fractal_dimension set the mobility law only: renamed, the old name refused naming the new one
+cli_error(dlca_fractal_dimension_renamed
+  "dlca\\.fractal_dimension was renamed dlca\\.mobility_fractal_dimension"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.fractal_dimension=1.8)
+cli_error(dlca_knudsen_in_si_units
+  "dlca\\.knudsen = 5 is read with dlca\\.units = reduced only"
+  run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.units=si -s particles.radius=1.5e-8 -s dlca.density=1800 -s dlca.knudsen=5)
 cli_error(dlca_rotation_with_walls
   "dlca\\.rotation = on needs box\\.boundary = periodic on every axis \\(axis 2 is a wall"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.rotation=on -s box.boundary=periodic,periodic,wall)

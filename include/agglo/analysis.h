@@ -79,9 +79,13 @@ agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t
 /* Smoluchowski's coagulation equation (docs/analysis.md, "Kinetics"), discrete, truncated at
    kmax: n_k = clusters of size k per initial particle. Kernels K(i, j), with r ~ s^(1/df):
    constant 1; additive i + j; ballistic (free molecular) (i^(1/df) + j^(1/df))^(dim-1)
-   sqrt(1/i + 1/j); Brownian (continuum) (i^(1/df) + j^(1/df)) (i^(-1/df) + j^(-1/df)). */
+   sqrt(1/i + 1/j); Brownian (continuum) (i^(1/df) + j^(1/df)) (i^(-1/df) + j^(-1/df)); Fuchs
+   (3D, every Knudsen regime: agglo_fuchs_kernel over 4 pi D_1 a, in units of a monomer's radius a
+   and diffusion coefficient D_1; its persistence length lambda_1 = persistence a; a cluster of i
+   monomers has collision radius i^(1/df), mean thermal speed c_1 / sqrt(i) and the dlca model's
+   friction law at the gas Knudsen number knudsen (docs/dlca.md); persistence -> 0 is Brownian). */
 enum { AGGLO_KERNEL_CONSTANT = 0, AGGLO_KERNEL_ADDITIVE = 1, AGGLO_KERNEL_BALLISTIC = 2,
-       AGGLO_KERNEL_BROWNIAN = 3 };
+       AGGLO_KERNEL_BROWNIAN = 3, AGGLO_KERNEL_FUCHS = 4 };
 #define AGGLO_SMOLUCHOWSKI_KMAX 4096
 typedef struct {
   int kernel;        /* AGGLO_KERNEL_* */
@@ -89,8 +93,20 @@ typedef struct {
   double df;         /* the clusters' fractal dimension in r ~ s^(1/df); 0: dim */
   size_t kmax;       /* the largest size kept (2 .. AGGLO_SMOLUCHOWSKI_KMAX) */
   int64_t max_steps; /* bound on the Runge-Kutta steps (1 .. 1e9) */
+  /* AGGLO_KERNEL_FUCHS only: a monomer's persistence length and the gas's mean free path, in
+     monomer radii; the projected-area exponent (0: 0.92) and the mobility law (0: adjusted
+     sphere, 1: mobility sphere; dlca.mobility) */
+  double persistence, knudsen, area_exponent;
+  int mobility;
 } agglo_smoluchowski_options;
 double agglo_smoluchowski_kernel(int kernel, int dim, double df, double i, double j);
+/* K(i, j) of the options' kernel (any kernel, Fuchs's included). */
+double agglo_smoluchowski_kernel_of(const agglo_smoluchowski_options *o, double i, double j);
+/* Fuchs's coagulation kernel (Seinfeld & Pandis, Atmospheric Chemistry and Physics, 2016, Table
+   13.1) of two spheres of radii r_i, r_j, diffusion coefficients D_i, D_j and mean thermal speeds
+   c_i, c_j (consistent units; the collision rate per unit density of each): continuum
+   4 pi (D_i + D_j)(r_i + r_j) to free molecular pi (r_i + r_j)^2 sqrt(c_i^2 + c_j^2). */
+double agglo_fuchs_kernel(double ri, double rj, double Di, double Dj, double ci, double cj);
 /* n (kmax values) advanced from t = 0 to t_end; *lost (may be NULL) = the share of the mass
    that passed kmax, *steps (may be NULL) the steps taken. AGGLO_ERROR_RUN when max_steps end
    before t_end (n then holds the state reached). */

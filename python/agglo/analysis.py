@@ -43,7 +43,8 @@ class Growth(NamedTuple):
     points: int
 
 KERNELS = {"constant": lib.AGGLO_KERNEL_CONSTANT, "additive": lib.AGGLO_KERNEL_ADDITIVE,
-           "ballistic": lib.AGGLO_KERNEL_BALLISTIC, "brownian": lib.AGGLO_KERNEL_BROWNIAN}
+           "ballistic": lib.AGGLO_KERNEL_BALLISTIC, "brownian": lib.AGGLO_KERNEL_BROWNIAN,
+           "fuchs": lib.AGGLO_KERNEL_FUCHS}
 ELLIPSOID_CLASSES = {lib.AGGLO_SPHERE: "sphere", lib.AGGLO_PROLATE: "prolate",
                      lib.AGGLO_OBLATE: "oblate", lib.AGGLO_SCALENE: "scalene"}
 
@@ -261,16 +262,28 @@ def temperature(velocities: Any, masses: Any, dim: Optional[int] = None) -> floa
 
 
 def smoluchowski(kernel: str, t_end: float, kmax: int = 512, dim: int = 3, df: float = 0.0,
-                 n0: Any = None, max_steps: int = 10**7) -> Smoluchowski:
+                 n0: Any = None, max_steps: int = 10**7, persistence: float = 0.0,
+                 knudsen: float = 0.0, area_exponent: float = 0.0,
+                 mobility: str = "adjusted_sphere") -> Smoluchowski:
     """Smoluchowski's equation (docs/analysis.md, "Kinetics") from n0 (kmax values; default
-    n_1 = 1) to t_end with kernel "constant", "additive", "ballistic" or "brownian" (clusters
-    of radius ~ size^(1/df), df = 0: dim). Returns Smoluchowski(n, lost, steps): n_k at t_end
-    (n[k-1] for size k), the share of the mass that passed kmax, the Runge-Kutta steps."""
+    n_1 = 1) to t_end with kernel "constant", "additive", "ballistic", "brownian" or "fuchs"
+    (clusters of radius ~ size^(1/df), df = 0: dim; "fuchs": 3D, a monomer's persistence length
+    and the gas's mean free path in monomer radii, the dlca mobility law "adjusted_sphere" or
+    "sphere" with its projected-area exponent, 0: 0.92). Returns Smoluchowski(n, lost, steps):
+    n_k at t_end (n[k-1] for size k), the share of the mass that passed kmax, the Runge-Kutta
+    steps."""
     if kernel not in KERNELS:
         raise InputError(f"kernel = {kernel!r} (allowed: {', '.join(KERNELS)})")
+    laws = {"adjusted_sphere": 0, "sphere": 1}
+    if mobility not in laws:
+        raise InputError(f"mobility = {mobility!r} (allowed: {', '.join(laws)})")
     o = ffi.new("agglo_smoluchowski_options *", {"kernel": KERNELS[kernel], "dim": int(dim),
                                                  "df": float(df), "kmax": int(kmax),
-                                                 "max_steps": int(max_steps)})
+                                                 "max_steps": int(max_steps),
+                                                 "persistence": float(persistence),
+                                                 "knudsen": float(knudsen),
+                                                 "area_exponent": float(area_exponent),
+                                                 "mobility": laws[mobility]})
     n = np.zeros(int(kmax)) if n0 is None else _values("n0", n0, int(kmax)).copy()
     if n0 is None:
         n[0] = 1

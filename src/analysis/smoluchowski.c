@@ -8,6 +8,7 @@
    (the constant kernel's n_k then to 1e-7), within the caller's step limit. */
 #include "agglo/analysis.h"
 #include "core/error.h"
+#include "analysis/mobility.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,25 @@ double agglo_smoluchowski_kernel(int kernel, int dim, double df, double i, doubl
     return (pow(i, 1 / df) + pow(j, 1 / df)) * (pow(i, -1 / df) + pow(j, -1 / df));
   }
   return NAN;
+}
+
+double agglo_fuchs_kernel(double ri, double rj, double Di, double Dj, double ci, double cj) {
+  double d[2] = {2 * ri, 2 * rj}, l[2] = {8 * Di / (M_PI * ci), 8 * Dj / (M_PI * cj)}, g[2];
+  for (int k = 0; k < 2; k++) /* the distance from the particle at which diffusion takes over */
+    g[k] = (pow(d[k] + l[k], 3) - pow(d[k] * d[k] + l[k] * l[k], 1.5)) / (3 * d[k] * l[k]) - d[k];
+  double D = Di + Dj, dd = d[0] + d[1], gg = sqrt(g[0] * g[0] + g[1] * g[1]), c = sqrt(ci * ci + cj * cj);
+  return 2 * M_PI * D * dd / (dd / (dd + 2 * gg) + 8 * D / (c * dd));
+}
+
+double agglo_smoluchowski_kernel_of(const agglo_smoluchowski_options *o, double i, double j) {
+  double df = o->df > 0 ? o->df : (o->dim == 2 ? 2 : 3);
+  if (o->kernel != AGGLO_KERNEL_FUCHS) return agglo_smoluchowski_kernel(o->kernel, o->dim, df, i, j);
+  /* monomer: radius 1, D_1 = 1, c_1 = 8 D_1 / (pi lambda_1); i monomers: the dlca friction law */
+  double c1 = 8 / (M_PI * o->persistence), kn = o->knudsen;
+  double f1 = agglo_friction_length(o->mobility, df, o->area_exponent, 1, 1, kn);
+  double Di = f1 / agglo_friction_length(o->mobility, df, o->area_exponent, i, 1, kn);
+  double Dj = f1 / agglo_friction_length(o->mobility, df, o->area_exponent, j, 1, kn);
+  return agglo_fuchs_kernel(pow(i, 1 / df), pow(j, 1 / df), Di, Dj, c1 / sqrt(i), c1 / sqrt(j)) / (4 * M_PI);
 }
 
 typedef struct {
@@ -70,10 +90,9 @@ static int solver_init(solver *S, const agglo_smoluchowski_options *o) {
     return -1;
   }
   S->k2 = S->k1 + m, S->k3 = S->k2 + m, S->k4 = S->k3 + m, S->tmp = S->k4 + m;
-  double df = o->df > 0 ? o->df : (o->dim == 2 ? 2 : 3);
   for (size_t i = 0; i < m; i++)
     for (size_t j = 0; j < m; j++)
-      S->K[i * m + j] = agglo_smoluchowski_kernel(o->kernel, o->dim, df, (double)(i + 1), (double)(j + 1));
+      S->K[i * m + j] = agglo_smoluchowski_kernel_of(o, (double)(i + 1), (double)(j + 1));
   return 0;
 }
 
@@ -98,9 +117,17 @@ static double rk4(solver *S, double *n, double h_max, double t, double t_stop) {
 
 static agglo_status check_options(const char *fn, const agglo_smoluchowski_options *o) {
   if (!o) return agglo_error(AGGLO_ERROR_INPUT, "%s: the options are NULL", fn);
-  if (o->kernel < AGGLO_KERNEL_CONSTANT || o->kernel > AGGLO_KERNEL_BROWNIAN)
+  if (o->kernel < AGGLO_KERNEL_CONSTANT || o->kernel > AGGLO_KERNEL_FUCHS)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: kernel %d (allowed: AGGLO_KERNEL_CONSTANT .. "
-                       "AGGLO_KERNEL_BROWNIAN)", fn, o->kernel);
+                       "AGGLO_KERNEL_FUCHS)", fn, o->kernel);
+  if (o->kernel == AGGLO_KERNEL_FUCHS &&
+      (o->dim != 3 || !(o->persistence > 0) || !(o->persistence < 1e300) || !(o->knudsen >= 0) ||
+       !(o->knudsen < 1e300) || !(o->area_exponent >= 0 && o->area_exponent <= 1) ||
+       (o->mobility != 0 && o->mobility != 1)))
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: the Fuchs kernel with dim = %d, persistence = %g, "
+                       "knudsen = %g, area_exponent = %g, mobility = %d (allowed: dim 3, persistence "
+                       "> 0 and finite, knudsen >= 0 and finite, area_exponent 0 to 1, mobility 0 "
+                       "or 1)", fn, o->dim, o->persistence, o->knudsen, o->area_exponent, o->mobility);
   if (o->dim != 2 && o->dim != 3) return agglo_error(AGGLO_ERROR_INPUT, "%s: dim = %d (allowed: 2 or 3)", fn, o->dim);
   if (!(o->df >= 0) || o->df > 3)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: df = %g (allowed: 0 = the space dimension, or 1 to 3)", fn, o->df);

@@ -189,6 +189,26 @@ static const agglo_key *find_key(const char *section, const char *name) {
   return NULL;
 }
 
+/* Keys renamed: the old name is refused with a message that names the new one (a scenario
+   written for the old meaning must be read again, not silently reinterpreted). */
+static const struct { const char *section, *old, *now, *why; } renamed[] = {
+    {"dlca", "fractal_dimension", "mobility_fractal_dimension",
+     "it sets the mobility law only, not the clusters' structure"},
+};
+
+/* The message for an unknown key: a renamed one names its new name. */
+static void unknown_key(const char *where, const char *section, const char *name, char *err,
+                        size_t errlen) {
+  for (size_t q = 0; q < sizeof renamed / sizeof renamed[0]; q++)
+    if (!strcmp(renamed[q].section, section) && !strcmp(renamed[q].old, name)) {
+      agglo_fail(err, errlen, "%s: %s.%s was renamed %s.%s (%s); give that instead", where, section,
+                 name, section, renamed[q].now, renamed[q].why);
+      return;
+    }
+  agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
+             name, section);
+}
+
 static int known_section(const char *section) {
   const agglo_key *K;
   for (size_t k = 0; (K = key_of(k)); k++)
@@ -450,8 +470,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
       agglo_fail(r->err, r->errlen, "%s: unknown section [%s] (see `agglo run --help` for all keys)",
            where, section);
     else
-      agglo_fail(r->err, r->errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)",
-           where, name, section);
+      unknown_key(where, section, name, r->err, r->errlen);
     return 0;
   }
   int again = seen_before(r, k);
@@ -603,8 +622,7 @@ static const agglo_key *lookup(const char *dotted, const char *where, char *err,
   if (!k && !known_section(section))
     agglo_fail(err, errlen, "%s: unknown section [%s] (see `agglo run --help`)", where, section);
   else if (!k)
-    agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
-               name, section);
+    unknown_key(where, section, name, err, errlen);
   return k;
 }
 

@@ -68,18 +68,3 @@ void agglo_rng_direction(int dim, const double u[2], double scale, double out[3]
     out[0] = scale * q * cos(a), out[1] = scale * q * sin(a), out[2] = scale * z;
   }
 }
-
-int agglo_rng_direction_disc(int dim, const double u[4], double scale, double out[3]) {
-  for (int p = 0; p < 4; p += 2) {
-    double a = 2 * u[p] - 1, b = 2 * u[p + 1] - 1, s = a * a + b * b;
-    if (!(s < 1 && s > 0)) continue;
-    if (dim == 2) {
-      out[0] = scale * (a * a - b * b) / s, out[1] = scale * 2 * a * b / s, out[2] = 0;
-    } else {
-      double q = 2 * scale * sqrt(1 - s);
-      out[0] = a * q, out[1] = b * q, out[2] = scale * (1 - 2 * s);
-    }
-    return 1;
-  }
-  return 0;
-}

@@ -18,12 +18,6 @@ void agglo_rng_normal4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t i
 /* A vector of length scale in a uniformly random direction of dim (2 or 3) dimensions, from two
    uniform numbers in [0, 1) (z = 0 in 2D). */
 void agglo_rng_direction(int dim, const double u[2], double scale, double out[3]);
-/* The same from four uniform numbers by rejection, without trigonometric functions: a pair
-   (a, b) = 2u - 1 inside the unit disc, s = a^2 + b^2, gives (a^2 - b^2, 2ab) / s on the circle
-   (von Neumann 1951) and (2a sqrt(1 - s), 2b sqrt(1 - s), 1 - 2s) on the sphere (Marsaglia
-   1972). The second pair is tried when the first falls outside; 0 when both do (probability
-   (1 - pi/4)^2 = 4.6%): draw four more. */
-int agglo_rng_direction_disc(int dim, const double u[4], double scale, double out[3]);
 void agglo_rng_normal2(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double z[2]);
 
 /* The four 32-bit Philox words behind agglo_rng_uniform4 for 8 (step, id) at once (w[k][l]: word

@@ -13,11 +13,25 @@ static const agglo_key keys[] = {
    "reduced units: diffusion coefficient D_1 of a particle of radius particles.radius and mass "
    "particles.mass"},
   {"dlca", "persistence", T_DOUBLE, OFF(dlca.persistence), "0.001", 0, BIG, 1, 0,
-   "reduced units: persistence length lambda_1 of that particle, the length of its flights "
-   "(-> 0: diffusive, continuum; -> infinity: ballistic); its flight speed is 2 dim D_1 / lambda_1"},
-  {"dlca", "fractal_dimension", T_DOUBLE, OFF(dlca.fractal_dimension), "0", 0, 3, 0, 0,
-   "D_f of the mobility radius R_m = a N^(1/D_f) of a cluster of N particles (a: their "
-   "volume-equivalent mean radius); 0 = 1.45 in 2D, 1.8 in 3D (DLCA's)"},
+   "reduced units: persistence length lambda_1 = u_1 tau_1 of that particle, its mean thermal "
+   "speed u_1 times its velocity relaxation time tau_1 = pi lambda_1^2 / (8 D_1), the mean length "
+   "of its flights (-> 0: diffusive, continuum; -> infinity: ballistic, at mean speed "
+   "8 D_1 / (pi lambda_1))"},
+  {"dlca", "knudsen", T_DOUBLE, OFF(dlca.knudsen), "0", 0, BIG, 0, 0,
+   "reduced units: the gas's Knudsen number at that particle, lambda_g / particles.radius, for the "
+   "aggregates' friction (dlca.mobility; 0: continuum, friction of the mobility radius)"},
+  {"dlca", "mobility_fractal_dimension", T_DOUBLE, OFF(dlca.mobility_fractal_dimension), "0", 0, 3, 0, 0,
+   "D_fm of the continuum mobility radius R_m = a N^(1/D_fm) of a cluster of N particles (a: their "
+   "volume-equivalent mean radius); 0 = 1.45 in 2D, 1.8 in 3D (DLCA's); the mobility law only, "
+   "not the clusters' structure"},
+  {"dlca", "mobility", T_ENUM, OFF(dlca.mobility), "adjusted_sphere", 0, 0, 0, "adjusted_sphere|sphere",
+   "a cluster's friction: adjusted_sphere: 6 pi mu R_m / C_c(Kn_adj), Kn_adj = lambda_g R_m / R_p^2, "
+   "R_p = a N^(area_exponent / 2) (continuum R_m, free molecular projected area); sphere: the "
+   "sphere of radius R_m, C_c(lambda_g / R_m) (free molecular friction above N monomers'; "
+   "docs/dlca.md)"},
+  {"dlca", "area_exponent", T_DOUBLE, OFF(dlca.area_exponent), "0", 0, 1, 0, 0,
+   "mobility = adjusted_sphere: the orientation-averaged projected area of N particles is "
+   "pi a^2 N^area_exponent; 0 = 0.92 (DLCA aggregates, Sorensen 2011)"},
   {"dlca", "probability", T_DOUBLE, OFF(dlca.probability), "1", 0, 1, 0, 0,
    "sticking probability p of a contact (1: DLCA; < 1: RLCA, a contact that does not stick ends "
    "both clusters' flights)"},
@@ -43,15 +57,16 @@ static const agglo_key keys[] = {
    "on: a cluster with no candidate pair (and that does not turn) flies its flights up to its "
    "next rebuild as one event, exactly: the same bytes as off, faster (docs/dlca.md)"},
   {"dlca", "units", T_ENUM, OFF(dlca.units), "reduced", 0, 0, 0, "reduced|si",
-   "reduced: dlca.diffusion and dlca.persistence; si: an aerosol, lengths in m, masses in kg, "
-   "time in s, the friction from the gas (temperature, pressure, viscosity) with Cunningham's "
-   "correction (docs/dlca.md)"},
+   "reduced: dlca.diffusion, dlca.persistence and dlca.knudsen; si: an aerosol, lengths in m, "
+   "masses in kg, time in s, the friction from the gas (temperature, pressure, viscosity) with "
+   "Cunningham's correction (docs/dlca.md)"},
   {"dlca", "temperature", T_DOUBLE, OFF(dlca.temperature), "293.15", 0, BIG, 1, 0,
    "si: gas temperature (K)"},
   {"dlca", "pressure", T_DOUBLE, OFF(dlca.pressure), "101325", 0, BIG, 1, 0,
    "si: gas pressure (Pa)"},
-  {"dlca", "viscosity", T_DOUBLE, OFF(dlca.viscosity), "1.81e-5", 0, BIG, 1, 0,
-   "si: gas dynamic viscosity (Pa s)"},
+  {"dlca", "viscosity", T_DOUBLE, OFF(dlca.viscosity), "0", 0, BIG, 0, 0,
+   "si: gas dynamic viscosity (Pa s); 0 = air's at dlca.temperature by Sutherland's law "
+   "(1.716e-5 Pa s at 273.15 K, S = 110.4 K: 1.813e-5 at 293.15 K)"},
   {"dlca", "gas_molar_mass", T_DOUBLE, OFF(dlca.gas_molar_mass), "0.02897", 0, BIG, 1, 0,
    "si: molar mass of the gas (kg/mol), for its mean free path"},
   {"dlca", "density", T_DOUBLE, OFF(dlca.density), "0", 0, BIG, 0, 0,
@@ -69,14 +84,13 @@ static int check_mobility(const agglo_config *c, double rmax, char *err, size_t 
   int si = c->dlca.units == DLCA_UNITS_SI;
   /* (the reference mass as dlca_model.c takes it) */
   double r = c->radius, m1 = si && c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
-  double D, lambda;
-  agglo_dlca_mobility(c, 1, m1, &D, &lambda);
-  double speed = 2 * c->dim * D / lambda, keys_energy = 0.5 * m1 * speed * speed * (double)c->n;
+  agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
+  double D = o.D, lambda = o.persistence, speed = sqrt(8 * o.kT_m / M_PI), keys_energy = 0.5 * m1 * speed * speed * (double)c->n;
   const char *keys = si ? "dlca.temperature, dlca.pressure, dlca.viscosity, dlca.gas_molar_mass, "
                           "dlca.density (or particles.mass) and particles.radius"
                         : "dlca.persistence, dlca.diffusion";
   if (!(D > 0) || !isfinite(D) || !(lambda > 0) || !isfinite(lambda) || !(speed > 0) ||
-      !isfinite(speed) || !isfinite(lambda / speed) || !isfinite(keys_energy))
+      !isfinite(speed) || !(o.tau > 0) || !isfinite(o.tau) || !isfinite(keys_energy))
     return agglo_fail(err, errlen, "%s give a particle of radius %g the diffusion coefficient %g, "
                       "persistence length %g and flight speed %g: each must be positive and finite, "
                       "and so its kinetic energy (allowed: values that keep them so)", keys, r, D,
@@ -92,10 +106,14 @@ static int check_mobility(const agglo_config *c, double rmax, char *err, size_t 
 
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
   if (check_mobility(c, rmax, err, errlen) != 0) return -1;
-  double df = c->dlca.fractal_dimension;
+  double df = c->dlca.mobility_fractal_dimension;
   if (df != 0 && !(df >= 1 && df <= c->dim))
-    return agglo_fail(err, errlen, "dlca.fractal_dimension = %g: allowed 0 (the default by "
+    return agglo_fail(err, errlen, "dlca.mobility_fractal_dimension = %g: allowed 0 (the default by "
                       "dimension) or from 1 to run.dim = %d", df, c->dim);
+  if (c->dlca.knudsen > 0 && c->dlca.units != DLCA_UNITS_REDUCED)
+    return agglo_fail(err, errlen, "dlca.knudsen = %g is read with dlca.units = reduced only (si: "
+                      "the gas's mean free path from dlca.temperature, pressure, viscosity)",
+                      c->dlca.knudsen);
   if (c->dlca.stop == DLCA_STOP_CLUSTERS && !c->from[0] && c->dlca.clusters >= c->n)
     return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
                       "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",

@@ -1,12 +1,13 @@
 /* Brownian cluster-cluster aggregation (docs/dlca.md): every cluster is rigid and walks by
-   flights of its persistence length lambda in isotropic random directions, at the speed
-   2 dim D / lambda that gives the walk its diffusion coefficient D (a flight of length lambda
-   every lambda^2 / (2 dim D)). A contact sticks with probability p (DLCA: p = 1), else both
+   straight flights, each with a velocity from its Maxwell distribution and a duration
+   exponential of mean its relaxation time m/f: the Langevin process's velocity correlation,
+   so D = kT/f, and kinetic theory's collisions when flights are long (docs/models.md). A contact sticks with probability p (DLCA: p = 1), else both
    clusters leave the contact on new flights. The flights are the straight lines of the
    ballistic model's exact event-driven engine (ballistic_events.h): contact times are exact
    along each flight, and a flight's end is one more event of its cluster. */
 #include "models/ballistic_events.h"
 #include "models/dlca_config.h"
+#include "analysis/mobility.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/rng.h"
@@ -25,56 +26,94 @@ static double reference_mass(const agglo_config *c) {
              ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
 }
 
-static double fractal_dimension(const agglo_config *c) {
-  return c->dlca.fractal_dimension > 0 ? c->dlca.fractal_dimension : c->dim == 2 ? 1.45 : 1.8;
+static double mobility_df(const agglo_config *c) {
+  double df = c->dlca.mobility_fractal_dimension;
+  return df > 0 ? df : c->dim == 2 ? 1.45 : 1.8;
 }
 
-/* [choice] the mobility radius of n particles of total mass m: R_m = a n^(1/D_f), a their
-   volume-equivalent mean radius (their mean mass over the reference mass gives their mean cube
-   of radius; a monomer's R_m is its radius). */
+/* [choice] the continuum mobility radius of n particles of total mass m: R_m = a n^(1/D_fm), a
+   their volume-equivalent mean radius (their mean mass over the reference mass gives their mean
+   cube of radius; a monomer's R_m is its radius). */
 static double mobility_radius(const agglo_config *c, double n, double m) {
-  return c->radius * cbrt(m / (n * reference_mass(c))) * pow(n, 1 / fractal_dimension(c));
+  return c->radius * cbrt(m / (n * reference_mass(c))) * pow(n, 1 / mobility_df(c));
 }
 
-/* SI: the gas's mean free path (kinetic theory from its viscosity), and the Cunningham
-   correction of a sphere of radius R (Kim et al. 2005) */
-static double mean_free_path(const agglo_dlca_settings *g) {
-  return g->viscosity / g->pressure * sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
-}
-static double cunningham(double kn) { return 1 + kn * (1.165 + 0.483 * exp(-0.997 / kn)); }
-
-void agglo_dlca_mobility(const agglo_config *c, double n, double m, double *D, double *lambda) {
-  double Rm = mobility_radius(c, n, m);
-  if (c->dlca.units == DLCA_UNITS_REDUCED) {
-    /* Stokes friction f ∝ R_m; lambda = mean thermal speed x m / f ∝ sqrt(m) / R_m */
-    double m1 = reference_mass(c);
-    *D = c->dlca.diffusion * c->radius / Rm;
-    *lambda = c->dlca.persistence * sqrt(m / m1) * c->radius / Rm;
-    return;
-  }
-  /* an aerosol (as MCAC, Morán et al. 2020): Stokes-Cunningham friction at the Knudsen number
-     of the mobility radius; persistence length = mean thermal speed x relaxation time m / f */
+/* SI: the gas. [choice] Without dlca.viscosity, air's from Sutherland's law (mu_0 = 1.716e-5 Pa s
+   at T_0 = 273.15 K, S = 110.4 K; White, Viscous Fluid Flow, 1991); the mean free path from
+   kinetic theory, lambda_g = (mu / P) sqrt(pi R T / (2 M_g)). */
+double agglo_dlca_viscosity(const agglo_config *c) {
   const agglo_dlca_settings *g = &c->dlca;
-  double kT = K_BOLTZMANN * g->temperature;
-  double f = 6 * M_PI * g->viscosity * Rm / cunningham(mean_free_path(g) / Rm);
-  *D = kT / f;
-  *lambda = sqrt(8 * kT / (M_PI * m)) * m / f;
+  if (g->viscosity > 0) return g->viscosity;
+  double T = g->temperature, T0 = 273.15, S = 110.4;
+  return 1.716e-5 * pow(T / T0, 1.5) * (T0 + S) / (T + S);
+}
+double agglo_dlca_mean_free_path(const agglo_config *c) {
+  const agglo_dlca_settings *g = &c->dlca;
+  return agglo_dlca_viscosity(c) / g->pressure *
+         sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
+}
+
+/* The gas mean free path in the run's lengths: SI from the gas, reduced dlca.knudsen radii. */
+static double gas_path(const agglo_config *c) {
+  return c->dlca.units == DLCA_UNITS_SI ? agglo_dlca_mean_free_path(c) : c->dlca.knudsen * c->radius;
+}
+
+/* The friction of a cluster over 6 pi mu, a length: the mobility law (analysis/mobility.c,
+   docs/dlca.md) at its volume-equivalent mean radius. */
+static double friction_length(const agglo_config *c, double n, double m, double mfp) {
+  double a = c->radius * cbrt(m / (n * reference_mass(c)));
+  return agglo_friction_length(c->dlca.mobility, mobility_df(c), c->dlca.area_exponent, n, a, mfp);
+}
+
+agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m) {
+  agglo_dlca_motion o;
+  double mfp = gas_path(c), L = friction_length(c, n, m, mfp);
+  o.radius = mobility_radius(c, n, m);
+  if (c->dlca.units == DLCA_UNITS_REDUCED) {
+    /* the reference particle's D_1 and persistence lambda_1 = u_1 tau_1 (u_1 its mean thermal
+       speed sqrt(8 kT / (pi m_1))) give tau_1 = pi lambda_1^2 / (8 D_1) and kT = m_1 D_1 / tau_1;
+       a cluster's friction is the reference's times L / L_1 */
+    double m1 = reference_mass(c), D1 = c->dlca.diffusion, l1 = c->dlca.persistence;
+    double tau1 = M_PI * l1 * l1 / (8 * D1), kT = m1 * D1 / tau1;
+    o.friction = L / friction_length(c, 1, m1, mfp);
+    o.D = D1 / o.friction;
+    o.tau = (m / m1) * tau1 / o.friction;
+    o.kT_m = kT / m;
+  } else {
+    double kT = K_BOLTZMANN * c->dlca.temperature;
+    o.friction = 6 * M_PI * agglo_dlca_viscosity(c) * L;
+    o.D = kT / o.friction;
+    o.tau = m / o.friction;
+    o.kT_m = kT / m;
+  }
+  o.persistence = sqrt(8 * o.kT_m / M_PI) * o.tau;
+  return o;
 }
 
 void agglo_dlca_describe(const agglo_config *c, FILE *f) {
-  double D, lambda, m1 = reference_mass(c);
-  agglo_dlca_mobility(c, 1, m1, &D, &lambda);
-  double speed = 2 * c->dim * D / lambda;
-  fprintf(f, "dlca: mobility radius a N^(1/%g), sticking probability %g; a particle of radius %g "
-          "and mass %g:\n", fractal_dimension(c), c->dlca.probability, c->radius, m1);
-  if (c->dlca.units == DLCA_UNITS_SI) {
-    double mfp = mean_free_path(&c->dlca), kn = mfp / c->radius;
-    fprintf(f, "  gas mean free path %.4g m, Knudsen number %.4g, Cunningham correction %.4g\n",
-            mfp, kn, cunningham(kn));
+  double m1 = reference_mass(c);
+  agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
+  int si = c->dlca.units == DLCA_UNITS_SI;
+  if (si) {
+    double mfp = agglo_dlca_mean_free_path(c), kn = mfp / c->radius;
+    fprintf(f, "dlca: gas at T = %.6g K, P = %.6g Pa: viscosity %.4g Pa s (%s), mean free path %.4g m; "
+            "a particle of radius %g m, mass %g kg: Knudsen number %.4g, Cunningham correction %.4g, "
+            "D = %.4g m^2/s, mean thermal speed %.4g m/s, persistence length %.4g m (%.4g radii), "
+            "mean flight %.4g s\n", c->dlca.temperature, c->dlca.pressure, agglo_dlca_viscosity(c),
+            c->dlca.viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
+            agglo_cunningham(kn), o.D, sqrt(8 * o.kT_m / M_PI), o.persistence, o.persistence / c->radius,
+            o.tau);
+  } else {
+    fprintf(f, "dlca: a particle of radius %g and mass %g: gas Knudsen number %g, D = %.4g, mean "
+            "thermal speed %.4g, persistence length %.4g (%.4g radii), mean flight %.4g\n",
+            c->radius, m1, c->dlca.knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
+            o.persistence / c->radius, o.tau);
   }
-  fprintf(f, "  D = %.4g, persistence length %.4g (%.4g radii), flights at speed %.4g lasting %.4g%s\n",
-          D, lambda, lambda / c->radius, speed, lambda / speed,
-          c->dlca.units == DLCA_UNITS_SI ? " (SI: m^2/s, m, m/s, s)" : "");
+  int sphere = c->dlca.mobility == AGGLO_MOBILITY_SPHERE;
+  fprintf(f, "  flights: Maxwellian velocities, exponential durations; mobility: %s, R_m = a N^(1/%g)",
+          sphere ? "mobility sphere" : "adjusted sphere", mobility_df(c));
+  if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", c->dlca.area_exponent > 0 ? c->dlca.area_exponent : 0.92);
+  fprintf(f, "; sticking probability %g\n", c->dlca.probability);
 }
 
 typedef struct {
@@ -118,29 +157,41 @@ static void draw(dlca *d, int32_t c, double u[4]) {
   agglo_rng_uniform_words(r, u);
 }
 
-/* The mobility of cluster c from its size and mass (a cluster's mobility changes only when it
-   merges). [choice] Its rotational diffusivity is Stokes-Einstein's ratio to D in every regime:
+/* The motion of cluster c from its size and mass (it changes only when the cluster merges).
+   [choice] Its rotational diffusivity is Stokes-Einstein's ratio to D in every regime:
    D_r = kT / (8 pi mu R_m^3) = 3 D / (4 R_m^2) (docs/dlca.md). */
 static void size_up(dlca *d, const agglo_ed *e, int32_t c) {
-  double D, lambda, Rm = mobility_radius(&d->cfg, e->cluster[c].size, e->M[c]);
-  agglo_dlca_mobility(&d->cfg, e->cluster[c].size, e->M[c], &D, &lambda);
+  agglo_dlca_motion o = agglo_dlca_mobility(&d->cfg, e->cluster[c].size, e->M[c]);
   d->sized[c] = e->cluster[c].size;
-  d->speed[c] = 2 * e->dim * D / lambda;
-  d->duration[c] = lambda / d->speed[c];
-  if (d->rot_diffusion) d->rot_diffusion[c] = 0.75 * D / (Rm * Rm);
+  d->speed[c] = sqrt(o.kT_m);
+  d->duration[c] = o.tau;
+  if (d->rot_diffusion) d->rot_diffusion[c] = 0.75 * o.D / (o.radius * o.radius);
 }
 
+/* [choice] A flight (docs/models.md): its velocity from the cluster's Maxwell distribution,
+   N(0, kT/m) per component, its duration exponential of mean tau = m/f. The velocity then
+   decorrelates as exp(-t/tau), as the Langevin equation's: D = kT tau / m = kT / f exactly, and
+   the relative velocities of clusters that meet within a flight are the kinetic theory's.
+   One keyed draw gives two normals (Box-Muller) and, in 2D, the duration; 3D takes a second draw
+   for the third component and the duration. */
 static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
   dlca *d = ctx;
-  double u[4];
+  double u[4], z[4];
   if (d->sized[c] != e->cluster[c].size) { /* new: a start or a merge */
     size_up(d, e, c);
     if (d->turned_at) d->turned_at[c] = t;
   }
-  /* [choice] a direction by rejection from the disc, no sincos (docs/dlca.md) */
-  do draw(d, c, u);
-  while (!agglo_rng_direction_disc(e->dim, u, d->speed[c], e->cluster[c].V));
-  e->cluster[c].t_flight = t + d->duration[c];
+  double s = d->speed[c], *V = e->cluster[c].V;
+  draw(d, c, u);
+  double r = s * sqrt(-2 * log(u[0])), phi = 2 * M_PI * u[1];
+  V[0] = r * cos(phi), V[1] = r * sin(phi), V[2] = 0;
+  double tail = u[2]; /* uniform: the duration's */
+  if (e->dim == 3) {
+    V[2] = s * sqrt(-2 * log(u[2])) * cos(2 * M_PI * u[3]);
+    draw(d, c, z);
+    tail = z[0];
+  }
+  e->cluster[c].t_flight = t - d->duration[c] * log(tail);
 }
 
 static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
@@ -251,10 +302,10 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
    do not grow as the time to its end. A step ends earlier at the next output. */
 static double step_length(const dlca *d, size_t n_clusters, size_t n) {
   const agglo_config *c = &d->cfg;
-  double size = n_clusters > 0 ? (double)n / (double)n_clusters : 1, D, lambda;
+  double size = n_clusters > 0 ? (double)n / (double)n_clusters : 1;
   double L = 10 * d->e->r_max;
-  agglo_dlca_mobility(c, size, size * reference_mass(c), &D, &lambda);
-  double ballistic = L * lambda / (2 * c->dim * D), diffusive = L * L / (2 * c->dim * D);
+  agglo_dlca_motion o = agglo_dlca_mobility(c, size, size * reference_mass(c));
+  double ballistic = L / sqrt(8 * o.kT_m / M_PI), diffusive = L * L / (2 * c->dim * o.D);
   return ballistic > diffusive ? ballistic : diffusive;
 }
 
@@ -267,7 +318,7 @@ static int widen(dlca *d, const agglo_system *s) {
   const agglo_config *c = &d->cfg;
   agglo_ed *e = d->e;
   double size = e->n_clusters > 0 ? (double)s->n / (double)e->n_clusters : 1;
-  double m = c->dlca.window * pow(size / 4, 1 / fractal_dimension(c));
+  double m = c->dlca.window * pow(size / 4, 1 / mobility_df(c));
   m = e->r_max * fmin(m, c->dlca.window_max);
   int capped = m == e->r_max * c->dlca.window_max;
   return m > e->margin && (m >= 1.5 * e->margin || capped) ? agglo_ed_widen(e, s, m) : 0;

@@ -10,7 +10,7 @@
 #include "agglo/analysis.h"
 
 static agglo_smoluchowski_options options(int kernel, size_t kmax) {
-  return (agglo_smoluchowski_options){kernel, 3, 0, kmax, 1000000};
+  return (agglo_smoluchowski_options){.kernel = kernel, .dim = 3, .kmax = kmax, .max_steps = 1000000};
 }
 
 /* K = 1: n_k = (1 + T)^-2 (T / (1 + T))^(k-1), T = t/2. */
@@ -81,11 +81,33 @@ static void fits_recover_scale_and_exponent(void **st) {
   assert_int_equal(agglo_smoluchowski_fit(&o, t, s, 20, &r, NULL, NULL, NULL, 0), AGGLO_ERROR_INPUT);
 }
 
+/* Fuchs's kernel: the continuum's 4 pi (D_i + D_j)(r_i + r_j) when the persistence lengths
+   8 D / (pi c) are short, kinetic theory's pi (r_i + r_j)^2 sqrt(c_i^2 + c_j^2) when long; in the
+   solver's units the Brownian kernel as the persistence goes to 0 (the aggregates' friction then
+   Stokes's of i^(1/df)); a 2D Fuchs kernel refused. */
+static void fuchs_kernel_limits(void **st) {
+  (void)st;
+  double b = agglo_fuchs_kernel(1, 2, 3, 0.5, 1e9, 2e9), want = 4 * M_PI * 3.5 * 3;
+  assert_true(fabs(b / want - 1) < 1e-6);
+  b = agglo_fuchs_kernel(1, 2, 3e9, 0.5e9, 1, 2), want = M_PI * 9 * sqrt(5);
+  assert_true(fabs(b / want - 1) < 1e-6);
+  agglo_smoluchowski_options o = {AGGLO_KERNEL_FUCHS, 3, 1.8, 16, 1000, 1e-7, 0, 0, 0};
+  for (int i = 1; i <= 16; i += 5)
+    for (int j = 1; j <= 16; j += 3) {
+      double k = agglo_smoluchowski_kernel_of(&o, i, j), br = agglo_smoluchowski_kernel(AGGLO_KERNEL_BROWNIAN, 3, 1.8, i, j);
+      assert_true(fabs(k / br - 1) < 1e-5); /* the continuum to 3e-7 at persistence 1e-7 */
+    }
+  double n[16] = {1};
+  o.dim = 2;
+  assert_int_equal(agglo_smoluchowski_solve(&o, 1, n, NULL, NULL), AGGLO_ERROR_INPUT);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(constant_kernel_is_exact),
       cmocka_unit_test(additive_kernel_is_exact),
       cmocka_unit_test(fits_recover_scale_and_exponent),
+      cmocka_unit_test(fuchs_kernel_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

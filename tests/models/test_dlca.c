@@ -17,6 +17,8 @@
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/setup.h"
+#include "models/dlca_config.h"
+#include "agglo/analysis.h"
 
 /* n unit discs or spheres (mass 1) in a periodic box of side L. */
 static void make_system(agglo_system *s, int dim, size_t n, double L) {
@@ -146,22 +148,24 @@ static void dlca_config(agglo_config *c, int dim) {
 }
 
 /* Two monomers on crossing flights: their first velocities are the model's first draws (each
-   monomer's first accepted counter of the flight stream, keyed by the monomer; speed
-   2 dim D / lambda); monomer 1 is put where the
-   two touch at time T, and the model must merge them at that time. */
+   monomer's first counter of the flight stream, keyed by the monomer: Box-Muller normals of
+   variance kT/m per component, docs/dlca.md); monomer 1 is put where the two touch at time T,
+   and the model must merge them at that time. */
 static void dimer_at_the_exact_contact_time(void **st) {
   (void)st;
   for (int dim = 2; dim <= 3; dim++) {
     agglo_config c;
     dlca_config(&c, dim);
-    c.dlca.persistence = 1e6; /* one flight for the whole test */
+    c.dlca.persistence = 1e6; /* one flight for the whole test (mean flight 7.9e5 dim) */
     c.dlca.diffusion = 1e6 / (2.0 * dim);
+    /* tau_1 = pi lambda^2 / (8 D), kT/m = D / tau_1 */
+    double tau = M_PI * 1e12 / (8 * c.dlca.diffusion), sd = sqrt(c.dlca.diffusion / tau);
     double v[2][3], u[4];
     for (int i = 0; i < 2; i++) {
-      for (uint64_t k = 0;; k++) { /* the model's draws: by rejection from the disc */
-        agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, k, (uint64_t)i, u);
-        if (agglo_rng_direction_disc(dim, u, 1.0, v[i])) break;
-      }
+      agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, 0, (uint64_t)i, u);
+      double r = sd * sqrt(-2 * log(u[0]));
+      v[i][0] = r * cos(2 * M_PI * u[1]), v[i][1] = r * sin(2 * M_PI * u[1]);
+      v[i][2] = dim == 3 ? sd * sqrt(-2 * log(u[2])) * cos(2 * M_PI * u[3]) : 0;
     }
     agglo_system s;
     make_system(&s, dim, 2, 200);
@@ -196,40 +200,214 @@ static void dimer_at_the_exact_contact_time(void **st) {
   }
 }
 
-/* The flights' directions by rejection from the disc (agglo_rng_direction_disc) are unit vectors,
-   isotropic: over 4e5 draws each component's mean is 0 and its square's mean 1/dim, the mixed
-   products' means 0, within 4 standard errors (Var x^2 = 1/8 in 2D, 4/45 in 3D; Var xy = 1/8,
-   1/15), and both pairs rejected at the rate (1 - pi/4)^2. */
-static void flight_directions_are_isotropic(void **st) {
+/* ---- the physics: the mobility law, the gas, the flights' statistics ---- */
+
+/* An SI aerosol: 15 nm spheres of density 1800 kg/m^3 in air at T, P. */
+static void aerosol_config(agglo_config *c, double T, double P) {
+  dlca_config(c, 3);
+  c->dlca.units = DLCA_UNITS_SI;
+  c->radius = 15e-9;
+  c->dlca.density = 1800;
+  c->dlca.temperature = T;
+  c->dlca.pressure = P;
+}
+
+/* In the free molecular regime (Kn 3e5) no aggregate's friction exceeds N monomers' (the
+   adjusted sphere gives N^0.92); the mobility sphere (the former law) exceeds it, as documented;
+   in the continuum (Kn 1e-4) both are Stokes's of R_m = a N^(1/1.8); N = 1 is a monomer. */
+static void friction_within_its_bounds(void **st) {
   (void)st;
-  for (int dim = 2; dim <= 3; dim++) {
-    enum { N = 400000 };
-    double m1[3] = {0}, m2[3] = {0}, mx[3] = {0}, worst = 0;
-    long rejected = 0;
-    for (long k = 0, got = 0; got < N; k++) {
-      double u[4], x[3];
-      agglo_rng_uniform4(5, AGGLO_STREAM_FLIGHT, (uint64_t)k, 3, u);
-      if (!agglo_rng_direction_disc(dim, u, 1.0, x)) {
-        rejected++;
-        continue;
+  agglo_config c;
+  double m1 = 1800 * 4.0 / 3.0 * M_PI * pow(15e-9, 3), ns[] = {2, 3, 5, 10, 20, 100, 1000, 1e4, 1e5};
+  for (int law = 0; law < 2; law++) {
+    aerosol_config(&c, 1700, 1); /* 1 Pa */
+    c.dlca.mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
+    double f1 = agglo_dlca_mobility(&c, 1, m1).friction;
+    assert_true(agglo_dlca_mean_free_path(&c) / c.radius > 1e5);
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+      double ratio = agglo_dlca_mobility(&c, ns[q], ns[q] * m1).friction / f1;
+      if (!law) {
+        assert_true(ratio <= ns[q] && ratio >= 1);
+        assert_true(fabs(ratio / pow(ns[q], 0.92) - 1) < 1e-3);
+      } else if (ns[q] >= 10) {
+        assert_true(ratio > ns[q]); /* N^(2/1.8) */
       }
-      got++;
-      double n2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-      if (fabs(n2 - 1) > worst) worst = fabs(n2 - 1);
-      for (int q = 0; q < 3; q++) m1[q] += x[q], m2[q] += x[q] * x[q], mx[q] += x[q] * x[(q + 1) % 3];
     }
-    double v2 = dim == 2 ? 1.0 / 8 : 4.0 / 45, vx = dim == 2 ? 1.0 / 8 : 1.0 / 15;
-    double rate = (double)rejected / (N + rejected), p = (1 - M_PI / 4) * (1 - M_PI / 4);
-    print_message("%dD: |x|^2 - 1 <= %.2g, <x> = (%.4f, %.4f, %.4f), <x^2> = (%.4f, %.4f, %.4f), "
-                  "rejected %.4f (%.4f)\n", dim, worst, m1[0] / N, m1[1] / N, m1[2] / N, m2[0] / N,
-                  m2[1] / N, m2[2] / N, rate, p);
-    assert_true(worst < 1e-14);
-    for (int q = 0; q < dim; q++) {
-      assert_true(fabs(m1[q] / N) < 4 * sqrt(1.0 / dim / N));
-      assert_true(fabs(m2[q] / N - 1.0 / dim) < 4 * sqrt(v2 / N));
+    aerosol_config(&c, 293.15, 1e9); /* Kn 7e-6 */
+    c.dlca.mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
+    f1 = agglo_dlca_mobility(&c, 1, m1).friction;
+    for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+      double ratio = agglo_dlca_mobility(&c, ns[q], ns[q] * m1).friction / f1;
+      assert_true(fabs(ratio / pow(ns[q], 1 / 1.8) - 1) < 1e-3);
     }
-    for (int q = 0; q < (dim == 2 ? 1 : 3); q++) assert_true(fabs(mx[q] / N) < 4 * sqrt(vx / N));
-    assert_true(fabs(rate - p) < 4 * sqrt(p * (1 - p) / N));
+  }
+}
+
+/* Reduced units: dlca.knudsen sets the gas's Knudsen number; free molecular (1e6), a cluster's D
+   is a monomer's over N^0.92; 0 (the default), over the continuum's N^(1/1.8). */
+static void reduced_units_knudsen(void **st) {
+  (void)st;
+  agglo_config c;
+  dlca_config(&c, 3);
+  for (int q = 0; q < 2; q++) {
+    c.dlca.knudsen = q ? 1e6 : 0;
+    double D = agglo_dlca_mobility(&c, 100, 100).D, want = pow(100, q ? -0.92 : -1 / 1.8);
+    assert_true(fabs(D / want - 1) < 1e-3);
+  }
+}
+
+/* The gas: air's viscosity from Sutherland's law unless dlca.viscosity is given (White 1991:
+   1.716e-5 Pa s at 273.15 K, S = 110.4 K), the mean free path from kinetic theory. */
+static void gas_from_sutherland(void **st) {
+  (void)st;
+  agglo_config c;
+  aerosol_config(&c, 293.15, 101325);
+  assert_true(fabs(agglo_dlca_viscosity(&c) / 1.8133e-5 - 1) < 1e-4);
+  aerosol_config(&c, 1700, 101325);
+  double mu = 1.716e-5 * pow(1700 / 273.15, 1.5) * 383.55 / 1810.4; /* 5.645e-5 */
+  assert_true(fabs(agglo_dlca_viscosity(&c) / mu - 1) < 1e-12);
+  assert_true(fabs(agglo_dlca_mean_free_path(&c) / 4.877e-7 - 1) < 1e-3); /* Kn 32.5 at 15 nm */
+  c.dlca.viscosity = 1.81e-5; /* given: it wins */
+  assert_true(agglo_dlca_viscosity(&c) == 1.81e-5);
+}
+
+/* Free clusters of `size` particles each (a straight rigid chain), one per site of a lattice
+   `spacing` radii apart, flying to time T with no contact: the velocities sampled at the steps'
+   ends have <v^2> = dim kT/m, and the mean-square displacement at T is the Langevin (Ornstein-
+   Uhlenbeck) one, 2 dim D (T - tau (1 - e^(-T/tau))), with D and tau of the mobility law:
+   within 4 standard errors of the sample. */
+static void free_flights(agglo_config *c, int size, int side, double spacing, double T) {
+  int dim = c->dim, m = side * side * side;
+  size_t n = (size_t)m * (size_t)size;
+  double r = c->radius, m1 = c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : 1;
+  agglo_dlca_motion law = agglo_dlca_mobility(c, size, size * m1);
+  c->n = (int64_t)n;
+  c->dlca.stop = DLCA_STOP_T_END;
+  c->t_end = T;
+  agglo_system s;
+  make_system(&s, dim, n, spacing * r * side);
+  for (size_t i = 0; i < n; i++) s.r[i] = r, s.m[i] = m1, s.inv_m[i] = 1 / m1;
+  for (int q = 0; q < m; q++) {
+    int site[3] = {q % side, (q / side) % side, q / (side * side)};
+    for (int j = 0; j < size; j++)
+      for (int k = 0; k < 3; k++)
+        s.x[3 * ((size_t)q * size + j) + k] = r * (spacing * site[k] + (k == 0 ? 2.0 * j : 0) + 1);
+  }
+  double *x0 = malloc(3 * (size_t)m * sizeof *x0), *dx = calloc(3 * (size_t)m, sizeof *dx);
+  assert_non_null(x0), assert_non_null(dx);
+  for (int q = 0; q < m; q++) memcpy(x0 + 3 * q, s.x + 3 * (size_t)q * size, 3 * sizeof *x0);
+  void *state;
+  char err[256];
+  assert_int_equal(agglo_model_dlca.init(&state, &s, c, err, sizeof err), 0);
+  for (int q = 0; q < m; q++)
+    for (int j = 1; j < size; j++)
+      assert_int_equal(agglo_model_dlca.join(state, &s, q * size, q * size + j, 1), 0);
+  agglo_step_info info = {0};
+  double v2 = 0, v4 = 0;
+  long samples = 0;
+  for (int k = 0; k < 100000 && !info.finished; k++) {
+    agglo_model_dlca.until(state, T * (double)(samples / m + 1) / 100); /* 100 samples a cluster */
+    assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+    for (int q = 0; q < m; q++) {
+      const double *x = s.x + 3 * (size_t)q * size, *v = s.v + 3 * (size_t)q * size;
+      double d[3], w = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+      agglo_box_delta(&s.box, x0 + 3 * q, x, d); /* a step moves far less than half the box */
+      for (int l = 0; l < 3; l++) dx[3 * q + l] += d[l], x0[3 * q + l] = x[l];
+      if (w > 0) v2 += w, v4 += w * w, samples++;
+    }
+  }
+  assert_true(info.finished);
+  size_t nc, mx;
+  assert_int_equal(agglo_model_dlca.labels(state, &s, &nc, &mx), 0);
+  assert_int_equal(nc, (size_t)m); /* no contact */
+  double msd = 0, msd2 = 0;
+  for (int q = 0; q < m; q++) {
+    double d2 = dx[3 * q] * dx[3 * q] + dx[3 * q + 1] * dx[3 * q + 1] + dx[3 * q + 2] * dx[3 * q + 2];
+    msd += d2, msd2 += d2 * d2;
+  }
+  msd /= m;
+  double se = sqrt((msd2 / m - msd * msd) / (m - 1));
+  double want = 2 * dim * law.D * (T - law.tau * (1 - exp(-T / law.tau)));
+  v2 /= (double)samples;
+  double vse = sqrt((v4 / (double)samples - v2 * v2) / (double)samples), vwant = dim * law.kT_m;
+  print_message("%dD, %d %d-mers, %s, T = %.3g tau: MSD %.4g +- %.4g (law %.4g), <v^2> %.4g +- %.4g "
+                "(dim kT/m %.4g, %ld samples)\n", dim, m, size, c->dlca.units ? "SI" : "reduced",
+                T / law.tau, msd, se, want, v2, vse, vwant, samples);
+  assert_true(fabs(msd - want) < 4 * se);
+  /* the samples of one flight repeat (T / tau over 100 flights a sample): 4 standard errors of
+     a tenth of them */
+  assert_true(fabs(v2 - vwant) < 4 * vse * sqrt(10.0));
+  free(x0), free(dx);
+  agglo_model_dlca.destroy(state);
+  agglo_system_free(&s);
+}
+
+static void maxwellian_flights_diffuse_at_kT_over_f(void **st) {
+  (void)st;
+  agglo_config c;
+  dlca_config(&c, 3);
+  c.dlca.persistence = 1; /* tau_1 = pi / 8 */
+  c.seed = 7;
+  free_flights(&c, 1, 10, 60, 40 * M_PI / 8);
+  dlca_config(&c, 3);
+  c.dlca.persistence = 1;
+  free_flights(&c, 20, 7, 80, 40 * 20 * M_PI / 8 / pow(20, 1 / 1.8));
+  aerosol_config(&c, 300, 101325); /* Kn 4.5: tau 3.9e-8 s, D 6.3e-9 m^2/s */
+  free_flights(&c, 1, 10, 60, 1.5e-6);
+  aerosol_config(&c, 300, 101325);
+  free_flights(&c, 20, 7, 80, 6e-6);
+}
+
+/* 1/N_c - 1/N_0 for the collision kernel beta with the transient of a partially absorbing
+   sphere of the same steady rate (Smoluchowski's in the continuum, none in the free molecular
+   limit): beta (t + 2 R_eff sqrt(t / (pi D_12))) / (2 V), R_eff = beta / (4 pi D_12). */
+static double merged(double beta, double D12, double V, double t) {
+  double reff = beta / (4 * M_PI * D12);
+  return beta * (t + 2 * reff * sqrt(t / (M_PI * D12))) / (2 * V);
+}
+
+/* The monomers' collision rate at the start, from the decay of the cluster count over the first
+   10% of merges (N_0 = 20000 monomers of 15 nm in air at 300 K, volume fraction 1e-3), is
+   Fuchs's kernel within 5% from the continuum to the free molecular regime (Kn 0.05 to 100, set
+   by the pressure): the whole SI pipeline (gas, friction, flights, contacts) against kinetic
+   theory. The former flights (fixed length, speed 2 dim D / lambda) gave twice Fuchs's at Kn 5. */
+static void collision_rate_is_fuchs(void **st) {
+  (void)st;
+  const double kns[] = {0.05, 1, 5, 30, 100};
+  for (size_t q = 0; q < sizeof kns / sizeof kns[0]; q++) {
+    agglo_config c;
+    aerosol_config(&c, 300, 101325);
+    c.dlca.pressure = 101325 * agglo_dlca_mean_free_path(&c) / c.radius / kns[q];
+    c.n = 20000;
+    c.fraction = 1e-3;
+    c.dlca.stop = DLCA_STOP_T_END;
+    double r = c.radius, m1 = 1800 * 4.0 / 3.0 * M_PI * r * r * r, V = (double)c.n * 4.0 / 3.0 * M_PI * r * r * r / c.fraction;
+    agglo_dlca_motion o = agglo_dlca_mobility(&c, 1, m1);
+    double u = sqrt(8 * o.kT_m / M_PI), beta = agglo_fuchs_kernel(r, r, o.D, o.D, u, u);
+    double want = 1 / (0.9 * (double)c.n) - 1 / (double)c.n, lo = 0, hi = 1;
+    while (merged(beta, 2 * o.D, V, hi) < want) hi *= 2; /* bounded: beta > 0 */
+    for (int k = 0; k < 100; k++) {
+      double mid = 0.5 * (lo + hi);
+      *(merged(beta, 2 * o.D, V, mid) < want ? &lo : &hi) = mid;
+    }
+    c.t_end = hi;
+    agglo_system s;
+    char err[256];
+    assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
+    void *state;
+    assert_int_equal(agglo_model_dlca.init(&state, &s, &c, err, sizeof err), 0);
+    agglo_step_info info = {0};
+    for (int k = 0; k < 100000 && !info.finished; k++)
+      assert_int_equal(agglo_model_dlca.step(state, &s, &info, err, sizeof err), 0);
+    assert_true(info.finished && s.t == c.t_end);
+    size_t nc, mx;
+    assert_int_equal(agglo_model_dlca.labels(state, &s, &nc, &mx), 0);
+    double ratio = (1 / (double)nc - 1 / (double)c.n) / want;
+    print_message("Kn %g: D %.4g m^2/s, tau %.3g s, t = %.4g s: %zu merges, rate / Fuchs %.4f\n",
+                  kns[q], o.D, o.tau, s.t, (size_t)c.n - nc, ratio);
+    assert_true(fabs(ratio - 1) < 0.05);
+    agglo_model_dlca.destroy(state);
+    agglo_system_free(&s);
   }
 }
 
@@ -453,7 +631,11 @@ int main(void) {
       cmocka_unit_test(contact_after_a_turn),
       cmocka_unit_test(a_turn_stops_at_the_exact_contact),
       cmocka_unit_test(dimer_at_the_exact_contact_time),
-      cmocka_unit_test(flight_directions_are_isotropic),
+      cmocka_unit_test(friction_within_its_bounds),
+      cmocka_unit_test(gas_from_sutherland),
+      cmocka_unit_test(reduced_units_knudsen),
+      cmocka_unit_test(maxwellian_flights_diffuse_at_kT_over_f),
+      cmocka_unit_test(collision_rate_is_fuchs),
       cmocka_unit_test(free_dimers_decorrelate_at_the_rotational_rate),
       cmocka_unit_test(dense_runs_never_overlap),
       cmocka_unit_test(dense_runs_with_rotation_never_overlap),

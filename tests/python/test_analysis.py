@@ -161,6 +161,15 @@ def test_on_a_simulation(small_contact):
     assert sizes.sum() == sim.n and sizes[0] == sim.report["max_cluster_size"]
 
 
+def test_smoluchowski_fuchs_kernel():
+    # continuum limit: the Brownian kernel's solution; a bad mobility law is refused
+    a = an.smoluchowski("fuchs", 0.5, kmax=64, df=1.8, persistence=1e-7)
+    b = an.smoluchowski("brownian", 0.5, kmax=64, df=1.8)
+    assert abs(a.n[0] - b.n[0]) < 1e-5
+    with pytest.raises(agglo.InputError, match="mobility"):
+        an.smoluchowski("fuchs", 0.5, kmax=64, persistence=1.0, mobility="cube")
+
+
 def test_smoluchowski_constant_kernel_and_growth_exponent():
     # K = 1 from n_1 = 1: n_k = (1 + T)^-2 (T / (1 + T))^(k-1), T = t/2
     r = an.smoluchowski("constant", 4.0, kmax=200)
