@@ -85,22 +85,24 @@ static int check_mobility(const agglo_config *c, double rmax, char *err, size_t 
   /* (the reference mass as dlca_model.c takes it) */
   double r = c->radius, m1 = si && c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
   agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
-  double D = o.D, lambda = o.persistence, speed = sqrt(8 * o.kT_m / M_PI), keys_energy = 0.5 * m1 * speed * speed * (double)c->n;
+  /* (reduced units: lambda is the key itself, exact where tau underflows) */
+  double D = o.D, lambda = si ? o.persistence : c->dlca.persistence;
+  double speed = sqrt(8 * o.kT_m / M_PI), keys_energy = 0.5 * m1 * speed * speed * (double)c->n;
   const char *keys = si ? "dlca.temperature, dlca.pressure, dlca.viscosity, dlca.gas_molar_mass, "
                           "dlca.density (or particles.mass) and particles.radius"
                         : "dlca.persistence, dlca.diffusion";
+  if (lambda >= 0 && lambda < DLCA_MIN_PERSISTENCE * rmax)
+    return agglo_fail(err, errlen, "%s give a particle of radius %g the persistence length %g, "
+                      "%.3g of its radius: a step would fly each cluster (10 r / lambda)^2 = %.3g "
+                      "flights (allowed: lambda at least %g of the largest radius, %g)", keys, r,
+                      lambda, lambda / r, 100 * rmax * rmax / (lambda * lambda),
+                      DLCA_MIN_PERSISTENCE, DLCA_MIN_PERSISTENCE * rmax);
   if (!(D > 0) || !isfinite(D) || !(lambda > 0) || !isfinite(lambda) || !(speed > 0) ||
       !isfinite(speed) || !(o.tau > 0) || !isfinite(o.tau) || !isfinite(keys_energy))
     return agglo_fail(err, errlen, "%s give a particle of radius %g the diffusion coefficient %g, "
                       "persistence length %g and flight speed %g: each must be positive and finite, "
                       "and so its kinetic energy (allowed: values that keep them so)", keys, r, D,
                       lambda, speed);
-  if (lambda < DLCA_MIN_PERSISTENCE * rmax)
-    return agglo_fail(err, errlen, "%s give a particle of radius %g the persistence length %g, "
-                      "%.3g of its radius: a step would fly each cluster (10 r / lambda)^2 = %.3g "
-                      "flights (allowed: lambda at least %g of the largest radius, %g)", keys, r,
-                      lambda, lambda / r, 100 * rmax * rmax / (lambda * lambda),
-                      DLCA_MIN_PERSISTENCE, DLCA_MIN_PERSISTENCE * rmax);
   return 0;
 }
 
