@@ -102,13 +102,13 @@ np2_resume)
   same ens_ref ens_np2_resume ;;
 failures)
   rm -rf ens_fail
-  "$agglo" ensemble $scenario -s particles.n=100 -s run.t_end=0.2 -s solver.max_iter=2 -s solver.tol=1e-9 \
-    -s solver.method=uzawa --seeds 1-2 --vary solver.on_failure=warn,stop -o ens_fail --quiet 2> ens_fail.err
+  "$agglo" ensemble $scenario -s particles.n=100 -s run.t_end=0.2 -s solver.tol=1e-9 \
+    -s solver.method=uzawa -s solver.on_failure=stop --seeds 1-2 --vary solver.max_iter=2,1000 -o ens_fail --quiet 2> ens_fail.err
   rc=$?; cat ens_fail.err
   test $rc -eq 1 || fail "exit status $rc, expected 1"
-  grep -q "^solver.on_failure=stop/seed=1,stop,1,failed,.*did not converge in 2 iterations" ens_fail/members.csv || fail "guard not reported"
+  grep -q "^solver.max_iter=2/seed=1,2,1,failed,.*did not converge in 2 iterations" ens_fail/members.csv || fail "guard not reported"
   test "$(grep -c ',ok,' ens_fail/members.csv)" -eq 3 || fail "the other members did not finish"
-  grep -q "^stop,0.2,1,1," ens_fail/ensemble.csv || fail "the summary of the point with one good member is missing"
+  grep -q "^2,0.2,1,1," ens_fail/ensemble.csv || fail "the summary of the point with one good member is missing"
   grep -q "1 of 4 members failed" ens_fail.err || fail "no count of failures"
   # a --vary value the scenario cannot take is refused before any member starts (with a run's
   # scenario.ini, box.size set, and --vary particles.fraction: not 40 members failing one by one)
