@@ -432,7 +432,7 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "line 2: expected the number of contacts");
-  if (!agglo_load_count_fits(f, cnt))
+  if (!agglo_load_count_fits(f, cnt, 4))
     return agglo_fail(err, errlen, "line 2: announces %zu contacts, more than the file holds", cnt);
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);

@@ -1279,7 +1279,7 @@ static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   int got = -1;
   size_t nb;
   if (fscanf(f, " # capillary bridges: count, then id pairs%n", &got) < 0 || got < 0 ||
-      fscanf(f, "%zu", &nb) != 1 || !agglo_load_count_fits(f, nb))
+      fscanf(f, "%zu", &nb) != 1 || !agglo_load_count_fits(f, nb, 2))
     return agglo_fail(err, errlen, "after the temperature record: the capillary bridges (count, then "
                       "id pairs) are missing or cut short (a run without bridges cannot gain "
                       "dpd.capillary_bridge = memory on a restart)");
