@@ -443,7 +443,7 @@ static int contact_save(const void *state, FILE *f) {
   fprintf(f, "# i j lambda gamma (storage indices; j < 0: wall -1-j)\n%zu\n", m->con.n);
   for (size_t k = 0; k < m->con.n; k++)
     fprintf(f, "%d %d %.17g %.17g\n", m->con.i[k], m->con.j[k], m->con.lambda[k], m->con.gamma[k]);
-  if (m->bricks[0] * m->bricks[1] * m->bricks[2] > 1) {
+  if (m->bricks[0] > 1 || m->bricks[1] > 1 || m->bricks[2] > 1) {
     fputs(bricks_header, f);
     const double *c = m->cuts;
     for (int k = 0; k < 3; k++) {
