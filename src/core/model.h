@@ -83,12 +83,13 @@ typedef struct agglo_model {
   void (*undo)(void *state);
 } agglo_model;
 
-/* For a model's load: can f still hold cnt records of at least 8 bytes each? (a corrupt count
-   must not turn into a huge allocation) */
-static inline int agglo_load_count_fits(FILE *f, size_t cnt) {
+/* For a model's load: can f still hold cnt records of `fields` numbers each? A record line takes
+   at least 2 bytes a number (a digit, then a blank or its newline: "0 1\n" is a pair), so that a
+   corrupt count cannot turn into a huge allocation while every written count passes. */
+static inline int agglo_load_count_fits(FILE *f, size_t cnt, int fields) {
   long here = ftell(f), end = -1;
   if (here >= 0 && fseek(f, 0, SEEK_END) == 0) end = ftell(f), fseek(f, here, SEEK_SET);
-  return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / 8 + 1;
+  return !(end >= here && here >= 0) || cnt <= (size_t)(end - here) / (2 * (size_t)fields) + 1;
 }
 
 /* A model as the registry (models.c) lists it: what run.model names, the keys it owns and reads,

@@ -423,6 +423,8 @@ static int ball_load(void *state, const agglo_system *s, FILE *f, char *err, siz
   size_t cnt, at = 2;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "line 2: expected the number of links");
+  if (!agglo_load_count_fits(f, cnt, 3))
+    return agglo_fail(err, errlen, "line 2: announces %zu links, more than the file holds", cnt);
   for (size_t k = 0; k < cnt; k++) {
     int i, j;
     double lam;

@@ -74,7 +74,21 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
     free(m);
     return agglo_fail(err, errlen, "out of memory");
   }
+  m->bricks[0] = m->bricks[1] = m->bricks[2] = 1;
   *state = m;
+  return 0;
+}
+
+int agglo_contact_keep_bricks(contact *m, const int dims[3], double *const cut[3]) {
+  size_t n = 0;
+  for (int k = 0; k < 3; k++) n += (size_t)dims[k] - 1;
+  double *c = realloc(m->cuts, (n + 1) * sizeof *c);
+  if (!c) return -1;
+  m->cuts = c;
+  for (int k = 0; k < 3; k++) {
+    m->bricks[k] = dims[k];
+    for (int q = 1; q < dims[k]; q++) *c++ = cut[k][q];
+  }
   return 0;
 }
 
@@ -87,6 +101,7 @@ static void contact_destroy(void *state) {
   free(m->pair_force);
   free(m->mark);
   free(m->kept_i), free(m->kept_j), free(m->kept_lambda), free(m->kept_gamma);
+  free(m->cuts);
   free(m);
 }
 
@@ -431,7 +446,9 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
 
 static int contact_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                         size_t errlen) {
-  return agglo_contact_step(state, s, NULL, info, err, errlen);
+  contact *m = state;
+  m->bricks[0] = m->bricks[1] = m->bricks[2] = 1; /* one process: the ranks' bricks are gone */
+  return agglo_contact_step(m, s, NULL, info, err, errlen);
 }
 
 static double contact_gap(const void *state) {
@@ -445,13 +462,57 @@ static const void *contact_neighbors(const void *state) {
   return m->nb.start && m->nb.cutoff + m->nb.skin >= contact_gap(state) ? &m->nb : NULL;
 }
 
-/* Multipliers of the last step, so that a restart warm-starts exactly as the run would have. */
+/* Multipliers of the last step, so that a restart warm-starts exactly as the run would have; after
+   a run on ranks, their bricks. */
+static const char bricks_header[] = "# bricks of the MPI ranks: per axis the count, then the inner cuts\n";
+
 static int contact_save(const void *state, FILE *f) {
   const contact *m = state;
   fprintf(f, "# i j lambda gamma (storage indices; j < 0: wall -1-j)\n%zu\n", m->con.n);
   for (size_t k = 0; k < m->con.n; k++)
     fprintf(f, "%d %d %.17g %.17g\n", m->con.i[k], m->con.j[k], m->con.lambda[k], m->con.gamma[k]);
+  if (m->bricks[0] > 1 || m->bricks[1] > 1 || m->bricks[2] > 1) {
+    fputs(bricks_header, f);
+    const double *c = m->cuts;
+    for (int k = 0; k < 3; k++) {
+      fprintf(f, "%d", m->bricks[k]);
+      for (int q = 1; q < m->bricks[k]; q++) fprintf(f, " %.17g", *c++);
+      fputc('\n', f);
+    }
+  }
   return ferror(f) ? -1 : 0;
+}
+
+/* The ranks' bricks after the records (bricks_header read; line: the number of the next line):
+   per axis (within s's box, one brick along an axis beyond its dimension) a count, then the
+   inner cuts, increasing strictly inside the box. 0 or -1. */
+static int load_bricks(contact *m, const agglo_system *s, FILE *f, size_t line, char *err,
+                       size_t errlen) {
+  int dims[3];
+  double *cut[3] = {NULL, NULL, NULL};
+  int rc = 0;
+  for (int k = 0; k < 3 && rc == 0; k++, line++) {
+    if (fscanf(f, "%d", &dims[k]) != 1 || dims[k] < 1 || dims[k] > AGGLO_MAX_BRICKS ||
+        (k >= s->dim && dims[k] != 1)) {
+      rc = agglo_fail(err, errlen, "line %zu: not a count of bricks along %c (allowed: 1 to %d, 1 "
+                      "along an axis beyond run.dim)", line, "xyz"[k], AGGLO_MAX_BRICKS);
+      break;
+    }
+    if (!(cut[k] = malloc(((size_t)dims[k] + 1) * sizeof *cut[k]))) {
+      rc = agglo_fail(err, errlen, "out of memory");
+      break;
+    }
+    cut[k][0] = s->box.lo[k], cut[k][dims[k]] = s->box.lo[k] + s->box.len[k];
+    for (int q = 1; q < dims[k] && rc == 0; q++)
+      if (fscanf(f, "%lf", &cut[k][q]) != 1 || !(cut[k][q] > cut[k][q - 1]) ||
+          !(cut[k][q] < cut[k][dims[k]]))
+        rc = agglo_fail(err, errlen, "line %zu: cut %d of %d along %c is not a number between the "
+                        "previous cut (or the box's side) and the box's other side", line, q,
+                        dims[k] - 1, "xyz"[k]);
+  }
+  if (rc == 0 && agglo_contact_keep_bricks(m, dims, cut) != 0) rc = agglo_fail(err, errlen, "out of memory");
+  for (int k = 0; k < 3; k++) free(cut[k]);
+  return rc;
 }
 
 static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
@@ -460,7 +521,7 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "line 2: expected the number of contacts");
-  if (!agglo_load_count_fits(f, cnt))
+  if (!agglo_load_count_fits(f, cnt, 4))
     return agglo_fail(err, errlen, "line 2: announces %zu contacts, more than the file holds", cnt);
   agglo_constraints *c = &m->con;
   agglo_constraints_free(c);
@@ -481,7 +542,13 @@ static int contact_load(void *state, const agglo_system *s, FILE *f, char *err, 
     c->i[k] = i, c->j[k] = j, c->lambda[k] = l, c->gamma[k] = g;
   }
   c->n = cnt;
-  return 0;
+  m->bricks[0] = m->bricks[1] = m->bricks[2] = 1;
+  if (!fgets(line, sizeof line, f)) return 0; /* (no bricks: written by one process) */
+  if (strcmp(line, bricks_header) != 0)
+    return agglo_fail(err, errlen, "line %zu: after the %zu contacts, not the header of the MPI "
+                      "ranks' bricks (%.*s)", cnt + 3, cnt, (int)strcspn(bricks_header, "\n"),
+                      bricks_header);
+  return load_bricks(m, s, f, cnt + 4, err, errlen);
 }
 
 /* A step changes the constraints and their multipliers (what a restart reads back) and the

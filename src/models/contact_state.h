@@ -29,7 +29,18 @@ typedef struct agglo_contact_state {
   double *kept_lambda, *kept_gamma;
   size_t kept_n, kept_cap;
   double r_mean, att_reach, contact_margin;
+  /* The bricks of MPI ranks (mpi/contact_domain.c) where their load balance left them, part of
+     the restart point so that a run resumed on the same grid starts on them: per axis the count
+     and its count - 1 inner cuts (cuts, axis after axis). All counts 1: none (one process). */
+  int bricks[3];
+  double *cuts;
 } contact;
+
+/* The most bricks along an axis a restart point may name (its count is bounded before use). */
+enum { AGGLO_MAX_BRICKS = 1 << 16 };
+/* The bricks of a run on ranks, dims[k] per axis between the faces cut[k][0 .. dims[k]], kept for
+   its restart points (all dims 1: none). 0, or -1 (memory). */
+int agglo_contact_keep_bricks(contact *m, const int dims[3], double *const cut[3]);
 
 /* The lengths that scale with the mean radius (solver tolerance, contact margin): a rank sets
    the whole system's, not its own particles'. */

@@ -1235,13 +1235,13 @@ double agglo_dpd_temperature_of(int dim, const double sum[6]) {
   return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
 }
 
-void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *g) {
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *g) {
   parts *p = &m->p;
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
     for (int d = 0; d < 3; d++) {
-      p->x[d][k] = s->x[3 * i + d] / m->u.length;
-      p->v[d][k] = p->t[d][k] = s->v[3 * i + d] / m->u.velocity;
+      p->x[d][k] = xv ? xv[6 * i + d] : s->x[3 * i + d] / m->u.length;
+      p->v[d][k] = p->t[d][k] = xv ? xv[6 * i + 3 + d] : s->v[3 * i + d] / m->u.velocity;
     }
   }
   agglo_dpd_sort(m); /* (f is not sorted along: it is set after) */
@@ -1279,6 +1279,9 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
 
 static double dpd_contact_gap(const void *state) { return ((const dpd *)state)->contact_gap_sys; }
 
+static const char reduced_header[] = "# dpd positions and velocities (reduced units) by storage index\n";
+static int reduced_units(const dpd *m) { return m->u.length == 1 && m->u.velocity == 1; }
+
 /* Restart: the forces of the last step (DPD-VV needs f(t)), by system index, reduced units. */
 static int dpd_save(const void *state, FILE *f) {
   const dpd *m = state;
@@ -1301,7 +1304,55 @@ static int dpd_save(const void *state, FILE *f) {
       fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
     free(k);
   }
+  if (!reduced_units(m)) { /* the state's numbers are the model's times the units, rounded */
+    double *xv = malloc(6 * (m->n + 1) * sizeof *xv);
+    if (!xv) return -1;
+    for (size_t k = 0; k < m->n; k++)
+      for (int d = 0; d < 3; d++)
+        xv[6 * m->p.perm[k] + d] = m->p.x[d][k], xv[6 * m->p.perm[k] + 3 + d] = m->p.v[d][k];
+    fprintf(f, "%s%zu\n", reduced_header, m->n);
+    for (size_t i = 0; i < m->n; i++) {
+      for (int q = 0; q < 6; q++) fprintf(f, q ? " %.17g" : "%.17g", xv[6 * i + q]);
+      fputc('\n', f);
+    }
+    free(xv);
+  }
   return ferror(f) ? -1 : 0;
+}
+
+/* After the bridges, when the units are not reduced (dpd.units = si): the model's positions and
+   velocities by storage index, which the state's (rounded from them) do not give back; each must
+   give the state's. A restart point without them (written before) starts from the state's. */
+static int load_reduced(dpd *m, const agglo_system *s, FILE *f, char *err, size_t errlen) {
+  char line[256];
+  size_t cnt;
+  if (reduced_units(m) || fscanf(f, " ") < 0 || !fgets(line, sizeof line, f)) return 0; /* (the
+     record before ends within its line) */
+  if (strcmp(line, reduced_header) != 0 || !fgets(line, sizeof line, f) ||
+      sscanf(line, "%zu", &cnt) != 1 || cnt != m->n)
+    return agglo_fail(err, errlen, "after the temperature record%s: expected the positions and "
+                      "velocities in reduced units (%.*s), then the particle count %zu",
+                      m->bridges ? " and the capillary bridges" : "",
+                      (int)strcspn(reduced_header, "\n"), reduced_header, m->n);
+  double *xv = malloc(9 * (m->n + 1) * sizeof *xv), *g = xv + 6 * (m->n + 1); /* g: the forces */
+  if (!xv) return agglo_fail(err, errlen, "out of memory");
+  const double L = m->u.length, V = m->u.velocity;
+  for (size_t i = 0; i < m->n; i++) {
+    double *r = xv + 6 * i;
+    int ok = fscanf(f, "%lf %lf %lf %lf %lf %lf", r, r + 1, r + 2, r + 3, r + 4, r + 5) == 6;
+    for (int d = 0; ok && d < 3; d++)
+      ok = wrap1(m, d, r[d]) * L == s->x[3 * i + d] && r[3 + d] * V == s->v[3 * i + d];
+    if (!ok) {
+      free(xv);
+      return agglo_fail(err, errlen, "particle %zu (id %lld): its position and velocity in reduced "
+                        "units are not six numbers that give the state's", i, (long long)s->id[i]);
+    }
+  }
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) g[3 * m->p.perm[k] + d] = m->f[d][k];
+  agglo_dpd_refresh(m, s, xv, g);
+  free(xv);
+  return 0;
 }
 
 /* The bridges: count, then id pairs of particles of s, into m->bonds. */
@@ -1309,7 +1360,7 @@ static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   int got = -1;
   size_t nb;
   if (fscanf(f, " # capillary bridges: count, then id pairs%n", &got) < 0 || got < 0 ||
-      fscanf(f, "%zu", &nb) != 1 || !agglo_load_count_fits(f, nb))
+      fscanf(f, "%zu", &nb) != 1 || !agglo_load_count_fits(f, nb, 2))
     return agglo_fail(err, errlen, "after the temperature record: the capillary bridges (count, then "
                       "id pairs) are missing or cut short (a run without bridges cannot gain "
                       "dpd.capillary_bridge = memory on a restart)");
@@ -1361,7 +1412,8 @@ static int dpd_load(void *state, const agglo_system *s, FILE *f, char *err, size
       agglo_half_mean_load(&m->T_half, f) != 0)
     return agglo_fail(err, errlen, "after line %zu: expected the temperature record (the last "
                       "temperature, then the block sums of dpd_half_mean.h: finite numbers)", m->n + 2);
-  return m->bridges ? load_bridges(m, s, f, err, errlen) : 0;
+  if (m->bridges && load_bridges(m, s, f, err, errlen) != 0) return -1;
+  return load_reduced(m, s, f, err, errlen);
 }
 
 /* The run's warning: its mean temperature over the last half outside its statistical band. */

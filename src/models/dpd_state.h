@@ -87,9 +87,10 @@ size_t agglo_dpd_kick(dpd *m);
 void agglo_dpd_kinetic_sums(const dpd *m, double out[6]);
 /* kT from sums of agglo_dpd_kinetic_sums (added over ranks). */
 double agglo_dpd_temperature_of(int dim, const double sums[6]);
-/* The system's positions and velocities and forces f (3n by system index, reduced units) into
-   the model, then sorted: the stats of a gathered state. */
-void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *f);
+/* Positions and velocities xv (6n by system index, reduced units; NULL: the system's divided by
+   the units) and forces f (3n, the same) into the model, then sorted: a gathered state, the
+   model's own numbers of a restart point. */
+void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *f);
 /* The temperature of a step computed elsewhere (summed over ranks): stats and the final check. */
 void agglo_dpd_record_temperature(dpd *m, double T);
 

@@ -593,7 +593,7 @@ static int gluey_load(void *state, const agglo_system *s, FILE *f, char *err, si
   size_t cnt;
   if (!fgets(line, sizeof line, f) || !fgets(line, sizeof line, f) || sscanf(line, "%zu", &cnt) != 1)
     return agglo_fail(err, errlen, "line 2: expected the number of contacts");
-  if (!agglo_load_count_fits(f, cnt))
+  if (!agglo_load_count_fits(f, cnt, 4))
     return agglo_fail(err, errlen, "line 2: announces %zu contacts, more than the file holds", cnt);
   if (memory_reserve(m, cnt) != 0) return agglo_fail(err, errlen, "out of memory");
   for (size_t k = 0; k < cnt; k++) {

@@ -81,6 +81,7 @@ int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3
   MPI_Comm_size(MPI_COMM_WORLD, &b->size);
   MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
   b->comm = MPI_COMM_NULL;
+  b->cut[0] = b->cut[1] = b->cut[2] = NULL;
   double box[10] = {0}; /* lo, len, periodic (3 each), halo */
   if (b->rank == 0) {
     for (int k = 0; k < 3; k++) box[k] = lo[k], box[3 + k] = len[k], box[6 + k] = periodic[k];
@@ -128,6 +129,10 @@ void agglo_bricks_free(agglo_bricks *b) {
 int agglo_bricks_owner(const agglo_bricks *b, const double *x) {
   int c[3] = {0, 0, 0};
   for (int k = 0; k < b->dim; k++) {
+    if (b->cut[k]) {
+      while (c[k] < b->dims[k] - 1 && x[k] >= b->cut[k][c[k] + 1]) c[k]++;
+      continue;
+    }
     double q = floor((x[k] - b->glo[k]) / b->glen[k] * b->dims[k]);
     c[k] = !(q >= 0) ? 0 : q >= b->dims[k] ? b->dims[k] - 1 : (int)q;
   }

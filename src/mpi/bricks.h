@@ -11,6 +11,7 @@ typedef struct {
   double glo[3], glen[3], blo[3], bhi[3];          /* the box; this rank's brick */
   int gper[3];                                     /* the box's periodic axes */
   MPI_Comm comm;
+  const double *cut[3]; /* per axis the dims + 1 faces where they moved, or NULL: equal widths */
 } agglo_bricks;
 
 /* *buf (of *cap items of `size` bytes) grown to hold n, with room to spare: 0, or -1 (memory). */
@@ -30,7 +31,8 @@ int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3
                        const double len[3], const int periodic[3], double halo, char *err,
                        size_t errlen);
 void agglo_bricks_free(agglo_bricks *b);
-/* The rank owning position x (in the box's units). */
+/* The rank owning position x (in the box's units): along each axis the brick from cut[k][c] up
+   to (without) cut[k][c + 1], as a migration decides (agglo_bricks_side), else of equal widths. */
 int agglo_bricks_owner(const agglo_bricks *b, const double *x);
 /* Axis and side of the brick that x has left, for migration along axis k: 0 (below), 1 (above)
    or -1 (inside, or no neighbour that side). */

@@ -367,6 +367,29 @@ static int migrate(domain *d) {
   return 0;
 }
 
+/* The own particles in the order of their ids, on several ranks: the order of a migration's
+   arrivals and departures would otherwise pass from step to step (the constraints, hence the
+   solver's sums, follow it), and a restart, which hands the particles out afresh, could not take
+   it up. One process keeps its storage order, the serial run's. 0 or -1 (memory). */
+static int sort_own(domain *d) {
+  size_t n = d->own;
+  if (d->b.size == 1) return 0;
+  size_t i = 1;
+  while (i < n && d->reg.id[i - 1] < d->reg.id[i]) i++;
+  if (i >= n) return 0;
+  int64_t(*by)[2] = malloc((n + 1) * sizeof *by);
+  double *recs = malloc((REC * n + 1) * sizeof *recs);
+  if (!by || !recs) {
+    free(by), free(recs);
+    return -1;
+  }
+  for (i = 0; i < n; i++) by[i][0] = d->reg.id[i], by[i][1] = (int64_t)i, pack(d, i, recs + REC * i);
+  qsort(by, n, sizeof *by, by_id64);
+  for (i = 0; i < n; i++) unpack(d, i, recs + REC * by[i][1]);
+  free(by), free(recs);
+  return 0;
+}
+
 /* The region's box: the scenario's along an axis of one brick; along a cut axis open, with the
    scenario's wall where the brick meets it and elsewhere a face farther than any constraint's
    reach (the constraints take every non-periodic face for a wall). */
@@ -817,7 +840,7 @@ static int step(domain *d, agglo_step_info *info, double *bad_id, char *err, siz
   double worst[2] = {save_warm(d) != 0, i == SIZE_MAX ? 0 : (double)d->reg.id[i] + 1};
   balance(d);
   double t0 = MPI_Wtime();
-  if (migrate(d) != 0 || index_warm(d) != 0) worst[0] = 1;
+  if (migrate(d) != 0 || sort_own(d) != 0 || index_warm(d) != 0) worst[0] = 1;
   d->tally.t_exchange += MPI_Wtime() - t0;
   reduce(d, NULL, 0, worst, 2);
   *bad_id = worst[1];
@@ -830,6 +853,44 @@ static void pack_root(const void *sim, size_t i, double *r) {
   const agglo_system *s = &((const agglo_sim *)sim)->sys;
   for (int k = 0; k < 3; k++) r[k] = s->x[3 * i + k], r[3 + k] = s->v[3 * i + k], r[6 + k] = 0;
   r[9] = s->r[i], r[10] = s->m[i], r[11] = s->inv_m[i], r[12] = (double)s->id[i];
+}
+
+/* The cuts of the restart point's bricks (m0: rank 0's model, NULL elsewhere), when it was
+   written on this grid and each brick is still at least reach wide; else they stay at equal
+   widths. Collective: 0, or -1 (memory) on every rank. */
+static int restore_cuts(domain *d, const contact *m0, double reach) {
+  unsigned long cnt = 0; /* the inner cuts, then the three counts */
+  if (m0)
+    for (int k = 0; k < 3; k++) cnt += (unsigned long)m0->bricks[k] - 1;
+  MPI_Bcast(&cnt, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+  double *all = malloc((cnt + 3) * sizeof *all);
+  int bad = !all;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (bad) {
+    free(all);
+    return -1;
+  }
+  if (m0) {
+    memcpy(all, m0->cuts, cnt * sizeof *all);
+    for (int k = 0; k < 3; k++) all[cnt + k] = m0->bricks[k];
+  }
+  MPI_Bcast(all, (int)cnt + 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  int same = 1;
+  for (int k = 0; k < 3; k++) same &= all[cnt + k] == d->b.dims[k];
+  const double *c = all;
+  for (int k = 0; same && k < 3; c += d->b.dims[k++] - 1) {
+    int p = d->b.dims[k];
+    double *next = d->cut[k] + p + 1; /* (the balance's scratch) */
+    next[0] = d->cut[k][0], next[p] = d->cut[k][p];
+    for (int q = 1; q < p; q++) next[q] = c[q - 1];
+    for (int q = 0; q < p; q++) same &= p == 1 || next[q + 1] - next[q] >= reach;
+  }
+  for (int k = 0; same && k < 3; k++) {
+    memcpy(d->cut[k], d->cut[k] + d->b.dims[k] + 1, ((size_t)d->b.dims[k] + 1) * sizeof *d->cut[k]);
+    d->b.blo[k] = d->cut[k][d->b.coord[k]], d->b.bhi[k] = d->cut[k][d->b.coord[k] + 1];
+  }
+  free(all);
+  return 0;
 }
 
 /* The grid, rank 0's particles to their bricks, each rank's model over them, and the warm
@@ -851,7 +912,9 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
       return agglo_fail(err, errlen, "out of memory");
     for (int q = 0; q <= d->b.dims[k]; q++) d->cut[k][q] = d->b.glo[k] + d->b.glen[k] * q / d->b.dims[k];
     d->cut[k][d->b.coord[k]] = d->b.blo[k], d->cut[k][d->b.coord[k] + 1] = d->b.bhi[k];
+    d->b.cut[k] = d->cut[k];
   }
+  if (restore_cuts(d, sim ? sim->state : NULL, scale[2]) != 0) return agglo_fail(err, errlen, "out of memory");
   MPI_Op_create(sum_then_max, 1, &d->sum_max);
   agglo_box *g = &d->gbox;
   for (int k = 0; k < 3; k++)
@@ -872,6 +935,7 @@ static int set_up(domain *d, agglo_sim *sim, const agglo_config *c, char *err, s
   d->reg.n = d->own = n;
   for (size_t i = 0; i < n; i++) unpack(d, i, recs + REC * i);
   free(recs);
+  if (sort_own(d) != 0) return agglo_fail(err, errlen, "out of memory");
   region_box(d, scale[2]);
   /* the multipliers of a restart point */
   unsigned long nk = 0;
@@ -945,7 +1009,8 @@ static agglo_status gather(domain *d, agglo_sim *sim, const agglo_id_index *map,
       nkeys /= sizeof *w;
       agglo_constraints *c = &((contact *)sim->state)->con;
       agglo_constraints_free(c);
-      if (rc == AGGLO_OK && agglo_constraints_reserve(c, nkeys + 1) != 0)
+      if (rc == AGGLO_OK && (agglo_constraints_reserve(c, nkeys + 1) != 0 ||
+                             agglo_contact_keep_bricks(sim->state, d->b.dims, d->cut) != 0))
         rc = agglo_error(AGGLO_ERROR_MEMORY, "out of memory gathering the contacts");
       size_t kept = 0;
       for (size_t k = 0; rc == AGGLO_OK && k < nkeys; k++) {

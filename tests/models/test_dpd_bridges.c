@@ -183,12 +183,65 @@ static void bridge_contact_force_and_well(void **st) {
   }
 }
 
+/* A restart point with many bridges of small ids, each pair line as short as "0 1\n" (4 bytes),
+   loads and saves back the same: the count check before the pairs once assumed 8 bytes a record
+   and refused every capillary run with more than a few bridges (issue 47: 38 bridges at t = 5 of
+   examples/dpd_capillary.ini). All 45 pairs of 10 particles: 180 bytes of pairs. */
+static void many_short_bridges_restart(void **st) {
+  (void)st;
+  agglo_config c;
+  agglo_config_defaults(&c);
+  c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1, c.n = 10;
+  c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
+  c.size.n = 1, c.size.v[0] = 8, c.boundary.n = 1, c.boundary.v[0] = 1;
+  c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = DPD_BRIDGE_MEMORY;
+  c.dpd.surface_tension = 2318, c.dpd.fill_angle = 10, c.dpd.rc = 3, c.dpd.min_gap = 0.02;
+  c.dpd.core_k = 1e5, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
+  char err[512];
+  sim S;
+  memset(&S, 0, sizeof S);
+  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_setup(&S.s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  for (size_t i = 0; i < 10; i++) S.s.id[i] = (int64_t)i;
+  if (agglo_model_dpd.init(&S.state, &S.s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  char *buf = NULL, *back = NULL;
+  size_t len = 0, blen = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_int_equal(agglo_model_dpd.save(S.state, f), 0);
+  fclose(f);
+  const char *tail = "# capillary bridges: count, then id pairs\n";
+  char *at = strstr(buf, tail);
+  assert_non_null(at);
+  char *edited = NULL;
+  size_t elen = 0;
+  f = open_memstream(&edited, &elen);
+  fwrite(buf, 1, (size_t)(at - buf) + strlen(tail), f);
+  fprintf(f, "45\n");
+  for (int a = 0; a < 10; a++)
+    for (int b = a + 1; b < 10; b++) fprintf(f, "%d %d\n", a, b);
+  fclose(f);
+  f = fmemopen(edited, elen, "r");
+  int rc = agglo_model_dpd.load(S.state, &S.s, f, err, sizeof err);
+  fclose(f);
+  if (rc != 0) fail_msg("load: %s", err);
+  f = open_memstream(&back, &blen);
+  assert_int_equal(agglo_model_dpd.save(S.state, f), 0);
+  fclose(f);
+  printf("45 bridges in %zu bytes of pairs: loaded, saved back the same\n", elen - (size_t)(at - buf) - strlen(tail) - 3);
+  assert_int_equal(blen, elen);
+  assert_memory_equal(back, edited, elen);
+  free(buf), free(back), free(edited);
+  agglo_model_dpd.destroy(S.state);
+  agglo_system_free(&S.s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rupture_distance),
       cmocka_unit_test(force_zero_beyond_rupture),
       cmocka_unit_test(no_force_without_bridge_then_capture),
       cmocka_unit_test(bridge_contact_force_and_well),
+      cmocka_unit_test(many_short_bridges_restart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,12 +23,15 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
                    clusters
   contact_restart  a restart point written by 2 ranks, continued on 4 and on 1: equal within
                    the solver tolerance
+  contact_kill     the sediment settling on 2 ranks (the cut moving with it): rank 1 killed,
+                   resumed, stopped by SIGTERM, resumed: the uninterrupted run's files
+                   byte for byte
   contact_balance  the sediment settled onto its floor (793 of 800 particles in the lower half),
                    cut across the floor on 2 ranks: the cut follows the work (each rank within
                    10 % of half the particles, not 793 and 7) and 20 steps keep the serial run's
                    contacts, clusters and positions (within 10^-6), with no overlap
 """
-import csv, math, os, shutil, subprocess, sys
+import csv, math, os, shutil, signal, subprocess, sys, time
 
 case, agglo, mpiexec = sys.argv[1], sys.argv[2], sys.argv[3]
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
@@ -69,6 +72,85 @@ def identical(a, b, what):
 
 def sets(*pairs):
     return [x for k, v in pairs for x in ("-s", f"{k}={v}")]
+
+
+
+class Killer:
+    """`mpirun -np 2 agglo run` into directory d, ended by signals at restart points (kill cases)."""
+
+    def __init__(self, d):
+        self.d = d
+        shutil.rmtree(d, ignore_errors=True)
+        # Open MPI 4's mpirun answers a SIGTERM with SIGCONT, SIGTERM odls_base_sigkill_timeout s
+        # later (default 1), SIGKILL as long again: a stop whose restart point is fsynced on a busy
+        # disk can outlast 1 s (a CI run lost it so). The grace a user is told to give
+        # (docs/parallel.md).
+        self.env = dict(env, OMPI_MCA_odls_base_sigkill_timeout="5")
+
+    def start(self, extra):
+        """mpirun -np 2 in a session of its own: it and its ranks are the processes this test ends."""
+        cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *extra, "--quiet"]
+        return subprocess.Popen(cmd, env=self.env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+    def stats_rows(self):
+        try:
+            return len(open(f"{self.d}/stats.csv").readlines()) - 1
+        except OSError:
+            return 0
+
+    def wait_rows(self, p, n):
+        """Until a restart point and more than n stats rows are written."""
+        while p.poll() is None and not (os.path.exists(f"{self.d}/state.xyz") and self.stats_rows() > n):
+            time.sleep(0.02)
+
+    @staticmethod
+    def session(sid):
+        """The processes of session sid (mpirun and its ranks, each rank in a process group of its own)."""
+        found = []
+        for d in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[3]) == sid:
+                        found.append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+        return found
+
+    def rank(self, sid, r):
+        """The pid of rank r of the mpirun of session sid (its environment names the rank)."""
+        for pid in self.session(sid):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if f"OMPI_COMM_WORLD_RANK={r}".encode() in f.read().split(b"\0"):
+                        return pid
+            except OSError:
+                pass
+        fail(f"no rank {r} among the processes of mpirun {sid}")
+
+    def ended(self, p):
+        """Wait for p and every process of its session (at most 30 s)."""
+        p.wait()
+        for _ in range(600):
+            if not self.session(p.pid):
+                return
+            time.sleep(0.05)
+        fail(f"processes of mpirun {p.pid} still alive 30 s after it ended")
+
+    def stop(self, targets, rows, last_step):
+        """--resume, then SIGTERM to targets(mpirun's pid) once more than `rows` stats rows are
+        written: the stop's step (before last_step, else the run was too short to be stopped)."""
+        p = self.start(["--resume", self.d])
+        self.wait_rows(p, rows)
+        for pid in targets(p.pid):
+            os.kill(pid, signal.SIGTERM)
+        err = p.communicate()[1]
+        self.ended(p)
+        if "stopped by signal 15" not in err:
+            fail(f"no stop after SIGTERM (exit {p.returncode}): {err[-2000:]}")
+        step = int(open(f"{self.d}/state.xyz").readlines()[1].split("Step=")[1].split()[0])
+        if step >= last_step:
+            fail("the run ended before the SIGTERM; make it longer")
+        return step
 
 
 FLUID = sets(("run.model", "dpd"), ("run.dim", 3), ("particles.n", 3000), ("particles.radius", 0.1),
@@ -190,76 +272,22 @@ elif case == "restart":
               f"(serial {a['temperature']}), P {b['pressure']} ({a['pressure']})")
 
 elif case == "kill":
-    import signal, time
     args = FLUID + sets(("particles.n", 8000), ("box.size", 13.9), ("run.t_end", 16),
                         ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
                         ("output.checkpoint_interval", 0.8))
     run(2, "uninterrupted", args)
-    shutil.rmtree("interrupted", ignore_errors=True)
-
-    # Open MPI 4's mpirun answers a SIGTERM with SIGCONT, SIGTERM odls_base_sigkill_timeout s later
-    # (default 1), SIGKILL as long again: a stop whose restart point is fsynced on a busy disk can
-    # outlast 1 s (a CI run lost it so). The grace a user is told to give (docs/parallel.md).
-    grace = dict(env, OMPI_MCA_odls_base_sigkill_timeout="5")
-
-    def start(extra):
-        """mpirun -np 2 in a session of its own: it and its ranks are the processes this test ends."""
-        cmd = [mpiexec, "--oversubscribe", "-np", "2", agglo, "run", *extra, "--quiet"]
-        return subprocess.Popen(cmd, env=grace, stderr=subprocess.PIPE, text=True, start_new_session=True)
-
-    def stats_rows():
-        try:
-            return len(open("interrupted/stats.csv").readlines()) - 1
-        except OSError:
-            return 0
-
-    def wait_rows(p, n):
-        """Until a restart point and more than n stats rows are written."""
-        while p.poll() is None and not (os.path.exists("interrupted/state.xyz") and stats_rows() > n):
-            time.sleep(0.05)
-
-    def session(sid):
-        """The processes of session sid (mpirun and its ranks, each rank in a process group of its own)."""
-        found = []
-        for d in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[3]) == sid:
-                        found.append(int(d))
-            except (OSError, IndexError, ValueError):
-                pass
-        return found
-
-    def ended(p):
-        """Wait for p and every process of its session (at most 30 s)."""
-        p.wait()
-        for _ in range(600):
-            if not session(p.pid):
-                return
-            time.sleep(0.05)
-        fail(f"processes of mpirun {p.pid} still alive 30 s after it ended")
-
+    k = Killer("interrupted")
     # SIGKILL to mpirun and the ranks, once a restart point and a few more rows are written
-    p = start([*args, "-o", "interrupted", "--overwrite"])
-    wait_rows(p, 12)
-    for pid in session(p.pid):
+    p = k.start([*args, "-o", "interrupted", "--overwrite"])
+    k.wait_rows(p, 12)
+    for pid in k.session(p.pid):
         os.kill(pid, signal.SIGKILL)
-    ended(p)
-    killed_at = stats_rows()
+    k.ended(p)
+    killed_at = k.stats_rows()
     # resumed, then SIGTERM to mpirun and its ranks, as a batch system ends a job at its time limit
     # (Slurm signals every process of the job): rank 0 stops the run after its step and writes a
     # restart point there; the other ranks ignore it and follow rank 0
-    p = start(["--resume", "interrupted"])
-    wait_rows(p, killed_at + 12)
-    for pid in session(p.pid):
-        os.kill(pid, signal.SIGTERM)
-    err = p.communicate()[1]
-    ended(p)
-    if "stopped by signal 15" not in err:
-        fail(f"no stop after SIGTERM (exit {p.returncode}): {err[-2000:]}")
-    stopped_at = int(open("interrupted/state.xyz").readlines()[1].split("Step=")[1].split()[0])
-    if stopped_at >= 400:
-        fail("the run ended before the SIGTERM; make it longer")
+    stopped_at = k.stop(k.session, killed_at + 12, 400)
     run(2, "interrupted", ["--resume", "interrupted"])
     identical("uninterrupted", "interrupted", "after a SIGKILL, a SIGTERM and --resume")
     print(f"kill: killed after {killed_at} stats rows, stopped by SIGTERM at step {stopped_at}, "
@@ -382,6 +410,34 @@ elif case.startswith("contact"):
             if shift > TOL:
                 fail(f"restart point of 2 ranks, one step on {k}: positions differ by {shift:.3g} (allowed {TOL})")
             print(f"contact_restart: written by 2 ranks, one step on {k} rank(s): within {shift:.2g} of serial")
+    elif case == "contact_kill":
+        # the sediment settling on 2 ranks cut across its floor (the cut follows it down), rank 1
+        # killed (SIGKILL: mpirun ends rank 0), resumed, stopped by SIGTERM (to mpirun and its ranks,
+        # as in `kill`: mpirun alone passes it on only after its grace), resumed:
+        # the uninterrupted run's files. A restart once handed the particles out at equal widths
+        # and in the order of the restart point, where the run had its cut where the balance
+        # left it and each rank its particles in the order of their migrations (issue 47)
+        args = SED + sets(("run.t_end", 1), ("parallel.grid", "1 2"), ("output.trajectory_interval", 0.1),
+                          ("output.checkpoint_interval", 0.05))
+        run(2, "ckill_uninterrupted", args)
+        k = Killer("ckill")
+        p = k.start([*args, "-o", "ckill", "--overwrite"])
+        k.wait_rows(p, 6)
+        os.kill(k.rank(p.pid, 1), signal.SIGKILL)
+        k.ended(p)
+        killed_at = k.stats_rows()
+        with open("ckill/contacts.txt") as f:
+            lines = f.readlines()
+        at = lines.index("# bricks of the MPI ranks: per axis the count, then the inner cuts\n")
+        cut, box = float(lines[at + 2].split()[1]), state("ckill")[0]
+        if abs(cut - box / 2) < 0.1 * box:
+            fail(f"the restart point's cut {cut} is near the middle of the box ({box / 2}): the test "
+                 "would not see a restart that forgets it")
+        stopped_at = k.stop(k.session, killed_at + 3, 100)
+        run(2, "ckill", ["--resume", "ckill"])
+        identical("ckill_uninterrupted", "ckill", "after a SIGKILL of rank 1, a SIGTERM and --resume")
+        print(f"contact_kill: rank 1 killed after {killed_at} stats rows (the cut at {cut:.4f} of a box "
+              f"of {box:.4f}), stopped by SIGTERM at step {stopped_at}, resumed on 2 ranks: the same files")
     elif case == "contact_balance":
         run(0, "cbal_start", SED + sets(("run.t_end", 1.5)))
         box, p = state("cbal_start")

@@ -76,6 +76,11 @@ try_contacts nan_multiplier 'NR == 2 { print 1; print "0 1 nan 0"; next } /^#/ {
 try_contacts out_of_order 'NR == 2 { print 2; print "2 3 0 0"; print "0 1 0 0"; next } /^#/ { print }' 'contacts.txt: line 4: contact 0 1 after 2 3'
 try_contacts contacts_edited 'NR == 2 { print 1; print "0 1 0 0"; next } /^#/ { print }' 'contacts.txt: the lines before its seal are not those written'
 try_contacts no_seal '!/^# agglo restart point/ { print }' 'contacts.txt: no seal at its end'
+# the MPI ranks' bricks after the records (a run on ranks writes them; docs/parallel.md)
+B='print "# bricks of the MPI ranks: per axis the count, then the inner cuts"'
+try_contacts bricks_header 'NR == 2 { print 0; print "2 0.5"; next } /^#/ { print }' 'contacts.txt: line 3: after the 0 contacts, not the header of the MPI ranks. bricks'
+try_contacts bricks_outside "NR == 2 { print 0; $B; print \"2 5\"; print 1; print 1; next } /^#/ { print }" 'contacts.txt: line 4: cut 1 of 1 along x is not a number between the previous cut (or the box.s side) and the box.s other side'
+try_contacts bricks_2d_z "NR == 2 { print 0; $B; print 2 \" 1\"; print 1; print 2 \" 1\"; next } /^#/ { print }" 'contacts.txt: line 6: not a count of bricks along z (allowed: 1 to 65536, 1 along an axis beyond run.dim)'
 ;;
 keys)
 # overrides of keys the restart point fixes; run.t_end before its time
