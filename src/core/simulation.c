@@ -223,9 +223,15 @@ static agglo_status check_step(agglo_sim *sim) {
   const agglo_config *c = &sim->cfg;
   if (sim->last.bad_particle != SIZE_MAX) {
     size_t i = sim->last.bad_particle;
-    agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
-                "the time step (run.dt = %g) is probably too large for the forces",
-                (long long)s->step, (long long)s->id[i], c->dt);
+    if (sim->model->variable_step) /* it chooses its steps: run.dt is not the cause */
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                  "the %s model chooses its own steps: one of its %s.* keys (or the SI keys) is probably "
+                  "beyond what doubles hold", (long long)s->step, (long long)s->id[i], sim->model->name,
+                  sim->model->name);
+    else
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                  "the time step (run.dt = %g) is probably too large for the forces",
+                  (long long)s->step, (long long)s->id[i], c->dt);
     return AGGLO_ERROR_RUN;
   }
   if (!sim->last.converged) {
