@@ -231,10 +231,10 @@ cli_error(from_huge_coordinate
   "huge_coordinate\\.xyz: frame 1: particle 1: x = 1e\\+308, more than 1e\\+06 box lengths from the periodic box \\[0, 2\\)"
   run -s particles.from=${CMAKE_CURRENT_BINARY_DIR}/huge_coordinate.xyz -s box.size=2 -s box.boundary=periodic)
 
-# issue 41: every command that writes into a directory honours its lock (convert, analyze)
+# issue 41: every command that writes into a directory honours its lock (convert, analyze, render, plot)
 add_test(NAME cli_writers_honour_lock COMMAND sh ${CLI_DATA}/writers_honour_lock.sh ${CLI_EXE} cli_out_writers_lock)
 set_tests_properties(cli_writers_honour_lock PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
-  PASS_REGULAR_EXPRESSION "convert and analyze refused while pid")
+  PASS_REGULAR_EXPRESSION "convert, analyze, render and plot refused while pid")
 
 # issue 41: --resume refuses outputs that do not reach the restart point, naming the file
 add_test(NAME cli_resume_outputs_reach COMMAND sh ${CLI_DATA}/resume_outputs_reach.sh ${CLI_EXE} cli_out_resume_reach)
