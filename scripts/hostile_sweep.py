@@ -29,7 +29,7 @@ BASE = {
     "contact": ["-s", "particles.n=50", "-s", "run.t_end=0.1"],
     "ballistic": ["-s", "run.model=ballistic", "-s", "particles.n=50", "-s", "ballistic.stop=t_end",
                   "-s", "run.t_end=0.2"],
-    "dpd": ["-s", "run.model=dpd", "-s", "particles.n=50", "-s", "run.t_end=0.1"],
+    "dpd": ["-s", "run.model=dpd", "-s", "particles.n=50", "-s", "run.t_end=1"],  # shorter warns (temperature)
     "gluey": ["-s", "run.model=gluey", "-s", "particles.n=50", "-s", "run.t_end=0.1"],
     "dlca": ["-s", "run.model=dlca", "-s", "particles.n=50", "-s", "dlca.stop=t_end", "-s", "run.t_end=0.02"],
 }

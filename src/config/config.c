@@ -284,8 +284,8 @@ static int parse_number(const char *text, double *out) {
   return 0;
 }
 
-/* A list with an empty item ("2,,3", a leading or trailing comma): the item is missing, not
-   to be skipped. */
+/* A list with an empty item ("2,,3", or a leading comma): the item is missing, not to be
+   skipped. A trailing comma ends a list written over continuation lines, each ending in one. */
 static int empty_item(const char *v) {
   int item = 0; /* an item seen since the last comma (or the start) */
   for (const char *p = v; *p; p++) {
@@ -296,7 +296,7 @@ static int empty_item(const char *v) {
       item = 1;
     }
   }
-  return !item && strchr(v, ',') != NULL;
+  return 0;
 }
 
 /* Set one key from its text. where names the origin for messages. */
