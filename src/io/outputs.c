@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 
 static FILE *open_out(const char *dir, const char *name, const char *mode) {
@@ -143,8 +144,8 @@ static int check_reach(const agglo_sim *sim, const char *dir, unsigned which, co
   const agglo_config *c = &sim->cfg;
   const agglo_system *s = &sim->sys;
   const char *name[2] = {"trajectory.xyz", "stats.csv"};
-  int on[2] = {(which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format != AGGLO_FORMAT_H5MD,
-               (which & AGGLO_OUTPUT_STATS) != 0};
+  int on[2] = {(which & AGGLO_OUTPUT_TRAJECTORY) != 0, (which & AGGLO_OUTPUT_STATS) != 0};
+  if (c->traj_format == AGGLO_FORMAT_H5MD) name[0] = "trajectory.h5md";
   double interval[2] = {c->trajectory_interval, c->stats_interval};
   for (int q = 0; q < 2; q++) {
     if (!on[q]) continue;
@@ -197,7 +198,11 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   agglo_kept_record kept[2];
   if (sim->restarted && agglo_checkpoint_truncate(dir, sim->sys.step, kept, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     return -1;
-  if (continuing && check_reach(sim, dir, which, kept) != 0) return -1;
+  char h5path[4200]; /* an H5MD trajectory is continued by its writer: whether it is there, first */
+  snprintf(h5path, sizeof h5path, "%s/trajectory.h5md", dir);
+  int h5_there = access(h5path, F_OK) == 0;
+  unsigned text_traj = c->traj_format == AGGLO_FORMAT_H5MD ? ~(unsigned)AGGLO_OUTPUT_TRAJECTORY : ~0u;
+  if (continuing && check_reach(sim, dir, which & text_traj, kept) != 0) return -1;
   if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
     char path[4096], *names = NULL;
     size_t len = 0;
@@ -225,10 +230,19 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
         .species = species && sim->model->species(sim->state, &sim->sys, species) ? species : NULL,
         .observables = names,
         .known_observables = 1};
+    if (continuing && !h5_there) { /* the writer would start a new file: frames missing */
+      free(names);
+      free(species);
+      kept[0] = (agglo_kept_record){0, -1, -INFINITY};
+      return check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept);
+    }
     o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, &ho, agglo_error_buffer(), AGGLO_ERROR_LEN);
     free(names);
     free(species);
     if (!o->h5) return -1;
+    kept[0].present = 1;
+    agglo_h5md_last_frame(o->h5, &kept[0].step, &kept[0].t);
+    if (continuing && check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0) return -1;
   } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
     return -1;
   }

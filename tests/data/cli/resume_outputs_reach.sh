@@ -19,6 +19,11 @@ head -n 4 "$dir/b/stats.csv" > "$dir/b/s" && mv "$dir/b/s" "$dir/b/stats.csv"
 echo "stats cut: exit status $?"
 [ "$(wc -l < "$dir/b/stats.csv")" -eq 4 ] || fail "the refused resume changed stats.csv"
 [ ! -e "$dir/a/trajectory.xyz" ] || fail "the refused resume wrote a trajectory"
+"$exe" run "$@" -s run.t_end=0.2 -s output.format=h5md -o "$dir/h" || fail "the H5MD run to t = 0.2"
+rm "$dir/h/trajectory.h5md"
+"$exe" run --resume "$dir/h" -s run.t_end=0.4 --quiet 2>&1
+echo "no H5MD trajectory: exit status $?"
+[ ! -e "$dir/h/trajectory.h5md" ] || fail "the refused resume wrote an H5MD trajectory"
 "$exe" run --resume "$dir/c" -s run.t_end=0.4 --quiet || fail "the untouched resume"
 for f in stats.csv trajectory.xyz state.xyz; do
   cmp "$dir/whole/$f" "$dir/c/$f" || fail "$f differs from the uninterrupted run's"
