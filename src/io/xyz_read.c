@@ -135,8 +135,10 @@ static int check_frame(const agglo_xyz_reader *r, const agglo_system *s, int fra
   if (r->has_time && !isfinite(s->t))
     return agglo_fail(err, errlen, "%s: frame %d: time %g (allowed: finite)", r->path, frame, s->t);
   for (size_t i = 0; i < s->n; i++) {
-    if (first_line) snprintf(where, sizeof where, "%s:%ld: frame %d: particle %zu", r->path, first_line + (long)i, frame, i);
-    else snprintf(where, sizeof where, "%s: frame %d: particle %zu", r->path, frame, i);
+    char id[48] = "";
+    if (r->has_id) snprintf(id, sizeof id, " (id %lld)", (long long)s->id[i]);
+    if (first_line) snprintf(where, sizeof where, "%s:%ld: frame %d: particle %zu%s", r->path, first_line + (long)i, frame, i, id);
+    else snprintf(where, sizeof where, "%s: frame %d: particle %zu%s", r->path, frame, i, id);
     for (int k = 0; k < 3; k++) {
       double x = s->x[3 * i + k], y = x - s->box.lo[k], L = s->box.len[k];
       if (!isfinite(x) || (r->has_velocity && !isfinite(s->v[3 * i + k])))
