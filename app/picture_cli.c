@@ -319,6 +319,8 @@ int agglo_cli_movie(int argc, char **argv) {
     }
   }
   if (rc == 0 && !a.keep) {
+    release_held(); /* its lock file goes with it, and then the directory */
+    held_dir = NULL;
     for (long k = 1; k <= n; k++) {
       char p[4500];
       snprintf(p, sizeof p, "%s/frame_%06ld.png", frames, k);
