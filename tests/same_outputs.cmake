@@ -19,10 +19,13 @@
 # 65deb03 (the event-driven models end a step at the next output time: ballistic_event_driven_400's
 # and dlca_3d's rows, frames and snapshots are at their times exactly, no longer at the first step
 # end after them, and their step numbers differ; the final states are the same bytes, and so are
-# the frames of times two schedules share, tested by cli_event_driven_output_times).
+# the frames of times two schedules share, tested by cli_event_driven_output_times) ->
+# a7b0db4 (issue 41: the aspect ratio of collinear centres is undefined, nan: maury_brownian_500's
+# stats.csv row at t = 0, whose largest cluster is a dimer, says nan where it said 1; every other
+# example's files are the same bytes, bench/api/same_outputs.sh --science against ed9c483).
 # Restart points and the console are left out: their format may gain checks without changing a
 # result. Skipped outside a git clone.
-set(AGGLO_SAME_AS 65deb03 CACHE STRING "commit whose outputs every later build must reproduce")
+set(AGGLO_SAME_AS a7b0db4 CACHE STRING "commit whose outputs every later build must reproduce")
 set(BASE ${CMAKE_CURRENT_BINARY_DIR}/same_as_${AGGLO_SAME_AS})
 add_test(NAME same_outputs_as_before COMMAND sh -c "
   set -e
