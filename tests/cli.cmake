@@ -239,7 +239,7 @@ set_tests_properties(cli_writers_honour_lock PROPERTIES TIMEOUT 120 FAIL_REGULAR
 # issue 41: --resume refuses outputs that do not reach the restart point, naming the file
 add_test(NAME cli_resume_outputs_reach COMMAND sh ${CLI_DATA}/resume_outputs_reach.sh ${CLI_EXE} cli_out_resume_reach)
 set_tests_properties(cli_resume_outputs_reach PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
-  PASS_REGULAR_EXPRESSION "a/trajectory.xyz: missing, but the run this restart point \\(step 10\\) continues wrote it.*no trajectory: exit status 1.*b/stats.csv: its last record is step 2, but the restart point \\(step 10, t = 0.2\\) follows one at step 10: records are missing.*stats cut: exit status 1.*h/trajectory.h5md: missing.*no H5MD trajectory: exit status 1.*RESUME_REACH_OK")
+  PASS_REGULAR_EXPRESSION "a/trajectory.xyz: missing, but the run this restart point \\(step 10\\) continues wrote it.*no trajectory: exit status 2.*b/stats.csv: its last record is step 2, but the restart point \\(step 10, t = 0.2\\) follows one at step 10: records are missing.*stats cut: exit status 2.*h/trajectory.h5md: missing.*no H5MD trajectory: exit status 2.*RESUME_REACH_OK")
 
 # agglo convert onto an existing file: refused, the file kept; --overwrite replaces it; the
 # input under another name is refused (it would be emptied before it is read)

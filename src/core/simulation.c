@@ -400,12 +400,13 @@ static agglo_status attach_outputs(agglo_sim *sim, const char *dir, unsigned whi
   if (agglo_outputs_close(sim) != 0) return AGGLO_ERROR_IO;
   if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
   if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
-  if (agglo_outputs_open(sim, dir, which, take_lock) != 0) {
+  int rc = agglo_outputs_open(sim, dir, which, take_lock);
+  if (rc != 0) {
     agglo_error_saved keep;
     agglo_error_save(&keep);
     agglo_outputs_close(sim);
     agglo_error_restore(&keep);
-    return AGGLO_ERROR_IO;
+    return rc == -2 ? AGGLO_ERROR_INPUT : AGGLO_ERROR_IO; /* -2: outputs short of the restart point */
   }
   return AGGLO_OK;
 }

@@ -202,7 +202,7 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   snprintf(h5path, sizeof h5path, "%s/trajectory.h5md", dir);
   int h5_there = access(h5path, F_OK) == 0;
   unsigned text_traj = c->traj_format == AGGLO_FORMAT_H5MD ? ~(unsigned)AGGLO_OUTPUT_TRAJECTORY : ~0u;
-  if (continuing && check_reach(sim, dir, which & text_traj, kept) != 0) return -1;
+  if (continuing && check_reach(sim, dir, which & text_traj, kept) != 0) return -2;
   if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
     char path[4096], *names = NULL;
     size_t len = 0;
@@ -234,7 +234,7 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
       free(names);
       free(species);
       kept[0] = (agglo_kept_record){0, -1, -INFINITY};
-      return check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept);
+      return check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0 ? -2 : 0;
     }
     o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, &ho, agglo_error_buffer(), AGGLO_ERROR_LEN);
     free(names);
@@ -242,7 +242,7 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
     if (!o->h5) return -1;
     kept[0].present = 1;
     agglo_h5md_last_frame(o->h5, &kept[0].step, &kept[0].t);
-    if (continuing && check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0) return -1;
+    if (continuing && check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0) return -2;
   } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
     return -1;
   }
