@@ -347,6 +347,12 @@ static int cmd_run(int argc, char **argv) {
       static char ini[4096];
       snprintf(ini, sizeof ini, "%s/scenario.ini", out);
       file = ini;
+      if (access(ini, F_OK) != 0) { /* a run stopped before it wrote anything (even the directory) */
+        fprintf(stderr, "agglo run: --resume %s: there is no restart point in %s (no %s%s): the run was "
+                "stopped before it wrote one; start it again (agglo run SCENARIO -o %s)\n", out, out, ini,
+                access(out, F_OK) != 0 ? ", not even the directory" : "", out);
+        bad = 1;
+      }
     }
   }
   if (!restart) file = agglo_cli_scenario("run", file, quiet);
@@ -455,13 +461,15 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
-          "                     [--msd] [--box-counting box|bounding] [--min-size S]\n\n"
+          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
           "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
           "  --all                 indicators of every frame in analysis.csv\n"
           "  --contact-distance X  particles touch when their gap is below X (default 0.1 r)\n"
-          "  -o DIR                output directory (default: analysis)\n"
+          "  -o DIR                output directory (default: analysis); one that holds an earlier\n"
+          "                        analysis is refused unless --overwrite (which removes all of\n"
+          "                        its files); the files appear together, when all are written\n"
           "  --json                print one JSON object instead of the summary\n"
           "  --plots               PNG plots (gnuplot): clusters against time, size\n"
           "                        distribution, box counting, R_g against size, P(r); implies --all\n"
@@ -526,6 +534,8 @@ static int cmd_analyze(int argc, char **argv) {
       o.out_dir = agglo_cli_dir_name(argv[++i]);
     } else if (!strcmp(a, "--json")) {
       json = 1;
+    } else if (!strcmp(a, "--overwrite")) {
+      o.overwrite = 1;
     } else if (!strcmp(a, "--plots")) {
       plots = o.curves = 1;
     } else if (!strcmp(a, "--rdf")) {

@@ -61,7 +61,10 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
     printf("  growth exponent z          nan (%zu frames with mean size >= 2 and >= 10 clusters, a fit "
            "needs 2)\n", r->growth_points);
   printf("  contacts per sphere N_c    %.4g\n", r->contacts_per_sphere);
-  printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", r->rg_largest, r->aspect_ratio);
+  if (isnan(r->aspect_ratio)) /* collinear centres: no second axis (docs/analysis.md) */
+    printf("  largest cluster            R_g %.4g, aspect ratio undefined (collinear)\n", r->rg_largest);
+  else
+    printf("  largest cluster            R_g %.4g, aspect ratio %.4g\n", r->rg_largest, r->aspect_ratio);
   if (o->rdf)
     printf("  g(r)                       highest %.4g at r = %.4g (%zu frame%s, r < %.4g)\n",
            r->rdf_peak, r->rdf_peak_r, r->rdf_frames, r->rdf_frames == 1 ? "" : "s", r->rdf_max);

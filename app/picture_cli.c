@@ -43,6 +43,21 @@ int agglo_cli_csv_line(FILE *f, char *buf, size_t size, const char *path, long l
   return -1;
 }
 
+/* The output directory is held from its making to the program's end (released at exit), as a
+   run holds its own: render, movie and plot never write beside a run. */
+static agglo_dir_hold *held_dir;
+static void release_held(void) { agglo_dir_release(held_dir); }
+
+static int hold_dir(const char *path) {
+  if (held_dir) return 0;
+  if (agglo_dir_take(path, &held_dir) != AGGLO_OK) {
+    fprintf(stderr, "agglo: %s\n", agglo_last_error());
+    return -1;
+  }
+  atexit(release_held);
+  return 0;
+}
+
 static int make_dirs(const char *path) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", path);
@@ -57,7 +72,7 @@ static int make_dirs(const char *path) {
       if (!(*p = c)) break;
     }
   }
-  return 0;
+  return hold_dir(path);
 }
 
 /* A run directory stands for its trajectory (trajectory.xyz, else trajectory.h5md). */
@@ -339,6 +354,8 @@ int agglo_cli_movie(int argc, char **argv) {
     }
   }
   if (rc == 0 && !a.keep) {
+    release_held(); /* its lock file goes with it, and then the directory */
+    held_dir = NULL;
     for (long k = 1; k <= n; k++) {
       char p[4500];
       snprintf(p, sizeof p, "%s/frame_%06ld.png", frames, k);

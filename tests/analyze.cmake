@@ -5,28 +5,28 @@ set(DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
 # a trajectory cut inside a frame (a killed run): the complete frames are analysed, with a warning
 # naming the cut
 add_test(NAME analyze_truncated_reads_complete_frames
-  COMMAND sh -c "${AGGLO} analyze ${DATA}/truncated.xyz --all -o an_trunc 2>&1 && test $(wc -l < an_trunc/analysis.csv) -eq 2 && echo ONE_FRAME")
+  COMMAND sh -c "${AGGLO} analyze ${DATA}/truncated.xyz --all --overwrite -o an_trunc 2>&1 && test $(wc -l < an_trunc/analysis.csv) -eq 2 && echo ONE_FRAME")
 set_tests_properties(analyze_truncated_reads_complete_frames PROPERTIES
   PASS_REGULAR_EXPRESSION "warning: .*truncated.xyz:10: frame 2: file ends after 2 of 3 particle lines.*analysed the 1 complete frames.*ONE_FRAME")
 
 add_test(NAME analyze_needs_radius
-  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz -o an_norad)
+  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz --overwrite -o an_norad)
 set_tests_properties(analyze_needs_radius PROPERTIES
   PASS_REGULAR_EXPRESSION "no_radius.xyz:2: frame 1: no radius column; give --radius R")
 
 # three touching unit discs and one apart: 2 clusters, largest 3, N_c = (4 + 2*2)/(6*4)
 add_test(NAME analyze_json_plain_xyz
-  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz --radius 0.5 --contact-distance 0.01 --json -o an_json)
+  COMMAND ${AGGLO} analyze ${DATA}/no_radius.xyz --radius 0.5 --contact-distance 0.01 --json --overwrite -o an_json)
 set_tests_properties(analyze_json_plain_xyz PROPERTIES
   PASS_REGULAR_EXPRESSION "\"n_clusters\": 2,.*\"max_cluster_size\": 3,.*\"contacts_per_sphere\": 0.3333333333")
 
 add_test(NAME analyze_run_output_with_plots
-  COMMAND sh -c "${AGGLO} run -o an_run --overwrite --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")
+  COMMAND sh -c "${AGGLO} run -o an_run --overwrite --quiet -s particles.n=300 -s run.t_end=0.4 -s output.snapshots= && ${AGGLO} analyze an_run/trajectory.xyz --plots --overwrite -o an_run/an && test -s an_run/an/rg_size.png && test -s an_run/an/pair_distribution.png && test $(wc -l < an_run/an/analysis.csv) -eq 6")
 
 # g(r) and the mean-square displacement of a short Groot-Warren DPD run (N = 375): the first
 # peak of g near r = 0.85 and a positive diffusion coefficient
 add_test(NAME analyze_rdf_msd
-  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=4 -s output.trajectory_interval=0.2 -s output.snapshots= && ${AGGLO} analyze an_gw/trajectory.xyz --rdf --msd -o an_gw/an && test $(wc -l < an_gw/an/rdf.csv) -eq 101 && test $(wc -l < an_gw/an/msd.csv) -eq 21")
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=4 -s output.trajectory_interval=0.2 -s output.snapshots= && ${AGGLO} analyze an_gw/trajectory.xyz --rdf --msd --overwrite -o an_gw/an && test $(wc -l < an_gw/an/rdf.csv) -eq 101 && test $(wc -l < an_gw/an/msd.csv) -eq 21")
 set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "g\\(r\\) +highest 1\\.[0-9]+ at r = 0\\.(8|9)[0-9]*.*diffusion coefficient D +0\\.[1-9].*written: an_gw/an/analysis\\.csv, an_gw/an/clusters\\.csv, an_gw/an/rdf\\.csv, an_gw/an/msd\\.csv\n")
 
@@ -34,7 +34,7 @@ set_tests_properties(analyze_rdf_msd PROPERTIES TIMEOUT 60
 # would miscount the pairs (g near 0.5 beyond L/2), and a huge one gave NaN bins; a tiny one
 # finishes at once (its cell grid asked for 1024^3 cells, 8 GB)
 add_test(NAME analyze_rdf_max_refused
-  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw_max --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=0.2 -s output.trajectory_interval=0.1 -s output.snapshots= && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e300 -o an_gw_max/a; echo status $?; ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 2.5 -o an_gw_max/b && test -s an_gw_max/b/rdf.csv && echo half ok && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e-12 -o an_gw_max/c > /dev/null && echo tiny ok")
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/dpd_groot_warren.ini -o an_gw_max --overwrite --quiet -s particles.n=375 -s box.size=5 -s run.t_end=0.2 -s output.trajectory_interval=0.1 -s output.snapshots= && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e300 --overwrite -o an_gw_max/a; echo status $?; ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 2.5 --overwrite -o an_gw_max/b && test -s an_gw_max/b/rdf.csv && echo half ok && ${AGGLO} analyze an_gw_max/trajectory.xyz --rdf --rdf-max 1e-12 --overwrite -o an_gw_max/c > /dev/null && echo tiny ok")
 set_tests_properties(analyze_rdf_max_refused PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "--rdf-max 1e\\+300: beyond half the smallest box side of frame 1 \\(allowed: up to 2\\.5\\).*status 1.*half ok.*tiny ok")
 # directories named like an injection (x'; touch pwned; ') for every command that starts gnuplot
@@ -47,14 +47,32 @@ set_tests_properties(cli_quoted_dirs_no_shell PROPERTIES TIMEOUT 120
 # kinetics: a dilute 2D ballistic run (event driven) against Smoluchowski's ballistic kernel, and
 # its growth exponent; agglo analyze fits z over the trajectory's frames
 add_test(NAME analyze_kinetics
-  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -o an_kin --overwrite --quiet -s particles.n=2000 -s particles.fraction=0.02 -s box.boundary=periodic -s ballistic.method=event_driven -s ballistic.stop=t_end -s run.t_end=3000 -s output.stats_interval=50 -s output.trajectory_interval=250 -s output.snapshots= && ${AGGLO} plot an_kin --kernel ballistic -o an_kin/plots && test -s an_kin/plots/kinetics.png && ${AGGLO} analyze an_kin/trajectory.xyz -o an_kin/an && ${AGGLO} plot an_kin --kernel ballistic --kmax 1"
+  COMMAND sh -c "${AGGLO} run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -o an_kin --overwrite --quiet -s particles.n=2000 -s particles.fraction=0.02 -s box.boundary=periodic -s ballistic.method=event_driven -s ballistic.stop=t_end -s run.t_end=3000 -s output.stats_interval=50 -s output.trajectory_interval=250 -s output.snapshots= && ${AGGLO} plot an_kin --kernel ballistic -o an_kin/plots && test -s an_kin/plots/kinetics.png && ${AGGLO} analyze an_kin/trajectory.xyz --overwrite -o an_kin/an && ${AGGLO} plot an_kin --kernel ballistic --kmax 1"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_kinetics PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "growth exponent z +0\\.9[0-9]+ \\+- [0-9.]+.*Smoluchowski, ballistic kernel \\(d_f 2, kmax 512\\): tau = [0-9.e-]+ t; mean size within [0-9]\\.[0-9]%.*growth exponent z +[01]\\.[0-9]+ \\+-.*--kmax 1: expected a number from 2 to 4096")
 
 # a box-counting fit with fewer than two grid levels (3r > L/4) is nan with the reason, not silence
 add_test(NAME analyze_box_counting_one_level
-  COMMAND ${AGGLO} analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/analyze/one_level.xyz -o an_one_level
+  COMMAND ${AGGLO} analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/analyze/one_level.xyz --overwrite -o an_one_level
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_box_counting_one_level PROPERTIES
   PASS_REGULAR_EXPRESSION "fractal dimension, box +nan \\(largest cluster, box grid: 1 level of eps = L/2\\^m in \\[3r, L/2\\], a fit needs 2\\)")
+
+# issue 41: the aspect ratio of a dimer (collinear centres) is undefined, not rounding noise
+# (stats.csv held 1e17..1e20 and analyze said 1): nan in stats.csv at t = 2.5 (a dimer and four
+# singles), "undefined" in the report of the same frame
+add_test(NAME analyze_aspect_ratio_dimer
+  COMMAND sh -c "${AGGLO} run -o an_dimer --overwrite --quiet -s particles.n=6 -s box.size=0.4 -s run.t_end=3 -s output.snapshots= && awk -F, 'NR > 1 && $1 == 2.5 {print \"row\", $3, $5, $17}' an_dimer/stats.csv && ${AGGLO} analyze an_dimer/trajectory.xyz --frame 26 --overwrite -o an_dimer/an"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_aspect_ratio_dimer PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "row 5 2 nan\n.*largest cluster +R_g 0\\.0106, aspect ratio undefined \\(collinear\\)")
+
+# issue 41: an analysis into a directory holding another is refused unless --overwrite, which
+# removes every file of the earlier one (rdf.csv of another trajectory stayed beside the new
+# analysis.csv); a failed analysis leaves the earlier one as it was (all or nothing)
+add_test(NAME analyze_earlier_analysis
+  COMMAND sh -c "rm -rf an_earlier && ${AGGLO} run -o an_earlier/r --quiet -s particles.n=20 -s run.t_end=0.1 -s output.snapshots= && ${AGGLO} analyze an_earlier/r/trajectory.xyz --rdf -o an_earlier/a > /dev/null && cp an_earlier/a/analysis.csv an_earlier/kept.csv && ! ${AGGLO} analyze ${DATA}/no_radius.xyz --radius 0.5 -o an_earlier/a && cmp an_earlier/a/analysis.csv an_earlier/kept.csv && ! ${AGGLO} analyze an_earlier/r/trajectory.xyz --frame 99 --overwrite -o an_earlier/a && cmp an_earlier/a/analysis.csv an_earlier/kept.csv && test -s an_earlier/a/rdf.csv && ! ls an_earlier/a/*.part 2> /dev/null && ${AGGLO} analyze ${DATA}/no_radius.xyz --radius 0.5 --overwrite -o an_earlier/a > /dev/null && test ! -e an_earlier/a/rdf.csv && ! cmp -s an_earlier/a/analysis.csv an_earlier/kept.csv && echo EARLIER_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_earlier_analysis PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "an_earlier/a holds an earlier analysis \\(analysis\\.csv\\): give another output directory \\(-o\\), or --overwrite to replace it.*--frame 99 but the file has 2 frames.*EARLIER_OK")

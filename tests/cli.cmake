@@ -208,6 +208,55 @@ add_test(NAME cli_one_run_per_dir COMMAND sh ${CLI_DATA}/one_run_per_dir.sh ${CL
 set_tests_properties(cli_one_run_per_dir PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
   PASS_REGULAR_EXPRESSION "refused twice while pid")
 
+# issue 41 messages: a list longer than allowed says how many values it has; an empty list item
+# is refused (2,,3 became "2, 3"); a control character in a value is refused (a newline in a path
+# was written raw into scenario.ini); --resume of a run stopped before its first restart point
+# (even before its directory) says so
+cli_error(boundary_four_values
+  "box\\.boundary = 'wall, periodic, wall, periodic' has 4 values \\(allowed: one to 3 of wall\\|periodic, one for every axis of run\\.dim \\(2 or 3\\), or one for all\\)"
+  run -s "box.boundary=wall, periodic, wall, periodic")
+cli_error(empty_list_item
+  "box\\.size = '2,,3': an empty value between commas" run -s "box.size=2,,3")
+cli_error(control_character
+  "particles\\.from: the value holds a control character \\(byte 0x0a at character 2; allowed: printable text\\)"
+  run -s "particles.from=a\nb.xyz")
+add_test(NAME cli_resume_nothing_written
+  COMMAND sh -c "rm -rf cli_out_resume_nothing; ${CLI_EXE} run --resume cli_out_resume_nothing; echo status $?")
+set_tests_properties(cli_resume_nothing_written PROPERTIES PASS_REGULAR_EXPRESSION
+  "--resume cli_out_resume_nothing: there is no restart point in cli_out_resume_nothing \\(no cli_out_resume_nothing/scenario\\.ini, not even the directory\\): the run was stopped before it wrote one.*status 2")
+
+# issue 41 messages: DLCA chooses its own steps, so an overflow does not blame run.dt; a DPD band
+# of many times a tiny dpd.kT is a ratio, not 300 digits
+add_test(NAME cli_overflow_messages
+  COMMAND sh -c "${CLI_EXE} run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -o cli_out_overflow_dlca --overwrite --quiet -s dlca.diffusion=1e300 -s particles.n=20 -s output.snapshots=; ${CLI_EXE} run -o cli_out_overflow_dpd --overwrite --quiet -s run.model=dpd -s dpd.kT=1e-300 -s particles.n=40 -s run.t_end=2 -s output.snapshots="
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_overflow_messages PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "non-finite value \\(kinetic_energy = inf\\): the dynamics overflowed; the dlca model chooses its own steps, so one of its parameters \\(dlca\\.\\*, or the SI keys\\).*band of \\+-2\\.55e\\+296 times dpd\\.kT"
+  FAIL_REGULAR_EXPRESSION "run\\.dt = 0\\.02|[0-9]{20}")
+
+# issue 41: particles.from takes what the run itself wrote (its last frame and state.xyz overlap
+# up to ten solver tolerances, as a restart allows; "overlap by 8.86e-06, allowed 8.5e-06"), and
+# refuses a coordinate of 1e308 in a periodic box (it was wrapped to 0)
+add_test(NAME cli_from_own_outputs
+  COMMAND sh -c "${CLI_EXE} run -o cli_out_from_own --overwrite --quiet -s output.snapshots= && ${CLI_EXE} run -o cli_out_from_own/a --overwrite --quiet -s particles.from=cli_out_from_own/state.xyz -s run.t_end=0.02 -s output.snapshots= && ${CLI_EXE} run -o cli_out_from_own/b --overwrite --quiet -s particles.from=cli_out_from_own/trajectory.xyz -s run.t_end=0.02 -s output.snapshots= && echo FROM_OWN_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli_from_own_outputs PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "FROM_OWN_OK")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/huge_coordinate.xyz
+  "2\nProperties=species:S:1:pos:R:3\nX 0.5 0.5 0\nX 1e308 0.7 0\n")
+cli_error(from_huge_coordinate
+  "huge_coordinate\\.xyz: frame 1: particle 1: x = 1e\\+308, more than 1e\\+06 box lengths from the periodic box \\[0, 2\\)"
+  run -s particles.from=${CMAKE_CURRENT_BINARY_DIR}/huge_coordinate.xyz -s box.size=2 -s box.boundary=periodic)
+
+# issue 41: every command that writes into a directory honours its lock (convert, analyze, render, plot)
+add_test(NAME cli_writers_honour_lock COMMAND sh ${CLI_DATA}/writers_honour_lock.sh ${CLI_EXE} cli_out_writers_lock)
+set_tests_properties(cli_writers_honour_lock PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
+  PASS_REGULAR_EXPRESSION "convert, analyze, render and plot refused while pid")
+
+# issue 41: --resume refuses outputs that do not reach the restart point, naming the file
+add_test(NAME cli_resume_outputs_reach COMMAND sh ${CLI_DATA}/resume_outputs_reach.sh ${CLI_EXE} cli_out_resume_reach)
+set_tests_properties(cli_resume_outputs_reach PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"
+  PASS_REGULAR_EXPRESSION "a/trajectory.xyz: missing, but the run this restart point \\(step 10\\) continues wrote it.*no trajectory: exit status 2.*b/stats.csv: its last record is step 2, but the restart point \\(step 10, t = 0.2\\) follows one at step 10: records are missing.*stats cut: exit status 2.*h/trajectory.h5md: missing.*no H5MD trajectory: exit status 2.*RESUME_REACH_OK")
+
 # agglo convert onto an existing file: refused, the file kept; --overwrite replaces it; the
 # input under another name is refused (it would be emptied before it is read)
 add_test(NAME cli_convert_existing COMMAND sh -c "rm -rf conv && \

@@ -87,3 +87,15 @@ read_bound(from_long_line 2 "${LONG}" run -s particles.from=long_line.xyz -o out
 set(HUGE "[^ ]*huge_count\\.xyz:1: frame 1: announces 1000000000000 particles but only 61 bytes follow, room for at most 8 particle lines of 8 bytes.*")
 read_bound(analyze_huge_count 1 "${HUGE}" analyze ${CMAKE_CURRENT_SOURCE_DIR}/data/cli/huge_count.xyz -o out)
 read_bound(from_huge_count 2 "${HUGE}" run -s particles.from=${CMAKE_CURRENT_SOURCE_DIR}/data/cli/huge_count.xyz -o out --quiet)
+
+# issue 41: the hostile sweep (scripts/hostile_sweep.py) on a short list of keys, each at 0,
+# negative, tiny, huge and NaN: every run refused, clean, warned or failed with a message; none
+# crashed or outlived its limit (the full list, by hand: its table in docs/reliability.md)
+find_program(SWEEP_PYTHON NAMES python3)
+if(SWEEP_PYTHON)
+  add_test(NAME hostile_sweep_short
+    COMMAND ${SWEEP_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/hostile_sweep.py $<TARGET_FILE:agglo_cli> --strict
+            --limit 20 --keys box.size,dpd.kT,ballistic.speed,attraction.epsilon,drag.tau,flow.rate,run.dt)
+  set_tests_properties(hostile_sweep_short PROPERTIES TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "35 runs over 7 keys: " FAIL_REGULAR_EXPRESSION "crashed|slow")
+endif()

@@ -11,6 +11,6 @@ shift $(( $# < 3 ? $# : 3 ))
 nice "$agglo" ensemble "$scenario" --seeds "$seeds" --jobs 1 --threads 1 --outputs trajectory,stats \
   -o "$out" --overwrite --quiet "$@"
 for d in "$out"/seed=*; do
-  "$agglo" analyze "$d/trajectory.xyz" -o "$d/analysis" > "$d/analysis.txt"
+  "$agglo" analyze "$d/trajectory.xyz" --overwrite -o "$d/analysis" > "$d/analysis.txt"
 done
 /usr/bin/python3 "$here/fit_fractal.py" "$out"/seed=*/analysis/clusters.csv

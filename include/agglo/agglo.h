@@ -228,6 +228,14 @@ agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
    agglo_sim_destroy does it too. */
 agglo_status agglo_sim_close_outputs(agglo_sim *sim);
 
+/* Hold dir (it exists) as a run holds its output directory, for a program that writes files
+   into it (agglo render, movie, plot): a dir a run or another holder holds is refused with
+   AGGLO_ERROR_IO naming the pid, so nothing is written beside a run. agglo_dir_release (or the
+   process's end) lets it go. */
+typedef struct agglo_dir_hold agglo_dir_hold;
+agglo_status agglo_dir_take(const char *dir, agglo_dir_hold **held);
+void agglo_dir_release(agglo_dir_hold *held);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

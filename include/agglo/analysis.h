@@ -163,7 +163,10 @@ void agglo_trajectory_close(agglo_trajectory *tr);
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius);
 
 /* The analysis of a trajectory file behind `agglo analyze` (docs/analysis.md): the indicator
-   files written into out_dir (created if needed), the reported frame's numbers returned. */
+   files written into out_dir (created if needed), the reported frame's numbers returned. out_dir
+   is held as a run holds its directory (agglo.lock); the files are written as NAME.part and
+   renamed only when all are written (a failed analysis leaves the earlier one as it was); a
+   directory holding an earlier analysis is refused unless overwrite. */
 typedef struct {
   const char *path;    /* trajectory (extended XYZ or H5MD) */
   const char *out_dir; /* analysis.csv (a row per analysed frame), clusters.csv (the reported
@@ -180,6 +183,8 @@ typedef struct {
                           cluster), pair_distribution.dat, size_distribution.dat, rg_size.dat */
   int box_counting;    /* AGGLO_BOX_COUNTING_BOX (0, the paper's grid) or _BOUNDING */
   size_t min_size;     /* mass-radius fit over clusters of at least this size (0: 3) */
+  int overwrite;       /* replace an earlier analysis in out_dir (else it is refused); every
+                          file of it goes, those this one does not write too */
 } agglo_analyze_options;
 
 typedef struct {

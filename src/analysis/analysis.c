@@ -133,6 +133,14 @@ out:
   return rc;
 }
 
+double agglo_aspect_ratio(const double eig[3]) {
+  if (!(eig[0] > 0)) return 1.0; /* one particle: no axis at all, isotropic */
+  /* collinear centres (a dimer, a straight chain): lambda2 is rounding noise (1e-20 lambda1 seen),
+     so the ratio would be too; below 1e-10 lambda1 (an rms thickness of 1e-5 of the length, what
+     the solver's tolerance leaves) there is no second axis and A_r is undefined */
+  return eig[1] > 1e-10 * eig[0] ? eig[0] / eig[1] : NAN;
+}
+
 int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster_info **out,
                         size_t *n_out) {
   size_t n = s->n;
@@ -188,7 +196,7 @@ int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster
     agglo_sym3_eigen(G, ci->eig, V);
     ci->rg = sqrt(G[0] + G[4] + G[8]);
     for (int k = 0; k < 3; k++) ci->axis[k] = V[3 * k];
-    ci->aspect = ci->eig[1] > 0 ? ci->eig[0] / ci->eig[1] : 1.0;
+    ci->aspect = agglo_aspect_ratio(ci->eig);
     ci->mass = mass;
     agglo_box_wrap(&s->box, com);
     memcpy(ci->com, com, sizeof com);

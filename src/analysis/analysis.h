@@ -14,8 +14,13 @@ typedef struct {
   double rg;         /* radius of gyration of the member centres */
   double eig[3];     /* eigenvalues of the gyration tensor, descending */
   double axis[3];    /* leading eigenvector (orientation) */
-  double aspect;     /* eig[0]/eig[1] (2D: lambda1/lambda2); 1 for a single particle */
+  double aspect;     /* agglo_aspect_ratio(eig) */
 } agglo_cluster_info;
+
+/* The aspect ratio A_r = eig[0]/eig[1] of a cluster (2D: lambda1/lambda2): 1 for a single
+   particle, NAN (undefined) when the centres are collinear (eig[1] <= 1e-10 eig[0]: a dimer, a
+   straight chain), which stats.csv writes as nan and every average leaves out. */
+double agglo_aspect_ratio(const double eig[3]);
 
 /* Eigenvalues (descending, negatives from round-off set to 0) and, if V is not NULL, unit
    eigenvectors (columns of V) of a symmetric positive semi-definite 3x3 matrix (Jacobi). */

@@ -6,23 +6,77 @@
 #include "analysis/clusters.h"
 #include "io/xyz_read.h"
 #include "core/error.h"
+#include "core/files.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* The files of an analysis: those the library writes, then the CLI's plots (plots.gp draws
+   them from the former). An earlier analysis is any of them in the directory. */
+static const char *const analysis_files[] = {
+    "analysis.csv", "clusters.csv", "rdf.csv", "msd.csv", "box_counting.dat", "pair_distribution.dat",
+    "size_distribution.dat", "rg_size.dat", "plots.gp", "plots.log", "n_clusters.png",
+    "size_distribution.png", "box_counting.png", "rg_size.png", "pair_distribution.png"};
+enum { N_WRITTEN = 8, N_FILES = sizeof analysis_files / sizeof analysis_files[0] };
+
+/* Each file is written as NAME.part; written[k] says which (renamed together at the end). */
+static _Thread_local int written[N_WRITTEN];
+
+static int file_index(const char *name) {
+  for (int k = 0; k < N_WRITTEN; k++)
+    if (!strcmp(analysis_files[k], name)) return k;
+  return -1;
+}
 
 static FILE *open_in(const char *dir, const char *name, char *err, size_t errlen) {
   char path[4096];
-  if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+  if ((size_t)snprintf(path, sizeof path, "%s/%s.part", dir, name) >= sizeof path) {
     agglo_fail(err, errlen, "%s: the directory's name is too long (at most %zu bytes)", dir,
-               sizeof path - strlen(name) - 2);
+               sizeof path - strlen(name) - 7);
     return NULL;
   }
   FILE *f = fopen(path, "w");
   if (!f) agglo_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+  else written[file_index(name)] = 1;
   return f;
+}
+
+/* The end of an analysis: done, the .part files renamed (an overwrite removes the earlier
+   analysis's other files first); failed, the .part files removed and the earlier one left. */
+static int finish_files(const char *dir, int done, int overwrite, char *err, size_t errlen) {
+  char from[4200], to[4200];
+  int rc = 0;
+  for (int k = 0; k < N_FILES && done && overwrite; k++) {
+    snprintf(to, sizeof to, "%s/%s", dir, analysis_files[k]);
+    if ((k >= N_WRITTEN || !written[k]) && remove(to) != 0 && errno != ENOENT && !rc)
+      rc = agglo_fail(err, errlen, "%s: cannot remove the earlier analysis's file: %s", to, strerror(errno));
+  }
+  for (int k = 0; k < N_WRITTEN; k++) {
+    if (!written[k]) continue;
+    snprintf(from, sizeof from, "%s/%s.part", dir, analysis_files[k]);
+    snprintf(to, sizeof to, "%s/%s", dir, analysis_files[k]);
+    if (!done || rc) remove(from);
+    else if (rename(from, to) != 0)
+      rc = agglo_fail(err, errlen, "%s: cannot rename to %s: %s", from, to, strerror(errno));
+    written[k] = 0;
+  }
+  return rc;
+}
+
+/* An earlier analysis in dir: refused unless overwrite (it would mix with this one). */
+static int check_earlier(const char *dir, int overwrite, char *err, size_t errlen) {
+  char path[4200];
+  for (int k = 0; k < N_FILES && !overwrite; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, analysis_files[k]);
+    if (access(path, F_OK) == 0)
+      return agglo_fail(err, errlen, "%s holds an earlier analysis (%s): give another output directory "
+                        "(-o), or --overwrite to replace it", dir, analysis_files[k]);
+  }
+  return 0;
 }
 
 static int close_out(FILE *f, const char *dir, const char *name, char *err, size_t errlen) {
@@ -123,8 +177,15 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     agglo_xyz_close(&rd);
     return agglo_fail(err, errlen, "%s: cannot create directory: %s", o->out_dir, strerror(errno));
   }
-  FILE *csv = open_in(o->out_dir, "analysis.csv", err, errlen);
-  if (!csv) {
+  agglo_lock lock = {0}; /* a run, or another analysis, writing there would mix with this one */
+  if (agglo_lock_take(&lock, o->out_dir) != 0) { /* its message is in err (agglo_error_buffer) */
+    agglo_xyz_close(&rd);
+    return -1;
+  }
+  FILE *csv = NULL;
+  if (check_earlier(o->out_dir, o->overwrite, err, errlen) != 0 ||
+      !(csv = open_in(o->out_dir, "analysis.csv", err, errlen))) {
+    agglo_lock_release(&lock);
     agglo_xyz_close(&rd);
     return -1;
   }
@@ -260,6 +321,10 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   if (o->curves && write_curves(o, &keep, res, info, nc, err, errlen) != 0) goto out;
   rc = 0;
 out:
+  if (csv) fclose(csv);
+  csv = NULL;
+  if (finish_files(o->out_dir, rc == 0, o->overwrite, err, errlen) != 0) rc = -1;
+  agglo_lock_release(&lock);
   free(gt); free(gs);
   free(info);
   agglo_rdf_free(&rdf);

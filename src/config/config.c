@@ -304,6 +304,21 @@ static int parse_number(const char *text, double *out) {
   return 0;
 }
 
+/* A list with an empty item ("2,,3", or a leading comma): the item is missing, not to be
+   skipped. A trailing comma ends a list written over continuation lines, each ending in one. */
+static int empty_item(const char *v) {
+  int item = 0; /* an item seen since the last comma (or the start) */
+  for (const char *p = v; *p; p++) {
+    if (*p == ',') {
+      if (!item) return 1;
+      item = 0;
+    } else if (*p != ' ' && *p != '\t') {
+      item = 1;
+    }
+  }
+  return 0;
+}
+
 /* Set one key from its text. where names the origin for messages. */
 static int set_value(agglo_config *c, const agglo_key *k, const char *value, const char *where, char *err,
                      size_t errlen) {
@@ -312,9 +327,19 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
   if (strlen(value) >= sizeof buf)
     return agglo_fail(err, errlen, "%s: %s.%s: the value is too long (%zu characters, at most %zu)",
                       where, k->section, k->name, strlen(value), sizeof buf - 1);
+  /* a newline or other control character would be written raw into scenario.ini (a path given
+     with a newline split its line, and the restart could not read it back) */
+  for (const unsigned char *q = (const unsigned char *)value; *q; q++)
+    if ((*q < 0x20 && *q != '\t') || *q == 0x7f)
+      return agglo_fail(err, errlen, "%s: %s.%s: the value holds a control character (byte 0x%02x at "
+                        "character %zu; allowed: printable text)", where, k->section, k->name, *q,
+                        (size_t)((const char *)q - value) + 1);
   snprintf(buf, sizeof buf, "%s", value);
   char *v = trim(buf);
   void *dst = (char *)c + k->offset;
+  if ((k->type == T_LIST || k->type == T_ENUMLIST) && empty_item(v))
+    return agglo_fail(err, errlen, "%s: %s.%s = '%s': an empty value between commas (allowed: %s, "
+                      "separated by commas or spaces)", where, k->section, k->name, v, allowed);
   switch (k->type) {
   case T_DOUBLE:
   case T_INT: {
@@ -379,6 +404,14 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
   case T_ENUMLIST: {
     agglo_enum_list *l = dst;
     l->n = 0;
+    int most = k->hi > 0 ? (int)k->hi : 3, count = 0;
+    char copy[sizeof buf];
+    snprintf(copy, sizeof copy, "%s", v);
+    for (char *tok = strtok(copy, ", \t"); tok; tok = strtok(NULL, ", \t")) count++;
+    if (count > most) /* say how many, not that the first one too many is not allowed */
+      return agglo_fail(err, errlen, "%s: %s.%s = '%s' has %d values (allowed: one to %d of %s%s)", where,
+                        k->section, k->name, v, count, most, k->choices,
+                        most == 3 ? ", one for every axis of run.dim (2 or 3), or one for all" : "");
     for (char *tok = strtok(v, ", \t"); tok; tok = strtok(NULL, ", \t")) {
       int idx = choice_index(k->choices, tok), most = k->hi > 0 ? (int)k->hi : 3;
       if (idx < 0 || l->n == most) {

@@ -306,9 +306,11 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
         out->n = cnt;
       }
     }
-  /* ascending partners (insertion sort: short, nearly sorted lists) */
-  int32_t *v = out->v + first;
+  /* ascending partners (insertion sort: short, nearly sorted lists); none yet: out->v may be
+     NULL, and NULL + 0 is undefined (fuzz_state, a restart point of far-apart particles) */
   size_t m = out->n - first;
+  if (m < 2) return 0;
+  int32_t *v = out->v + first;
   for (size_t a = 1; a < m; a++) {
     int32_t x = v[a];
     size_t b = a;

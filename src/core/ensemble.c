@@ -1092,12 +1092,16 @@ agglo_status agglo_ensemble_write_summary(agglo_ensemble *e, size_t *failed) {
 
 /* ---- agglo compare's report ---------------------------------------------------------------- */
 
+/* over the defined values (an undefined one, nan, is left out: an aspect ratio of a dimer) */
 static void mean_sd(const double *v, size_t n, double *mean, double *sd) {
   double s = 0, q = 0;
-  for (size_t i = 0; i < n; i++) s += v[i];
-  *mean = n ? s / (double)n : NAN;
-  for (size_t i = 0; i < n; i++) q += (v[i] - *mean) * (v[i] - *mean);
-  *sd = n > 1 ? sqrt(q / (double)(n - 1)) : 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan(v[i])) s += v[i], k++;
+  *mean = k ? s / (double)k : NAN;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan(v[i])) q += (v[i] - *mean) * (v[i] - *mean);
+  *sd = k > 1 ? sqrt(q / (double)(k - 1)) : 0;
 }
 
 agglo_status agglo_ensemble_compare_report(const agglo_ensemble *e, char **text,

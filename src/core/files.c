@@ -154,3 +154,26 @@ int agglo_file_finish(FILE *f, const char *path, int sync, char *err, size_t err
   if (e) return agglo_fail(err, errlen, "%s: write failed: %s", path, strerror(e));
   return 0;
 }
+
+/* The public hold of a directory (include/agglo/agglo.h): the same lock as a run's. */
+struct agglo_dir_hold {
+  agglo_lock lock;
+};
+
+agglo_status agglo_dir_take(const char *dir, agglo_dir_hold **held) {
+  if (!dir || !held) return agglo_error(AGGLO_ERROR_USAGE, "agglo_dir_take: NULL dir or held");
+  *held = calloc(1, sizeof **held);
+  if (!*held) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
+  if (agglo_lock_take(&(*held)->lock, dir) != 0) {
+    free(*held);
+    *held = NULL;
+    return AGGLO_ERROR_IO;
+  }
+  return AGGLO_OK;
+}
+
+void agglo_dir_release(agglo_dir_hold *held) {
+  if (!held) return;
+  agglo_lock_release(&held->lock);
+  free(held);
+}

@@ -227,9 +227,15 @@ static agglo_status check_step(agglo_sim *sim, int final) {
   const agglo_config *c = &sim->cfg;
   if (sim->last.bad_particle != SIZE_MAX) {
     size_t i = sim->last.bad_particle;
-    agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
-                "the time step (run.dt = %g) is probably too large for the forces",
-                (long long)s->step, (long long)s->id[i], c->dt);
+    if (sim->model->variable_step) /* it chooses its steps: run.dt is not the cause */
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                  "the %s model chooses its own steps: one of its %s.* keys (or the SI keys) is probably "
+                  "beyond what doubles hold", (long long)s->step, (long long)s->id[i], sim->model->name,
+                  sim->model->name);
+    else
+      agglo_error(AGGLO_ERROR_RUN, "step %lld: particle %lld has a non-finite position or velocity; "
+                  "the time step (run.dt = %g) is probably too large for the forces",
+                  (long long)s->step, (long long)s->id[i], c->dt);
     return AGGLO_ERROR_RUN;
   }
   if (!sim->last.converged) {
@@ -506,12 +512,13 @@ static agglo_status attach_outputs(agglo_sim *sim, const char *dir, unsigned whi
   if (agglo_outputs_close(sim) != 0) return AGGLO_ERROR_IO;
   if ((which & AGGLO_OUTPUT_ALL) == 0) return AGGLO_OK;
   if (!dir) return agglo_error(AGGLO_ERROR_INPUT, "agglo_sim_attach_outputs: the directory is NULL");
-  if (agglo_outputs_open(sim, dir, which, take_lock) != 0) {
+  int rc = agglo_outputs_open(sim, dir, which, take_lock);
+  if (rc != 0) {
     agglo_error_saved keep;
     agglo_error_save(&keep);
     agglo_outputs_close(sim);
     agglo_error_restore(&keep);
-    return AGGLO_ERROR_IO;
+    return rc == -2 ? AGGLO_ERROR_INPUT : AGGLO_ERROR_IO; /* -2: outputs short of the restart point */
   }
   return AGGLO_OK;
 }

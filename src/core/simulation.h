@@ -83,7 +83,8 @@ int agglo_sim_label(agglo_sim *sim);
 
 /* outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
    it), write what is due at the current step (final: everything of the run's end), write the
-   restart point, close. Return 0 or non-zero with the thread's message set (write:
+   restart point, close. Return 0 or non-zero with the thread's message set (open: -2 when the
+   outputs a restart continues do not reach its restart point, bad input; write:
    AGGLO_ERROR_RUN when a stats value is non-finite, the dynamics having blown up). */
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock);
 int agglo_outputs_write(agglo_sim *sim, int final);

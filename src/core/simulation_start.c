@@ -84,7 +84,8 @@ static agglo_status check_overlaps_scaled(agglo_sim *sim, const double *x, const
       double gap = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - r[i] - r[j];
       if (gap < -tol) {
         st = agglo_error(AGGLO_ERROR_INPUT, "%s: particles %zu and %zu overlap by %.6g (allowed: "
-                         "at most %.3g for the %s model)", fn, i, j, -gap, tol, sim->model->name);
+                         "at most %.3g for the %s model, ten solver tolerances)", fn, i, j, -gap, tol,
+                         sim->model->name);
         break;
       }
     }
@@ -92,8 +93,10 @@ static agglo_status check_overlaps_scaled(agglo_sim *sim, const double *x, const
   return st;
 }
 
+/* A start may overlap as much as a step of the run may leave (ten solver tolerances, the run's
+   own guard, and a restart's), so that any state the program wrote is a valid start. */
 static agglo_status check_overlaps(agglo_sim *sim, const double *x, const double *r, const char *fn) {
-  return check_overlaps_scaled(sim, x, r, 1, fn);
+  return check_overlaps_scaled(sim, x, r, 10, fn);
 }
 
 /* Positions x (stride values a particle) copied into y (3n) if finite, z = 0 in 2D, wrapped into
@@ -107,6 +110,13 @@ static agglo_status check_positions(agglo_sim *sim, const double *x, size_t n, i
       double v = k < stride ? x[(size_t)stride * i + (size_t)k] : 0;
       if (!isfinite(v)) {
         st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: coordinate %d is %g (allowed: finite)", fn, i, k, v);
+        break;
+      }
+      double off = v - s->box.lo[k], L = s->box.len[k];
+      if (k < s->dim && s->box.periodic[k] && !(off >= -AGGLO_WRAP_MAX_SIDES * L && off <= (AGGLO_WRAP_MAX_SIDES + 1) * L)) {
+        st = agglo_error(AGGLO_ERROR_INPUT, "%s: particle %zu: %c = %g, more than %g box lengths from the "
+                         "periodic box [%g, %g) (wrapping it would keep none of its digits)", fn, i,
+                         "xyz"[k], v, AGGLO_WRAP_MAX_SIDES, s->box.lo[k], s->box.hi[k]);
         break;
       }
       if (k == 2 && s->dim == 2 && v != 0) {

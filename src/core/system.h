@@ -71,6 +71,10 @@ static inline __attribute__((always_inline)) void agglo_image_delta(const agglo_
 }
 
 /* Put a position back into the primary periodic image. */
+/* A centre given for a periodic axis may lie at most this many box lengths from the box:
+   wrapping one farther keeps fewer than 6 of its digits (a coordinate of 1e308 wrapped to 0). */
+#define AGGLO_WRAP_MAX_SIDES 1e6
+
 static inline void agglo_box_wrap(const agglo_box *b, double *x) {
   for (int k = 0; k < 3; k++)
     if (b->periodic[k]) {

@@ -24,6 +24,7 @@
 #include "io/xyz_write.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -371,20 +372,26 @@ static int whole_line(FILE *f, char *line) {
 }
 
 /* trajectory.xyz: frames of N + 2 lines; keep the complete ones with Step <= step. */
-static int cut_trajectory(const char *path, int64_t step, char *err, size_t errlen) {
+static int cut_trajectory(const char *path, int64_t step, agglo_kept_record *kept, char *err,
+                          size_t errlen) {
   FILE *f;
   char *line;
   int open = open_cut(path, &f, &line, err, errlen);
   if (open <= 0) return open;
+  kept->present = 1;
   long keep = 0;
   for (;;) {
     long long n;
     if (!whole_line(f, line) || sscanf(line, "%lld", &n) != 1 || n < 0) break;
     if (!whole_line(f, line) || frame_step(line) > step) break;
+    long long at = frame_step(line);
+    const char *tp = strstr(line, "Time=");
+    double t = tp ? strtod(tp + 5, NULL) : -INFINITY;
     long long k = 0;
     while (k < n && whole_line(f, line)) k++;
     if (k < n) break; /* cut mid-frame */
     keep = ftell(f);
+    kept->step = at, kept->t = t;
   }
   free(line);
   int rc = cut(f, keep, path, err, errlen);
@@ -393,11 +400,12 @@ static int cut_trajectory(const char *path, int64_t step, char *err, size_t errl
 }
 
 /* stats.csv: the header, then rows whose second column (step) is <= step. */
-static int cut_stats(const char *path, int64_t step, char *err, size_t errlen) {
+static int cut_stats(const char *path, int64_t step, agglo_kept_record *kept, char *err, size_t errlen) {
   FILE *f;
   char *line;
   int open = open_cut(path, &f, &line, err, errlen);
   if (open <= 0) return open;
+  kept->present = 1;
   long keep = 0;
   if (whole_line(f, line)) {
     keep = ftell(f);
@@ -405,6 +413,7 @@ static int cut_stats(const char *path, int64_t step, char *err, size_t errlen) {
       const char *comma = strchr(line, ',');
       if (!comma || strtoll(comma + 1, NULL, 10) > step) break;
       keep = ftell(f);
+      kept->step = strtoll(comma + 1, NULL, 10), kept->t = strtod(line, NULL);
     }
   }
   free(line);
@@ -413,12 +422,16 @@ static int cut_stats(const char *path, int64_t step, char *err, size_t errlen) {
   return rc;
 }
 
-int agglo_checkpoint_truncate(const char *dir, int64_t step, char *err, size_t errlen) {
+int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record kept[2], char *err,
+                              size_t errlen) {
   char path[4200];
+  agglo_kept_record k[3];
+  for (int q = 0; q < 3; q++) k[q] = (agglo_kept_record){0, -1, -INFINITY};
   snprintf(path, sizeof path, "%s/trajectory.xyz", dir);
-  if (cut_trajectory(path, step, err, errlen) != 0) return -1;
+  if (cut_trajectory(path, step, &k[0], err, errlen) != 0) return -1;
   snprintf(path, sizeof path, "%s/stats.csv", dir);
-  if (cut_stats(path, step, err, errlen) != 0) return -1;
+  if (cut_stats(path, step, &k[1], err, errlen) != 0) return -1;
+  if (kept) kept[0] = k[0], kept[1] = k[1];
   snprintf(path, sizeof path, "%s/sizes.csv", dir); /* time, step, ...: cut the same way */
-  return cut_stats(path, step, err, errlen);
+  return cut_stats(path, step, &k[2], err, errlen);
 }

@@ -32,8 +32,17 @@ int agglo_checkpoint_recover(const char *dir, char *err, size_t errlen);
 int agglo_checkpoint_uses_h5(const char *dir, int format);
 /* The step of that restart point, or -1 (none, unreadable). */
 int64_t agglo_checkpoint_step(const char *dir, int format);
-/* Cut dir/trajectory.xyz and dir/stats.csv after the given step (and any partial frame or row). */
-int agglo_checkpoint_truncate(const char *dir, int64_t step, char *err, size_t errlen);
+/* What a cut kept of a file: whether it is there, and its last record's step and time (-1 and
+   -inf: none). */
+typedef struct {
+  int present;
+  int64_t step;
+  double t;
+} agglo_kept_record;
+/* Cut dir/trajectory.xyz and dir/stats.csv after the given step (and any partial frame or row);
+   kept (if not NULL): [0] trajectory.xyz, [1] stats.csv after the cut. */
+int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record kept[2], char *err,
+                              size_t errlen);
 
 /* ---- the seal: the last line of the model's bytes (contacts.txt, state.h5's model/contacts) ---- */
 

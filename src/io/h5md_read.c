@@ -34,6 +34,7 @@ struct agglo_h5md_reader {
   int periodic[3];
   double origin[3]; /* the box's lower corner (agglo's parameters/box_origin, else 0) */
   size_t n, frames;
+  int cut; /* the frame after the last complete one was cut by a killed write */
 };
 
 int agglo_is_hdf5(const char *path) {
@@ -251,16 +252,29 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
     H5Literate(obs, H5_INDEX_NAME, H5_ITER_INC, NULL, add_observable, r);
     H5Gclose(obs);
   }
-  /* the complete frames: every series has its row (a killed run may have cut the last one) */
+  /* the complete frames: every series has its row. A killed write leaves the last frame without
+     some of its rows (agglo writes step, time, edges, position, velocity, cluster in turn); a
+     series shorter by more than that is damage, refused rather than read as fewer frames */
   int rank;
   hid_t sets[] = {r->pos.time, r->pos.step, series(&r->vel) ? r->vel.value : 0,
                   series(&r->clu) ? r->clu.value : 0, series(&r->rad) ? r->rad.value : 0,
                   series(&r->edges) ? r->edges.value : 0};
+  static const char *set_name[] = {"position/time", "position/step", "velocity/value", "cluster/value",
+                                   "radius/value", "box/edges/value"};
+  size_t longest = r->frames;
   for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
     if (sets[k] > 0) {
       hsize_t rows = extent(sets[k], &rank, dims);
+      if (rows + 1 < longest) {
+        agglo_fail(err, errlen, "%s: particles/%s/%s has %llu rows, position/value %zu (allowed: the "
+                   "same, or one fewer for a last frame cut by a killed write): damaged", path, r->group,
+                   set_name[k], (unsigned long long)rows, longest);
+        agglo_h5md_read_close(r);
+        return NULL;
+      }
       if (rows < r->frames) r->frames = rows;
     }
+  r->cut = r->frames < longest;
   /* the bound on what is read: the positions must fit in the file (AGGLO_DEFLATE_MAX_RATIO) */
   hsize_t size = 0;
   H5Fget_filesize(r->file, &size);
@@ -277,6 +291,8 @@ agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errl
 }
 
 size_t agglo_h5md_read_frames(const agglo_h5md_reader *r) { return r->frames; }
+
+int agglo_h5md_read_cut(const agglo_h5md_reader *r) { return r->cut; }
 
 agglo_h5md_has agglo_h5md_read_has(const agglo_h5md_reader *r) {
   return (agglo_h5md_has){r->vel.value > 0, r->rad.value > 0, r->mass.value > 0, r->id.value > 0,
@@ -383,7 +399,18 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     hsize_t dims[8];
     extent(r->edges.value, &rank, dims);
     size_t cnt = (size_t)dims[rank - 1] * (rank - series(&r->edges) == 2 ? dims[rank - 1] : 1);
-    if (cnt <= 9 && read_row(&r->edges, k, H5T_NATIVE_DOUBLE, edges, cnt) == 0 && cnt <= 3) {
+    if ((cnt > 4 && cnt != 9) || read_row(&r->edges, k, H5T_NATIVE_DOUBLE, edges, cnt) != 0)
+      return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: cannot read (damaged, or "
+                        "not D or D x D numbers)", r->path, k + 1, r->group);
+    /* the same box as an XYZ Lattice= may give: orthogonal, sides finite and not negative (0: none) */
+    for (size_t q = 0; q < cnt; q++) {
+      int diagonal = cnt <= 3 || q % (cnt == 4 ? 3 : 4) == 0;
+      if (!isfinite(edges[q]) || (diagonal ? edges[q] < 0 : edges[q] != 0))
+        return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: value %zu is %g (allowed: "
+                          "an orthogonal box: finite sides, not negative; off-diagonal entries 0)",
+                          r->path, k + 1, r->group, q + 1, edges[q]);
+    }
+    if (cnt <= 3) {
       double v[3] = {edges[0], edges[1], edges[2]};
       memset(edges, 0, sizeof edges);
       for (size_t q = 0; q < cnt; q++) edges[4 * q] = v[q];

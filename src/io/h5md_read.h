@@ -13,6 +13,8 @@ int agglo_is_hdf5(const char *path);
 agglo_h5md_reader *agglo_h5md_read_open(const char *path, char *err, size_t errlen);
 /* Frames readable. */
 size_t agglo_h5md_read_frames(const agglo_h5md_reader *r);
+/* 1 if a last frame follows them that a killed write cut (some of its series lack their row). */
+int agglo_h5md_read_cut(const agglo_h5md_reader *r);
 /* Which per-particle data the file has (1 or 0). */
 typedef struct { int velocity, radius, mass, id, cluster, box, time; } agglo_h5md_has;
 agglo_h5md_has agglo_h5md_read_has(const agglo_h5md_reader *r);

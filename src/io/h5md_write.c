@@ -618,6 +618,12 @@ static int write_xdmf(agglo_h5md *h, char *err, size_t errlen) {
   return 0;
 }
 
+size_t agglo_h5md_last_frame(const agglo_h5md *h, int64_t *step, double *t) {
+  *step = h->frames ? h->last_step : -1;
+  *t = h->frames ? h->times[h->frames - 1] : -INFINITY;
+  return h->frames;
+}
+
 int agglo_h5md_close(agglo_h5md *h) {
   if (!h) return 0;
   int rc = 0;

@@ -41,6 +41,9 @@ int agglo_h5md_observables(agglo_h5md *h, int64_t step, const double *values, ch
 /* The same from a row of stats.csv (time, step, then the columns; empty = NaN). */
 int agglo_h5md_observables_csv(agglo_h5md *h, const char *csv_row, char *err, size_t errlen);
 int agglo_h5md_close(agglo_h5md *h);
+/* The frames the file holds (a continued one: those up to the restart's step) and the last one's
+   step and time (-1 and -inf when none). */
+size_t agglo_h5md_last_frame(const agglo_h5md *h, int64_t *step, double *t);
 /* The XDMF file that goes with path: path with its extension replaced by .xdmf, into buf of len
    bytes (len >= strlen(path) + 6 always fits). 0, or -1 when it does not fit. */
 int agglo_h5md_xdmf_path(const char *path, char *buf, size_t len);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 
 static FILE *open_out(const char *dir, const char *name, const char *mode) {
@@ -135,6 +136,47 @@ int agglo_outputs_claim(const char *dir, int overwrite, const char *flag, const 
   return rc;
 }
 
+/* The outputs a restart continues in place must reach its restart point: a trajectory.xyz
+   removed, or a stats.csv cut short, would leave the finished run with records missing (a resume
+   wrote 22 of 31 frames). Their last record must be the last one the schedule put at or before the
+   restart point (fixed steps: the last multiple of the interval's steps; a model that chooses its
+   steps: the first step at or after the last multiple of the interval). */
+static int check_reach(const agglo_sim *sim, const char *dir, unsigned which, const agglo_kept_record kept[2]) {
+  const agglo_config *c = &sim->cfg;
+  const agglo_system *s = &sim->sys;
+  const char *name[2] = {"trajectory.xyz", "stats.csv"};
+  int on[2] = {(which & AGGLO_OUTPUT_TRAJECTORY) != 0, (which & AGGLO_OUTPUT_STATS) != 0};
+  if (c->traj_format == AGGLO_FORMAT_H5MD) name[0] = "trajectory.h5md";
+  double interval[2] = {c->trajectory_interval, c->stats_interval};
+  for (int q = 0; q < 2; q++) {
+    if (!on[q]) continue;
+    int64_t every = agglo_schedule_every(interval[q], c->dt);
+    int64_t want_step = q == 0 ? (every ? s->step / every * every : 0) : s->step / (every ? every : 1) * (every ? every : 1);
+    double want_t = interval[q] > 0 ? floor(s->t / interval[q]) * interval[q] : 0;
+    int short_of = !kept[q].present ? 1
+                   : sim->model->variable_step ? !(kept[q].t >= want_t - 1e-9 * fmax(fabs(want_t), interval[q]))
+                                               : kept[q].step < want_step;
+    if (!short_of) continue;
+    if (!kept[q].present)
+      return agglo_error(AGGLO_ERROR_INPUT, "%s/%s: missing, but the run this restart point (step %lld) "
+                         "continues wrote it: the resumed run would lack its records up to there (put "
+                         "the file back, or start the run again with --overwrite)", dir, name[q],
+                         (long long)s->step);
+    char want[96], got[96];
+    if (sim->model->variable_step)
+      snprintf(want, sizeof want, "one at t >= %.10g", want_t), snprintf(got, sizeof got, "t = %.10g", kept[q].t);
+    else
+      snprintf(want, sizeof want, "one at step %lld", (long long)want_step),
+          snprintf(got, sizeof got, "step %lld", (long long)kept[q].step);
+    return agglo_error(AGGLO_ERROR_INPUT, "%s/%s: its last record is %s, but the restart point (step %lld, "
+                       "t = %.10g) follows %s: records are missing (the file was cut or replaced), and "
+                       "the resumed run would lack them (put the file back, or start the run again with "
+                       "--overwrite)", dir, name[q], kept[q].step < 0 ? "none" : got,
+                       (long long)s->step, s->t, want);
+  }
+  return 0;
+}
+
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock) {
   agglo_outputs *o = &sim->out;
   const agglo_config *c = &sim->cfg;
@@ -154,8 +196,14 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
   /* a restarted run appends to the trajectory and stats it continues, cut after its step (a run
      killed after its last restart point wrote more) */
   const char *mode = sim->restarted ? "a" : "w";
-  if (sim->restarted && agglo_checkpoint_truncate(dir, sim->sys.step, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+  agglo_kept_record kept[2];
+  if (sim->restarted && agglo_checkpoint_truncate(dir, sim->sys.step, kept, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     return -1;
+  char h5path[4200]; /* an H5MD trajectory is continued by its writer: whether it is there, first */
+  snprintf(h5path, sizeof h5path, "%s/trajectory.h5md", dir);
+  int h5_there = access(h5path, F_OK) == 0;
+  unsigned text_traj = c->traj_format == AGGLO_FORMAT_H5MD ? ~(unsigned)AGGLO_OUTPUT_TRAJECTORY : ~0u;
+  if (continuing && check_reach(sim, dir, which & text_traj, kept) != 0) return -2;
   if ((which & AGGLO_OUTPUT_TRAJECTORY) && c->traj_format == AGGLO_FORMAT_H5MD) {
     char path[4096], *names = NULL;
     size_t len = 0;
@@ -183,10 +231,19 @@ int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take
         .species = species && sim->model->species(sim->state, &sim->sys, species) ? species : NULL,
         .observables = names,
         .known_observables = 1};
+    if (continuing && !h5_there) { /* the writer would start a new file: frames missing */
+      free(names);
+      free(species);
+      kept[0] = (agglo_kept_record){0, -1, -INFINITY};
+      return check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0 ? -2 : 0;
+    }
     o->h5 = agglo_h5md_open(path, &sim->sys, sim->restarted, &ho, agglo_error_buffer(), AGGLO_ERROR_LEN);
     free(names);
     free(species);
     if (!o->h5) return -1;
+    kept[0].present = 1;
+    agglo_h5md_last_frame(o->h5, &kept[0].step, &kept[0].t);
+    if (continuing && check_reach(sim, dir, AGGLO_OUTPUT_TRAJECTORY, kept) != 0) return -2;
   } else if ((which & AGGLO_OUTPUT_TRAJECTORY) && !(o->traj = open_out(dir, "trajectory.xyz", mode))) {
     return -1;
   }
@@ -357,6 +414,11 @@ static int stats_row(agglo_sim *sim) {
   if (what[0]) {
     drop_row(f, &row, h5, &h5row, sz, &szrow);
     sim->iter_sum = sim->iter_steps = 0;
+    if (sim->model->variable_step) /* it chooses its own steps: run.dt plays no part */
+      return agglo_error(AGGLO_ERROR_RUN, "step %lld (t = %g): the stats row has a non-finite value "
+                         "(%s): the dynamics overflowed; the %s model chooses its own steps, so one of its "
+                         "parameters (%s.*, or the SI keys) is probably beyond what doubles hold",
+                         (long long)s->step, s->t, what, sim->model->name, sim->model->name);
     return agglo_error(AGGLO_ERROR_RUN, "step %lld (t = %g): the stats row has a non-finite value "
                        "(%s): the dynamics overflowed; the time step (run.dt = %g) or the model's "
                        "force parameters (%s.*) are probably too large", (long long)s->step, s->t,

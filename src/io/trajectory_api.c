@@ -2,6 +2,7 @@
    (extended XYZ or H5MD), and their conversion. */
 #include "agglo/analysis.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "io/h5md_write.h"
 #include "io/xyz_write.h"
 #include "io/xyz_read.h"
@@ -104,12 +105,29 @@ static int h5md_observables(agglo_h5md *w, const agglo_system *s, const agglo_fr
   return agglo_h5md_observables(w, s->step, v, agglo_error_buffer(), AGGLO_ERROR_LEN);
 }
 
+static agglo_status convert(const char *in, const char *out, double default_radius);
+
 agglo_status agglo_trajectory_convert(const char *in, const char *out, double default_radius) {
   if (!in || !out) return agglo_error(AGGLO_ERROR_USAGE, "agglo_trajectory_convert: NULL path");
   struct stat si, so; /* the same file under two names would be emptied before it is read */
   if (!strcmp(in, out) || (stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev &&
                            si.st_ino == so.st_ino))
     return agglo_error(AGGLO_ERROR_INPUT, "%s: input and output (%s) are the same file", in, out);
+  /* out's directory is held as a run holds it: a convert onto a running run's trajectory.xyz
+     would become that run's trajectory */
+  char dir[4200];
+  const char *slash = strrchr(out, '/');
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(slash - out > 0 ? slash - out : 1), out);
+  agglo_lock lock = {0};
+  struct stat sd;
+  if (stat(dir, &sd) == 0 && S_ISDIR(sd.st_mode) && agglo_lock_take(&lock, dir) != 0) return AGGLO_ERROR_IO;
+  agglo_status st = convert(in, out, default_radius);
+  agglo_lock_release(&lock);
+  return st;
+}
+
+static agglo_status convert(const char *in, const char *out, double default_radius) {
   char *err = agglo_error_buffer();
   agglo_xyz_reader rd;
   if (agglo_xyz_open(&rd, in, default_radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;

@@ -112,6 +112,55 @@ static void comment_extras(const char *line, agglo_frame_extras *x) {
   }
 }
 
+/* Lattice="a b c d e f g h i": agglo's boxes are orthogonal, so only a diagonal of finite sides
+   not below 0 is taken (a skewed cell's tilt, or a negative side, would be dropped silently). */
+static int lattice_parse(const char *val, double lat[9]) {
+  int used = 0;
+  if (sscanf(val, "%lg %lg %lg %lg %lg %lg %lg %lg %lg %n", &lat[0], &lat[1], &lat[2], &lat[3], &lat[4],
+             &lat[5], &lat[6], &lat[7], &lat[8], &used) != 9 || val[used])
+    return -1;
+  for (int q = 0; q < 9; q++)
+    if (!isfinite(lat[q]) || (q % 4 == 0 ? lat[q] < 0 : lat[q] != 0)) return -1;
+  return 0;
+}
+
+/* One set of checks on every frame, XYZ or H5MD, so that analyze, convert, render, particles.from
+   and a restart take or refuse the same files: finite centres, velocities and time, positive
+   finite radii and masses, centres inside a walled box the file gives (to 1e-6 of its side, a
+   file's rounding) and at most AGGLO_WRAP_MAX_SIDES sides from a periodic one. first_line: the
+   line of particle 0 (0: no lines, H5MD). */
+static int check_frame(const agglo_xyz_reader *r, const agglo_system *s, int frame, long first_line,
+                       char *err, size_t errlen) {
+  char where[4300];
+  if (r->has_time && !isfinite(s->t))
+    return agglo_fail(err, errlen, "%s: frame %d: time %g (allowed: finite)", r->path, frame, s->t);
+  for (size_t i = 0; i < s->n; i++) {
+    char id[48] = "";
+    if (r->has_id) snprintf(id, sizeof id, " (id %lld)", (long long)s->id[i]);
+    if (first_line) snprintf(where, sizeof where, "%s:%ld: frame %d: particle %zu%s", r->path, first_line + (long)i, frame, i, id);
+    else snprintf(where, sizeof where, "%s: frame %d: particle %zu%s", r->path, frame, i, id);
+    for (int k = 0; k < 3; k++) {
+      double x = s->x[3 * i + k], y = x - s->box.lo[k], L = s->box.len[k];
+      if (!isfinite(x) || (r->has_velocity && !isfinite(s->v[3 * i + k])))
+        return agglo_fail(err, errlen, "%s: %s %c is %g (allowed: finite)", where,
+                          isfinite(x) ? "velocity" : "position", "xyz"[k], isfinite(x) ? s->v[3 * i + k] : x);
+      if (!r->has_box) continue;
+      if (s->box.periodic[k] && !(y >= -AGGLO_WRAP_MAX_SIDES * L && y <= (AGGLO_WRAP_MAX_SIDES + 1) * L))
+        return agglo_fail(err, errlen, "%s: %c = %g, more than %g box lengths from the periodic box "
+                          "[%g, %g) (wrapping it would keep none of its digits)", where, "xyz"[k], x,
+                          AGGLO_WRAP_MAX_SIDES, s->box.lo[k], s->box.hi[k]);
+      if (!s->box.periodic[k] && !(y >= -1e-6 * L && y <= (1 + 1e-6) * L))
+        return agglo_fail(err, errlen, "%s: %c = %g is outside the walled box [%g, %g] the file gives",
+                          where, "xyz"[k], x, s->box.lo[k], s->box.hi[k]);
+    }
+    if (!(s->r[i] > 0) || !isfinite(s->r[i]))
+      return agglo_fail(err, errlen, "%s: radius %g (allowed: positive and finite)", where, s->r[i]);
+    if (r->has_mass && (!(s->m[i] > 0) || !isfinite(s->m[i])))
+      return agglo_fail(err, errlen, "%s: mass %g (allowed: positive and finite)", where, s->m[i]);
+  }
+  return 0;
+}
+
 typedef struct { int pos, radius, velo, mass, id, cluster, type, ncols; } columns;
 
 /* Properties=name:type:count:... -> column offsets of the columns agglo reads (OVITO's and ASE's
@@ -153,16 +202,23 @@ static int parse_properties(const char *props, columns *c) {
 
 int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errlen) {
   if (r->h5) {
-    if ((size_t)r->frame >= agglo_h5md_read_frames(r->h5)) return 0;
+    size_t frames = agglo_h5md_read_frames(r->h5);
+    if ((size_t)r->frame >= frames && agglo_h5md_read_cut(r->h5)) { /* as an XYZ file cut in a frame */
+      r->truncated = 1;
+      return agglo_fail(err, errlen, "%s: frame %d: incomplete (some of its series lack their row: a run "
+                        "killed while writing it)", r->path, r->frame + 1);
+    }
+    if ((size_t)r->frame >= frames) return 0;
     if (agglo_h5md_read_frame(r->h5, (size_t)r->frame, s, r->default_radius, &r->extras, err, errlen) != 0)
       return -1;
     agglo_h5md_has h = agglo_h5md_read_has(r->h5);
     r->has_velocity = h.velocity, r->has_radius = h.radius, r->has_mass = h.mass, r->has_id = h.id, r->has_cluster = h.cluster;
     r->has_box = h.box, r->has_time = h.time;
+    if (check_frame(r, s, r->frame + 1, 0, err, errlen) != 0) return -1;
     r->frame++;
     return 1;
   }
-  int rc = -1, got;
+  int rc = -1, got, whole = 0;
   r->truncated = r->partial = 0;
   char *line;
   while ((got = get_line(r, &line, err, errlen)) > 0 && strspn(line, " \t\r\n") == strlen(line)) {}
@@ -208,11 +264,20 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     goto out;
   }
   double lat[9] = {0}, org[3] = {0, 0, 0};
-  int have_lattice = comment_value(line, "Lattice", val, sizeof val) == 0 &&
-                     sscanf(val, "%lg %lg %lg %lg %lg %lg %lg %lg %lg", &lat[0], &lat[1], &lat[2],
-                            &lat[3], &lat[4], &lat[5], &lat[6], &lat[7], &lat[8]) == 9;
-  if (comment_value(line, "Origin", val, sizeof val) == 0)
-    sscanf(val, "%lg %lg %lg", &org[0], &org[1], &org[2]);
+  int have_lattice = comment_value(line, "Lattice", val, sizeof val) == 0;
+  if (have_lattice && lattice_parse(val, lat) != 0) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Lattice=\"%.200s\" (allowed: 9 numbers of an orthogonal "
+               "box: finite sides, not negative (0: no box along that axis), off-diagonal entries 0)",
+               r->path, r->line, frame, val);
+    goto out;
+  }
+  if (comment_value(line, "Origin", val, sizeof val) == 0 &&
+      (sscanf(val, "%lg %lg %lg", &org[0], &org[1], &org[2]) != 3 || !isfinite(org[0]) ||
+       !isfinite(org[1]) || !isfinite(org[2]))) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Origin=\"%.200s\" (allowed: 3 finite numbers)", r->path,
+               r->line, frame, val);
+    goto out;
+  }
   char pbc[3] = {'F', 'F', 'F'};
   if (comment_value(line, "pbc", val, sizeof val) == 0) sscanf(val, " %c %c %c", &pbc[0], &pbc[1], &pbc[2]);
   double t = 0;
@@ -341,9 +406,11 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     s->box.hi[k] = s->box.lo[k] + s->box.len[k];
   }
   if (s->dim == 3 && !have_lattice && n && hi[2] == lo[2]) s->dim = 2;
+  whole = 1; /* every line read: what fails now is not a cut */
+  if (check_frame(r, s, frame, r->line - (long)n + 1, err, errlen) != 0) goto out;
   r->frame = frame;
   rc = 1;
 out:
-  if (rc < 0 && (feof(r->f) || r->partial)) r->truncated = 1; /* the file ends inside this frame */
+  if (rc < 0 && !whole && (feof(r->f) || r->partial)) r->truncated = 1; /* the file ends inside this frame */
   return rc;
 }

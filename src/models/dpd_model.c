@@ -1423,11 +1423,16 @@ static int dpd_final_warning(const void *state, char *msg, size_t n) {
   if (agglo_dpd_temperature_report(state, &mean, &target, &band) != 1) return 0;
   char off[64]; /* a blown-up run: a ratio, not a 60-digit percentage */
   if (!isfinite(mean)) snprintf(off, sizeof off, "non-finite, not near");
+  else if (!isfinite(mean / target)) snprintf(off, sizeof off, "more than 1e308 times");
   else if (mean / target > 1000) snprintf(off, sizeof off, "%.3g times", mean / target);
   else snprintf(off, sizeof off, "%+.2f%% from", 100 * (mean / target - 1));
+  char width[64]; /* a band of many times kT (a tiny dpd.kT's noise): a ratio, not 20 digits */
+  if (!isfinite(band / target)) snprintf(width, sizeof width, "more than 1e308 times dpd.kT");
+  else if (band / target > 10) snprintf(width, sizeof width, "%.3g times dpd.kT", band / target);
+  else snprintf(width, sizeof width, "%.2f%%", 100 * band / target);
   snprintf(msg, n, "the mean temperature over the last half of the run is %.4g, %s dpd.kT = %.4g, "
-           "outside the run's band of +-%.2f%% (3 standard errors, at least %g%%; dpd.thermostat = "
-           "%s; docs/dpd.md)", mean, off, target, 100 * band / target, 100 * AGGLO_DPD_T_FLOOR,
+           "outside the run's band of +-%s (3 standard errors, at least %g%%; dpd.thermostat = "
+           "%s; docs/dpd.md)", mean, off, target, width, 100 * AGGLO_DPD_T_FLOOR,
            thermo[((const dpd *)state)->thermo]);
   return 1;
 }

@@ -114,6 +114,38 @@ static void gyration_of_exact_shapes(void **st) {
   agglo_system_free(&s);
 }
 
+/* issue 41: a dimer or a straight chain has no second axis; its lambda2 is rounding noise and
+   lambda1/lambda2 was 1e17..1e20 in stats.csv. Undefined (NaN) in every direction; a single
+   particle is 1; a chain bent by 1e-3 rad is finite. */
+static void aspect_ratio_of_collinear_clusters(void **st) {
+  (void)st;
+  double r = 0.05;
+  for (int k = 0; k < 50; k++) {
+    double th = 0.1 + 0.123 * k, ph = 0.7 + 0.05 * k;
+    for (int dim = 2; dim <= 3; dim++) {
+      size_t len = 2 + (size_t)(k % 4); /* dimers to chains of 5 */
+      agglo_system s = make_system(len, r, 4, 0);
+      if (dim == 3) s.dim = 3, s.box.len[2] = s.box.hi[2] = 4;
+      double u[3] = {cos(th) * (dim == 3 ? sin(ph) : 1), sin(th) * (dim == 3 ? sin(ph) : 1), dim == 3 ? cos(ph) : 0};
+      for (size_t i = 0; i < len; i++) {
+        for (int q = 0; q < 3; q++) s.x[3 * i + q] = (q < dim ? 1.3 : 0) + 2 * r * (double)i * u[q];
+        s.cluster[i] = 0;
+      }
+      agglo_cluster_info *c;
+      size_t nc;
+      assert_int_equal(agglo_cluster_infos(&s, 0.001, &c, &nc), 0);
+      assert_int_equal(nc, 1);
+      if (!isnan(c[0].aspect)) fail_msg("k %d dim %d len %zu: aspect %g", k, dim, len, c[0].aspect);
+      free(c);
+      agglo_system_free(&s);
+    }
+  }
+  double one[3] = {0, 0, 0}, bent[3] = {1, 1e-6, 0}, line[3] = {1, 1e-21, 0};
+  assert_true(agglo_aspect_ratio(one) == 1.0);
+  assert_true(fabs(agglo_aspect_ratio(bent) - 1e6) < 1e-3);
+  assert_true(isnan(agglo_aspect_ratio(line)));
+}
+
 static void gyration_across_periodic_faces(void **st) {
   (void)st;
   /* a chain of 10 touching discs crossing the right face of a periodic box: same Rg as inside */
@@ -239,6 +271,7 @@ int main(void) {
       cmocka_unit_test(box_counting_sierpinski),
       cmocka_unit_test(gyration_of_exact_shapes),
       cmocka_unit_test(gyration_across_periodic_faces),
+      cmocka_unit_test(aspect_ratio_of_collinear_clusters),
       cmocka_unit_test(union_find_matches_brute_force),
       cmocka_unit_test(contacts_of_hexagonal_packing),
       cmocka_unit_test(mass_radius_dimension_of_exact_clusters),

@@ -85,7 +85,7 @@ def test_missing_columns_come_from_the_scenario(tmp_path):
     ('2\nLattice="1.5 0 0 0 1.5 0 0 0 0" pbc="T T F" Properties=species:S:1:pos:R:3\nX 0.5 0.5 0\nX 1 0.5 0\n',
      [], "the box is periodic along y, the scenario's walled"),
     ("2\nProperties=species:S:1:pos:R:3:masses:R:1\nX 0.5 0.5 0 -1\nX 1 0.5 0 1\n", [],
-     "p.xyz: frame 1: particle 0: mass -1"),
+     "p.xyz:3: frame 1: particle 0: mass -1"),
     ("2\nProperties=species:S:1:pos:R:3:id:I:1\nX 0.5 0.5 0 7\nX 1 0.5 0 7\n", [],
      "particle id 7 is repeated"),
     ("2\nProperties=species:S:1:pos:R:3\nX 0.5 0.5 0.2\nX 1 0.5 0\n", [],

@@ -148,13 +148,13 @@ static void test_truncate(void **st) {
   make_runs();
   sh("cp -r ck5 ck && head -c -7 ck5/trajectory.xyz > ck/trajectory.xyz && head -c -3 ck5/stats.csv > ck/stats.csv");
   char err[256];
-  assert_int_equal(agglo_checkpoint_truncate("ck", 6, err, sizeof err), 0);
+  assert_int_equal(agglo_checkpoint_truncate("ck", 6, NULL, err, sizeof err), 0);
   /* frames at steps 0, 2, 4, 6 stay (every 0.04 = 2 steps), 8 and the cut 10 go; rows 0..6 */
   sh("test \"$(grep -c 'Step=' ck/trajectory.xyz)\" = 4 && grep -q 'Step=6 ' ck/trajectory.xyz");
   sh("test \"$(wc -l < ck/stats.csv)\" = 8 && tail -n 1 ck/stats.csv | cut -d, -f2 | grep -qx 6");
   /* a kill inside the header of the first frame leaves nothing of it */
   sh("head -c 3 ck5/trajectory.xyz > ck/trajectory.xyz");
-  assert_int_equal(agglo_checkpoint_truncate("ck", 6, err, sizeof err), 0);
+  assert_int_equal(agglo_checkpoint_truncate("ck", 6, NULL, err, sizeof err), 0);
   sh("test ! -s ck/trajectory.xyz");
 }
 

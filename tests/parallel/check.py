@@ -162,7 +162,7 @@ FLUID = sets(("run.model", "dpd"), ("run.dim", 3), ("particles.n", 3000), ("part
 def rdf(out, tag):
     d = out + "_rdf"
     p = subprocess.run([agglo, "analyze", os.path.join(out, "trajectory.xyz"), "--rdf", "--rdf-max", "2.5",
-                        "--rdf-bins", "25", "-o", d], env=env, capture_output=True, text=True)
+                        "--rdf-bins", "25", "--overwrite", "-o", d], env=env, capture_output=True, text=True)
     if p.returncode:
         fail(f"agglo analyze --rdf {tag}: {p.stderr}")
     with open(os.path.join(d, "rdf.csv")) as f:
