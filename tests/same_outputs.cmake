@@ -27,7 +27,7 @@
 # lines' numbers as doubles) ->
 # 27f7b58 (that and issue 42's DLCA flights, merged: Maxwellian velocities, exponential durations
 # of mean m/f, so dlca_3d's trajectory and stats.csv differ from the first flight on; the other
-# examples are the same bytes, checked with bench/api/same_outputs.sh --science against ed9c483).
+# examples are the same bytes, checked with bench/api/same_outputs.sh --science against ed9c483) ->
 # 1b21952 (those and issue 41's aspect ratio, merged: undefined, nan, for collinear centres, so
 # maury_brownian_500's stats.csv row at t = 0, whose largest cluster is a dimer, says nan where it
 # said 1; every other example's files are the same bytes, bench/api/same_outputs.sh --science
