@@ -455,6 +455,10 @@ cli_error(dlca_si_density_tiny
 cli_error(dlca_window_tiny
   "dlca\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
   run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s dlca.window=1e-300)
+# issue 41: a step of 1e-300 of rule (3.3) never ends the run (the hostile sweep's last slow case)
+cli_error(ballistic_dt_factor_tiny
+  "ballistic\\.dt_factor = 1e-300 is out of range \\(allowed: >= 0\\.001 and <= 1\\)"
+  run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.dt_factor=1e-300)
 cli_error(ballistic_window_tiny
   "ballistic\\.window = 1e-300 is out of range \\(allowed: >= 0\\.1 and <= 1000\\)"
   run ${PROJECT_SOURCE_DIR}/examples/ballistic_paper_400.ini -s ballistic.method=event_driven -s ballistic.window=1e-300)

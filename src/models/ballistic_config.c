@@ -20,9 +20,10 @@ static const agglo_key keys[] = {
   {"ballistic", "stop", T_ENUM, OFF(ballistic.stop), "one_cluster", 0, 0, 0, "one_cluster|t_end",
    "one_cluster: stop when a single cluster is left (run.t_end is then ignored); t_end: stop at "
    "run.t_end"},
-  {"ballistic", "dt_factor", T_DOUBLE, OFF(ballistic.dt_factor), "1", 0, 1, 1, 0,
+  {"ballistic", "dt_factor", T_DOUBLE, OFF(ballistic.dt_factor), "1", 1e-3, 1, 0, 0,
    "time stepping: step = dt_factor * max radius / largest cluster speed (rule (3.3)); run.dt "
-   "is not used; above 1 particles could pass through each other"},
+   "is not used; above 1 particles could pass through each other, below 1e-3 a run takes over "
+   "1000 times the steps of rule (3.3) (at 1e-300 it never ends)"},
   {"ballistic", "tol", T_DOUBLE, OFF(ballistic.tol), "1e-3", 0, 0.1, 1, 0,
    "time stepping: the minimiser stops when every link has overlap phi+/(ri+rj)^2, "
    "complementarity lambda|phi|/(ri+rj)^2 and force |grad L|/r below tol (and moves < tol/100 r)"},
