@@ -300,7 +300,7 @@ add_test(NAME cli_gluey_placement_obstacles COMMAND sh -c "\
   ${CLI_EXE} run ${LOTTO} -s obstacles.box= -s obstacles.wheel=0.375,0.375,0.2,4,0.02,1 -o gpo_w && \
   awk 'NR>2 && NR<=162 {x=$2-0.375; y=$3-0.375; r=$12; if (sqrt(x*x+y*y) < 0.04+r) n++; for (b=0; b<4; b++) {a=2*3.141592653589793*b/4; for (rr=0.06; rr<=0.18+1e-9; rr+=0.02) {dx=x-rr*cos(a); dy=y-rr*sin(a); if (sqrt(dx*dx+dy*dy) < 0.02+r) n++}}} END {print \"ON_WHEEL=\" n+0}' gpo_w/trajectory.xyz")
 set_tests_properties(cli_gluey_placement_obstacles PROPERTIES TIMEOUT 60
-  PASS_REGULAR_EXPRESSION "IN_SPHERE=0\nBELOW_PLANE=0\nOUT_OF_BOX=0\nON_WHEEL=0\n")
+  PASS_REGULAR_EXPRESSION "IN_SPHERE=0\n.*BELOW_PLANE=0\n.*OUT_OF_BOX=0\n.*ON_WHEEL=0\n")
 cli_error(gluey_placement_no_room
   "random placement failed: no room for particle [0-9]+ of 160 after 100000 attempts \\([0-9]+ of them overlapped obstacles\\.spheres sphere 2\\)"
   run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s obstacles.box= -s obstacles.spheres=0,0,0.01,0.375,0.375,0.24)

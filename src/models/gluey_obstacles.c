@@ -89,8 +89,19 @@ void agglo_obstacles_free(agglo_obstacles *ob) {
   memset(ob, 0, sizeof *ob);
 }
 
+static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config *c, char *err,
+                 size_t errlen);
+
+/* (a refused key after some elements are pushed leaves nothing allocated) */
 int agglo_obstacles_build(agglo_obstacles *ob, const agglo_system *s, const agglo_config *c,
                           char *err, size_t errlen) {
+  if (build(ob, s, c, err, errlen) == 0) return 0;
+  agglo_obstacles_free(ob);
+  return -1;
+}
+
+static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config *c, char *err,
+                 size_t errlen) {
   memset(ob, 0, sizeof *ob);
   size_t cap = 0;
   int d = s->dim;
