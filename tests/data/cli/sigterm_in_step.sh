@@ -1,10 +1,12 @@
 #!/bin/sh
-# sigterm_in_step.sh AGGLO EXAMPLES DIR: SIGTERM inside a step that lasts (a DLCA step of
+# sigterm_in_step.sh AGGLO EXAMPLES DIR [MS]: SIGTERM inside a step that lasts (a DLCA step of
 # persistence 0.01, a projection that never converges) ends the run within 2 s with status 143
-# and a restart point; --resume then gives the uninterrupted run's files.
+# and a restart point (MS: the bound in milliseconds, 2000 by default); --resume then gives the
+# uninterrupted run's files.
 exe=$1
 examples=$2
 dir=$3
+allowed=${4:-2000}
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
@@ -31,7 +33,7 @@ term() {
   t1=$(ms)
   echo "$out: exit status $rc, $((t1 - t0)) ms after SIGTERM"
   [ $rc -eq 143 ] || { cat "$out.log"; echo "$out: exit status $rc, expected 143"; exit 1; }
-  [ $((t1 - t0)) -lt 2000 ] || { echo "$out: stopped $((t1 - t0)) ms after SIGTERM (allowed: 2000)"; exit 1; }
+  [ $((t1 - t0)) -lt "$allowed" ] || { echo "$out: stopped $((t1 - t0)) ms after SIGTERM (allowed: $allowed)"; exit 1; }
   grep -q 'stopped by signal 15' "$out.log" || { cat "$out.log"; echo "$out: no 'stopped by signal'"; exit 1; }
   [ -s "$out/state.xyz" ] || { echo "$out: no restart point"; exit 1; }
 }
@@ -56,7 +58,14 @@ stall="-s particles.n=200 -s run.t_end=0.2"
 term stall $stall -s solver.tol=1e-300 -s solver.max_iter=1000000000 -s solver.method=apgd
 "$exe" run --resume stall --quiet -s solver.tol=1e-3 -s solver.max_iter=20000 -s solver.method=mprgp ||
   { echo "stall: --resume failed"; exit 1; }
-same stall_ref stall
+# (a build whose rounding lets step 1 reach a residual of exactly 0, as the sanitized one does,
+# finishes it under the stalled settings: then only that row's solver counts, columns 7 and 8,
+# are the other solver's)
+for f in trajectory.xyz state.xyz contacts.txt; do
+  cmp "stall_ref/$f" "stall/$f" || { echo "stall/$f differs from the uninterrupted run's"; exit 1; }
+done
+cut -d, -f1-6,9- stall_ref/stats.csv > stall_ref.rows && cut -d, -f1-6,9- stall/stats.csv > stall.rows &&
+  cmp stall_ref.rows stall.rows || { echo "stall/stats.csv differs from the uninterrupted run's"; exit 1; }
 # 4. a contact run whose steps are mostly projection (Uzawa, 5000 particles): stopped inside a
 #    step with a contact set and multipliers to put back, resumed
 busy="-s particles.n=5000 -s box.size=2 -s run.t_end=0.4 -s output.snapshots= -s output.stats_interval=0.02 -s solver.method=uzawa"
