@@ -3,7 +3,7 @@
 #include "agglo/analysis.h"
 #include "ensemble_cli.h"
 #include "analyze_cli.h"
-#include "dir_name.h"
+#include "paths.h"
 #include "examples.h"
 #include "picture_cli.h"
 #include "wall_clock.h"

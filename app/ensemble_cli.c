@@ -2,7 +2,7 @@
    hand-out of members to this process, to forked processes (--jobs) or to MPI ranks. The grid,
    one member and the summary are the library's (include/agglo/ensemble.h). */
 #include "ensemble_cli.h"
-#include "dir_name.h"
+#include "paths.h"
 #include "examples.h"
 #include "gnuplot.h"
 #include "integer_option.h"

@@ -1,6 +1,7 @@
 /* The shipped example scenarios: where they are, and a scenario file named by one of them, so
    that `agglo run maury_shear.ini` works from any directory. */
 #include "examples.h"
+#include "paths.h"
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -8,16 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int is_dir(const char *p) {
-  struct stat s;
-  return stat(p, &s) == 0 && S_ISDIR(s.st_mode);
-}
-
-static int is_file(const char *p) {
-  struct stat s;
-  return stat(p, &s) == 0 && S_ISREG(s.st_mode);
-}
 
 const char *agglo_cli_examples_dir(void) {
   static char dir[PATH_MAX];
@@ -35,13 +26,13 @@ const char *agglo_cli_examples_dir(void) {
       *slash = 0;
       char rel[PATH_MAX + 64];
       snprintf(rel, sizeof rel, "%s/%s", exe, AGGLO_EXAMPLES_FROM_BIN);
-      if (is_dir(rel) && realpath(rel, dir)) return dir; /* without bin/.. */
+      if (agglo_cli_is_dir(rel) && realpath(rel, dir)) return dir; /* without bin/.. */
     }
   }
   /* the build tree's program: the source tree's examples/; else the configured install place */
   const char *fixed[] = {AGGLO_SOURCE_EXAMPLES, AGGLO_INSTALL_EXAMPLES};
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-    if (is_dir(fixed[i])) return snprintf(dir, sizeof dir, "%s", fixed[i]), dir;
+    if (agglo_cli_is_dir(fixed[i])) return snprintf(dir, sizeof dir, "%s", fixed[i]), dir;
   dir[0] = 0;
   return NULL;
 }
@@ -55,7 +46,7 @@ const char *agglo_cli_scenario(const char *cmd, const char *given, int quiet) {
   const char *slash = strrchr(given, '/');
   if (slash) {
     snprintf(found, sizeof found, "%s/%s", dir, slash + 1);
-    if (slash[1] && is_file(found))
+    if (slash[1] && agglo_cli_is_file(found))
       fprintf(stderr, "agglo %s: %s does not exist; the shipped example of that name is %s "
               "(agglo %s %s)\n", cmd, given, found, cmd, slash + 1);
     return given;
@@ -63,7 +54,7 @@ const char *agglo_cli_scenario(const char *cmd, const char *given, int quiet) {
   size_t len = strlen(given);
   const char *ext = len > 4 && !strcmp(given + len - 4, ".ini") ? "" : ".ini";
   snprintf(found, sizeof found, "%s/%s%s", dir, given, ext);
-  if (!is_file(found)) return given;
+  if (!agglo_cli_is_file(found)) return given;
   if (!quiet)
     fprintf(stderr, "agglo %s: %s is not in this directory: taking the shipped example %s\n", cmd, given, found);
   return found;
@@ -109,7 +100,7 @@ int agglo_cli_list_examples(FILE *f) {
     size_t len = strlen(name);
     char path[PATH_MAX + 320];
     snprintf(path, sizeof path, "%.*s/%s", PATH_MAX, dir, name);
-    if (len > 4 && !strcmp(name + len - 4, ".ini") && is_file(path)) {
+    if (len > 4 && !strcmp(name + len - 4, ".ini") && agglo_cli_is_file(path)) {
       for (size_t k = 0; k < sizeof described / sizeof *described; k++)
         if (!strcmp(described[k][0], name)) what = described[k][1];
       fprintf(f, "  %-31s %s\n", name, what);

@@ -2,7 +2,7 @@
    the public agglo_picture_render, movies encoded by the ffmpeg command line, and the stats.csv
    of a run plotted against time by gnuplot. */
 #include "picture_cli.h"
-#include "dir_name.h"
+#include "paths.h"
 #include "gnuplot.h"
 #include "integer_option.h"
 #include "kinetics_cli.h"
@@ -17,18 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int is_dir(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_file(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 FILE *agglo_cli_csv_open(const char *path) {
-  FILE *f = is_file(path) ? fopen(path, "r") : NULL;
+  FILE *f = agglo_cli_is_file(path) ? fopen(path, "r") : NULL;
   if (!f) fprintf(stderr, "agglo plot: %s: cannot read: %s\n", path,
                   access(path, R_OK) != 0 ? strerror(errno) : "not a regular file");
   return f;
@@ -77,12 +67,12 @@ static int make_dirs(const char *path) {
 
 /* A run directory stands for its trajectory (trajectory.xyz, else trajectory.h5md). */
 static const char *trajectory_path(const char *arg, char *buf, size_t len) {
-  if (!is_dir(arg)) return arg;
+  if (!agglo_cli_is_dir(arg)) return arg;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", arg);
   agglo_cli_dir_name(dir); /* out/ -> out/trajectory.xyz, not out//trajectory.xyz */
   snprintf(buf, len, "%s/trajectory.xyz", dir);
-  if (!is_file(buf)) snprintf(buf, len, "%s/trajectory.h5md", dir);
+  if (!agglo_cli_is_file(buf)) snprintf(buf, len, "%s/trajectory.h5md", dir);
   return buf;
 }
 
@@ -119,7 +109,7 @@ static agglo_config *picture_settings(const pic_args *a) {
     char *slash = strrchr(dflt, '/');
     if (slash) snprintf(slash + 1, sizeof dflt - (size_t)(slash + 1 - dflt), "scenario.ini");
     else snprintf(dflt, sizeof dflt, "scenario.ini");
-    if (is_file(dflt)) sc = dflt;
+    if (agglo_cli_is_file(dflt)) sc = dflt;
   }
   if (sc && agglo_config_load(c, sc) != AGGLO_OK) {
     if (a->scenario) {
@@ -371,9 +361,9 @@ int agglo_cli_movie(int argc, char **argv) {
 int agglo_cli_is_run_dir(const char *dir) {
   char p[4200];
   snprintf(p, sizeof p, "%s/ensemble.csv", dir);
-  if (is_file(p)) return 0;
+  if (agglo_cli_is_file(p)) return 0;
   snprintf(p, sizeof p, "%s/stats.csv", dir);
-  return is_file(p);
+  return agglo_cli_is_file(p);
 }
 
 /* Columns by name, and whether each has a finite value in some row (gnuplot stops at a plot
@@ -409,7 +399,7 @@ static double scenario_value(const char *dir, const char *key) {
   snprintf(p, sizeof p, "%s/scenario.ini", dir);
   agglo_config *c = agglo_config_new();
   double x = 0;
-  if (c && is_file(p) && agglo_config_load(c, p) == AGGLO_OK && agglo_config_get(c, key, v, sizeof v) == AGGLO_OK)
+  if (c && agglo_cli_is_file(p) && agglo_config_load(c, p) == AGGLO_OK && agglo_config_get(c, key, v, sizeof v) == AGGLO_OK)
     x = atof(v);
   agglo_config_destroy(c);
   return x;
@@ -537,7 +527,7 @@ int agglo_cli_plot_run(int argc, char **argv) {
   char scen[4200];
   snprintf(scen, sizeof scen, "%s/scenario.ini", dir);
   agglo_config *c = agglo_config_new();
-  if (c && is_file(scen) && agglo_config_load(c, scen) == AGGLO_OK) agglo_config_get(c, "run.model", model, sizeof model);
+  if (c && agglo_cli_is_file(scen) && agglo_config_load(c, scen) == AGGLO_OK) agglo_config_get(c, "run.model", model, sizeof model);
   agglo_config_destroy(c);
   if (!strcmp(model, "dpd") && dim > 0 && n > 0 && has_column(cols, ncol, "kinetic_energy")) {
     fprintf(g, "set output 'temperature.png'\nset title 'kinetic temperature (N = %g, d = %g)'\n"
