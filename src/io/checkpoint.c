@@ -31,30 +31,29 @@
 #include <unistd.h>
 
 #define SEAL "# agglo restart point: "
-#define FNV_OFFSET AGGLO_FNV_OFFSET
-#define fnv_bytes agglo_fnv_bytes
-#define fnv_word agglo_fnv_word
-#define fnv_double agglo_fnv_double
 
 /* Every number a restart takes from the state, bit for bit (state.xyz's 17 digits read back to
    the same doubles): count, dimension, step, time, box, and per particle position, velocity,
    radius, mass, id and cluster. */
 static uint64_t state_checksum(const agglo_system *s) {
-  uint64_t h = fnv_word(fnv_word(FNV_OFFSET, s->n), (uint64_t)s->dim);
-  h = fnv_double(fnv_word(h, (uint64_t)s->step), s->t);
+  uint64_t h = agglo_fnv_word(agglo_fnv_word(AGGLO_FNV_OFFSET, s->n), (uint64_t)s->dim);
+  h = agglo_fnv_double(agglo_fnv_word(h, (uint64_t)s->step), s->t);
   for (int k = 0; k < 3; k++)
-    h = fnv_word(fnv_double(fnv_double(h, s->box.lo[k]), s->box.len[k]), (uint64_t)s->box.periodic[k]);
+    h = agglo_fnv_word(agglo_fnv_double(agglo_fnv_double(h, s->box.lo[k]), s->box.len[k]),
+                       (uint64_t)s->box.periodic[k]);
   for (size_t i = 0; i < s->n; i++) {
-    for (int k = 0; k < 3; k++) h = fnv_double(fnv_double(h, s->x[3 * i + k]), s->v[3 * i + k]);
-    h = fnv_double(fnv_double(h, s->r[i]), s->m[i]);
-    h = fnv_word(fnv_word(h, (uint64_t)s->id[i]), (uint32_t)s->cluster[i]);
+    for (int k = 0; k < 3; k++)
+      h = agglo_fnv_double(agglo_fnv_double(h, s->x[3 * i + k]), s->v[3 * i + k]);
+    h = agglo_fnv_double(agglo_fnv_double(h, s->r[i]), s->m[i]);
+    h = agglo_fnv_word(agglo_fnv_word(h, (uint64_t)s->id[i]), (uint32_t)s->cluster[i]);
   }
   return h;
 }
 
 void agglo_checkpoint_seal(FILE *f, const agglo_system *s, const char *model, const char *data,
                            size_t len) {
-  unsigned long long lines = fnv_bytes(FNV_OFFSET, data, len); /* before f grows: data may move */
+  /* before f grows: data may move */
+  unsigned long long lines = agglo_fnv_bytes(AGGLO_FNV_OFFSET, data, len);
   fprintf(f, SEAL "step=%lld particles=%zu state=%016llx contacts=%016llx model=%s\n",
           (long long)s->step, s->n, (unsigned long long)state_checksum(s), lines, model);
 }
@@ -153,7 +152,7 @@ int agglo_checkpoint_unseal(const char *bytes, size_t len, const agglo_system *s
                             const char *bytes_name, const char *state_name, char *err, size_t errlen) {
   seal z;
   if (seal_of(bytes, len, &z) != 0) return no_seal(bytes_name, err, errlen);
-  uint64_t lines = fnv_bytes(FNV_OFFSET, bytes, z.start);
+  uint64_t lines = agglo_fnv_bytes(AGGLO_FNV_OFFSET, bytes, z.start);
   if (lines != z.lines)
     return agglo_fail(err, errlen, "%s: the lines before its seal are not those written (checksum "
                       "%016llx, sealed %016llx): damaged or edited", bytes_name,
