@@ -82,8 +82,7 @@ static const agglo_key keys[] = {
    DLCA_MIN_PERSISTENCE radii, and its kinetic energy finite: a step's work bounded. */
 static int check_mobility(const agglo_config *c, double rmax, char *err, size_t errlen) {
   int si = c->dlca.units == DLCA_UNITS_SI;
-  /* (the reference mass as dlca_model.c takes it) */
-  double r = c->radius, m1 = si && c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
+  double r = c->radius, m1 = agglo_dlca_reference_mass(c);
   agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
   /* (reduced units: lambda is the key itself, exact where tau underflows) */
   double D = o.D, lambda = si ? o.persistence : c->dlca.persistence;

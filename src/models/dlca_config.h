@@ -32,6 +32,8 @@ typedef struct {
 struct agglo_config;
 /* The motion of a cluster of n particles of total mass m (the rule of docs/dlca.md). */
 agglo_dlca_motion agglo_dlca_mobility(const struct agglo_config *c, double n, double m);
+/* The mass of a particle of radius particles.radius (SI: from dlca.density when given). */
+double agglo_dlca_reference_mass(const struct agglo_config *c);
 /* SI: the gas's viscosity (dlca.viscosity, or Sutherland's law for air at dlca.temperature) and
    mean free path. */
 double agglo_dlca_viscosity(const struct agglo_config *c);

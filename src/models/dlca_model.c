@@ -19,8 +19,7 @@
 #define K_BOLTZMANN 1.380649e-23 /* J/K */
 #define R_GAS 8.314462618        /* J/(mol K) */
 
-/* The mass of a particle of radius particles.radius. */
-static double reference_mass(const agglo_config *c) {
+double agglo_dlca_reference_mass(const agglo_config *c) {
   double r = c->radius;
   return c->dlca.units == DLCA_UNITS_SI && c->dlca.density > 0
              ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
@@ -35,7 +34,7 @@ static double mobility_df(const agglo_config *c) {
    their volume-equivalent mean radius (their mean mass over the reference mass gives their mean
    cube of radius; a monomer's R_m is its radius). */
 static double mobility_radius(const agglo_config *c, double n, double m) {
-  return c->radius * cbrt(m / (n * reference_mass(c))) * pow(n, 1 / mobility_df(c));
+  return c->radius * cbrt(m / (n * agglo_dlca_reference_mass(c))) * pow(n, 1 / mobility_df(c));
 }
 
 /* SI: the gas. [choice] Without dlca.viscosity, air's from Sutherland's law (mu_0 = 1.716e-5 Pa s
@@ -61,7 +60,7 @@ static double gas_path(const agglo_config *c) {
 /* The friction of a cluster over 6 pi mu, a length: the mobility law (analysis/mobility.c,
    docs/dlca.md) at its volume-equivalent mean radius. */
 static double friction_length(const agglo_config *c, double n, double m, double mfp) {
-  double a = c->radius * cbrt(m / (n * reference_mass(c)));
+  double a = c->radius * cbrt(m / (n * agglo_dlca_reference_mass(c)));
   return agglo_friction_length(c->dlca.mobility, mobility_df(c), c->dlca.area_exponent, n, a, mfp);
 }
 
@@ -73,7 +72,7 @@ agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m)
     /* the reference particle's D_1 and persistence lambda_1 = u_1 tau_1 (u_1 its mean thermal
        speed sqrt(8 kT / (pi m_1))) give tau_1 = pi lambda_1^2 / (8 D_1) and kT = m_1 D_1 / tau_1;
        a cluster's friction is the reference's times L / L_1 */
-    double m1 = reference_mass(c), D1 = c->dlca.diffusion, l1 = c->dlca.persistence;
+    double m1 = agglo_dlca_reference_mass(c), D1 = c->dlca.diffusion, l1 = c->dlca.persistence;
     double tau1 = M_PI * l1 * l1 / (8 * D1), kT = m1 * D1 / tau1;
     o.friction = L / friction_length(c, 1, m1, mfp);
     o.D = D1 / o.friction;
@@ -91,7 +90,7 @@ agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m)
 }
 
 void agglo_dlca_describe(const agglo_config *c, FILE *f) {
-  double m1 = reference_mass(c);
+  double m1 = agglo_dlca_reference_mass(c);
   agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
   int si = c->dlca.units == DLCA_UNITS_SI;
   if (si) {
@@ -304,7 +303,7 @@ static double step_length(const dlca *d, size_t n_clusters, size_t n) {
   const agglo_config *c = &d->cfg;
   double size = n_clusters > 0 ? (double)n / (double)n_clusters : 1;
   double L = 10 * d->e->r_max;
-  agglo_dlca_motion o = agglo_dlca_mobility(c, size, size * reference_mass(c));
+  agglo_dlca_motion o = agglo_dlca_mobility(c, size, size * agglo_dlca_reference_mass(c));
   double ballistic = L / sqrt(8 * o.kT_m / M_PI), diffusive = L * L / (2 * c->dim * o.D);
   return ballistic > diffusive ? ballistic : diffusive;
 }
