@@ -48,6 +48,15 @@ add_test(NAME guard_gravity_step_refused
   COMMAND $<TARGET_FILE:agglo_cli> run -o guard_g --overwrite --quiet -s gravity.g=1e6)
 set_tests_properties(guard_gravity_step_refused PROPERTIES
   PASS_REGULAR_EXPRESSION "run.dt = 0.02 is too large for gravity.g")
+# A shear carries a particle flow.rate times its height along axis 1: a box long along the flow
+# (run_maury.sh's free cloud, 3 x 1) is accepted, the same box standing (1 x 3) is refused.
+add_test(NAME guard_flow_step_along_flow_accepted
+  COMMAND $<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/maury_shear.ini -s box.size=3,1 --check)
+set_tests_properties(guard_flow_step_along_flow_accepted PROPERTIES PASS_REGULAR_EXPRESSION "valid scenario")
+add_test(NAME guard_flow_step_refused
+  COMMAND $<TARGET_FILE:agglo_cli> run ${PROJECT_SOURCE_DIR}/examples/maury_shear.ini -s box.size=1,3 --check)
+set_tests_properties(guard_flow_step_refused PROPERTIES
+  PASS_REGULAR_EXPRESSION "run.dt = 0.02 is too large for the flow: it carries a particle 0.06 per step, more than two diameters \\(0.046\\)")
 # A jam (gluey: no velocities meet every contact) stops the run, names solver.compliance and keeps
 # the last good state (velocities 0 here, not the failed solve's); a compliance lets it run.
 add_test(NAME guard_jam_message

@@ -78,9 +78,10 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
     return agglo_fail(err, errlen, "run.dt = %g is too large: a particle would move more than its "
                 "diameter per step", c->dt);
   if (agglo_config_check_gravity(c, rmax, err, errlen) != 0) return -1;
-  double big = 0;
-  for (int k = 0; k < d; k++) big = fmax(big, c->fraction > 0 ? 0 : agglo_list_component(&c->size, k));
-  double u = m->flow == FLOW_UNIFORM ? 0 : fabs(m->flow_rate) * (m->flow == FLOW_SHEAR || m->flow == FLOW_OSC_SHEAR ? big : 1);
+  /* a shear's speed is flow.rate times the height along axis 1 (contact_fields.c), whatever the
+     box's length along the flow (examples/validation/run_maury.sh's free cloud: a 3 x 1 box) */
+  double height = c->fraction > 0 ? 0 : agglo_list_component(&c->size, 1);
+  double u = m->flow == FLOW_UNIFORM ? 0 : fabs(m->flow_rate) * (m->flow == FLOW_SHEAR || m->flow == FLOW_OSC_SHEAR ? height : 1);
   for (int k = 0; k < d && m->flow == FLOW_UNIFORM; k++) u = fmax(u, fabs(agglo_list_component(&m->flow_velocity, k)));
   if (m->flow == FLOW_NONE) u = 0;
   if (u * c->dt > 4 * rmax)
