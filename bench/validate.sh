@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Numbers that reproduce: reruns the validation rows of docs/validation.md and docs/ballistic.md
+# Numbers that reproduce: reruns the validation rows of docs/validation.md (the cluster counts of
+# the Fig. 1 table and of the Brownian table for N = 500 and 2000) and docs/ballistic.md (N = 400)
 # that take under a minute each, with the commands those pages name, and compares each mean with
 # the table's value within the table's stated error bar (± one standard deviation over the seeds).
 # One line per number: the row, the table's value ± bar, the rerun's mean, ok or DIFFERS.
 # Exit status 1 when a number differs. DLCA rows are not here (docs/dlca.md has their script).
 #   usage: bench/validate.sh [AGGLO] [OUT] [--quick]     (--quick: the quickest rows; CTest
-#          validate_quick runs them; the whole list takes about 2 minutes on one core)
+#          validate_quick runs them; the whole list takes about 25 s of CPU)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 agglo=${1:-$here/../build/agglo}
@@ -22,11 +23,6 @@ check() {
     print (m == m + 0 && d <= b) ? "ok" : "DIFFERS" }')
   printf '%-58s table %-8s ± %-6s rerun %-10s %s\n' "$1" "$2" "$3" "$4" "$verdict"
   [ "$verdict" = ok ] || bad=1
-}
-
-# column NAME of the last row of a CSV
-last_col() {
-  awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { v = $k } END { print v }' "$1"
 }
 
 # mean of column NAME over the rows of a CSV whose column method is M
@@ -55,17 +51,53 @@ for vf in 0.2 0.1 0.3; do
   check "ballistic.md V_f=$vf N=400: D_f event driven" "$7" "$8" "$(mean_col "$out/$tag.csv" df event_driven)"
 done
 
-# docs/validation.md, Brownian table: clusters at the last time, seeds 1-5 (run_maury.sh's ensembles)
-for row in "500 82 7" "2000 133 6"; do
-  set -- $row
-  [ $quick = 1 ] && [ "$1" != 500 ] && continue
-  tag=maury_brownian_$1
-  rm -rf "$out/$tag"
-  "$agglo" ensemble "$ex/maury_brownian_$1.ini" --seeds 1-5 -s output.snapshots= --threads 1 \
-    -o "$out/$tag" --quiet > "$out/$tag.txt" 2>&1 ||
-    { echo "$tag: agglo ensemble failed (see $out/$tag.txt)"; bad=1; continue; }
-  check "validation.md Brownian N=$1: clusters at t_end" "$2" "$3" "$(last_col "$out/$tag/ensemble.csv" n_clusters_mean)"
+# column NAME of an ensemble.csv at output time T
+col_at() {
+  awk -F, -v c="$2" -v t="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+    ($1 - t < 1e-9 && t - $1 < 1e-9) { v = $k } END { print (v == "" ? "none" : v) }' "$1"
+}
+
+# ensemble TAG SCENARIO: seeds 1-5 as run_maury.sh runs them; 1 when it failed
+ensemble() {
+  rm -rf "$out/$1"
+  "$agglo" ensemble "$ex/$2" --seeds 1-5 -s output.snapshots= --threads 1 -o "$out/$1" --quiet \
+    > "$out/$1.txt" 2>&1 || { echo "$1: agglo ensemble failed (see $out/$1.txt)"; bad=1; return 1; }
+}
+
+# docs/validation.md, Brownian table (Figs. 2-3): clusters at each time, seeds 1-5; --quick: the
+# last time of N = 500
+for n in 500 2000; do
+  [ $quick = 1 ] && [ $n != 500 ] && continue
+  ensemble maury_brownian_$n maury_brownian_$n.ini || continue
+  case $n in
+    500) rows="0 497 1 1 309 7 2 229 8 3 181 9 5 128 6 7 99 7 8 89 6 9 82 7" ;;
+    2000) rows="0 1924 7 0.4 724 9 0.6 535 6 0.8 422 13 1 353 15 1.2 303 14 1.8 213 9 3 133 6" ;;
+  esac
+  [ $quick = 1 ] && rows="9 82 7"
+  set -- $rows
+  while [ $# -ge 3 ]; do
+    check "validation.md Brownian N=$n: clusters at t = $1" "$2" "$3" \
+      "$(col_at "$out/maury_brownian_$n/ensemble.csv" n_clusters_mean "$1")"
+    shift 3
+  done
 done
+
+# docs/validation.md, Fig. 1 table: clusters at each time, walls and periodic x, seeds 1-5
+if [ $quick = 0 ]; then
+  for c in maury_shear maury_shear_periodic_x; do
+    ensemble $c $c.ini || continue
+    case $c in
+      maury_shear) rows="0 896 11 0.4 368 10 0.5 318 10 0.76 206 6 1 137 4 1.26 106 5 1.5 95 5 10 41 7" ;;
+      *) rows="0 897 19 0.4 406 4 0.5 379 4 0.76 316 7 1 268 7 1.26 235 6 1.5 217 8 10 109 7" ;;
+    esac
+    set -- $rows
+    while [ $# -ge 3 ]; do
+      check "validation.md shear, $([ $c = maury_shear ] && echo walls || echo periodic x): clusters at t = $1" "$2" "$3" \
+        "$(col_at "$out/$c/ensemble.csv" n_clusters_mean "$1")"
+      shift 3
+    done
+  done
+fi
 
 [ $bad = 0 ] && echo "validate: every rerun number within its table's error bar" ||
   echo "validate: some numbers differ from their tables"

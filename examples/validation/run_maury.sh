@@ -1,7 +1,7 @@
 #!/bin/bash
 # Reproduces docs/validation.md (Maury 2004 runs): seed-1 runs with snapshots, 5-seed
 # ensembles, time-step and no-flow controls, the free-cloud shear run, analysis and plots.
-# usage: [JOBS=2] examples/validation/run_maury.sh [AGGLO_BINARY] [OUT_DIR]   (~5 min on one core)
+# usage: [JOBS=2] examples/validation/run_maury.sh [AGGLO_BINARY] [OUT_DIR]   (~6 min of CPU on one core)
 #        ANALYSIS_ONLY=1 examples/validation/run_maury.sh BIN OUT   (analysis of existing runs)
 set -e
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
