@@ -49,7 +49,7 @@ static void usage(FILE *f) {
           "  -o DIR                 output directory (default aggregates), made if needed; also\n"
           "                         DIR/aggregates.csv: one row per aggregate\n"
           "  --overwrite            replace the files of an earlier call in DIR\n"
-          "  --max-trials T         placements tried for one joining before it fails (default 20000)\n"
+          "  --max-trials T         placements tried for one joining before it fails (default 100000)\n"
           "  --max-restarts R       aggregates begun again after a failed joining (default 10)\n\n"
           "Start a run from one: agglo run -s particles.from=DIR/aggregate_0001.xyz -s box.size=L ...\n");
 }

@@ -39,7 +39,7 @@ typedef struct {
 } agglo_aggregate_options;
 
 /* The defaults: n 100, D_f 1.8, k_f 1.3, cc, 3D, radius 1 monodisperse (spread 0, sigma 1.25),
-   seed 1, index 0, max_trials 20000, max_restarts 10. */
+   seed 1, index 0, max_trials 100000, max_restarts 10. */
 void agglo_aggregate_defaults(agglo_aggregate_options *o);
 
 /* The options checked without building: ranges, and the (D_f, k_f) that the first joinings cannot

@@ -13,7 +13,7 @@ void agglo_aggregate_defaults(agglo_aggregate_options *o) {
   *o = (agglo_aggregate_options){.n = 100, .fractal_dimension = 1.8, .prefactor = 1.3,
                                  .method = AGGLO_AGGREGATE_CC, .dim = 3, .radius = 1,
                                  .radius_distribution = AGGLO_RADII_UNIFORM, .radius_spread = 0,
-                                 .radius_sigma = 1.25, .seed = 1, .index = 0, .max_trials = 20000,
+                                 .radius_sigma = 1.25, .seed = 1, .index = 0, .max_trials = 100000,
                                  .max_restarts = 10};
 }
 

@@ -97,7 +97,19 @@ typedef struct {
   double gamma;
   const double *q; /* b's centres relative to its centre of mass (3 n_b) */
   double *y;       /* b's placed centres (3 n_b) */
+  const size_t *near; /* b's monomers nearest the contact monomer j first: an overlap, if any,
+                         is met after a few tests */
 } join_ctx;
+
+typedef struct {
+  double d2;
+  size_t k;
+} by_distance;
+
+static int compare_distance(const void *a, const void *b) {
+  const by_distance *x = a, *y = b;
+  return x->d2 < y->d2 ? -1 : x->d2 > y->d2 ? 1 : (x->k > y->k) - (x->k < y->k);
+}
 
 /* One placement for the pair (i of a, j of b, local index jl): 1 when it holds (y filled). */
 static int place(join_ctx *J, const agg_grid *grid, size_t i, size_t jl, double lo, double hi) {
@@ -140,7 +152,8 @@ static int place(join_ctx *J, const agg_grid *grid, size_t i, size_t jl, double 
     for (int k = 0; k < 3; k++) target[k] /= lt;
     rotation(g, dim, p, target, R);
   }
-  for (size_t k = 0; k < J->b->n; k++) {
+  for (size_t o = 0; o < J->b->n; o++) {
+    size_t k = J->near[o];
     const double *qk = J->q + 3 * k;
     double *yk = J->y + 3 * k;
     for (int a = 0; a < 3; a++) yk[a] = cb[a] + R[3 * a] * qk[0] + R[3 * a + 1] * qk[1] + R[3 * a + 2] * qk[2];
@@ -154,12 +167,13 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
              const void *grid_in, agg_cluster *joined, const char *what, char *err, size_t errlen) {
   size_t na = a->n, nb = b->n;
   double *q = malloc(3 * nb * sizeof *q), *y = malloc(3 * nb * sizeof *y), *d = malloc(na * sizeof *d);
-  size_t *cand = malloc(na * sizeof *cand);
+  size_t *cand = malloc(na * sizeof *cand), *near = malloc(nb * sizeof *near);
+  by_distance *bd = malloc(nb * sizeof *bd);
   double *clo = malloc(na * sizeof *clo), *chi = malloc(na * sizeof *chi);
   agg_grid own = {0};
   const agg_grid *grid = grid_in;
   int rc = -2;
-  if (!q || !y || !d || !cand || !clo || !chi) goto done;
+  if (!q || !y || !d || !cand || !clo || !chi || !near || !bd) goto done;
   if (!grid) {
     if (agg_grid_init(&own, s->dim, 2 * s->r_max, s->x, s->r, a->first, na) != 0) goto done;
     for (size_t k = 0; k < na; k++) agg_grid_insert(&own, k);
@@ -176,7 +190,7 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
     for (int k = 0; k < 3; k++) q[3 * j + k] = s->x[3 * (b->first + j) + k] - b->c[k];
     if (norm3(q + 3 * j) + s->r[b->first + j] > emax) emax = norm3(q + 3 * j) + s->r[b->first + j];
   }
-  join_ctx J = {s, a, b, gamma, q, y};
+  join_ctx J = {s, a, b, gamma, q, y, near};
   int64_t max = s->o->max_trials, tried = 0;
   int placed = 0;
   while (!placed && tried < max) {
@@ -191,6 +205,14 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
       if (lo <= hi) cand[nc] = a->first + i, clo[nc] = lo, chi[nc] = hi, nc++;
     }
     tried++;
+    if (nc > 0) {
+      for (size_t k = 0; k < nb; k++) {
+        double v[3] = {q[3 * k] - q[3 * jl], q[3 * k + 1] - q[3 * jl + 1], q[3 * k + 2] - q[3 * jl + 2]};
+        bd[k] = (by_distance){v[0] * v[0] + v[1] * v[1] + v[2] * v[2], k};
+      }
+      qsort(bd, nb, sizeof *bd, compare_distance);
+      for (size_t k = 0; k < nb; k++) near[k] = bd[k].k;
+    }
     /* a few placements per candidate before another j (b = one monomer: all of them) */
     int64_t rounds = nb == 1 ? max : 8 * (int64_t)nc;
     for (int64_t k = 0; k < rounds && tried < max && nc > 0; k++, tried++) {
@@ -236,6 +258,6 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
 done:
   if (rc == -2) agglo_fail(err, errlen, "%s: out of memory", what);
   if (grid == &own) agg_grid_free(&own);
-  free(q), free(y), free(d), free(cand), free(clo), free(chi);
+  free(q), free(y), free(d), free(cand), free(clo), free(chi), free(near), free(bd);
   return rc;
 }
