@@ -68,6 +68,19 @@ static int number(const char *opt, const char *text, double lo, double hi, doubl
 
 #define MAX_SIZES 64
 
+/* mkdir -p: each parent of dir, then dir (existing ones kept). */
+static int make_dirs(const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 int agglo_cli_aggregate(int argc, char **argv) {
   agglo_aggregate_options o;
   agglo_aggregate_defaults(&o);
@@ -172,7 +185,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
       return 2;
     }
   }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+  if (make_dirs(dir) != 0) {
     fprintf(stderr, "agglo aggregate: %s: cannot make the directory: %s\n", dir, strerror(errno));
     return 1;
   }

@@ -5,7 +5,9 @@
    of its level that the distance can reach at all (Gamma real and at most the sum of their
    reaches); when that joining finds no place, the next such one, up to PARTNERS of them (with
    unequal radii a small cluster of large monomers cannot take the R_g of a small-monomer one). A
-   cluster left without a partner goes up a level unjoined (with N odd, a monomer joins a large
+   cluster that no partner can reach, or left without one, goes up a level unjoined (a level
+   where nothing joins is done again joining each cluster with its first partner, whose failure
+   says why) (with N odd, a monomer joins a large
    cluster late, where every distance is reachable, instead of a dimer early). After each level
    the monomers are copied so that every cluster is one range of the arrays again. */
 #include "aggregates/cluster.h"
@@ -41,8 +43,8 @@ static double gamma_of(const agg_state *s, const agg_cluster *a, const agg_clust
 /* Join c[p] with a partner among the later unused clusters: 1 joined (*q, *joined), 0 none left
    to join, -1 / -2 failed (message in err). */
 static int join_one(agg_state *s, agg_cluster *c, size_t count, size_t p, const double *rch,
-                    const char *used, int level, size_t *q_out, agg_cluster *joined, char *err,
-                    size_t errlen) {
+                    const char *used, int level, int force, size_t *q_out, agg_cluster *joined,
+                    char *err, size_t errlen) {
   const agglo_aggregate_options *o = s->o;
   size_t looked = 0, fallback = count;
   int attempts = 0, rc = 0;
@@ -62,7 +64,7 @@ static int join_one(agg_state *s, agg_cluster *c, size_t count, size_t p, const 
     if (rc == -2) return -2;
   }
   if (attempts > 0) return -1;      /* every partner tried failed: the last one's message */
-  if (fallback == count) return 0;  /* nothing left: carried up */
+  if (fallback == count || !force) return 0; /* nothing left, or none reachable: carried up */
   /* no partner the distance can reach: the first one's joining says why */
   size_t q = fallback;
   double rg, gamma = gamma_of(s, &c[p], &c[q], &rg);
@@ -96,6 +98,7 @@ int agg_build_cluster_cluster(agg_state *s, char *err, size_t errlen) {
     agg_cluster_measure(s, i, 1, &c[i]);
   }
   size_t count = n;
+  int force = 0;
   while (count > 1 && rc == 0) {
     level++;
     for (size_t k = 0; k < count; k++) rch[k] = reach(s, &c[k]), used[k] = 0;
@@ -104,12 +107,13 @@ int agg_build_cluster_cluster(agg_state *s, char *err, size_t errlen) {
       if (used[p]) continue;
       used[p] = 1;
       size_t q = count;
-      int got = join_one(s, c, count, p, rch, used, level, &q, &next[out], err, errlen);
+      int got = join_one(s, c, count, p, rch, used, level, force, &q, &next[out], err, errlen);
       if (got < 0) rc = got;
       else if (got == 1) used[q] = 1, pa[out] = p, pb[out] = q, out++;
       else pa[out] = p, pb[out] = count, next[out] = c[p], out++; /* carried */
     }
     if (rc != 0) break;
+    force = out == count; /* nothing joined: the next level forces the first pairs */
     /* every new cluster one range again: a's monomers, then b's */
     double *x = tmp, *r = tmp + 3 * n, *m = tmp + 4 * n;
     size_t at = 0;

@@ -236,7 +236,8 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
     else
       agglo_fail(err, errlen, "%s: no placement with the centres of mass %.6g apart touches without "
                  "overlap in %lld trials (max_trials): (D_f, k_f) = (%g, %g) asks for clusters "
-                 "denser than these can interpenetrate (lower k_f or D_f, or raise max_trials)",
+                 "denser than these can interpenetrate (lower k_f or D_f, radii less unequal, or "
+                 "raise max_trials)",
                  what, gamma, (long long)max, s->o->fractal_dimension, s->o->prefactor);
     rc = -1;
     goto done;
