@@ -8,6 +8,7 @@
 #include "wall_clock.h"
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ static void usage(FILE *f) {
           "  --overwrite            replace the files of an earlier call in DIR\n"
           "  --max-trials T         placements tried for one joining before it fails (default 100000)\n"
           "  --max-restarts R       aggregates begun again after a failed joining (default 10)\n\n"
+          "Ctrl-C or SIGTERM stops within milliseconds (exit status 130 or 143); the aggregates\n"
+          "finished before stay written, with their rows of aggregates.csv.\n\n"
           "Start a run from one: agglo run -s particles.from=DIR/aggregate_0001.xyz -s box.size=L ...\n");
 }
 
@@ -67,6 +70,14 @@ static int number(const char *opt, const char *text, double lo, double hi, doubl
 }
 
 #define MAX_SIZES 64
+
+/* SIGINT or SIGTERM: the library stops the build at its next placement (exit 130 or 143). */
+static volatile int stop_flag = 0;
+static volatile sig_atomic_t stop_signal = 0;
+static void on_signal(int sig) {
+  stop_signal = sig;
+  stop_flag = 1;
+}
 
 /* mkdir -p: each parent of dir, then dir (existing ones kept). */
 static int make_dirs(const char *dir) {
@@ -197,6 +208,9 @@ int agglo_cli_aggregate(int argc, char **argv) {
     return 1;
   }
   const char *ext = h5 ? "h5md" : "xyz";
+  o.stop = &stop_flag;
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
   agglo_aggregate *all = calloc((size_t)count, sizeof *all);
   FILE *table = all ? fopen(csv, "w") : NULL;
   if (!table) {
@@ -211,9 +225,10 @@ int agglo_cli_aggregate(int argc, char **argv) {
     o.n = sizes[k % n_sizes];
     o.index = k;
     double t0 = agglo_cli_wall_seconds();
-    if (agglo_aggregate_build(&o, &all[k]) != AGGLO_OK) {
+    agglo_status st = agglo_aggregate_build(&o, &all[k]);
+    if (st != AGGLO_OK) {
       fprintf(stderr, "agglo aggregate: aggregate %lld: %s\n", k + 1, agglo_last_error());
-      rc = 1;
+      rc = st == AGGLO_STOPPED ? 128 + (int)stop_signal : 1;
       break;
     }
     double dt = agglo_cli_wall_seconds() - t0;

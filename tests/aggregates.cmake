@@ -36,3 +36,10 @@ add_test(NAME aggregate_existing_refused
   COMMAND sh -c "${AGGLO} aggregate -n 10 --overwrite -o agg_twice > /dev/null && ${AGGLO} aggregate -n 10 -o agg_twice; echo status $?")
 set_tests_properties(aggregate_existing_refused PROPERTIES
   PASS_REGULAR_EXPRESSION "agg_twice holds aggregates of an earlier call \\(agg_twice/aggregates.csv\\).*--overwrite.*status 1")
+
+# SIGTERM stops a long build (D_f 2.5, 10^4 monomers: minutes) within a second, exit status 143,
+# naming the joining it stopped in
+add_test(NAME aggregate_sigterm
+  COMMAND sh -c "${AGGLO} aggregate -n 10000 --df 2.5 --kf 1.3 --overwrite -o agg_term & p=$!; sleep 1; kill -TERM $p; wait $p; echo status $?")
+set_tests_properties(aggregate_sigterm PROPERTIES TIMEOUT 20
+  PASS_REGULAR_EXPRESSION "cluster-cluster, level [0-9]+: .*stopped \\(the stop flag was set\\)\nstatus 143")

@@ -36,10 +36,13 @@ typedef struct {
   int64_t index;             /* which aggregate of an ensemble (0, 1, ...): its own numbers */
   int64_t max_trials;        /* placements tried for one joining before it fails (1 .. 10^9) */
   int max_restarts;          /* whole aggregates begun again after a failed joining (0 .. 1000) */
+  /* NULL, or a flag that a signal handler or another thread sets to stop the build: polled at
+     every placement, it returns AGGLO_STOPPED (nothing built) within milliseconds */
+  const volatile int *stop;
 } agglo_aggregate_options;
 
 /* The defaults: n 100, D_f 1.8, k_f 1.3, cc, 3D, radius 1 monodisperse (spread 0, sigma 1.25),
-   seed 1, index 0, max_trials 100000, max_restarts 10. */
+   seed 1, index 0, max_trials 100000, max_restarts 10, stop NULL. */
 void agglo_aggregate_defaults(agglo_aggregate_options *o);
 
 /* The options checked without building: ranges, and the (D_f, k_f) that the first joinings cannot
@@ -60,7 +63,8 @@ typedef struct {
 
 /* Build one aggregate into *out (its arrays freed by agglo_aggregate_free). AGGLO_ERROR_INPUT for
    refused options, AGGLO_ERROR_RUN when a joining found no place within max_trials after
-   max_restarts (the message names the step, the distance asked and the reachable range). */
+   max_restarts (the message names the step, the distance asked and the reachable range),
+   AGGLO_STOPPED when *stop was set (out empty). */
 agglo_status agglo_aggregate_build(const agglo_aggregate_options *o, agglo_aggregate *out);
 void agglo_aggregate_free(agglo_aggregate *a);
 

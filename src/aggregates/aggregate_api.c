@@ -119,6 +119,7 @@ agglo_status agglo_aggregate_build(const agglo_aggregate_options *o, agglo_aggre
   if (rc != 0) {
     free(s.x), free(s.r), free(s.m);
     if (rc == -2) return AGGLO_ERROR_MEMORY;
+    if (rc == -3) return AGGLO_STOPPED;
     size_t len = strlen(err);
     if (restarts > 0 && len + 80 < AGGLO_ERROR_LEN)
       snprintf(err + len, AGGLO_ERROR_LEN - len, " [after %d restarts of the aggregate, max_restarts]", restarts);

@@ -56,7 +56,8 @@ void agg_cluster_measure(const agg_state *s, size_t first, size_t n, agg_cluster
 /* b's monomers are rotated and moved; a stays. grid: a's monomers (NULL: built here). 0 on
    success (*joined: the union, its centre and R_g by parallel axes; b's monomers must follow a's
    in the arrays for joined to be one range), -1 with a message in err when max_trials placements
-   found none (what names the step for the message), -2 when out of memory. */
+   found none (what names the step for the message), -2 when out of memory, -3 when the options'
+   stop flag was set. */
 int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double gamma,
              const void *grid, agg_cluster *joined, const char *what, char *err, size_t errlen);
 /* The overlap tolerance of a placement, relative to the sum of two radii: rounding only. */

@@ -61,7 +61,7 @@ static int join_one(agg_state *s, agg_cluster *c, size_t count, size_t p, const 
     attempts++;
     rc = agg_join(s, &c[p], &c[q], gamma, NULL, joined, what, err, errlen);
     if (rc == 0) return *q_out = q, 1;
-    if (rc == -2) return -2;
+    if (rc == -2 || rc == -3) return rc; /* out of memory, stopped */
   }
   if (attempts > 0) return -1;      /* every partner tried failed: the last one's message */
   if (fallback == count || !force) return 0; /* nothing left, or none reachable: carried up */

@@ -193,7 +193,8 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
   join_ctx J = {s, a, b, gamma, q, y, near};
   int64_t max = s->o->max_trials, tried = 0;
   int placed = 0;
-  while (!placed && tried < max) {
+  int stopped = 0;
+  while (!placed && !stopped && tried < max) {
     /* a monomer j of b, and every monomer of a it can touch at this gamma */
     size_t jl = nb == 1 ? 0 : (size_t)(agg_uniform(&s->rng) * (double)nb);
     if (jl >= nb) jl = nb - 1;
@@ -216,6 +217,10 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
     /* a few placements per candidate before another j (b = one monomer: all of them) */
     int64_t rounds = nb == 1 ? max : 8 * (int64_t)nc;
     for (int64_t k = 0; k < rounds && tried < max && nc > 0; k++, tried++) {
+      if (s->o->stop && *s->o->stop) {
+        stopped = 1;
+        break;
+      }
       size_t c = (size_t)(agg_uniform(&s->rng) * (double)nc);
       if (c >= nc) c = nc - 1;
       if (place(&J, grid, cand[c], jl, clo[c], chi[c])) {
@@ -225,6 +230,11 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
     }
   }
   s->trials += tried;
+  if (stopped) {
+    agglo_fail(err, errlen, "%s: stopped (the stop flag was set)", what);
+    rc = -3;
+    goto done;
+  }
   if (!placed) {
     if (gamma > dmax + emax)
       agglo_fail(err, errlen, "%s: the centres of mass must be %.6g apart, but two clusters of "

@@ -171,6 +171,20 @@ static void refusals_name_the_bound(void **st) {
   assert_non_null(strstr(agglo_last_error(), "k_f"));
 }
 
+/* The stop flag (a signal handler's): AGGLO_STOPPED at the next placement, nothing built. */
+static void stop_flag_stops(void **st) {
+  (void)st;
+  static volatile int stop = 1;
+  for (int method = 0; method < 2; method++) {
+    agglo_aggregate_options o = opts(5000, 1.8, 1.3, method, 3);
+    o.stop = &stop;
+    agglo_aggregate a;
+    assert_int_equal(agglo_aggregate_build(&o, &a), AGGLO_STOPPED);
+    assert_null(a.x);
+    assert_non_null(strstr(agglo_last_error(), "stopped (the stop flag was set)"));
+  }
+}
+
 static void reproducible_by_seed_and_index(void **st) {
   (void)st;
   agglo_aggregate_options o = opts(200, 1.8, 1.3, AGGLO_AGGREGATE_CC, 3);
@@ -247,6 +261,7 @@ int main(void) {
     cmocka_unit_test(final_rg_no_overlap_connected),
     cmocka_unit_test(every_intermediate_cluster),
     cmocka_unit_test(refusals_name_the_bound),
+    cmocka_unit_test(stop_flag_stops),
     cmocka_unit_test(reproducible_by_seed_and_index),
     cmocka_unit_test(written_and_read_back),
     cmocka_unit_test(ten_thousand_monomers),
