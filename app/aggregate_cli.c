@@ -19,7 +19,7 @@ static void usage(FILE *f) {
           "usage: agglo aggregate [-n N[,N2,...]] [--df D_f] [--kf k_f] [--method cc|pc] [--dim 2|3]\n"
           "                       [--radius R] [--radius-distribution uniform|lognormal]\n"
           "                       [--radius-spread S] [--radius-sigma G] [--seed S] [--count K]\n"
-          "                       [--together] [--box L] [--boundary periodic|wall]\n"
+          "                       [--together | --frames] [--box L] [--boundary periodic|wall]\n"
           "                       [--format xyz|h5md] [-o DIR] [--overwrite]\n"
           "                       [--max-trials T] [--max-restarts R]\n\n"
           "Builds aggregates of N monomers whose radius of gyration follows N = k_f (R_g/a)^D_f\n"
@@ -42,6 +42,9 @@ static void usage(FILE *f) {
           "                         DIR/aggregate_0001.xyz ... (or .h5md)\n"
           "  --together             all K in one frame, DIR/aggregates.xyz, side by side (one cluster\n"
           "                         each: agglo analyze fits D_f and k_f over them)\n"
+          "  --frames               all K as the frames of one file, DIR/aggregates.xyz (frame k:\n"
+          "                         aggregate k, alone in one box for all; particles.frame picks\n"
+          "                         one; H5MD: equal radii and one N only)\n"
           "  --box L                side of the box [0, L]^dim written in the file (default: the\n"
           "                         smallest that holds them with a gap); particles.from needs the\n"
           "                         scenario's box.size to be this L\n"
@@ -96,7 +99,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
   agglo_aggregate_options o;
   agglo_aggregate_defaults(&o);
   long long sizes[MAX_SIZES] = {100}, count = 1, v;
-  int n_sizes = 1, together = 0, periodic = 1, h5 = 0, overwrite = 0;
+  int n_sizes = 1, together = 0, frames = 0, periodic = 1, h5 = 0, overwrite = 0;
   double box = 0;
   char *dir = "aggregates";
   for (int i = 0; i < argc; i++) {
@@ -106,6 +109,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--together")) together = 1;
+    else if (!strcmp(a, "--frames")) frames = 1;
     else if (!strcmp(a, "--overwrite")) overwrite = 1;
     else if (!strcmp(a, "-n") && more) {
       char *list = argv[++i], *save = NULL, buf[1024];
@@ -188,6 +192,11 @@ int agglo_cli_aggregate(int argc, char **argv) {
       return 2;
     }
   }
+  if (together && frames) {
+    fprintf(stderr, "agglo aggregate: --together and --frames: give one (one frame, or a frame each)\n");
+    return 2;
+  }
+  together = together || frames; /* either way: one file, written at the end */
   /* every size checked before anything is built or written */
   for (int k = 0; k < n_sizes; k++) {
     o.n = sizes[k];
@@ -252,8 +261,11 @@ int agglo_cli_aggregate(int argc, char **argv) {
   }
   if (rc == 0 && together) {
     snprintf(file, sizeof file, "%s/aggregates.%s", dir, ext);
-    if (agglo_aggregates_write(file, all, (size_t)count, o.fractal_dimension, o.prefactor, o.radius, box,
-                               periodic) != AGGLO_OK) {
+    agglo_status st = frames ? agglo_aggregates_write_frames(file, all, (size_t)count, o.fractal_dimension,
+                                                             o.prefactor, o.radius, box, periodic)
+                             : agglo_aggregates_write(file, all, (size_t)count, o.fractal_dimension,
+                                                      o.prefactor, o.radius, box, periodic);
+    if (st != AGGLO_OK) {
       fprintf(stderr, "agglo aggregate: %s\n", agglo_last_error());
       rc = 1;
     }

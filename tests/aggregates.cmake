@@ -43,3 +43,9 @@ add_test(NAME aggregate_sigterm
   COMMAND sh -c "${AGGLO} aggregate -n 10000 --df 2.5 --kf 1.3 --overwrite -o agg_term & p=$!; sleep 1; kill -TERM $p; wait $p; echo status $?")
 set_tests_properties(aggregate_sigterm PROPERTIES TIMEOUT 20
   PASS_REGULAR_EXPRESSION "cluster-cluster, level [0-9]+: .*stopped \\(the stop flag was set\\)\nstatus 143")
+
+# an ensemble as the frames of one file: particles.frame picks aggregate 2 (of 150 monomers)
+add_test(NAME aggregate_frames_start
+  COMMAND sh -c "${AGGLO} aggregate -n 100,150,200 --count 3 --frames --overwrite -o agg_frames > /dev/null && ${AGGLO} run -o agg_frames/run --overwrite --quiet -s run.dim=3 -s particles.from=agg_frames/aggregates.xyz -s particles.frame=2 -s box.size=$(sed -n '2s/^Lattice=\"\\([^ ]*\\) .*/\\1/p' agg_frames/aggregates.xyz) -s particles.radius=1 -s run.t_end=0.1 -s output.snapshots= && ${AGGLO} analyze agg_frames/run/trajectory.xyz --frame 1 --overwrite -o agg_frames/an")
+set_tests_properties(aggregate_frames_start PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "150 particles \\(3D\\).*clusters +1 \\(mean size 150")

@@ -80,6 +80,14 @@ agglo_status agglo_aggregates_write(const char *path, const agglo_aggregate *a, 
                                     double fractal_dimension, double prefactor, double radius,
                                     double box, int periodic);
 
+/* The same with aggregate k as frame k + 1 of path (step and time k), each alone at the centre of
+   one box for all (box <= 0: the smallest that holds the largest): an ensemble in one trajectory
+   (particles.frame picks one). H5MD keeps one set of radii for every frame (docs/formats.md): its
+   frames must have the same monomers and radii (equal radii and the same n), else it is refused. */
+agglo_status agglo_aggregates_write_frames(const char *path, const agglo_aggregate *a, size_t count,
+                                           double fractal_dimension, double prefactor, double radius,
+                                           double box, int periodic);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

@@ -77,10 +77,11 @@ def aggregate(n: int, fractal_dimension: float = 1.8, prefactor: float = 1.3, me
 
 def write_aggregates(path: Union[str, "os.PathLike[str]"], aggregates: Sequence[Aggregate],
                      fractal_dimension: float, prefactor: float, radius: float = 1.0,
-                     box: float = 0.0, periodic: bool = True) -> None:
+                     box: float = 0.0, periodic: bool = True, frames: bool = False) -> None:
     """Write aggregates as one frame (agglo_aggregates_write): H5MD for .h5md/.h5, else extended
     XYZ, side by side in a box [0, box]^dim (0: the smallest that holds them), periodic or walled,
-    masses (r/radius)^3: a start for particles.from with box.size = box."""
+    masses (r/radius)^3: a start for particles.from with box.size = box. frames=True: aggregate k
+    as frame k + 1 instead, each alone in one box (agglo_aggregates_write_frames)."""
     if len(aggregates) == 0:
         raise ValueError("write_aggregates: no aggregate")
     c = ffi.new("agglo_aggregate[]", len(aggregates))
@@ -96,6 +97,6 @@ def write_aggregates(path: Union[str, "os.PathLike[str]"], aggregates: Sequence[
         c[k].x = ffi.from_buffer("double[]", x)
         c[k].r = ffi.from_buffer("double[]", r)
         c[k].rg = a.rg
-    check(lib.agglo_aggregates_write(encode(path), c, len(aggregates), float(fractal_dimension),
-                                     float(prefactor), float(radius), float(box), 1 if periodic else 0),
-          "agglo_aggregates_write")
+    write = lib.agglo_aggregates_write_frames if frames else lib.agglo_aggregates_write
+    check(write(encode(path), c, len(aggregates), float(fractal_dimension), float(prefactor),
+                float(radius), float(box), 1 if periodic else 0), "agglo_aggregates_write")

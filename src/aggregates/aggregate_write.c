@@ -68,6 +68,67 @@ static agglo_status lay_out(const agglo_aggregate *a, size_t count, double radiu
   return AGGLO_OK;
 }
 
+/* The observables of a frame: the count of aggregates in it, D_f, k_f. */
+static void observables(agglo_frame_extras *x, double values[3]) {
+  const char *names[3] = {"n_aggregates", "fractal_dimension", "prefactor"};
+  *x = (agglo_frame_extras){.units = AGGLO_UNITS_REDUCED, .nobs = 3};
+  for (int k = 0; k < 3; k++) snprintf(x->names[k], sizeof x->names[k], "%s", names[k]), x->values[k] = values[k];
+}
+
+agglo_status agglo_aggregates_write_frames(const char *path, const agglo_aggregate *a, size_t count,
+                                           double fractal_dimension, double prefactor, double radius,
+                                           double box, int periodic) {
+  if (!path || !a || count == 0)
+    return agglo_error(AGGLO_ERROR_USAGE, "agglo_aggregates_write_frames: NULL path or no aggregate");
+  if (!(radius > 0) || !isfinite(radius))
+    return agglo_error(AGGLO_ERROR_INPUT, "aggregate: radius = %g (allowed: positive and finite)", radius);
+  if (!isfinite(box))
+    return agglo_error(AGGLO_ERROR_INPUT, "aggregate: box = %g (allowed: finite; <= 0 for the fitted box)", box);
+  /* one box for every frame: the largest any aggregate needs, or the one given */
+  double side = 0;
+  for (size_t k = 0; k < count; k++) {
+    agglo_system t = {0};
+    agglo_status st = lay_out(&a[k], 1, radius, box, periodic, &t);
+    if (st != AGGLO_OK) return st;
+    if (t.box.len[0] > side) side = t.box.len[0];
+    agglo_system_free(&t);
+  }
+  char *err = agglo_error_buffer();
+  int h5 = ends_with(path, ".h5md") || ends_with(path, ".h5");
+  double values[3] = {1, fractal_dimension, prefactor};
+  agglo_frame_extras x;
+  observables(&x, values);
+  agglo_h5md *h = NULL;
+  FILE *f = NULL;
+  agglo_status st = AGGLO_OK;
+  if (!h5 && !(f = fopen(path, "w"))) st = agglo_error(AGGLO_ERROR_IO, "%s: cannot write: %s", path, strerror(errno));
+  for (size_t k = 0; k < count && st == AGGLO_OK; k++) {
+    agglo_system s = {0};
+    st = lay_out(&a[k], 1, radius, side, periodic, &s);
+    if (st != AGGLO_OK) break;
+    s.step = (int64_t)k, s.t = (double)k; /* frame k: aggregate k */
+    if (h5) {
+      agglo_h5md_options ho = {.precision64 = 1, .units = AGGLO_UNITS_REDUCED,
+                               .observables = "n_aggregates,fractal_dimension,prefactor"};
+      if (!h && !(h = agglo_h5md_open(path, &s, 0, &ho, err, AGGLO_ERROR_LEN))) st = AGGLO_ERROR_IO;
+      else if (agglo_h5md_frame(h, &s, err, AGGLO_ERROR_LEN) != 0 ||
+               agglo_h5md_observables(h, s.step, values, err, AGGLO_ERROR_LEN) != 0)
+        st = AGGLO_ERROR_IO;
+    } else if (agglo_xyz_write_frame_exact(f, &s, &x) != 0) {
+      st = agglo_error(AGGLO_ERROR_IO, "%s: write failed (disk full?)", path);
+    }
+    agglo_system_free(&s);
+  }
+  if (h && agglo_h5md_close(h) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
+  if (f && fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
+  if (st != AGGLO_OK && (f || h)) {
+    remove(path);
+    char xd[4200];
+    if (h5 && agglo_h5md_xdmf_path(path, xd, sizeof xd) == 0) remove(xd);
+  }
+  return st;
+}
+
 agglo_status agglo_aggregates_write(const char *path, const agglo_aggregate *a, size_t count,
                                     double fractal_dimension, double prefactor, double radius,
                                     double box, int periodic) {
@@ -80,10 +141,9 @@ agglo_status agglo_aggregates_write(const char *path, const agglo_aggregate *a, 
   agglo_system s = {0};
   agglo_status st = lay_out(a, count, radius, box, periodic, &s);
   if (st != AGGLO_OK) return st;
-  agglo_frame_extras x = {.units = AGGLO_UNITS_REDUCED, .nobs = 3};
-  const char *names[3] = {"n_aggregates", "fractal_dimension", "prefactor"};
   double values[3] = {(double)count, fractal_dimension, prefactor};
-  for (int k = 0; k < 3; k++) snprintf(x.names[k], sizeof x.names[k], "%s", names[k]), x.values[k] = values[k];
+  agglo_frame_extras x;
+  observables(&x, values);
   char *err = agglo_error_buffer();
   if (ends_with(path, ".h5md") || ends_with(path, ".h5")) {
     agglo_h5md_options ho = {.precision64 = 1, .units = AGGLO_UNITS_REDUCED,
@@ -104,7 +164,12 @@ agglo_status agglo_aggregates_write(const char *path, const agglo_aggregate *a, 
       if (fclose(f) != 0 && st == AGGLO_OK) st = agglo_error(AGGLO_ERROR_IO, "%s: write failed", path);
     }
   }
-  if (st != AGGLO_OK) remove(path); /* no half file passes for an aggregate */
+  if (st != AGGLO_OK) { /* no half file passes for an aggregate */
+    remove(path);
+    char xd[4200];
+    if (agglo_h5md_xdmf_path(path, xd, sizeof xd) == 0 && (ends_with(path, ".h5md") || ends_with(path, ".h5")))
+      remove(xd);
+  }
   agglo_system_free(&s);
   return st;
 }

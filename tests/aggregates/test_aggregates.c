@@ -240,6 +240,21 @@ static void written_and_read_back(void **st) {
     }
     agglo_trajectory_close(tr);
   }
+  /* frames: aggregate k as frame k + 1, alone in one box (XYZ; H5MD with equal radii only) */
+  assert_int_equal(agglo_aggregates_write_frames("aggregates_frames.xyz", a, 2, 1.8, 1.3, 1, 0, 1), AGGLO_OK);
+  agglo_trajectory *tr;
+  int got, frames = 0;
+  assert_int_equal(agglo_trajectory_open("aggregates_frames.xyz", 0, &tr), AGGLO_OK);
+  while (agglo_trajectory_next(tr, &got) == AGGLO_OK && got) {
+    assert_int_equal(agglo_trajectory_count(tr), 120);
+    const double *r = agglo_trajectory_radii(tr);
+    for (size_t i = 0; i < 120; i++) assert_true(r[i] == a[frames].r[i]);
+    frames++;
+  }
+  agglo_trajectory_close(tr);
+  assert_int_equal(frames, 2);
+  assert_int_equal(agglo_aggregates_write_frames("aggregates_frames.h5md", a, 2, 1.8, 1.3, 1, 0, 1), AGGLO_ERROR_IO);
+  printf("H5MD frames of unequal radii: %s\n", agglo_last_error());
   /* a box too small is refused, naming the side needed */
   assert_int_equal(agglo_aggregates_write("too_small.xyz", a, 2, 1.8, 1.3, 1, 5, 0), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "too small for 2 aggregates"));

@@ -41,3 +41,10 @@ def test_written_file_is_a_trajectory(tmp_path):
     frames = list(an.Trajectory(path))
     assert len(frames) == 1 and frames[0].positions.shape == (180, 3)
     assert len(set(frames[0].clusters)) == 3
+
+
+def test_written_as_frames(tmp_path):
+    a = [agglo.aggregate(n=50 + 10 * k, seed=1, index=k) for k in range(3)]
+    path = tmp_path / "frames.xyz"
+    agglo.write_aggregates(path, a, 1.8, 1.3, frames=True)
+    assert [f.positions.shape[0] for f in an.Trajectory(path)] == [50, 60, 70]
