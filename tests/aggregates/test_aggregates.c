@@ -135,6 +135,33 @@ static void every_intermediate_cluster(void **st) {
   }
 }
 
+/* R_g of monomers first .. first + k - 1 (weights r^3), as rg_of for a range. */
+static double rg_range(const agglo_aggregate *a, size_t first, size_t k) {
+  agglo_aggregate b = *a;
+  b.x = a->x + 3 * first, b.r = a->r + first;
+  return rg_of(&b, k);
+}
+
+/* Cluster-cluster with equal radii and N = 2^10: each level joins neighbours, and a joined
+   cluster moves afterwards only as a rigid body, so every block of 2^L monomers of the final
+   aggregate (their order is the hierarchy's) is an intermediate cluster: each has the law's R_g. */
+static void every_intermediate_cluster_cc(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++) {
+    agglo_aggregate_options o = opts(1024, dim == 3 ? 1.8 : 1.5, 1.3, AGGLO_AGGREGATE_CC, dim);
+    agglo_aggregate a;
+    assert_int_equal(agglo_aggregate_build(&o, &a), AGGLO_OK);
+    double worst = 0;
+    size_t blocks = 0;
+    for (size_t k = 4; k <= 1024; k *= 2)
+      for (size_t first = 0; first < 1024; first += k, blocks++)
+        worst = fmax(worst, fabs(rg_range(&a, first, k) / rg_law(&a, k, o.fractal_dimension, o.prefactor) - 1));
+    printf("cc %dD: %zu intermediate clusters of 4 .. 1024 within %.1e of the law\n", dim, blocks, worst);
+    assert_true(worst < 1e-9);
+    agglo_aggregate_free(&a);
+  }
+}
+
 static void refused(agglo_aggregate_options o, agglo_status want, const char *text) {
   agglo_aggregate a;
   agglo_status st = agglo_aggregate_build(&o, &a);
@@ -275,6 +302,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(final_rg_no_overlap_connected),
     cmocka_unit_test(every_intermediate_cluster),
+    cmocka_unit_test(every_intermediate_cluster_cc),
     cmocka_unit_test(refusals_name_the_bound),
     cmocka_unit_test(stop_flag_stops),
     cmocka_unit_test(reproducible_by_seed_and_index),
