@@ -3,10 +3,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Cell coordinates within +-2^20 cells of the origin packed into one key (21 bits each): an
-   aggregate of 10^8 monomers of D_f >= 1 spans far less. */
+/* Cell coordinates packed into one key, 21 bits each: cells 2^21 apart along an axis (a chain
+   of millions of monomers) share a key, which costs distance tests, never a missed overlap (a
+   cell and its neighbours are looked up by the same keys they were inserted with). */
 static int64_t cell_key(long ix, long iy, long iz) {
-  return ((int64_t)(ix + (1L << 20)) << 42) | ((int64_t)(iy + (1L << 20)) << 21) | (int64_t)(iz + (1L << 20));
+  const uint64_t m = (1u << 21) - 1;
+  uint64_t k = (((uint64_t)(ix + (1L << 20)) & m) << 42) | (((uint64_t)(iy + (1L << 20)) & m) << 21) |
+               ((uint64_t)(iz + (1L << 20)) & m);
+  return (int64_t)k; /* 63 bits: never INT64_MIN, the empty slot */
 }
 
 static size_t slot_of(const agg_grid *g, int64_t key) {

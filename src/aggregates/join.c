@@ -206,6 +206,7 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
       if (lo <= hi) cand[nc] = a->first + i, clo[nc] = lo, chi[nc] = hi, nc++;
     }
     tried++;
+    if (nc == 0 && nb == 1) break; /* one monomer: no other j to draw, the distance is out of reach */
     if (nc > 0) {
       for (size_t k = 0; k < nb; k++) {
         double v[3] = {q[3 * k] - q[3 * jl], q[3 * k + 1] - q[3 * jl + 1], q[3 * k + 2] - q[3 * jl + 2]};
