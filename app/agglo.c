@@ -1,6 +1,7 @@
 /* agglo command line: parses arguments and hands over to the library. No physics here. */
 #include "agglo/agglo.h"
 #include "agglo/analysis.h"
+#include "aggregate_cli.h"
 #include "ensemble_cli.h"
 #include "analyze_cli.h"
 #include "paths.h"
@@ -38,6 +39,8 @@ static void usage(FILE *f) {
           "  agglo movie TRAJ [-o movie.mp4]      every frame drawn, encoded by ffmpeg\n"
           "  agglo compare [SCENARIO.ini] [opts]  ballistic: time stepping vs event driven over seeds\n"
           "  agglo agglomerates FILE.xyz [opts]   DPD agglomerate report: ellipsoids by shape class\n"
+          "  agglo aggregate [opts]               aggregates of prescribed fractal dimension and\n"
+          "                                       prefactor (tunable PC / CC), as starts for a run\n"
           "  agglo --help | agglo run --help      this text; every scenario key\n"
           "  agglo --version\n",
           agglo_version());
@@ -747,6 +750,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "ensemble")) return agglo_cli_ensemble(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return agglo_cli_plot(argc - 2, argv + 2);
   if (!strcmp(cmd, "render")) return agglo_cli_render(argc - 2, argv + 2);
+  if (!strcmp(cmd, "aggregate")) return agglo_cli_aggregate(argc - 2, argv + 2);
   if (!strcmp(cmd, "movie")) return agglo_cli_movie(argc - 2, argv + 2);
   fprintf(stderr, "agglo: unknown command '%s'\n", cmd);
   usage(stderr);

@@ -14,7 +14,7 @@ _agglo() {
   prev=${COMP_WORDS[COMP_CWORD - 1]}
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "run analyze convert list ensemble plot render movie compare agglomerates --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "run analyze convert list ensemble plot render movie compare agglomerates aggregate --help --version" -- "$cur"))
     return
   fi
   cmd=${COMP_WORDS[1]}

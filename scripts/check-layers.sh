@@ -11,6 +11,7 @@ allowed() { # folder -> the folders it may include (besides itself and agglo/)
     solvers) echo "core" ;;
     io) echo "core config analysis picture" ;;
     analysis) echo "core io" ;;
+    aggregates) echo "core io" ;;
     picture) echo "core config models" ;;
     mpi) echo "core config models solvers io analysis picture" ;;
   esac

@@ -18,7 +18,8 @@ page() { # page NAME SUMMARY TEXT-COMMAND...
     printf '.fi\n.SH SEE ALSO\n'
     if [ "$name" = agglo ]; then
       printf 'agglo\\-run(1), agglo\\-analyze(1), agglo\\-convert(1), agglo\\-list(1), agglo\\-ensemble(1),\n'
-      printf 'agglo\\-plot(1), agglo\\-render(1), agglo\\-movie(1), agglo\\-compare(1), agglo\\-agglomerates(1);\n'
+      printf 'agglo\\-plot(1), agglo\\-render(1), agglo\\-movie(1), agglo\\-compare(1), agglo\\-agglomerates(1),\n'
+      printf 'agglo\\-aggregate(1);\n'
     else
       printf 'agglo(1);\n'
     fi
@@ -36,3 +37,4 @@ page agglo-render "pictures of trajectory frames" "$agglo" render --help
 page agglo-movie "every frame of a trajectory drawn and encoded by ffmpeg" "$agglo" movie --help
 page agglo-compare "ballistic aggregation: time stepping against event driven over seeds" "$agglo" compare --help
 page agglo-agglomerates "the DPD agglomerate report of a frame" "$agglo" agglomerates --help
+page agglo-aggregate "aggregates of prescribed fractal dimension and prefactor (tunable PC / CC)" "$agglo" aggregate --help

@@ -6,7 +6,7 @@ prefix=$1
 fail() { echo "FAIL: $*"; exit 1; }
 export MANPATH=$prefix/share/man: PATH=$prefix/bin:$PATH MANPAGER=cat PAGER=cat
 for page in agglo agglo-run agglo-analyze agglo-convert agglo-list agglo-ensemble agglo-plot \
-            agglo-render agglo-movie agglo-compare agglo-agglomerates; do
+            agglo-render agglo-movie agglo-compare agglo-agglomerates agglo-aggregate; do
   text=$(man "$page" 2>&1) || fail "man $page: $text"
   echo "$text" | grep -q "^NAME" || fail "man $page has no NAME section"
 done
