@@ -498,7 +498,7 @@ static void analyze_usage(FILE *f) {
           "  --sq-tolerance T      binned: bound on the error of S at the largest q (default 1e-3)\n"
           "  --sq-exact-pairs P    auto: the exact sum up to P pairs (default 2e5)\n"
           "  --sq-max-pairs P      refuse clusters of more pairs (default 5e8, at most 1e11)\n"
-          "  --sq-fit QLO,QHI      the power-law fit's q range (default 5/R_g .. 0.5/a)\n"
+          "  --sq-fit QLO,QHI      the power-law fit's q range (default 5/R_g .. 1/a)\n"
           "  --mobility            orientation-averaged projected area (Monte Carlo, standard error)\n"
           "                        and mobility diameters (the dlca model's law) into mobility.csv\n"
           "  --orientations K      its orientations (1 .. 1e7, default 200)\n"

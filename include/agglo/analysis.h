@@ -194,7 +194,7 @@ typedef struct {
                           10 / a), a the monomers' volume-equivalent mean radius */
   int q_count;         /* q values, log-spaced (0: 200; at most AGGLO_SQ_MAX_Q) */
   agglo_sq_options sq_options;
-  double fit_q_min, fit_q_max; /* the power-law fit's range (0: 5 / R_g and 0.5 / a) */
+  double fit_q_min, fit_q_max; /* the power-law fit's range (0: 5 / R_g and 1 / a) */
   int mobility;        /* projected area and mobility diameters into mobility.csv */
   int64_t orientations, rays; /* its Monte Carlo (0: 200 orientations of 4000 rays) */
   uint64_t seed;       /* its random numbers */

@@ -85,10 +85,11 @@ static int structure_factor(const agglo_analyze_options *o, const agglo_system *
   res->sq_info = worst;
   res->direct_rg = sqrt(rg2 / s0);
   agglo_guinier_fit(q, S, nq, s->dim, s0 / total, &res->guinier_rg, &res->guinier_points);
-  /* [choice] the power law between 5 / R_g (past the Guinier knee) and 0.5 / a (before the
-     monomers' nearest-neighbour peak near q = pi / (2a)) */
+  /* [choice] the power law between 5 / R_g (past the knee: the fits of the Fisher-Burford,
+     exponential and Gaussian cut-offs of D_f 1.8 over q R_g = 5 .. 45 give D_f within -3 % .. +1 %)
+     and 1 / a (before the monomers' nearest-neighbour oscillation near q = pi / (2a)) */
   res->fit_q_lo = o->fit_q_min > 0 ? o->fit_q_min : rg0 > 0 ? 5 / rg0 : qlo;
-  res->fit_q_hi = o->fit_q_max > 0 ? o->fit_q_max : 0.5 / a;
+  res->fit_q_hi = o->fit_q_max > 0 ? o->fit_q_max : 1 / a;
   res->sq_slope = NAN, res->fit_points = 0;
   if (res->fit_q_hi > res->fit_q_lo)
     agglo_power_law_fit(q, S, nq, res->fit_q_lo, res->fit_q_hi, &res->sq_slope, &res->fit_points);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXACT_TERMS_MAX 1e10 /* pairs x q values of an exact sum: about two minutes */
+#define EXACT_TERMS_MAX 1e10 /* pairs (or bins) x q values of a sum: about two minutes */
 
 double agglo_sphere_amplitude(double x) {
   if (fabs(x) < 1e-3) return 1 - x * x / 10; /* the series: the formula cancels there */
@@ -120,6 +120,13 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
       return agglo_error(AGGLO_ERROR_INPUT, "%s: tolerance %g at q = %g needs %.4g distance bins "
                          "(at most %d): allowed tolerance >= %.3g (agglo analyze: --sq-tolerance), "
                          "or a smaller largest q", fn, tol, qmax, nb, AGGLO_SQ_MAX_BINS, tmin);
+    }
+    if (nb * (double)nq > EXACT_TERMS_MAX) {
+      free(amp);
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: %.4g distance bins (tolerance %g at q = %g) at %zu q "
+                         "values are %.4g terms, above %.0e: fewer q values (agglo analyze: --q-count) "
+                         "or a larger tolerance (--sq-tolerance)", fn, nb, tol, qmax, nq, nb * (double)nq,
+                         EXACT_TERMS_MAX);
     }
     size_t B = (size_t)nb;
     double *cnt = calloc(B, sizeof *cnt), *s1 = calloc(B, sizeof *s1), *s2 = calloc(B, sizeof *s2);
