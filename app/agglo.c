@@ -516,7 +516,7 @@ static void analyze_usage(FILE *f) {
           "  --angles M            Gauss-Legendre points per panel of the angle integral (default 64)\n"
           "  --mstm FILE           MSTM input file of the largest cluster (needs --wavelength, --index)\n"
           "  --ddscat FILE         DDSCAT shape file (FROM_FILE) of the largest cluster\n"
-          "  --dipole-spacing D    its lattice spacing (default a/10)\n"
+          "  --dipole-spacing D    its lattice spacing (default a/5)\n"
           "  --max-dipoles N       its bound (1 .. 1e9, default 1e7)\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
           "cluster of the reported frame); definitions in docs/analysis.md\n");

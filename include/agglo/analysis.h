@@ -208,7 +208,7 @@ typedef struct {
   agglo_optics_options optics_options;
   const char *mstm;    /* MSTM input file of the largest cluster (not NULL: written) */
   const char *ddscat;  /* DDSCAT shape file of the largest cluster */
-  double dipole_spacing; /* its lattice spacing (0: a / 10) */
+  double dipole_spacing; /* its lattice spacing (0: a / 5) */
   int64_t max_dipoles; /* its bound (0: 1e7) */
 } agglo_analyze_options;
 

@@ -178,7 +178,7 @@ int agglo_aggregate_outputs(const agglo_analyze_options *o, const agglo_system *
     goto out;
   }
   if (o->ddscat) {
-    double d = o->dipole_spacing > 0 ? o->dipole_spacing : mean_radius(r, m) / 10;
+    double d = o->dipole_spacing > 0 ? o->dipole_spacing : mean_radius(r, m) / 5;
     if (agglo_write_ddscat(o->ddscat, x, r, m, d, o->max_dipoles ? o->max_dipoles : 10000000,
                            &res->ddscat_dipoles) != AGGLO_OK) {
       lib_fail(err, errlen);
