@@ -106,6 +106,11 @@ static int mobility(const agglo_analyze_options *o, const agglo_system *s, const
   double df = o->mobility_df > 0 ? o->mobility_df : s->dim == 2 ? 1.45 : 1.8;
   double gamma = o->area_exponent > 0 ? o->area_exponent : 0.92;
   int law = o->mobility_law;
+  double rays = (double)take * (double)(o->orientations ? o->orientations : 200) * (double)(o->rays ? o->rays : 4000);
+  if (rays > 1e10)
+    return agglo_fail(err, errlen, "--mobility over %zu clusters x %lld orientations x %lld rays = %.4g "
+                      "rays (at most 1e10): fewer --orientations or --rays, or --clusters largest", take,
+                      (long long)(o->orientations ? o->orientations : 200), (long long)(o->rays ? o->rays : 4000), rays);
   fprintf(f, "label,size,a,projected_area,projected_area_error,rp,rp_law,rm,d_continuum,"
              "d_free_molecular,d_knudsen\n");
   for (size_t c = 0; c < take; c++) {
