@@ -199,6 +199,16 @@ static int draw_plots(const agglo_analyze_options *o, const agglo_analyze_result
               r->rg_log_size, r->fractal_dimension_mass, r->fractal_dimension_mass);
     fprintf(f, "\n");
   }
+  if (o->sq) /* S(q) and I(q) of sq.csv, with the fitted power law and Guinier's curve */
+    fprintf(f, "set datafile separator ','\nset output 'sq.png'\nset key top right\nset format y '%%g'\n"
+               "set title 'structure factor (%s)'\nset xlabel 'q'\nset ylabel 'S(q), I(q)'\n"
+               "plot 'sq.csv' using 1:2 skip 1 with lines title 'S(q)', 'sq.csv' using 1:($3 > 0 ? $3 : NaN) "
+               "skip 1 with lines dt 2 title 'I(q)', (x >= %.10g && x <= %.10g) ? exp(%.10g) * x**(%.10g) : NaN "
+               "title 'slope %.3f', (x <= 1.5 / %.10g) ? %.10g * exp(-x * x * %.10g**2 / %d) : NaN title "
+               "'Guinier R_g = %.4g'\nset datafile separator whitespace\nset key top left\nset format y\n",
+            o->clusters_all ? "all clusters, per monomer" : "largest cluster", r->fit_q_lo, r->fit_q_hi,
+            r->sq_log_prefactor, r->sq_slope, r->sq_slope, r->guinier_rg, r->sq_s0, r->guinier_rg, r->dim,
+            r->guinier_rg);
   fprintf(f, "set output 'pair_distribution.png'\nset title 'cumulative pair distribution P(r)'\n"
              "set xlabel 'r'\nset ylabel 'P(r)'\n"
              "plot 'pair_distribution.dat' using 1:($2 > 0 ? $2 : NaN) with linespoints title 'P(r)'\n");

@@ -93,3 +93,10 @@ add_test(NAME analyze_sq_refusals
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_sq_refusals PROPERTIES
   PASS_REGULAR_EXPRESSION "--q-count 1: expected an integer from 2 to 100000.*1431 monomers make 1.023e\\+06 pairs, above the bound of 1000 \\(max_pairs. agglo analyze: --sq-max-pairs, at most 1e11\\).*allowed tolerance >= .*--sq-tolerance.*--orientations 0: expected an integer from 1 to 10000000.*--optics and --mstm need --wavelength.*max_dipoles = 10000000 \\(agglo analyze: --max-dipoles.*NONE_WRITTEN")
+
+# --sq with --plots draws sq.png (S, I, the fitted power law and Guinier's curve), and an
+# --overwrite without --sq removes it with the rest of the earlier analysis
+add_test(NAME analyze_sq_plot
+  COMMAND sh -c "rm -rf an_sq_plot && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --plots -o an_sq_plot > /dev/null && test -s an_sq_plot/sq.png && grep -c \"slope -1.8\" an_sq_plot/plots.gp && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --overwrite -o an_sq_plot > /dev/null && test ! -e an_sq_plot/sq.png && test ! -e an_sq_plot/sq.csv && echo SQ_PLOT_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_plot PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "^1\nSQ_PLOT_OK")

@@ -254,6 +254,7 @@ typedef struct {
   double sq_q_min, sq_q_max;
   agglo_sq_info sq_info;
   double guinier_rg, direct_rg, sq_slope, fit_q_lo, fit_q_hi;
+  double sq_s0, sq_log_prefactor; /* S(0) (sum N^2 / sum N) and c of the fitted ln S = c + slope ln q */
   size_t guinier_points, fit_points;
   /* mobility, of the largest cluster: its size, mean radius a, projected area (and standard
      error), R_p measured and by the law's exponent, R_m, and the mobility diameters */

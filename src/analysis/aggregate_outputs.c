@@ -93,6 +93,11 @@ static int structure_factor(const agglo_analyze_options *o, const agglo_system *
   res->sq_slope = NAN, res->fit_points = 0;
   if (res->fit_q_hi > res->fit_q_lo)
     agglo_power_law_fit(q, S, nq, res->fit_q_lo, res->fit_q_hi, &res->sq_slope, &res->fit_points);
+  res->sq_s0 = s0 / total, res->sq_log_prefactor = NAN;
+  double sum = 0; /* the fitted line passes through the mean of (ln q, ln S) over its points */
+  for (size_t k = 0; k < nq && res->fit_points; k++)
+    if (q[k] >= res->fit_q_lo && q[k] <= res->fit_q_hi && S[k] > 0) sum += log(S[k]) - res->sq_slope * log(q[k]);
+  if (res->fit_points) res->sq_log_prefactor = sum / (double)res->fit_points;
   rc = 0;
 out:
   free(q), free(S), free(I), free(E), free(Sc), free(Ic), free(Ec);

@@ -21,7 +21,7 @@
 static const char *const analysis_files[] = {
     "analysis.csv", "clusters.csv", "rdf.csv", "msd.csv", "box_counting.dat", "pair_distribution.dat",
     "size_distribution.dat", "rg_size.dat", "sq.csv", "mobility.csv", "optics.csv", "plots.gp", "plots.log", "n_clusters.png",
-    "size_distribution.png", "box_counting.png", "rg_size.png", "pair_distribution.png"};
+    "size_distribution.png", "box_counting.png", "rg_size.png", "pair_distribution.png", "sq.png"};
 enum { N_WRITTEN = 11, N_FILES = sizeof analysis_files / sizeof analysis_files[0] };
 
 /* Each file is written as NAME.part; written[k] says which (renamed together at the end). */
