@@ -88,18 +88,19 @@ static void print_aggregates(const agglo_analyze_options *o, const agglo_analyze
              r->sq_info.bins, r->sq_info.bin_width, r->sq_info.max_error);
     else
       printf("                             exact Debye sum (%.4g pairs)\n", r->sq_info.pairs);
-    printf("  Guinier R_g                %.5g over %zu points (S >= S(0) e^(-1/%d)); direct R_g %.5g "
-           "(%+.2f%%)\n", r->guinier_rg, r->guinier_points, r->dim, r->direct_rg,
-           100 * (r->guinier_rg / r->direct_rg - 1));
+    if (isfinite(r->guinier_rg))
+      printf("  Guinier R_g                %.5g over %zu points (S >= S(0) e^(-1/%d)); direct R_g %.5g "
+             "(%+.2f%%)\n", r->guinier_rg, r->guinier_points, r->dim, r->direct_rg,
+             100 * (r->guinier_rg / r->direct_rg - 1));
+    else
+      printf("  Guinier R_g                nan (%zu points below q R_g ~ 1, a fit needs 3: a smaller "
+             "--q-min or more q values); direct R_g %.5g\n", r->guinier_points, r->direct_rg);
     if (isfinite(r->sq_slope))
       printf("  power-law slope            %.4g over q = %.4g .. %.4g (%zu points): D_f = %.4g\n",
              r->sq_slope, r->fit_q_lo, r->fit_q_hi, r->fit_points, -r->sq_slope);
     else
       printf("  power-law slope            nan (%zu points in q = %.4g .. %.4g, a fit needs 3: a larger "
              "cluster, more q values or --sq-fit)\n", r->fit_points, r->fit_q_lo, r->fit_q_hi);
-    if (!isfinite(r->guinier_rg))
-      printf("                             (Guinier: %zu points below q R_g ~ 1, a fit needs 3: a "
-             "smaller --q-min)\n", r->guinier_points);
   }
   if (o->mobility) {
     printf("  projected area             %.6g +- %.2g (orientation average, %zu spheres of a = %.4g)\n",

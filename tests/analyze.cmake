@@ -100,3 +100,11 @@ add_test(NAME analyze_sq_plot
   COMMAND sh -c "rm -rf an_sq_plot && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --plots -o an_sq_plot > /dev/null && test -s an_sq_plot/sq.png && grep -c \"slope -1.8\" an_sq_plot/plots.gp && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --overwrite -o an_sq_plot > /dev/null && test ! -e an_sq_plot/sq.png && test ! -e an_sq_plot/sq.csv && echo SQ_PLOT_OK"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_sq_plot PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "^1\nSQ_PLOT_OK")
+
+# --clusters all: two dimers (unit distance, one along x, one along y, far apart) in 2D average to
+# one dimer's S = 1 + J0(q): 1.93846981 at q = 0.5, 1.22389078 at q = 2; a mobility row each
+add_test(NAME analyze_sq_all_clusters
+  COMMAND sh -c "rm -rf an_sq_all && printf '4\\nProperties=species:S:1:pos:R:3:radius:R:1\\nA 0 0 0 0.5\\nA 1 0 0 0.5\\nA 50 0 0 0.5\\nA 50 1 0 0.5\\n' > two_dimers.xyz && ${AGGLO} analyze two_dimers.xyz --clusters all --sq --mobility --q-min 0.5 --q-max 2 --q-count 2 -o an_sq_all && cat an_sq_all/sq.csv && test $(wc -l < an_sq_all/mobility.csv) -eq 3 && echo ALL_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_all_clusters PROPERTIES
+  PASS_REGULAR_EXPRESSION "2 clusters, 4 monomers.*J0 kernel \\(2D\\) \\(all clusters, per monomer\\).*Guinier R_g +nan \\(2 points.*0.5,1.93846981,.*\n2,1.22389078,.*ALL_OK")
