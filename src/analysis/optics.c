@@ -95,6 +95,7 @@ agglo_status agglo_rdg_fa(const double *x, const double *r, size_t n, double lam
     if (e >= 2 * k) break;
   }
   panels--; /* panels between edges[0..panels] */
+  edges[panels] = 2 * k; /* 78 doublings short of 2k (k R_g > 1e22): the last panel reaches it */
   size_t nq = (size_t)panels * (size_t)m;
   if (nq > AGGLO_SQ_MAX_Q)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: %d panels x %d angles = %zu q values (at most %d): "

@@ -106,8 +106,8 @@ agglo_status agglo_write_ddscat(const char *path, const double *x, const double 
   for (size_t i = 0; i < n; i++) {
     double side = floor((x[3 * i] + r[i]) / spacing) - ceil((x[3 * i] - r[i]) / spacing) + 1;
     cube += pow(fmax(side, 1) + 1, 3);
-    if (fabs(x[3 * i]) / spacing + r[i] / spacing > 1e9 || fabs(x[3 * i + 1]) / spacing > 1e9 ||
-        fabs(x[3 * i + 2]) / spacing > 1e9)
+    if ((fabs(x[3 * i]) + r[i]) / spacing > 1e9 || (fabs(x[3 * i + 1]) + r[i]) / spacing > 1e9 ||
+        (fabs(x[3 * i + 2]) + r[i]) / spacing > 1e9)
       return agglo_error(AGGLO_ERROR_INPUT, "%s: sphere %zu lies 1e9 lattice spacings (%g) from the "
                          "origin or more: a larger spacing", fn, i, spacing);
   }
