@@ -461,7 +461,9 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
-          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n\n"
+          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n"
+          "                     [--clusters largest|all] [--sq ...] [--mobility ...] [--optics ...]\n"
+          "                     [--mstm FILE] [--ddscat FILE]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
           "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
@@ -520,7 +522,8 @@ static void analyze_usage(FILE *f) {
           "  --dipole-spacing D    its lattice spacing (default a/5)\n"
           "  --max-dipoles N       its bound (1 .. 1e9, default 1e7)\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
-          "cluster of the reported frame); definitions in docs/analysis.md\n");
+          "cluster of the reported frame), and as asked sq.csv, mobility.csv, optics.csv;\n"
+          "definitions in docs/analysis.md and docs/scattering.md\n");
 }
 
 static int parse_double(const char *opt, const char *text, double *out) {
