@@ -95,7 +95,11 @@ static void print_aggregates(const agglo_analyze_options *o, const agglo_analyze
     else
       printf("  Guinier R_g                nan (%zu points below q R_g ~ 1, a fit needs 3: a smaller "
              "--q-min or more q values); direct R_g %.5g\n", r->guinier_points, r->direct_rg);
-    if (isfinite(r->sq_slope))
+    if (isfinite(r->sq_slope) && r->fit_q_hi < 3 * r->fit_q_lo) /* too small for a fractal regime */
+      printf("  power-law slope            %.4g over q = %.4g .. %.4g (%zu points): a window of a factor "
+             "%.3g (< 3), no power law to read D_f from\n", r->sq_slope, r->fit_q_lo, r->fit_q_hi,
+             r->fit_points, r->fit_q_hi / r->fit_q_lo);
+    else if (isfinite(r->sq_slope))
       printf("  power-law slope            %.4g over q = %.4g .. %.4g (%zu points): D_f = %.4g\n",
              r->sq_slope, r->fit_q_lo, r->fit_q_hi, r->fit_points, -r->sq_slope);
     else
