@@ -4,6 +4,7 @@
 #include "analysis/aggregate_outputs.h"
 #include "core/error.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,23 @@ int agglo_aggregate_outputs(const agglo_analyze_options *o, const agglo_system *
   if (sq && structure_factor(o, s, u, info, nc, x, r, sq, res, err, errlen) != 0) goto out;
   if (mob && mobility(o, s, u, info, nc, x, r, mob, res, err, errlen) != 0) goto out;
   if (opt && optics(o, s, u, info, nc, x, r, opt, res, err, errlen) != 0) goto out;
+  rc = 0;
+out:
+  free(u), free(x), free(r);
+  return rc;
+}
+
+int agglo_aggregate_writers(const agglo_analyze_options *o, const agglo_system *s, double gap,
+                            const agglo_cluster_info *info, size_t nc, agglo_analyze_result *res,
+                            char *err, size_t errlen) {
+  if (nc == 0) return agglo_fail(err, errlen, "the frame has no particle to write as an aggregate");
+  double *u = malloc((3 * s->n + 1) * sizeof *u), *x = malloc((3 * s->n + 1) * sizeof *x);
+  double *r = malloc((s->n + 1) * sizeof *r);
+  int rc = -1;
+  if (!u || !x || !r || agglo_unwrap_clusters(s, gap, u) != 0) {
+    agglo_fail(err, errlen, "out of memory (the aggregate's files)");
+    goto out;
+  }
   size_t m = gather(s, u, info[0].label, x, r);
   if (o->mstm && agglo_write_mstm(o->mstm, x, r, m, o->wavelength, o->m_re, o->m_im) != AGGLO_OK) {
     lib_fail(err, errlen);
@@ -192,6 +210,7 @@ int agglo_aggregate_outputs(const agglo_analyze_options *o, const agglo_system *
     if (agglo_write_ddscat(o->ddscat, x, r, m, d, o->max_dipoles ? o->max_dipoles : 10000000,
                            &res->ddscat_dipoles) != AGGLO_OK) {
       lib_fail(err, errlen);
+      if (o->mstm) remove(o->mstm); /* written just above: none of the two, as the analysis */
       goto out;
     }
   }

@@ -339,10 +339,12 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     if (close_out(mf, o->out_dir, "msd.csv", err, errlen) != 0) goto out;
     res->diffusion = agglo_msd_diffusion(&msd), res->msd_frames = msd.frames;
   }
-  if ((o->sq || o->mobility || o->optics || o->mstm || o->ddscat) &&
-      aggregate_files(o, &keep, info, nc, res, err, errlen) != 0)
+  if ((o->sq || o->mobility || o->optics) && aggregate_files(o, &keep, info, nc, res, err, errlen) != 0)
     goto out;
   if (o->curves && write_curves(o, &keep, res, info, nc, err, errlen) != 0) goto out;
+  if ((o->mstm || o->ddscat) &&
+      agglo_aggregate_writers(o, &keep, gap_for(o, &keep), info, nc, res, err, errlen) != 0)
+    goto out;
   rc = 0;
 out:
   if (csv) fclose(csv);
