@@ -20,7 +20,8 @@ enum { AGGLO_SQ_AUTO = 0, AGGLO_SQ_EXACT = 1, AGGLO_SQ_BINNED = 2 };
 typedef struct {
   int method;         /* AGGLO_SQ_* */
   double tolerance;   /* binned: the bound on |S_binned - S_exact| at the largest q (0: 1e-3) */
-  double exact_pairs; /* AUTO: the exact sum up to this many pairs (0: 2e5) */
+  double exact_pairs; /* AUTO: the exact sum up to this many pairs (0: 2e5), and for I of
+                         unequal radii up to 2e8 pairs x q values */
   double max_pairs;   /* refused beyond this many pairs (0: 5e8; at most 1e11) */
 } agglo_sq_options;
 

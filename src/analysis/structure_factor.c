@@ -71,12 +71,16 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
     return agglo_error(AGGLO_ERROR_INPUT, "%s: %zu monomers make %.4g pairs, above the bound of "
                        "%.4g (max_pairs; agglo analyze: --sq-max-pairs, at most 1e11)", fn, n,
                        pairs, max_pairs);
-  int binned = d.method == AGGLO_SQ_BINNED || (d.method == AGGLO_SQ_AUTO && pairs > exact_pairs);
+  int same = !r || equal_radii(r, n);
+  /* auto: exact up to exact_pairs pairs, and for I of unequal radii (which only the exact sum
+     gives) up to 2e8 terms (a few seconds) */
+  int exact_for_I = I && !same && pairs * (double)nq <= 2e8;
+  int binned = d.method == AGGLO_SQ_BINNED ||
+               (d.method == AGGLO_SQ_AUTO && pairs > exact_pairs && !exact_for_I);
   if (!binned && pairs * (double)nq > EXACT_TERMS_MAX)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: the exact sum over %.4g pairs at %zu q values is "
                        "%.4g terms, above %.0e: fewer q values, or the binned sum", fn, pairs, nq,
                        pairs * (double)nq, EXACT_TERMS_MAX);
-  int same = !r || equal_radii(r, n);
   double *amp = NULL;
   if (I && !same && (amp = amplitudes(r, n, dim, amplitude, q, nq)) == NULL)
     return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);

@@ -221,3 +221,18 @@ def test_projected_area_mobility_and_optics(tmp_path):
     nat = an.write_ddscat(tmp_path / "a.shape", [[0, 0, 0]], [2.0], 1.0)
     assert nat == sum(1 for i in range(-2, 3) for j in range(-2, 3) for m in range(-2, 3)
                       if i * i + j * j + m * m <= 4)
+
+
+def test_intensity_of_unequal_radii_exact_or_nan():
+    # 800 monomers (3.2e5 pairs, above exact_pairs): auto still sums I exactly for unequal radii
+    # (3.2e5 pairs x 50 q <= 2e8); forced binned gives the binned S and I = nan
+    rng = np.random.default_rng(4)
+    x = np.cumsum(rng.normal(size=(800, 3)), axis=0)
+    r = rng.uniform(0.3, 0.6, 800)
+    q = np.geomspace(0.01, 3, 50)
+    auto = an.structure_factor(x, q, radii=r)
+    exact = an.structure_factor(x, q, radii=r, method="exact")
+    assert not auto.binned and np.allclose(auto.I, exact.I, rtol=1e-12)
+    binned = an.structure_factor(x, q, radii=r, method="binned")
+    assert binned.binned and np.all(np.isnan(binned.I))
+    assert np.all(np.abs(binned.S - exact.S) <= binned.error + 1e-9)
