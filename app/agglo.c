@@ -515,8 +515,9 @@ static void analyze_usage(FILE *f) {
           "  --optics              RDG-FA cross-sections into optics.csv (needs --wavelength, --index)\n"
           "  --wavelength L        the light's wavelength\n"
           "  --index RE,IM         the monomers' refractive index m = RE + i IM\n"
-          "  --optics-structure S  debye (the aggregate's own S(q), default), fisher_burford or\n"
-          "                        exponential (model S(q R_g) of --optics-df D, default 1.8)\n"
+          "  --optics-structure S  debye (the aggregate's own S(q), default), fisher_burford,\n"
+          "                        exponential or gaussian (cut-off models S(q R_g) of --optics-df\n"
+          "                        D, default 1.8)\n"
           "  --angles M            Gauss-Legendre points per panel of the angle integral (default 64)\n"
           "  --mstm FILE           MSTM input file of the largest cluster (needs --wavelength, --index)\n"
           "  --ddscat FILE         DDSCAT shape file (FROM_FILE) of the largest cluster\n"
@@ -573,7 +574,7 @@ static int aggregate_option(agglo_analyze_options *o, int argc, char **argv, int
   int c;
   static const char *const clusters[] = {"largest", "all"}, *const methods[] = {"auto", "exact", "binned"};
   static const char *const laws[] = {"adjusted_sphere", "sphere"};
-  static const char *const structures[] = {"debye", "fisher_burford", "exponential"};
+  static const char *const structures[] = {"debye", "fisher_burford", "exponential", "gaussian"};
   if (!strcmp(a, "--sq")) return o->sq = 1;
   if (!strcmp(a, "--mobility")) return o->mobility = 1;
   if (!strcmp(a, "--optics")) return o->optics = 1;
@@ -612,7 +613,7 @@ static int aggregate_option(agglo_analyze_options *o, int argc, char **argv, int
   else if (!strcmp(a, "--wavelength")) rc = parse_double(a, v, &o->wavelength) ? -1 : 1;
   else if (!strcmp(a, "--index")) rc = parse_pair(a, v, &o->m_re, &o->m_im) ? -1 : 1;
   else if (!strcmp(a, "--optics-structure")) {
-    rc = parse_choice(a, v, structures, 3, &c) ? -1 : 1;
+    rc = parse_choice(a, v, structures, 4, &c) ? -1 : 1;
     o->optics_options.structure = c;
   } else if (!strcmp(a, "--optics-df")) rc = parse_double(a, v, &o->optics_options.df) ? -1 : 1;
   else if (!strcmp(a, "--angles")) {

@@ -119,7 +119,8 @@ static void print_aggregates(const agglo_analyze_options *o, const agglo_analyze
   if (o->optics)
     printf("  RDG-FA (%s)     C_abs %.6g, C_sca %.6g (x = %.4g, E %.4g, F %.4g, C_sca/(N^2 C_sca,1) "
            "%.4g)\n", o->optics_options.structure == AGGLO_OPTICS_DEBYE ? "debye" :
-           o->optics_options.structure == AGGLO_OPTICS_FISHER_BURFORD ? "FB   " : "exp  ",
+           o->optics_options.structure == AGGLO_OPTICS_FISHER_BURFORD ? "FB   " :
+           o->optics_options.structure == AGGLO_OPTICS_EXPONENTIAL ? "exp  " : "gauss",
            r->optics.c_abs, r->optics.c_sca, r->optics.x_monomer, r->optics.E, r->optics.F, r->optics.g);
   if (o->mstm) printf("  MSTM input                 %s\n", o->mstm);
   if (o->ddscat) printf("  DDSCAT shape               %s (%lld dipoles)\n", o->ddscat, (long long)r->ddscat_dipoles);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """RDG-FA's scattering of one aggregate by the three structure-factor choices (docs/scattering.md):
 G = C_sca / (N^2 C_sca,monomer) against k R_g for the aggregate's own Debye S(q) and the
-Fisher-Burford and exponential cut-off models of fractal dimension D_f, with the absorption
+Fisher-Burford, exponential and Gaussian cut-off models of fractal dimension D_f, with the absorption
 C_abs = N C_abs,monomer at every wavelength.
 
   PYTHONPATH=python bench/aggregates/rdg_structures.py AGGREGATE.xyz D_F OUT.png [m_re m_im]
@@ -27,7 +27,7 @@ def main():
     rg = an.gyration(x).rg
     krg = np.geomspace(0.05, 30, 25)
     lam = 2 * np.pi * rg / krg
-    rows = {s: [] for s in ("debye", "fisher_burford", "exponential")}
+    rows = {s: [] for s in ("debye", "fisher_burford", "exponential", "gaussian")}
     for L in lam:
         for s in rows:
             o = an.rdg_fa(x, r, L, m, structure=s, df=df)

@@ -78,11 +78,19 @@ double agglo_mobility_radius(double f, double mfp);
 /* RDG-FA optics (Sorensen, Aerosol Sci. Technol. 35, 648, 2001) of n monomers of radii r in
    vacuum (or a medium: wavelength and m relative to it), wavelength lambda, refractive index
    m = m_re + i m_im. The structure factor of the scattering integral: */
-enum { AGGLO_OPTICS_DEBYE = 0, AGGLO_OPTICS_FISHER_BURFORD = 1, AGGLO_OPTICS_EXPONENTIAL = 2 };
+enum { AGGLO_OPTICS_DEBYE = 0, AGGLO_OPTICS_FISHER_BURFORD = 1, AGGLO_OPTICS_EXPONENTIAL = 2,
+       AGGLO_OPTICS_GAUSSIAN = 3 };
+/* The model structure factors S(q)/N of a fractal of dimension df (1 < df <= 3) at x = q R_g >= 0
+   (Sorensen 2001): Fisher-Burford (1 + 2 x^2 / (3 df))^(-df/2); the exponential cut-off of the
+   pair correlation, sin((df - 1) atan(x c)) / ((df - 1) x c (1 + x^2 c^2)^((df - 1)/2)),
+   c^2 = 2 / (df (df + 1)); the Gaussian cut-off 1F1(df/2; 3/2; -x^2/df). NAN for another
+   structure or df out of range. */
+double agglo_fractal_structure_factor(int structure, double df, double x);
 #define AGGLO_OPTICS_MAX_ANGLES 100000
 typedef struct {
   int structure;  /* AGGLO_OPTICS_*: the aggregate's own Debye sum (Rayleigh monomers, volume
-                     weights) or a model S(q R_g) of fractal dimension df */
+                     weights) or a model S(q R_g) of fractal dimension df
+                     (agglo_fractal_structure_factor) */
   double df;      /* the models' fractal dimension (1 < df <= 3) */
   int angles;     /* Gauss-Legendre points per panel of the integral over cos(theta) (0: 64;
                      1 .. AGGLO_OPTICS_MAX_ANGLES) */

@@ -19,7 +19,7 @@ __all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_
            "temperature", "smoluchowski", "growth_exponent", "Trajectory", "Frame", "Gyration",
            "BoxCounting", "Ellipsoid", "Smoluchowski", "Growth", "structure_factor", "guinier_rg",
            "power_law_slope", "projected_area", "mobility_friction_length", "mobility_radius",
-           "mobility_diameters", "rdg_fa", "write_mstm", "write_ddscat", "StructureFactor",
+           "mobility_diameters", "rdg_fa", "fractal_structure_factor", "write_mstm", "write_ddscat", "StructureFactor",
            "ProjectedArea", "Mobility", "Optics"]
 
 class Gyration(NamedTuple):
@@ -496,7 +496,7 @@ class _Reader:
 # aggregates as scatterers and aerosol particles (include/agglo/scattering.h, docs/scattering.md)
 
 SQ_METHODS = {"auto": 0, "exact": 1, "binned": 2}
-OPTICS_STRUCTURES = {"debye": 0, "fisher_burford": 1, "exponential": 2}
+OPTICS_STRUCTURES = {"debye": 0, "fisher_burford": 1, "exponential": 2, "gaussian": 3}
 MOBILITY_LAWS = {"adjusted_sphere": 0, "sphere": 1}
 
 
@@ -612,8 +612,8 @@ def rdg_fa(positions: Any, radii: Any, wavelength: float, m: complex,
            max_pairs: float = 5e8) -> Optics:
     """RDG-FA cross-sections (Sorensen 2001) of an aggregate of Rayleigh monomers of refractive
     index m at the wavelength: C_abs = sum of the monomers', C_sca through the structure factor
-    "debye" (the aggregate's own, volume-weighted), "fisher_burford" or "exponential" (models
-    of fractal dimension df) integrated over the angle."""
+    "debye" (the aggregate's own, volume-weighted), "fisher_burford", "exponential" or
+    "gaussian" (cut-off models of fractal dimension df) integrated over the angle."""
     if structure not in OPTICS_STRUCTURES:
         raise InputError(f"structure = {structure!r} (allowed: {', '.join(OPTICS_STRUCTURES)})")
     x, r, _ = _spheres(positions, radii)
@@ -627,6 +627,19 @@ def rdg_fa(positions: Any, radii: Any, wavelength: float, m: complex,
                            res))
     return Optics(res.c_abs, res.c_sca, res.c_abs_monomer, res.c_sca_monomer, res.g, res.E,
                   res.F, res.k, res.x_monomer, res.rg, res.n)
+
+
+def fractal_structure_factor(structure: str, df: float, x: Any) -> Any:
+    """The model S(q)/N at x = q R_g of "fisher_burford", "exponential" or "gaussian" (Sorensen
+    2001; docs/scattering.md) for fractal dimension df."""
+    if structure not in OPTICS_STRUCTURES or structure == "debye":
+        raise InputError(f"structure = {structure!r} (allowed: fisher_burford, exponential, gaussian)")
+    if not 1 < df <= 3:
+        raise InputError(f"df = {df!r} (allowed: 1 < df <= 3)")
+    f = np.vectorize(lambda v: lib.agglo_fractal_structure_factor(OPTICS_STRUCTURES[structure],
+                                                                   float(df), float(v)))
+    out = f(np.asarray(x, dtype=np.float64))
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def write_mstm(path: PathLike, positions: Any, radii: Any, wavelength: float, m: complex) -> None:

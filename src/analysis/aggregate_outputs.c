@@ -144,7 +144,7 @@ static int mobility(const agglo_analyze_options *o, const agglo_system *s, const
   return 0;
 }
 
-static const char *const structure_names[] = {"debye", "fisher_burford", "exponential"};
+static const char *const structure_names[] = {"debye", "fisher_burford", "exponential", "gaussian"};
 
 static int optics(const agglo_analyze_options *o, const agglo_system *s, const double *u,
                   const agglo_cluster_info *info, size_t nc, double *x, double *r, FILE *f,

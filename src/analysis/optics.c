@@ -30,14 +30,35 @@ static void gauss_legendre(int m, double *xs, double *ws) {
   }
 }
 
-/* The normalised structure factors of the fractal models, S(0) = 1 (Sorensen 2001): Fisher and
-   Burford's (1 + 2 q^2 R_g^2 / (3 D_f))^(-D_f/2), and that of the exponential cut-off of the
-   pair correlation, sin((D_f - 1) atan(q xi)) / ((D_f - 1) q xi (1 + q^2 xi^2)^((D_f - 1)/2)),
-   xi^2 = 2 R_g^2 / (D_f (D_f + 1)). */
-static double model_s(int structure, double df, double q, double rg) {
-  if (structure == AGGLO_OPTICS_FISHER_BURFORD) return pow(1 + 2 * q * q * rg * rg / (3 * df), -df / 2);
-  double xi = rg * sqrt(2 / (df * (df + 1))), t = q * xi;
-  if (t < 1e-6) return 1 - q * q * rg * rg / 3;
+/* Kummer's 1F1(a; b; -z), z >= 0: e^(-z) 1F1(b - a; b; z), a series of positive terms, up to
+   z = 40; beyond, the asymptotic Gamma(b)/Gamma(b - a) z^(-a) sum_k (a)_k (1 + a - b)_k / (k! z^k)
+   (the other term, e^(-z) z^(a-b), is below 1e-17 there), its terms summed while they shrink. */
+static double kummer_negative(double a, double b, double z) {
+  if (z <= 40) {
+    double term = 1, sum = 1;
+    for (int n = 0; n < 400 && term > 1e-17 * sum; n++) {
+      term *= (b - a + n) / (b + n) * z / (n + 1);
+      sum += term;
+    }
+    return exp(-z) * sum;
+  }
+  double term = 1, sum = 1;
+  for (int k = 0; k < 30; k++) {
+    double next = term * (a + k) * (1 + a - b + k) / ((k + 1) * z);
+    if (fabs(next) >= fabs(term)) break;
+    term = next, sum += term;
+    if (fabs(term) < 1e-17 * fabs(sum)) break;
+  }
+  return exp(lgamma(b) - lgamma(b - a)) * pow(z, -a) * sum;
+}
+
+double agglo_fractal_structure_factor(int structure, double df, double x) {
+  if (!(df > 1 && df <= 3) || !(x >= 0)) return NAN;
+  if (structure == AGGLO_OPTICS_FISHER_BURFORD) return pow(1 + 2 * x * x / (3 * df), -df / 2);
+  if (structure == AGGLO_OPTICS_GAUSSIAN) return kummer_negative(df / 2, 1.5, x * x / df);
+  if (structure != AGGLO_OPTICS_EXPONENTIAL) return NAN;
+  double t = x * sqrt(2 / (df * (df + 1)));
+  if (t < 1e-6) return 1 - x * x / 3;
   return sin((df - 1) * atan(t)) / ((df - 1) * t * pow(1 + t * t, (df - 1) / 2));
 }
 
@@ -51,9 +72,9 @@ agglo_status agglo_rdg_fa(const double *x, const double *r, size_t n, double lam
   if (!isfinite(m_re) || !isfinite(m_im) || m_im < 0)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: m = %g + %gi (finite, imaginary part >= 0)", fn, m_re, m_im);
   agglo_optics_options d = o ? *o : (agglo_optics_options){0};
-  if (d.structure < AGGLO_OPTICS_DEBYE || d.structure > AGGLO_OPTICS_EXPONENTIAL)
+  if (d.structure < AGGLO_OPTICS_DEBYE || d.structure > AGGLO_OPTICS_GAUSSIAN)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: structure = %d (allowed 0 debye, 1 fisher_burford, "
-                       "2 exponential)", fn, d.structure);
+                       "2 exponential, 3 gaussian)", fn, d.structure);
   if (d.structure != AGGLO_OPTICS_DEBYE && !(d.df > 1 && d.df <= 3))
     return agglo_error(AGGLO_ERROR_INPUT, "%s: df = %g (the model's fractal dimension: 1 < df <= 3)", fn, d.df);
   int m = d.angles > 0 ? d.angles : 64;
@@ -121,7 +142,7 @@ agglo_status agglo_rdg_fa(const double *x, const double *r, size_t n, double lam
     st = agglo_debye_sum(fn, x, r, n, 3, 3, AGGLO_AMPLITUDE_VOLUME, q, nq, &d.sq, s, iq, NULL, NULL);
   double integral = 0;
   for (size_t t = 0; st == AGGLO_OK && t < nq; t++) {
-    double nI = d.structure == AGGLO_OPTICS_DEBYE ? nn * iq[t] : nn * nn * model_s(d.structure, d.df, q[t], out.rg);
+    double nI = d.structure == AGGLO_OPTICS_DEBYE ? nn * iq[t] : nn * nn * agglo_fractal_structure_factor(d.structure, d.df, q[t] * out.rg);
     integral += w[t] * nI;
   }
   free(gx), free(gw), free(q), free(w), free(s), free(iq);

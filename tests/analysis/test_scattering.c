@@ -259,7 +259,7 @@ static void rdg_limits(void **state) {
     }
   }
   for (int i = 0; i < 10; i++) r[i] = 0.02;
-  for (int st = 0; st < 3; st++) {
+  for (int st = 0; st < 4; st++) {
     agglo_optics_options o = {st, 1.8, 0, {0}};
     assert_int_equal(agglo_rdg_fa(x, r, 10, 1e4, 1.6, 0.6, &o, &res), AGGLO_OK);
     double kr = res.k * res.rg;
@@ -273,6 +273,33 @@ static void rdg_limits(void **state) {
   agglo_optics_options o = {AGGLO_OPTICS_FISHER_BURFORD, 3.5, 0, {0}};
   assert_int_equal(agglo_rdg_fa(x, r, 10, 1, 1.6, 0.6, &o, &res), AGGLO_ERROR_INPUT);
   assert_non_null(strstr(agglo_last_error(), "1 < df <= 3"));
+}
+
+/* The model structure factors: Guinier's 1 - x^2/3 at x = q R_g -> 0; the power law's prefactors
+   C of S ~ C x^(-D_f) (Fisher-Burford (3 D_f/2)^(D_f/2), exponential sin((D_f - 1) pi/2)/(D_f - 1)
+   (D_f (D_f + 1)/2)^(D_f/2), Gaussian Gamma(3/2) D_f^(D_f/2) / Gamma((3 - D_f)/2)); the Gaussian's
+   1F1 against its plain alternating series at z = 10, and continuous where it changes method. */
+static void fractal_models(void **state) {
+  (void)state;
+  for (double df = 1.3; df < 3; df += 0.4) {
+    double c[4] = {0, pow(1.5 * df, df / 2), sin((df - 1) * M_PI / 2) / (df - 1) * pow(df * (df + 1) / 2, df / 2),
+                   tgamma(1.5) * pow(df, df / 2) / tgamma((3 - df) / 2)};
+    for (int st = 1; st < 4; st++) {
+      double x = 1e-3, S = agglo_fractal_structure_factor(st, df, x);
+      assert_true(fabs(S - (1 - x * x / 3)) < 1e-11);
+      x = 1e5;
+      S = agglo_fractal_structure_factor(st, df, x) * pow(x, df);
+      assert_true(fabs(S / c[st] - 1) < (st == AGGLO_OPTICS_EXPONENTIAL ? 1e-3 : 1e-7)); /* exp: O(1/x) */
+    }
+    double z = 10, a = df / 2, term = 1, sum = 1;
+    for (int n = 0; n < 200; n++) term *= (a + n) / (1.5 + n) * (-z) / (n + 1), sum += term;
+    assert_true(fabs(agglo_fractal_structure_factor(AGGLO_OPTICS_GAUSSIAN, df, sqrt(z * df)) - sum) < 1e-9);
+    double lo = agglo_fractal_structure_factor(AGGLO_OPTICS_GAUSSIAN, df, sqrt(40 * df) * (1 - 1e-12));
+    double hi = agglo_fractal_structure_factor(AGGLO_OPTICS_GAUSSIAN, df, sqrt(40 * df) * (1 + 1e-12));
+    assert_true(fabs(hi / lo - 1) < 1e-9);
+  }
+  assert_true(isnan(agglo_fractal_structure_factor(AGGLO_OPTICS_DEBYE, 1.8, 1)));
+  assert_true(isnan(agglo_fractal_structure_factor(AGGLO_OPTICS_GAUSSIAN, 3.5, 1)));
 }
 
 static char *slurp(const char *path) {
@@ -359,7 +386,7 @@ int main(void) {
       cmocka_unit_test(dimer_and_line), cmocka_unit_test(lattice_cube), cmocka_unit_test(form_factor),
       cmocka_unit_test(binned_within_bound), cmocka_unit_test(dlca_guinier_and_slope),
       cmocka_unit_test(integer_dimensions), cmocka_unit_test(projected_area), cmocka_unit_test(mobility_law),
-      cmocka_unit_test(rdg_limits), cmocka_unit_test(writers), cmocka_unit_test(refusals),
+      cmocka_unit_test(rdg_limits), cmocka_unit_test(fractal_models), cmocka_unit_test(writers), cmocka_unit_test(refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

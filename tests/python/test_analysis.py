@@ -236,3 +236,11 @@ def test_intensity_of_unequal_radii_exact_or_nan():
     binned = an.structure_factor(x, q, radii=r, method="binned")
     assert binned.binned and np.all(np.isnan(binned.I))
     assert np.all(np.abs(binned.S - exact.S) <= binned.error + 1e-9)
+
+
+def test_fractal_structure_factors():
+    for s in ("fisher_burford", "exponential", "gaussian"):
+        assert an.fractal_structure_factor(s, 1.8, 1e-3) == pytest.approx(1 - 1e-6 / 3, abs=1e-12)
+    assert an.fractal_structure_factor("gaussian", 1.8, 1e5) * 1e5 ** 1.8 == pytest.approx(1.0100420, rel=1e-6)  # Gamma(3/2) 1.8^0.9 / Gamma(0.6)
+    with pytest.raises(agglo.InputError, match="structure"):
+        an.fractal_structure_factor("debye", 1.8, 1.0)
