@@ -464,7 +464,9 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
-          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n\n"
+          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n"
+          "                     [--clusters largest|all] [--sq ...] [--mobility ...] [--optics ...]\n"
+          "                     [--mstm FILE] [--ddscat FILE]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
           "                        or H5MD (trajectory.h5md)\n"
           "  --frame K             report frame K (1-based; default: the last)\n"
@@ -475,7 +477,8 @@ static void analyze_usage(FILE *f) {
           "                        its files); the files appear together, when all are written\n"
           "  --json                print one JSON object instead of the summary\n"
           "  --plots               PNG plots (gnuplot): clusters against time, size\n"
-          "                        distribution, box counting, R_g against size, P(r); implies --all\n"
+          "                        distribution, box counting, R_g against size, P(r), and with\n"
+          "                        --sq S(q) and I(q) (sq.png); implies --all\n"
           "  --radius R            radius of every particle when the file has no radius column\n"
           "  --box-counting G      grid of the box-counting dimension: box (default; Degond et\n"
           "                        al. 2024, 2^m cells per axis over the whole box) or bounding\n"
@@ -488,8 +491,44 @@ static void analyze_usage(FILE *f) {
           "  --msd                 mean-square displacement against the lag time into msd.csv\n"
           "                        (every frame, every time origin; particles matched by id) and\n"
           "                        the diffusion coefficient of its linear part\n\n"
+          "aggregates of the reported frame (docs/scattering.md; a = the monomers' volume-equivalent\n"
+          "mean radius, lengths in the file's unit):\n"
+          "  --clusters largest|all  which (default largest; all: S, I averaged per monomer, a\n"
+          "                        mobility and an optics row per cluster)\n"
+          "  --sq                  structure factor and intensity into sq.csv (q,S,I,S_error):\n"
+          "                        Debye's pair sum (2D runs: J0), spheres' form factor in I;\n"
+          "                        Guinier R_g and power-law slope reported\n"
+          "  --q-min Q --q-max Q   its range (default 0.05/R_g of the largest cluster .. 10/a)\n"
+          "  --q-count N           log-spaced q values (2 .. 100000, default 200)\n"
+          "  --sq-method M         auto (default: exact up to --sq-exact-pairs), exact or binned\n"
+          "  --sq-tolerance T      binned: bound on the error of S at the largest q (default 1e-3)\n"
+          "  --sq-exact-pairs P    auto: the exact sum up to P pairs (default 2e5; I of unequal\n"
+          "                        radii: up to 2e8 pairs x q values)\n"
+          "  --sq-max-pairs P      refuse clusters of more pairs (default 5e8, at most 1e11)\n"
+          "  --sq-fit QLO,QHI      the power-law fit's q range (default 5/R_g .. 1/a)\n"
+          "  --mobility            orientation-averaged projected area (Monte Carlo, standard error)\n"
+          "                        and mobility diameters (the dlca model's law) into mobility.csv\n"
+          "  --orientations K      its orientations (1 .. 1e7, default 200)\n"
+          "  --rays M              rays per orientation (1 .. 1e8, default 4000; K x M <= 1e10)\n"
+          "  --seed S              its random numbers (default 0)\n"
+          "  --knudsen KN          also the mobility diameter at mean free path KN a\n"
+          "  --mobility-df D       D_fm of R_m = a N^(1/D_fm) (default 1.8, 1.45 in 2D)\n"
+          "  --area-exponent G     gamma of the law's R_p = a N^(G/2) (default 0.92)\n"
+          "  --mobility-law L      adjusted_sphere (default) or sphere (dlca.mobility)\n"
+          "  --optics              RDG-FA cross-sections into optics.csv (needs --wavelength, --index)\n"
+          "  --wavelength L        the light's wavelength\n"
+          "  --index RE,IM         the monomers' refractive index m = RE + i IM\n"
+          "  --optics-structure S  debye (the aggregate's own S(q), default), fisher_burford,\n"
+          "                        exponential or gaussian (cut-off models S(q R_g) of --optics-df\n"
+          "                        D, default 1.8)\n"
+          "  --angles M            Gauss-Legendre points per panel of the angle integral (default 64)\n"
+          "  --mstm FILE           MSTM input file of the largest cluster (needs --wavelength, --index)\n"
+          "  --ddscat FILE         DDSCAT shape file (FROM_FILE) of the largest cluster\n"
+          "  --dipole-spacing D    its lattice spacing (default a/5)\n"
+          "  --max-dipoles N       its bound (1 .. 1e9, default 1e7)\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
-          "cluster of the reported frame); definitions in docs/analysis.md\n");
+          "cluster of the reported frame), and as asked sq.csv, mobility.csv, optics.csv;\n"
+          "definitions in docs/analysis.md and docs/scattering.md\n");
 }
 
 static int parse_double(const char *opt, const char *text, double *out) {
@@ -503,9 +542,100 @@ static int parse_double(const char *opt, const char *text, double *out) {
   return 0;
 }
 
+/* Two numbers A,B (a range, a complex number): any finite values; the caller checks them. */
+static int parse_pair(const char *opt, const char *text, double *a, double *b) {
+  char *end;
+  *a = strtod(text, &end);
+  if (end != text && *end == ',') {
+    const char *t = end + 1;
+    *b = strtod(t, &end);
+    if (end != t && !*end && isfinite(*a) && isfinite(*b)) return 0;
+  }
+  fprintf(stderr, "agglo analyze: %s %s: expected two numbers A,B\n", opt, text);
+  return -1;
+}
+
+static int parse_choice(const char *opt, const char *text, const char *const *names, int n, int *out) {
+  for (int k = 0; k < n; k++)
+    if (!strcmp(text, names[k])) {
+      *out = k;
+      return 0;
+    }
+  fprintf(stderr, "agglo analyze: %s %s: expected", opt, text);
+  for (int k = 0; k < n; k++) fprintf(stderr, "%s %s", k ? (k == n - 1 ? " or" : ",") : "", names[k]);
+  fprintf(stderr, "\n");
+  return -1;
+}
+
+/* The options of the aggregates' outputs (docs/scattering.md): 1 taken (i advanced), 0 not
+   this option, -1 refused (the message printed). */
+static int aggregate_option(agglo_analyze_options *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  int more = *i + 1 < argc;
+  const char *v = more ? argv[*i + 1] : NULL;
+  long long k;
+  int c;
+  static const char *const clusters[] = {"largest", "all"}, *const methods[] = {"auto", "exact", "binned"};
+  static const char *const laws[] = {"adjusted_sphere", "sphere"};
+  static const char *const structures[] = {"debye", "fisher_burford", "exponential", "gaussian"};
+  if (!strcmp(a, "--sq")) return o->sq = 1;
+  if (!strcmp(a, "--mobility")) return o->mobility = 1;
+  if (!strcmp(a, "--optics")) return o->optics = 1;
+  if (!more) return 0;
+  int rc = 1;
+  if (!strcmp(a, "--clusters")) rc = parse_choice(a, v, clusters, 2, &o->clusters_all) ? -1 : 1;
+  else if (!strcmp(a, "--q-min")) rc = parse_double(a, v, &o->q_min) ? -1 : 1;
+  else if (!strcmp(a, "--q-max")) rc = parse_double(a, v, &o->q_max) ? -1 : 1;
+  else if (!strcmp(a, "--q-count")) {
+    rc = agglo_cli_integer("analyze", a, v, 2, AGGLO_SQ_MAX_Q, &k) ? -1 : 1;
+    o->q_count = (int)k;
+  } else if (!strcmp(a, "--sq-method")) {
+    rc = parse_choice(a, v, methods, 3, &c) ? -1 : 1;
+    o->sq_options.method = c;
+  } else if (!strcmp(a, "--sq-tolerance")) rc = parse_double(a, v, &o->sq_options.tolerance) ? -1 : 1;
+  else if (!strcmp(a, "--sq-exact-pairs")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, 100000000000LL, &k) ? -1 : 1;
+    o->sq_options.exact_pairs = (double)k;
+  } else if (!strcmp(a, "--sq-max-pairs")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, 100000000000LL, &k) ? -1 : 1;
+    o->sq_options.max_pairs = (double)k;
+  } else if (!strcmp(a, "--sq-fit")) rc = parse_pair(a, v, &o->fit_q_min, &o->fit_q_max) ? -1 : 1;
+  else if (!strcmp(a, "--orientations")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, 10000000, &k) ? -1 : 1;
+    o->orientations = k;
+  } else if (!strcmp(a, "--rays")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, 100000000, &k) ? -1 : 1;
+    o->rays = k;
+  } else if (!strcmp(a, "--seed")) {
+    rc = agglo_cli_integer("analyze", a, v, 0, INT64_MAX, &k) ? -1 : 1;
+    o->seed = (uint64_t)k;
+  } else if (!strcmp(a, "--knudsen")) rc = parse_double(a, v, &o->knudsen) ? -1 : 1;
+  else if (!strcmp(a, "--mobility-df")) rc = parse_double(a, v, &o->mobility_df) ? -1 : 1;
+  else if (!strcmp(a, "--area-exponent")) rc = parse_double(a, v, &o->area_exponent) ? -1 : 1;
+  else if (!strcmp(a, "--mobility-law")) rc = parse_choice(a, v, laws, 2, &o->mobility_law) ? -1 : 1;
+  else if (!strcmp(a, "--wavelength")) rc = parse_double(a, v, &o->wavelength) ? -1 : 1;
+  else if (!strcmp(a, "--index")) rc = parse_pair(a, v, &o->m_re, &o->m_im) ? -1 : 1;
+  else if (!strcmp(a, "--optics-structure")) {
+    rc = parse_choice(a, v, structures, 4, &c) ? -1 : 1;
+    o->optics_options.structure = c;
+  } else if (!strcmp(a, "--optics-df")) rc = parse_double(a, v, &o->optics_options.df) ? -1 : 1;
+  else if (!strcmp(a, "--angles")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, AGGLO_OPTICS_MAX_ANGLES, &k) ? -1 : 1;
+    o->optics_options.angles = (int)k;
+  } else if (!strcmp(a, "--mstm")) o->mstm = v;
+  else if (!strcmp(a, "--ddscat")) o->ddscat = v;
+  else if (!strcmp(a, "--dipole-spacing")) rc = parse_double(a, v, &o->dipole_spacing) ? -1 : 1;
+  else if (!strcmp(a, "--max-dipoles")) {
+    rc = agglo_cli_integer("analyze", a, v, 1, 1000000000, &k) ? -1 : 1;
+    o->max_dipoles = k;
+  } else return 0;
+  (*i)++;
+  return rc;
+}
+
 static int cmd_analyze(int argc, char **argv) {
   agglo_analyze_options o = {.out_dir = "analysis"};
-  int json = 0, plots = 0;
+  int json = 0, plots = 0, taken;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -551,6 +681,8 @@ static int cmd_analyze(int argc, char **argv) {
       long long b;
       if (agglo_cli_integer("analyze", a, argv[++i], 1, 100000, &b) != 0) return 2;
       o.rdf_bins = (int)b;
+    } else if ((taken = aggregate_option(&o, argc, argv, &i)) != 0) {
+      if (taken < 0) return 2;
     } else if (a[0] == '-') {
       fprintf(stderr, "agglo analyze: unknown or incomplete option '%s' (see agglo analyze --help)\n", a);
       return 2;

@@ -12,7 +12,7 @@ static void json_num(const char *key, double v, int last) {
   else printf("  \"%s\": null%s\n", key, last ? "" : ",");
 }
 
-static void print_json(const agglo_analyze_result *r) {
+static void print_json(const agglo_analyze_options *o, const agglo_analyze_result *r) {
   printf("{\n");
   json_num("time", r->time, 0);
   json_num("n_particles", (double)r->n_particles, 0);
@@ -35,8 +35,95 @@ static void print_json(const agglo_analyze_result *r) {
   json_num("contacts_per_sphere", r->contacts_per_sphere, 0);
   json_num("aspect_ratio", r->aspect_ratio, 0);
   json_num("rg_largest", r->rg_largest, 0);
-  json_num("contact_distance", r->contact_gap, 1);
+  json_num("contact_distance", r->contact_gap, !(o->sq || o->mobility || o->optics || o->ddscat));
+  if (o->sq) {
+    json_num("sq_clusters", (double)r->sq_clusters, 0);
+    json_num("sq_monomers", (double)r->sq_monomers, 0);
+    json_num("sq_q_min", r->sq_q_min, 0);
+    json_num("sq_q_max", r->sq_q_max, 0);
+    json_num("sq_binned", r->sq_info.binned, 0);
+    json_num("sq_bins", (double)r->sq_info.bins, 0);
+    json_num("sq_bin_width", r->sq_info.bin_width, 0);
+    json_num("sq_max_error", r->sq_info.max_error, 0);
+    json_num("guinier_rg", r->guinier_rg, 0);
+    json_num("guinier_points", (double)r->guinier_points, 0);
+    json_num("direct_rg", r->direct_rg, 0);
+    json_num("sq_slope", r->sq_slope, 0);
+    json_num("sq_fit_q_min", r->fit_q_lo, 0);
+    json_num("sq_fit_q_max", r->fit_q_hi, 0);
+    json_num("sq_fit_points", (double)r->fit_points, !(o->mobility || o->optics || o->ddscat));
+  }
+  if (o->mobility) {
+    json_num("mobility_size", (double)r->mobility_size, 0);
+    json_num("mobility_a", r->mobility_a, 0);
+    json_num("projected_area", r->projected_area, 0);
+    json_num("projected_area_error", r->projected_area_error, 0);
+    json_num("rp", r->rp, 0);
+    json_num("rp_law", r->rp_law, 0);
+    json_num("rm", r->rm, 0);
+    json_num("d_continuum", r->d_continuum, 0);
+    json_num("d_free_molecular", r->d_free_molecular, 0);
+    json_num("d_knudsen", r->d_knudsen, !(o->optics || o->ddscat));
+  }
+  if (o->optics) {
+    json_num("optics_E", r->optics.E, 0);
+    json_num("optics_F", r->optics.F, 0);
+    json_num("optics_x_monomer", r->optics.x_monomer, 0);
+    json_num("optics_c_abs", r->optics.c_abs, 0);
+    json_num("optics_c_sca", r->optics.c_sca, 0);
+    json_num("optics_g", r->optics.g, !o->ddscat);
+  }
+  if (o->ddscat) json_num("ddscat_dipoles", (double)r->ddscat_dipoles, 1);
   printf("}\n");
+}
+
+static void print_aggregates(const agglo_analyze_options *o, const agglo_analyze_result *r) {
+  const char *which = o->clusters_all ? "all clusters, per monomer" : "largest cluster";
+  if (o->sq) {
+    printf("  structure factor S(q)      %zu cluster%s, %zu monomers, q = %.4g .. %.4g, %s (%s)\n",
+           r->sq_clusters, r->sq_clusters == 1 ? "" : "s", r->sq_monomers, r->sq_q_min, r->sq_q_max,
+           r->dim == 2 ? "J0 kernel (2D)" : "sin(qr)/(qr)", which);
+    if (r->sq_info.binned)
+      printf("                             binned Debye sum: %zu bins of %.4g, |S - exact| <= %.3g\n",
+             r->sq_info.bins, r->sq_info.bin_width, r->sq_info.max_error);
+    else
+      printf("                             exact Debye sum (%.4g pairs)\n", r->sq_info.pairs);
+    if (isfinite(r->guinier_rg))
+      printf("  Guinier R_g                %.5g over %zu points (S >= S(0) e^(-1/%d)); direct R_g %.5g "
+             "(%+.2f%%)\n", r->guinier_rg, r->guinier_points, r->dim, r->direct_rg,
+             100 * (r->guinier_rg / r->direct_rg - 1));
+    else
+      printf("  Guinier R_g                nan (%zu points below q R_g ~ 1, a fit needs 3: a smaller "
+             "--q-min or more q values); direct R_g %.5g\n", r->guinier_points, r->direct_rg);
+    if (isfinite(r->sq_slope) && r->fit_q_hi < 3 * r->fit_q_lo) /* too small for a fractal regime */
+      printf("  power-law slope            %.4g over q = %.4g .. %.4g (%zu points): a window of a factor "
+             "%.3g (< 3), no power law to read D_f from\n", r->sq_slope, r->fit_q_lo, r->fit_q_hi,
+             r->fit_points, r->fit_q_hi / r->fit_q_lo);
+    else if (isfinite(r->sq_slope))
+      printf("  power-law slope            %.4g over q = %.4g .. %.4g (%zu points): D_f = %.4g\n",
+             r->sq_slope, r->fit_q_lo, r->fit_q_hi, r->fit_points, -r->sq_slope);
+    else
+      printf("  power-law slope            nan (%zu points in q = %.4g .. %.4g, a fit needs 3: a larger "
+             "cluster, more q values or --sq-fit)\n", r->fit_points, r->fit_q_lo, r->fit_q_hi);
+  }
+  if (o->mobility) {
+    printf("  projected area             %.6g +- %.2g (orientation average, %zu spheres of a = %.4g)\n",
+           r->projected_area, r->projected_area_error, r->mobility_size, r->mobility_a);
+    printf("  R_p, R_m                   R_p %.5g (law a N^(gamma/2): %.5g), R_m %.5g\n", r->rp,
+           r->rp_law, r->rm);
+    printf("  mobility diameter          continuum %.5g, free molecular %.5g", r->d_continuum,
+           r->d_free_molecular);
+    if (o->knudsen > 0) printf(", at Kn %g: %.5g", o->knudsen, r->d_knudsen);
+    printf("\n");
+  }
+  if (o->optics)
+    printf("  RDG-FA (%s)     C_abs %.6g, C_sca %.6g (x = %.4g, E %.4g, F %.4g, C_sca/(N^2 C_sca,1) "
+           "%.4g)\n", o->optics_options.structure == AGGLO_OPTICS_DEBYE ? "debye" :
+           o->optics_options.structure == AGGLO_OPTICS_FISHER_BURFORD ? "FB   " :
+           o->optics_options.structure == AGGLO_OPTICS_EXPONENTIAL ? "exp  " : "gauss",
+           r->optics.c_abs, r->optics.c_sca, r->optics.x_monomer, r->optics.E, r->optics.F, r->optics.g);
+  if (o->mstm) printf("  MSTM input                 %s\n", o->mstm);
+  if (o->ddscat) printf("  DDSCAT shape               %s (%lld dipoles)\n", o->ddscat, (long long)r->ddscat_dipoles);
 }
 
 static void print_text(const agglo_analyze_options *o, const agglo_analyze_result *r, int plots) {
@@ -71,10 +158,14 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
   if (o->msd)
     printf("  diffusion coefficient D    %.6g (MSD = 2 d D tau over lags of 20-50%% of the "
            "%zu frames)\n", r->diffusion, r->msd_frames);
+  print_aggregates(o, r);
   const char *d = o->out_dir;
   printf("written: %s/analysis.csv, %s/clusters.csv", d, d);
   if (o->rdf) printf(", %s/rdf.csv", d);
   if (o->msd) printf(", %s/msd.csv", d);
+  if (o->sq) printf(", %s/sq.csv", d);
+  if (o->mobility) printf(", %s/mobility.csv", d);
+  if (o->optics) printf(", %s/optics.csv", d);
   if (plots) printf(" and plots (%s/*.png)", d);
   printf("\n");
 }
@@ -114,6 +205,16 @@ static int draw_plots(const agglo_analyze_options *o, const agglo_analyze_result
               r->rg_log_size, r->fractal_dimension_mass, r->fractal_dimension_mass);
     fprintf(f, "\n");
   }
+  if (o->sq) /* S(q) and I(q) of sq.csv, with the fitted power law and Guinier's curve */
+    fprintf(f, "set datafile separator ','\nset output 'sq.png'\nset key top right\nset format y '%%g'\n"
+               "set title 'structure factor (%s)'\nset xlabel 'q'\nset ylabel 'S(q), I(q)'\n"
+               "plot 'sq.csv' using 1:2 skip 1 with lines title 'S(q)', 'sq.csv' using 1:($3 > 0 ? $3 : NaN) "
+               "skip 1 with lines dt 2 title 'I(q)', (x >= %.10g && x <= %.10g) ? exp(%.10g) * x**(%.10g) : NaN "
+               "title 'slope %.3f', (x <= 1.5 / %.10g) ? %.10g * exp(-x * x * %.10g**2 / %d) : NaN title "
+               "'Guinier R_g = %.4g'\nset datafile separator whitespace\nset key top left\nset format y\n",
+            o->clusters_all ? "all clusters, per monomer" : "largest cluster", r->fit_q_lo, r->fit_q_hi,
+            r->sq_log_prefactor, r->sq_slope, r->sq_slope, r->guinier_rg, r->sq_s0, r->guinier_rg, r->dim,
+            r->guinier_rg);
   fprintf(f, "set output 'pair_distribution.png'\nset title 'cumulative pair distribution P(r)'\n"
              "set xlabel 'r'\nset ylabel 'P(r)'\n"
              "plot 'pair_distribution.dat' using 1:($2 > 0 ? $2 : NaN) with linespoints title 'P(r)'\n");
@@ -130,7 +231,7 @@ int agglo_cli_analyze_report(const agglo_analyze_options *o, const agglo_analyze
   if (r->warning[0]) /* a run killed while writing: its complete frames stand */
     fprintf(stderr, "agglo analyze: warning: %s; analysed the %d complete frames before it\n",
             r->warning, r->frames);
-  if (json) print_json(r);
+  if (json) print_json(o, r);
   else print_text(o, r, plots);
   return plots ? draw_plots(o, r) : 0;
 }

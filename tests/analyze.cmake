@@ -76,3 +76,35 @@ add_test(NAME analyze_earlier_analysis
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(analyze_earlier_analysis PROPERTIES TIMEOUT 60
   PASS_REGULAR_EXPRESSION "an_earlier/a holds an earlier analysis \\(analysis\\.csv\\): give another output directory \\(-o\\), or --overwrite to replace it.*--frame 99 but the file has 2 frames.*EARLIER_OK")
+
+# issue 46: the aggregates of a frame (docs/scattering.md). The DLCA aggregate of
+# data/analyze/dlca_1431.xyz: S(q) into sq.csv (201 lines) with Guinier's R_g within 1 % of the
+# direct one (45.35 against 45.52), the projected area, the mobility diameters, RDG-FA and the
+# MSTM and DDSCAT files; JSON carries the same numbers
+add_test(NAME analyze_sq_mobility_optics
+  COMMAND sh -c "rm -rf an_sq && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --mobility --orientations 40 --rays 1000 --knudsen 10 --optics --wavelength 100 --index 1.6,0.6 --mstm an_sq.mstm --ddscat an_sq.shape --dipole-spacing 0.5 -o an_sq && test $(wc -l < an_sq/sq.csv) -eq 201 && head -1 an_sq/sq.csv && test $(wc -l < an_sq/mobility.csv) -eq 2 && test $(wc -l < an_sq/optics.csv) -eq 2 && grep -c '^1 1 1$' an_sq.mstm; test $(grep -c ' 1 1 1$' an_sq.shape) -gt 20000 && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --json --overwrite -o an_sq"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_mobility_optics PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "structure factor S\\(q\\) +1 cluster, 1431 monomers.*binned Debye sum: [0-9]+ bins of [0-9.e-]+, \\|S - exact\\| <= 0.000[0-9]+.*Guinier R_g +45.3[0-9]* over [0-9]+ points.*direct R_g 45.52[0-9]* \\(-0.[0-9]+%\\).*power-law slope.*projected area.*mobility diameter +continuum [0-9.]+, free molecular [0-9.]+, at Kn 10: [0-9.]+.*RDG-FA \\(debye\\) +C_abs.*MSTM input.*DDSCAT shape +an_sq.shape \\([0-9]+ dipoles\\).*q,S,I,S_error.*\"guinier_rg\": 45.3.*\"direct_rg\": 45.52")
+
+# the bounds on what a user's numbers drive, each refusal naming the option and the range
+add_test(NAME analyze_sq_refusals
+  COMMAND sh -c "${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --q-count 1 -o an_sq_r; ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --sq-max-pairs 1000 -o an_sq_r; ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --sq-method binned --sq-tolerance 1e-12 -o an_sq_r; ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --mobility --orientations 0 -o an_sq_r; ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --optics -o an_sq_r; ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --ddscat x.shape --dipole-spacing 0.001 -o an_sq_r; test ! -e an_sq_r/sq.csv && echo NONE_WRITTEN"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_refusals PROPERTIES
+  PASS_REGULAR_EXPRESSION "--q-count 1: expected an integer from 2 to 100000.*1431 monomers make 1.023e\\+06 pairs, above the bound of 1000 \\(max_pairs. agglo analyze: --sq-max-pairs, at most 1e11\\).*allowed tolerance >= .*--sq-tolerance.*--orientations 0: expected an integer from 1 to 10000000.*--optics and --mstm need --wavelength.*max_dipoles = 10000000 \\(agglo analyze: --max-dipoles.*NONE_WRITTEN")
+
+# --sq with --plots draws sq.png (S, I, the fitted power law and Guinier's curve), and an
+# --overwrite without --sq removes it with the rest of the earlier analysis
+add_test(NAME analyze_sq_plot
+  COMMAND sh -c "rm -rf an_sq_plot && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --sq --plots -o an_sq_plot > /dev/null && test -s an_sq_plot/sq.png && grep -c \"slope -1.8\" an_sq_plot/plots.gp && ${AGGLO} analyze ${DATA}/analyze/dlca_1431.xyz --overwrite -o an_sq_plot > /dev/null && test ! -e an_sq_plot/sq.png && test ! -e an_sq_plot/sq.csv && echo SQ_PLOT_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_plot PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "^1\nSQ_PLOT_OK")
+
+# --clusters all: two dimers (unit distance, one along x, one along y, far apart) in 2D average to
+# one dimer's S = 1 + J0(q): 1.93846981 at q = 0.5, 1.22389078 at q = 2; a mobility row each
+add_test(NAME analyze_sq_all_clusters
+  COMMAND sh -c "rm -rf an_sq_all && printf '4\\nProperties=species:S:1:pos:R:3:radius:R:1\\nA 0 0 0 0.5\\nA 1 0 0 0.5\\nA 50 0 0 0.5\\nA 50 1 0 0.5\\n' > two_dimers.xyz && ${AGGLO} analyze two_dimers.xyz --clusters all --sq --mobility --q-min 0.5 --q-max 2 --q-count 2 -o an_sq_all && cat an_sq_all/sq.csv && test $(wc -l < an_sq_all/mobility.csv) -eq 3 && echo ALL_OK"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(analyze_sq_all_clusters PROPERTIES
+  PASS_REGULAR_EXPRESSION "2 clusters, 4 monomers.*J0 kernel \\(2D\\) \\(all clusters, per monomer\\).*Guinier R_g +nan \\(2 points.*0.5,1.93846981,.*\n2,1.22389078,.*ALL_OK")

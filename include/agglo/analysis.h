@@ -4,6 +4,7 @@
 #ifndef AGGLO_ANALYSIS_PUBLIC_H
 #define AGGLO_ANALYSIS_PUBLIC_H
 #include "agglo.h"
+#include "scattering.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -185,6 +186,30 @@ typedef struct {
   size_t min_size;     /* mass-radius fit over clusters of at least this size (0: 3) */
   int overwrite;       /* replace an earlier analysis in out_dir (else it is refused); every
                           file of it goes, those this one does not write too */
+  /* the reported frame's aggregates as scatterers and aerosol particles (docs/scattering.md) */
+  int clusters_all;    /* which: 0 the largest cluster, 1 every cluster (S and I averaged per
+                          monomer, a mobility and an optics row each) */
+  int sq;              /* S(q), I(q) into sq.csv (q, S, I, S_error), Guinier and power-law fits */
+  double q_min, q_max; /* its range (0: 0.05 / R_g of the largest cluster, 1e-3 / a if R_g = 0;
+                          10 / a), a the monomers' volume-equivalent mean radius */
+  int q_count;         /* q values, log-spaced (0: 200; at most AGGLO_SQ_MAX_Q) */
+  agglo_sq_options sq_options;
+  double fit_q_min, fit_q_max; /* the power-law fit's range (0: 5 / R_g and 1 / a) */
+  int mobility;        /* projected area and mobility diameters into mobility.csv */
+  int64_t orientations, rays; /* its Monte Carlo (0: 200 orientations of 4000 rays) */
+  uint64_t seed;       /* its random numbers */
+  double knudsen;      /* mean free path over a for the transition's mobility diameter (0: none) */
+  double mobility_df;  /* D_fm of R_m = a N^(1/D_fm) (0: the dlca default, 1.8 in 3D, 1.45 in 2D) */
+  double area_exponent; /* gamma of the law's R_p = a N^(gamma/2), reported beside the measured
+                           R_p (0: 0.92) */
+  int mobility_law;    /* 0 adjusted sphere, 1 mobility sphere (dlca.mobility) */
+  int optics;          /* RDG-FA cross-sections into optics.csv */
+  double wavelength, m_re, m_im; /* for optics, mstm */
+  agglo_optics_options optics_options;
+  const char *mstm;    /* MSTM input file of the largest cluster (not NULL: written) */
+  const char *ddscat;  /* DDSCAT shape file of the largest cluster */
+  double dipole_spacing; /* its lattice spacing (0: a / 5) */
+  int64_t max_dipoles; /* its bound (0: 1e7) */
 } agglo_analyze_options;
 
 typedef struct {
@@ -221,6 +246,23 @@ typedef struct {
   double box_log_eps, box_log_count;
   size_t rg_points;
   double rg_log_size, rg_log_rg;
+  /* sq: clusters and monomers summed, the q range, how the sum was made (binned: bins, width,
+     the largest error bound of S), the Guinier R_g (over guinier_points) and the direct one
+     (the largest cluster's; all clusters: sqrt(sum N^2 R_g^2 / sum N^2), what Guinier sees),
+     the power-law slope over fit_q_lo .. fit_q_hi (fit_points) */
+  size_t sq_clusters, sq_monomers;
+  double sq_q_min, sq_q_max;
+  agglo_sq_info sq_info;
+  double guinier_rg, direct_rg, sq_slope, fit_q_lo, fit_q_hi;
+  double sq_s0, sq_log_prefactor; /* S(0) (sum N^2 / sum N) and c of the fitted ln S = c + slope ln q */
+  size_t guinier_points, fit_points;
+  /* mobility, of the largest cluster: its size, mean radius a, projected area (and standard
+     error), R_p measured and by the law's exponent, R_m, and the mobility diameters */
+  size_t mobility_size;
+  double mobility_a, projected_area, projected_area_error, rp, rp_law, rm;
+  double d_continuum, d_free_molecular, d_knudsen;
+  agglo_optics_result optics; /* of the largest cluster (all: c_abs, c_sca summed) */
+  int64_t ddscat_dipoles;
 } agglo_analyze_result;
 agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, agglo_analyze_result *r);
 

@@ -17,7 +17,7 @@ from .errors import error_for
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SOURCE_TREE = os.path.normpath(os.path.join(_HERE, "..", ".."))
-HEADERS = ("agglo.h", "analysis.h", "ensemble.h", "picture.h", "aggregates.h")
+HEADERS = ("agglo.h", "scattering.h", "analysis.h", "ensemble.h", "picture.h", "aggregates.h")
 
 _paths: Optional[ModuleType]
 try:  # written at build or install time (python/CMakeLists.txt, setup.py)

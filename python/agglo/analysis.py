@@ -17,7 +17,10 @@ from .simulation import Box, PathLike, _box_from_c, _real_array
 __all__ = ["cluster_labels", "cluster_sizes", "gyration", "box_counting", "mass_radius_dimension",
            "contacts_per_sphere", "pair_distribution", "ellipsoid", "ellipsoid_class",
            "temperature", "smoluchowski", "growth_exponent", "Trajectory", "Frame", "Gyration",
-           "BoxCounting", "Ellipsoid", "Smoluchowski", "Growth"]
+           "BoxCounting", "Ellipsoid", "Smoluchowski", "Growth", "structure_factor", "guinier_rg",
+           "power_law_slope", "projected_area", "mobility_friction_length", "mobility_radius",
+           "mobility_diameters", "rdg_fa", "fractal_structure_factor", "write_mstm", "write_ddscat", "StructureFactor",
+           "ProjectedArea", "Mobility", "Optics"]
 
 class Gyration(NamedTuple):
     tensor: np.ndarray
@@ -41,6 +44,42 @@ class Growth(NamedTuple):
     z: float
     se: float
     points: int
+
+class StructureFactor(NamedTuple):
+    S: np.ndarray
+    I: np.ndarray
+    error: np.ndarray
+    binned: bool
+    bins: int
+    bin_width: float
+    max_error: float
+
+class ProjectedArea(NamedTuple):
+    area: float
+    error: float
+
+class Mobility(NamedTuple):
+    d_continuum: float
+    d_free_molecular: float
+    d_knudsen: float
+    rm: float
+    rp: float
+    rp_law: float
+    projected_area: float
+    projected_area_error: float
+
+class Optics(NamedTuple):
+    c_abs: float
+    c_sca: float
+    c_abs_monomer: float
+    c_sca_monomer: float
+    g: float
+    E: float
+    F: float
+    k: float
+    x_monomer: float
+    rg: float
+    n: float
 
 KERNELS = {"constant": lib.AGGLO_KERNEL_CONSTANT, "additive": lib.AGGLO_KERNEL_ADDITIVE,
            "ballistic": lib.AGGLO_KERNEL_BALLISTIC, "brownian": lib.AGGLO_KERNEL_BROWNIAN,
@@ -451,3 +490,173 @@ class _Reader:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# aggregates as scatterers and aerosol particles (include/agglo/scattering.h, docs/scattering.md)
+
+SQ_METHODS = {"auto": 0, "exact": 1, "binned": 2}
+OPTICS_STRUCTURES = {"debye": 0, "fisher_burford": 1, "exponential": 2, "gaussian": 3}
+MOBILITY_LAWS = {"adjusted_sphere": 0, "sphere": 1}
+
+
+def _sq_options(method: str, tolerance: float, exact_pairs: float, max_pairs: float) -> Any:
+    if method not in SQ_METHODS:
+        raise InputError(f"method = {method!r} (allowed: {', '.join(SQ_METHODS)})")
+    return {"method": SQ_METHODS[method], "tolerance": float(tolerance),
+            "exact_pairs": float(exact_pairs), "max_pairs": float(max_pairs)}
+
+
+def _spheres(positions: Any, radii: Any) -> Tuple[np.ndarray, np.ndarray, int]:
+    x, dim = _positions(positions)
+    return x, _values("radii", radii, x.shape[0]), dim
+
+
+def structure_factor(positions: Any, q: Any, radii: Any = None, dim: Optional[int] = None,
+                     method: str = "auto", tolerance: float = 1e-3, exact_pairs: float = 2e5,
+                     max_pairs: float = 5e8) -> StructureFactor:
+    """Debye's structure factor of one aggregate (centres unwrapped) at the wave numbers q:
+    S(q) = (1/n) sum_ij sin(q r_ij)/(q r_ij) (dim 2: J0(q r_ij)), and with radii the intensity of
+    the spheres I(q) = (1/n) sum_ij w_i w_j Phi_i Phi_j sinc (Phi the sphere's form factor, w the
+    volume over the mean volume; point scatterers without radii: I = S). method "auto" is exact
+    up to exact_pairs pairs and binned beyond, with bins making the bound on |S - exact| at the
+    largest q below tolerance; error holds that bound per q. StructureFactor(S, I, error,
+    binned, bins, bin_width, max_error)."""
+    x, dim = _positions(positions, dim)
+    n = x.shape[0]
+    qq = np.ascontiguousarray(np.atleast_1d(_real_array("q", q)), dtype=np.float64)
+    r = ffi.NULL if radii is None else _ptr(_values("radii", radii, n))
+    S, I, err = np.zeros(max(qq.size, 1)), np.zeros(max(qq.size, 1)), np.zeros(max(qq.size, 1))
+    o = ffi.new("agglo_sq_options *", _sq_options(method, tolerance, exact_pairs, max_pairs))
+    info = ffi.new("agglo_sq_info *")
+    check(lib.agglo_structure_factor(_ptr(x), r, n, dim, _ptr(qq), qq.size, o, _ptr(S), _ptr(I),
+                                     _ptr(err), info))
+    k = qq.size
+    return StructureFactor(S[:k], I[:k], err[:k], bool(info.binned), int(info.bins),
+                           float(info.bin_width), float(info.max_error))
+
+
+def guinier_rg(q: Any, S: Any, S0: float, dim: int = 3) -> Tuple[float, int]:
+    """Guinier's R_g: least squares of ln S = c - q^2 R_g^2 / dim below the first q where
+    S < S0 exp(-1/dim) (S0 = n for one aggregate). (R_g, points); nan with fewer than 3."""
+    qq = np.ascontiguousarray(_real_array("q", q), dtype=np.float64)
+    ss = _values("S", S, qq.size)
+    rg, used = ffi.new("double *"), ffi.new("size_t *")
+    check(lib.agglo_guinier_fit(_ptr(qq), _ptr(ss), qq.size, int(dim), float(S0), rg, used))
+    return rg[0], int(used[0])
+
+
+def power_law_slope(q: Any, S: Any, q_lo: float, q_hi: float) -> Tuple[float, int]:
+    """The least-squares slope of ln S on ln q over q_lo <= q <= q_hi: (slope, points); nan with
+    fewer than 3 (an aggregate's fractal regime: -D_f between 5/R_g and 1/a, docs/scattering.md)."""
+    qq = np.ascontiguousarray(_real_array("q", q), dtype=np.float64)
+    ss = _values("S", S, qq.size)
+    sl, used = ffi.new("double *"), ffi.new("size_t *")
+    check(lib.agglo_power_law_fit(_ptr(qq), _ptr(ss), qq.size, float(q_lo), float(q_hi), sl, used))
+    return sl[0], int(used[0])
+
+
+def projected_area(positions: Any, radii: Any, orientations: int = 200, rays: int = 4000,
+                   seed: int = 0) -> ProjectedArea:
+    """Orientation-averaged projected area of spheres (2D positions: spheres in the plane z = 0)
+    by Monte Carlo: ProjectedArea(mean, standard error over the orientations)."""
+    x, r, _ = _spheres(positions, radii)
+    a, e = ffi.new("double *"), ffi.new("double *")
+    check(lib.agglo_projected_area(_ptr(x), _ptr(r), x.shape[0], int(seed), int(orientations),
+                                   int(rays), a, e))
+    return ProjectedArea(a[0], e[0])
+
+
+def mobility_friction_length(rm: float, rp: float, mfp: float,
+                             law: str = "adjusted_sphere") -> float:
+    """The dlca model's mobility law (docs/dlca.md): friction over 6 pi mu of a cluster of
+    continuum mobility radius rm and projected-area radius rp at the gas's mean free path mfp."""
+    if law not in MOBILITY_LAWS:
+        raise InputError(f"law = {law!r} (allowed: {', '.join(MOBILITY_LAWS)})")
+    return float(lib.agglo_mobility_friction_length(MOBILITY_LAWS[law], float(rm), float(rp),
+                                                    float(mfp)))
+
+
+def mobility_radius(friction_length: float, mfp: float) -> float:
+    """The radius of the sphere of the same friction: r / C_c(mfp / r) = friction_length."""
+    return float(lib.agglo_mobility_radius(float(friction_length), float(mfp)))
+
+
+def mobility_diameters(positions: Any, radii: Any, knudsen: float = 0.0,
+                       mobility_df: Optional[float] = None, area_exponent: float = 0.92,
+                       law: str = "adjusted_sphere", orientations: int = 200, rays: int = 4000,
+                       seed: int = 0) -> Mobility:
+    """What `agglo analyze --mobility` reports of one aggregate: R_m = a N^(1/D_fm) (D_fm default
+    1.8, 1.45 for 2D positions), R_p from the Monte Carlo projected area, the law's
+    a N^(area_exponent/2), and the mobility diameters in the continuum, free molecular (mean free
+    path 1e8 R_m) and (knudsen > 0) at mean free path knudsen * a, a the volume-equivalent mean
+    radius."""
+    x, r, dim = _spheres(positions, radii)
+    n = x.shape[0]
+    a = float(np.cbrt(np.mean(r ** 3)))
+    df = mobility_df if mobility_df else (1.45 if dim == 2 else 1.8)
+    pa = projected_area(x, r, orientations, rays, seed)
+    rp, rm = float(np.sqrt(pa.area / np.pi)), a * n ** (1 / df)
+
+    def diameter(mfp: float) -> float:
+        return 2 * mobility_radius(mobility_friction_length(rm, rp, mfp, law), mfp)
+
+    return Mobility(diameter(0.0), diameter(1e8 * rm),
+                    diameter(knudsen * a) if knudsen > 0 else float("nan"), rm, rp,
+                    a * n ** (area_exponent / 2), pa.area, pa.error)
+
+
+def rdg_fa(positions: Any, radii: Any, wavelength: float, m: complex,
+           structure: str = "debye", df: float = 1.8, angles: int = 64,
+           method: str = "auto", tolerance: float = 1e-3, exact_pairs: float = 2e5,
+           max_pairs: float = 5e8) -> Optics:
+    """RDG-FA cross-sections (Sorensen 2001) of an aggregate of Rayleigh monomers of refractive
+    index m at the wavelength: C_abs = sum of the monomers', C_sca through the structure factor
+    "debye" (the aggregate's own, volume-weighted), "fisher_burford", "exponential" or
+    "gaussian" (cut-off models of fractal dimension df) integrated over the angle."""
+    if structure not in OPTICS_STRUCTURES:
+        raise InputError(f"structure = {structure!r} (allowed: {', '.join(OPTICS_STRUCTURES)})")
+    x, r, _ = _spheres(positions, radii)
+    m = complex(m)
+    o = ffi.new("agglo_optics_options *", {"structure": OPTICS_STRUCTURES[structure],
+                                           "df": float(df), "angles": int(angles),
+                                           "sq": _sq_options(method, tolerance, exact_pairs,
+                                                             max_pairs)})
+    res = ffi.new("agglo_optics_result *")
+    check(lib.agglo_rdg_fa(_ptr(x), _ptr(r), x.shape[0], float(wavelength), m.real, m.imag, o,
+                           res))
+    return Optics(res.c_abs, res.c_sca, res.c_abs_monomer, res.c_sca_monomer, res.g, res.E,
+                  res.F, res.k, res.x_monomer, res.rg, res.n)
+
+
+def fractal_structure_factor(structure: str, df: float, x: Any) -> Any:
+    """The model S(q)/N at x = q R_g of "fisher_burford", "exponential" or "gaussian" (Sorensen
+    2001; docs/scattering.md) for fractal dimension df."""
+    if structure not in OPTICS_STRUCTURES or structure == "debye":
+        raise InputError(f"structure = {structure!r} (allowed: fisher_burford, exponential, gaussian)")
+    if not 1 < df <= 3:
+        raise InputError(f"df = {df!r} (allowed: 1 < df <= 3)")
+    f = np.vectorize(lambda v: lib.agglo_fractal_structure_factor(OPTICS_STRUCTURES[structure],
+                                                                   float(df), float(v)))
+    out = f(np.asarray(x, dtype=np.float64))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def write_mstm(path: PathLike, positions: Any, radii: Any, wavelength: float, m: complex) -> None:
+    """MSTM's input file of an aggregate (centred, random orientation, length_scale_factor
+    2 pi / wavelength, every sphere of index m)."""
+    x, r, _ = _spheres(positions, radii)
+    m = complex(m)
+    check(lib.agglo_write_mstm(encode(path), _ptr(x), _ptr(r), x.shape[0], float(wavelength),
+                               m.real, m.imag))
+
+
+def write_ddscat(path: PathLike, positions: Any, radii: Any, spacing: float,
+                 max_dipoles: int = 10**7) -> int:
+    """DDSCAT's FROM_FILE shape file: a dipole at every site of the cubic lattice of the given
+    spacing whose centre lies in a sphere. Returns the number of dipoles."""
+    x, r, _ = _spheres(positions, radii)
+    nat = ffi.new("int64_t *")
+    check(lib.agglo_write_ddscat(encode(path), _ptr(x), _ptr(r), x.shape[0], float(spacing),
+                                 int(max_dipoles), nat))
+    return int(nat[0])

@@ -4,6 +4,7 @@
 #include "analysis/structure.h"
 #include "analysis/frame_summary.h"
 #include "analysis/clusters.h"
+#include "analysis/aggregate_outputs.h"
 #include "io/xyz_read.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -19,9 +20,9 @@
    them from the former). An earlier analysis is any of them in the directory. */
 static const char *const analysis_files[] = {
     "analysis.csv", "clusters.csv", "rdf.csv", "msd.csv", "box_counting.dat", "pair_distribution.dat",
-    "size_distribution.dat", "rg_size.dat", "plots.gp", "plots.log", "n_clusters.png",
-    "size_distribution.png", "box_counting.png", "rg_size.png", "pair_distribution.png"};
-enum { N_WRITTEN = 8, N_FILES = sizeof analysis_files / sizeof analysis_files[0] };
+    "size_distribution.dat", "rg_size.dat", "sq.csv", "mobility.csv", "optics.csv", "plots.gp", "plots.log", "n_clusters.png",
+    "size_distribution.png", "box_counting.png", "rg_size.png", "pair_distribution.png", "sq.png"};
+enum { N_WRITTEN = 11, N_FILES = sizeof analysis_files / sizeof analysis_files[0] };
 
 /* Each file is written as NAME.part; written[k] says which (renamed together at the end). */
 static _Thread_local int written[N_WRITTEN];
@@ -167,11 +168,31 @@ static int write_curves(const agglo_analyze_options *o, agglo_system *s, agglo_a
   return 0;
 }
 
+/* sq.csv, mobility.csv, optics.csv (those asked), the MSTM and DDSCAT files: the reported
+   frame's aggregates (docs/scattering.md). */
+static int aggregate_files(const agglo_analyze_options *o, agglo_system *s,
+                           const agglo_cluster_info *info, size_t nc, agglo_analyze_result *res,
+                           char *err, size_t errlen) {
+  FILE *f[3] = {NULL, NULL, NULL};
+  const char *names[3] = {"sq.csv", "mobility.csv", "optics.csv"};
+  int want[3] = {o->sq, o->mobility, o->optics}, rc = 0;
+  for (int k = 0; k < 3 && !rc; k++)
+    if (want[k] && !(f[k] = open_in(o->out_dir, names[k], err, errlen))) rc = -1;
+  if (!rc) rc = agglo_aggregate_outputs(o, s, gap_for(o, s), info, nc, f[0], f[1], f[2], res, err, errlen);
+  for (int k = 0; k < 3; k++)
+    if (f[k]) {
+      if (rc) fclose(f[k]);
+      else if (close_out(f[k], o->out_dir, names[k], err, errlen) != 0) rc = -1;
+    }
+  return rc;
+}
+
 static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, char *err,
                    size_t errlen) {
   double *gt = NULL, *gs = NULL; /* every frame's time and mean size, for the growth exponent */
   size_t gcap = 0;
   agglo_xyz_reader rd;
+  if (agglo_aggregate_options_check(o, err, errlen) != 0) return -1;
   if (agglo_xyz_open(&rd, o->path, o->radius, err, errlen) != 0) return -1;
   if (mkdir(o->out_dir, 0777) != 0 && errno != EEXIST) {
     agglo_xyz_close(&rd);
@@ -318,7 +339,12 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     if (close_out(mf, o->out_dir, "msd.csv", err, errlen) != 0) goto out;
     res->diffusion = agglo_msd_diffusion(&msd), res->msd_frames = msd.frames;
   }
+  if ((o->sq || o->mobility || o->optics) && aggregate_files(o, &keep, info, nc, res, err, errlen) != 0)
+    goto out;
   if (o->curves && write_curves(o, &keep, res, info, nc, err, errlen) != 0) goto out;
+  if ((o->mstm || o->ddscat) &&
+      agglo_aggregate_writers(o, &keep, gap_for(o, &keep), info, nc, res, err, errlen) != 0)
+    goto out;
   rc = 0;
 out:
   if (csv) fclose(csv);

@@ -7,7 +7,8 @@
 /* What the numbers are for: each purpose has its own stream so they never correlate. */
 enum { AGGLO_STREAM_PLACEMENT = 1, AGGLO_STREAM_VELOCITY = 2, AGGLO_STREAM_BROWNIAN = 3,
        AGGLO_STREAM_RADIUS = 4, AGGLO_STREAM_PAIR = 5,
-       AGGLO_STREAM_LANGEVIN = 6, AGGLO_STREAM_FLIGHT = 7, AGGLO_STREAM_AGGREGATE = 8 };
+       AGGLO_STREAM_LANGEVIN = 6, AGGLO_STREAM_FLIGHT = 7, AGGLO_STREAM_AGGREGATE = 8,
+       AGGLO_STREAM_PROJECTION = 9 };
 
 /* Four uniform numbers in (0,1). */
 void agglo_rng_uniform4(uint64_t seed, uint32_t stream, uint64_t step, uint64_t id, double u[4]);

@@ -182,3 +182,65 @@ def test_smoluchowski_constant_kernel_and_growth_exponent():
         an.smoluchowski("diffusive", 1.0)
     with pytest.raises(agglo.InputError, match="kmax = 1"):
         an.smoluchowski("constant", 1.0, kmax=1)
+
+
+# issue 46: aggregates as scatterers and aerosol particles (docs/scattering.md)
+def test_structure_factor_of_a_dimer_and_fits():
+    q = np.geomspace(0.01, 20, 300)
+    sq = an.structure_factor([[0, 0, 0], [2.0, 0, 0]], q)
+    assert np.allclose(sq.S, 1 + np.sin(2 * q) / (2 * q), rtol=0, atol=1e-12)
+    assert not sq.binned and sq.max_error == 0
+    rg, used = an.guinier_rg(q, sq.S, 2.0)
+    assert rg == pytest.approx(1.0, rel=0.03) and used >= 3  # a dimer: 0.984
+    sq2 = an.structure_factor([[0, 0], [2.0, 0]], q)  # 2D: J0
+    rng = np.random.default_rng(1)
+    x = np.cumsum(rng.normal(size=(700, 3)), axis=0)
+    exact = an.structure_factor(x, q, method="exact")
+    binned = an.structure_factor(x, q, method="binned", tolerance=1e-3)
+    assert binned.binned and binned.max_error <= 1e-3
+    assert np.all(np.abs(binned.S - exact.S) <= binned.error + 1e-9)
+    assert sq2.S[0] == pytest.approx(2, abs=1e-3)
+    with pytest.raises(agglo.InputError, match="method"):
+        an.structure_factor(x, q, method="fast")
+
+
+def test_projected_area_mobility_and_optics(tmp_path):
+    pa = an.projected_area([[0, 0, 0]], [1.0], orientations=20, rays=4000, seed=3)
+    assert abs(pa.area - np.pi) < 4 * pa.error
+    mob = an.mobility_diameters([[0, 0, 0], [2.0, 0, 0]], [1.0, 1.0], knudsen=1.0)
+    assert mob.d_continuum == pytest.approx(2 * mob.rm)
+    assert mob.d_free_molecular == pytest.approx(2 * mob.rp, rel=1e-6)
+    assert mob.d_free_molecular < mob.d_knudsen < mob.d_continuum
+    o = an.rdg_fa([[0, 0, 0]], [0.01], 0.5, 1.6 + 0.6j)
+    k = 2 * np.pi / 0.5
+    L = ((1.6 + 0.6j) ** 2 - 1) / ((1.6 + 0.6j) ** 2 + 2)
+    assert o.c_abs == pytest.approx(4 * np.pi * k * 1e-6 * L.imag, rel=1e-12)
+    assert o.c_sca == pytest.approx(8 * np.pi / 3 * k ** 4 * 1e-12 * abs(L) ** 2, rel=1e-12)
+    an.write_mstm(tmp_path / "a.mstm", [[0, 0, 0], [2.0, 0, 0]], [1.0, 1.0], 0.5, 1.6 + 0.6j)
+    assert "number_spheres\n2\n" in (tmp_path / "a.mstm").read_text()
+    nat = an.write_ddscat(tmp_path / "a.shape", [[0, 0, 0]], [2.0], 1.0)
+    assert nat == sum(1 for i in range(-2, 3) for j in range(-2, 3) for m in range(-2, 3)
+                      if i * i + j * j + m * m <= 4)
+
+
+def test_intensity_of_unequal_radii_exact_or_nan():
+    # 800 monomers (3.2e5 pairs, above exact_pairs): auto still sums I exactly for unequal radii
+    # (3.2e5 pairs x 50 q <= 2e8); forced binned gives the binned S and I = nan
+    rng = np.random.default_rng(4)
+    x = np.cumsum(rng.normal(size=(800, 3)), axis=0)
+    r = rng.uniform(0.3, 0.6, 800)
+    q = np.geomspace(0.01, 3, 50)
+    auto = an.structure_factor(x, q, radii=r)
+    exact = an.structure_factor(x, q, radii=r, method="exact")
+    assert not auto.binned and np.allclose(auto.I, exact.I, rtol=1e-12)
+    binned = an.structure_factor(x, q, radii=r, method="binned")
+    assert binned.binned and np.all(np.isnan(binned.I))
+    assert np.all(np.abs(binned.S - exact.S) <= binned.error + 1e-9)
+
+
+def test_fractal_structure_factors():
+    for s in ("fisher_burford", "exponential", "gaussian"):
+        assert an.fractal_structure_factor(s, 1.8, 1e-3) == pytest.approx(1 - 1e-6 / 3, abs=1e-12)
+    assert an.fractal_structure_factor("gaussian", 1.8, 1e5) * 1e5 ** 1.8 == pytest.approx(1.0100420, rel=1e-6)  # Gamma(3/2) 1.8^0.9 / Gamma(0.6)
+    with pytest.raises(agglo.InputError, match="structure"):
+        an.fractal_structure_factor("debye", 1.8, 1.0)
