@@ -143,6 +143,9 @@ typedef struct agglo_model_entry {
   double (*overlap_tolerance)(const agglo_config *c);
   /* optional: a short account of the settings it derives (agglo_config_print_summary) */
   void (*describe)(const agglo_config *c, FILE *f);
+  /* optional: the species of the particle of id `id` among n that its settings give (0 when
+     there is one); the pictures of a frame with ids but no species ask it (picture.color) */
+  int (*species_of)(const agglo_config *c, int64_t id, size_t n);
 } agglo_model_entry;
 
 /* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called
@@ -156,5 +159,8 @@ typedef agglo_status (*agglo_parallel_driver)(agglo_sim *sim, const agglo_config
 agglo_parallel_driver agglo_model_parallel(const agglo_model_entry *m);
 /* The runtime table of a scenario: c->model->dynamics(c). */
 const agglo_model *agglo_model_select(const agglo_config *c);
+/* s->species from the model's species hook, once its state is made (NULL: one species), so that
+   the pictures and writers read species from the system. 0, or -1 out of memory. */
+int agglo_model_fill_species(const agglo_model *m, const void *state, agglo_system *s);
 
 #endif

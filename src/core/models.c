@@ -3,6 +3,7 @@
    checks, set-up and dynamics. This file is compiled into libagglo (no decompositions) and, with
    AGGLO_HAVE_MPI, into libagglo_mpi. */
 #include "core/model.h"
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef AGGLO_HAVE_MPI
@@ -48,4 +49,15 @@ const char *agglo_model_name(int k) { return k >= 0 && (size_t)k < NMODELS ? reg
 
 const char *agglo_model_description(int k) {
   return k >= 0 && (size_t)k < NMODELS ? registry[k].model->description : NULL;
+}
+
+int agglo_model_fill_species(const agglo_model *m, const void *state, agglo_system *s) {
+  free(s->species);
+  s->species = NULL;
+  if (!m->species) return 0;
+  int32_t *out = malloc((s->n ? s->n : 1) * sizeof *out);
+  if (!out) return -1;
+  if (m->species(state, s, out)) s->species = out;
+  else free(out);
+  return 0;
 }

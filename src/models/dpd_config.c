@@ -242,4 +242,5 @@ const agglo_model_entry agglo_dpd_entry = {
     .start = start,
     .dynamics = dynamics,
     .describe = agglo_dpd_describe, /* dpd_model.c: units and reduced parameters */
+    .species_of = agglo_dpd_species_of, /* dpd_model.c: blocks of ids by dpd.species */
 };

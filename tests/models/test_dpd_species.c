@@ -80,6 +80,40 @@ static void radius_mass_and_pair_energies(void **st) {
   agglo_system_free(&s);
 }
 
+/* The species reach the system (s.species, which the pictures read) from the model, and the
+   registry's entry gives the same from ids alone (a trajectory drawn again); one species: NULL. */
+static void species_in_the_system(void **st) {
+  (void)st;
+  agglo_config c;
+  colloid_config(&c, 3);
+  char err[512];
+  agglo_system s;
+  if (agglo_setup(&s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  void *state;
+  assert_int_equal(agglo_model_dpd.init(&state, &s, &c, err, sizeof err), 0);
+  assert_int_equal(agglo_model_fill_species(&agglo_model_dpd, state, &s), 0);
+  assert_non_null(s.species);
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(s.species[i], s.id[i] == 0 ? 0 : 1); /* fractions 1/3, 2/3 of 3 ids */
+    assert_int_equal(c.model->species_of(&c, s.id[i], 3), s.species[i]);
+  }
+  agglo_model_dpd.destroy(state);
+  agglo_system_free(&s);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species_radius=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species_mass=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.conservative_ij=", err, sizeof err), 0);
+  const char *per_pair[] = {"dpd.a_ij=", "dpd.rc_ij=", "dpd.lj_epsilon_ij=", "dpd.lj_sigma_ij="};
+  for (size_t k = 0; k < 4; k++)
+    assert_int_equal(agglo_config_read_assignment(&c, per_pair[k], err, sizeof err), 0);
+  if (agglo_setup(&s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  assert_int_equal(agglo_model_dpd.init(&state, &s, &c, err, sizeof err), 0);
+  assert_int_equal(agglo_model_fill_species(&agglo_model_dpd, state, &s), 0);
+  assert_null(s.species);
+  agglo_model_dpd.destroy(state);
+  agglo_system_free(&s);
+}
+
 /* EDL per species pair: a solvent-colloid pair repelled with one charge product and Debye length,
    the colloid pair attracted (unlike charges) with another; U = 4 pi R_eff q lambda^2 e^{-H/lambda}. */
 static void edl_per_pair(void **st) {
@@ -129,6 +163,7 @@ static void wrong_lengths(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(radius_mass_and_pair_energies),
+      cmocka_unit_test(species_in_the_system),
       cmocka_unit_test(edl_per_pair),
       cmocka_unit_test(wrong_lengths),
   };
