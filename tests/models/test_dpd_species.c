@@ -14,6 +14,7 @@
 #include "core/model.h"
 #include "models/dpd_model.h"
 #include "core/setup.h"
+#include "models/dpd_config.h"
 
 static void colloid_config_with(agglo_config *c, int n, const char *const *extra, size_t nextra);
 static void colloid_config(agglo_config *c, int n) { colloid_config_with(c, n, NULL, 0); }
@@ -143,19 +144,19 @@ static void wrong_lengths(void **st) {
   agglo_config c;
   colloid_config(&c, 30);
   char err[512];
-  c.dpd.rc_ij.n = 2;
+  agglo_dpd_edit(&c)->rc_ij.n = 2;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.rc_ij has 2 values"));
   colloid_config(&c, 30);
-  c.dpd.edl_debye_ij.n = 4;
+  agglo_dpd_edit(&c)->edl_debye_ij.n = 4;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.edl_debye_ij has 4 values"));
   colloid_config(&c, 30);
-  c.dpd.species_mass.n = 3;
+  agglo_dpd_edit(&c)->species_mass.n = 3;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.species_mass"));
   colloid_config(&c, 30);
-  c.dpd.rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
+  agglo_dpd_edit(&c)->rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "at least 2 dpd.rc = 7"));
 }
