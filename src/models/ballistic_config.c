@@ -53,16 +53,17 @@ static const agglo_key keys[] = {
 /* Ballistic aggregation starts with random velocities: uniform in [-speed/2, speed/2]^d (the
    paper's [-0.5, 0.5]^2), or of modulus speed in a uniformly random direction. */
 static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  const agglo_ballistic_settings *bl = agglo_ballistic_of(c);
   (void)err, (void)errlen;
   int d = s->dim;
   for (size_t i = 0; i < s->n; i++) {
     double u[4], *v = s->v + 3 * i;
     agglo_rng_uniform4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], u);
     v[0] = v[1] = v[2] = 0;
-    if (agglo_ballistic_of(c)->velocity == BALL_VEL_UNIFORM) {
-      for (int k = 0; k < d; k++) v[k] = agglo_ballistic_of(c)->speed * (u[k] - 0.5);
+    if (bl->velocity == BALL_VEL_UNIFORM) {
+      for (int k = 0; k < d; k++) v[k] = bl->speed * (u[k] - 0.5);
     } else {
-      agglo_rng_direction(d, u, agglo_ballistic_of(c)->speed, v);
+      agglo_rng_direction(d, u, bl->speed, v);
     }
   }
   return 0;

@@ -96,7 +96,8 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
 
 /* The attraction reaches cutoff * epsilon beyond contact (contact_model.c). */
 static double attraction_range(const agglo_config *c) {
-  return agglo_contact_of(c)->kappa > 0 ? agglo_contact_of(c)->attraction_cutoff * agglo_contact_of(c)->epsilon : 0;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  return ct->kappa > 0 ? ct->attraction_cutoff * ct->epsilon : 0;
 }
 
 /* A user's start may overlap by the solver's tolerance. */

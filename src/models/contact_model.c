@@ -59,17 +59,18 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   double rsum = 0;
   for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
   agglo_contact_set_scale(m, s->n ? rsum / (double)s->n : c->radius);
-  m->att_reach = agglo_contact_of(c)->kappa > 0 ? agglo_contact_of(c)->attraction_cutoff * agglo_contact_of(c)->epsilon : 0;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  m->att_reach = ct->kappa > 0 ? ct->attraction_cutoff * ct->epsilon : 0;
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.max_iter = (int)c->max_iter;
   m->solver.team_rows = (size_t)c->team_rows;
   m->solver.expansion = (agglo_expansion)c->solver_expansion; /* same order as the names */
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
-  m->flow.type = agglo_contact_of(c)->flow;
-  m->flow.rate = agglo_contact_of(c)->flow_rate;
-  m->flow.omega = agglo_contact_of(c)->flow_omega;
-  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&agglo_contact_of(c)->flow_velocity, k) : 0;
+  m->flow.type = ct->flow;
+  m->flow.rate = ct->flow_rate;
+  m->flow.omega = ct->flow_omega;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&ct->flow_velocity, k) : 0;
   m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
   if (!m->vstar) {
     free(m);
@@ -123,7 +124,8 @@ static inline __attribute__((always_inline)) void pair_impulses(const contact *m
                                                                 size_t *first, int D) {
   const agglo_config *c = &m->cfg;
   size_t n = s->n;
-  double ke = agglo_contact_of(c)->kappa / agglo_contact_of(c)->epsilon, eps = agglo_contact_of(c)->epsilon, reach = m->att_reach;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  double ke = ct->kappa / ct->epsilon, eps = ct->epsilon, reach = m->att_reach;
   agglo_image img = agglo_box_image(&s->box);
   for (size_t i = a; i < b; i++) {
     const double *xi = s->x + 3 * i;
@@ -220,6 +222,7 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
    seed, step and id) and gravity; the attraction comes after. */
 static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   const agglo_config *c = &m->cfg;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
   double h = c->dt, sqh = sqrt(h);
   size_t n = s->n;
   int d = s->dim;
@@ -232,7 +235,7 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   for (size_t blk = 0; blk < nblk; blk++) {
     size_t i0 = 8 * blk, i1 = i0 + 8 < n ? i0 + 8 : n;
     uint32_t w[4][8];
-    if (agglo_contact_of(c)->sigma > 0) {
+    if (ct->sigma > 0) {
       uint64_t ids[8], steps[8];
       for (size_t l = 0; l < 8; l++)
         ids[l] = (uint64_t)s->id[i0 + l < i1 ? i0 + l : i0], steps[l] = (uint64_t)s->step;
@@ -240,18 +243,18 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
     }
     for (size_t i = i0; i < i1; i++) {
       double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
-      if (agglo_contact_of(c)->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+      if (ct->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
       double rate = 0;
-      if (agglo_contact_of(c)->viscosity > 0) rate = 6 * M_PI * agglo_contact_of(c)->viscosity * s->r[i] * s->inv_m[i];
-      else if (agglo_contact_of(c)->tau > 0) rate = 1.0 / agglo_contact_of(c)->tau;
+      if (ct->viscosity > 0) rate = 6 * M_PI * ct->viscosity * s->r[i] * s->inv_m[i];
+      else if (ct->tau > 0) rate = 1.0 / ct->tau;
       double z[4] = {0, 0, 0, 0};
-      if (agglo_contact_of(c)->sigma > 0) {
+      if (ct->sigma > 0) {
         uint32_t r[4] = {w[0][i - i0], w[1][i - i0], w[2][i - i0], w[3][i - i0]};
         agglo_rng_normal_words(r, d == 2 ? 2 : 4, z);
       }
       for (int k = 0; k < 3; k++)
         vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
-                                    agglo_contact_of(c)->sigma * sqh * z[k] * s->inv_m[i]
+                                    ct->sigma * sqh * z[k] * s->inv_m[i]
                               : 0.0;
     }
   }

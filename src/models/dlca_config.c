@@ -114,40 +114,42 @@ static int check_mobility(const agglo_config *c, double rmax, char *err, size_t 
 }
 
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   if (check_mobility(c, rmax, err, errlen) != 0) return -1;
-  double df = agglo_dlca_of(c)->mobility_fractal_dimension;
+  double df = dl->mobility_fractal_dimension;
   if (df != 0 && !(df >= 1 && df <= c->dim))
     return agglo_fail(err, errlen, "dlca.mobility_fractal_dimension = %g: allowed 0 (the default by "
                       "dimension) or from 1 to run.dim = %d", df, c->dim);
-  if (agglo_dlca_of(c)->knudsen > 0 && agglo_dlca_of(c)->units != DLCA_UNITS_REDUCED)
+  if (dl->knudsen > 0 && dl->units != DLCA_UNITS_REDUCED)
     return agglo_fail(err, errlen, "dlca.knudsen = %g is read with dlca.units = reduced only (si: "
                       "the gas's mean free path from dlca.temperature, pressure, viscosity)",
-                      agglo_dlca_of(c)->knudsen);
-  if (agglo_dlca_of(c)->stop == DLCA_STOP_CLUSTERS && !c->from[0] && agglo_dlca_of(c)->clusters >= c->n)
+                      dl->knudsen);
+  if (dl->stop == DLCA_STOP_CLUSTERS && !c->from[0] && dl->clusters >= c->n)
     return agglo_fail(err, errlen, "dlca.clusters = %lld with particles.n = %lld: the run would stop "
                       "before it starts; give fewer clusters than particles (or dlca.stop = t_end)",
-                      (long long)agglo_dlca_of(c)->clusters, (long long)c->n);
-  if (agglo_dlca_of(c)->stop == DLCA_STOP_CLUSTERS && agglo_dlca_of(c)->probability == 0)
+                      (long long)dl->clusters, (long long)c->n);
+  if (dl->stop == DLCA_STOP_CLUSTERS && dl->probability == 0)
     return agglo_fail(err, errlen, "dlca.probability = 0 with dlca.stop = clusters: no contact "
                       "ever sticks, so the run would never reach dlca.clusters = %lld clusters; give "
                       "dlca.probability > 0 (up to 1), or dlca.stop = t_end",
-                      (long long)agglo_dlca_of(c)->clusters);
-  if (agglo_dlca_of(c)->rotation == DLCA_ROTATION_ON)
+                      (long long)dl->clusters);
+  if (dl->rotation == DLCA_ROTATION_ON)
     for (int k = 0; k < c->dim; k++)
       if (c->boundary.v[c->boundary.n == 1 ? 0 : k] != AGGLO_PERIODIC)
         return agglo_fail(err, errlen, "dlca.rotation = on needs box.boundary = periodic on every "
                           "axis (axis %d is a wall: a turn is not checked against walls)", k);
-  if (agglo_dlca_of(c)->density > 0 && agglo_dlca_of(c)->units != DLCA_UNITS_SI)
+  if (dl->density > 0 && dl->units != DLCA_UNITS_SI)
     return agglo_fail(err, errlen, "dlca.density = %g is read with dlca.units = si only "
-                      "(reduced units: particles.mass)", agglo_dlca_of(c)->density);
+                      "(reduced units: particles.mass)", dl->density);
   return 0;
 }
 
 /* SI with a density: each particle's mass from its radius. */
 static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, double *m) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   (void)i, (void)n;
-  if (agglo_dlca_of(c)->units == DLCA_UNITS_SI && agglo_dlca_of(c)->density > 0)
-    *m = agglo_dlca_of(c)->density * 4.0 / 3.0 * M_PI * *r * *r * *r;
+  if (dl->units == DLCA_UNITS_SI && dl->density > 0)
+    *m = dl->density * 4.0 / 3.0 * M_PI * *r * *r * *r;
 }
 
 /* A user's start may touch to round-off (a run's own output read back). */

@@ -20,9 +20,10 @@
 #define R_GAS 8.314462618        /* J/(mol K) */
 
 double agglo_dlca_reference_mass(const agglo_config *c) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   double r = c->radius;
-  return agglo_dlca_of(c)->units == DLCA_UNITS_SI && agglo_dlca_of(c)->density > 0
-             ? agglo_dlca_of(c)->density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
+  return dl->units == DLCA_UNITS_SI && dl->density > 0
+             ? dl->density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
 }
 
 static double mobility_df(const agglo_config *c) {
@@ -65,21 +66,22 @@ static double friction_length(const agglo_config *c, double n, double m, double 
 }
 
 agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   agglo_dlca_motion o;
   double mfp = gas_path(c), L = friction_length(c, n, m, mfp);
   o.radius = mobility_radius(c, n, m);
-  if (agglo_dlca_of(c)->units == DLCA_UNITS_REDUCED) {
+  if (dl->units == DLCA_UNITS_REDUCED) {
     /* the reference particle's D_1 and persistence lambda_1 = u_1 tau_1 (u_1 its mean thermal
        speed sqrt(8 kT / (pi m_1))) give tau_1 = pi lambda_1^2 / (8 D_1) and kT = m_1 D_1 / tau_1;
        a cluster's friction is the reference's times L / L_1 */
-    double m1 = agglo_dlca_reference_mass(c), D1 = agglo_dlca_of(c)->diffusion, l1 = agglo_dlca_of(c)->persistence;
+    double m1 = agglo_dlca_reference_mass(c), D1 = dl->diffusion, l1 = dl->persistence;
     double tau1 = M_PI * l1 * l1 / (8 * D1), kT = m1 * D1 / tau1;
     o.friction = L / friction_length(c, 1, m1, mfp);
     o.D = D1 / o.friction;
     o.tau = (m / m1) * tau1 / o.friction;
     o.kT_m = kT / m;
   } else {
-    double kT = K_BOLTZMANN * agglo_dlca_of(c)->temperature;
+    double kT = K_BOLTZMANN * dl->temperature;
     o.friction = 6 * M_PI * agglo_dlca_viscosity(c) * L;
     o.D = kT / o.friction;
     o.tau = m / o.friction;
@@ -90,29 +92,30 @@ agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m)
 }
 
 void agglo_dlca_describe(const agglo_config *c, FILE *f) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   double m1 = agglo_dlca_reference_mass(c);
   agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
-  int si = agglo_dlca_of(c)->units == DLCA_UNITS_SI;
+  int si = dl->units == DLCA_UNITS_SI;
   if (si) {
     double mfp = agglo_dlca_mean_free_path(c), kn = mfp / c->radius;
     fprintf(f, "dlca: gas at T = %.6g K, P = %.6g Pa: viscosity %.4g Pa s (%s), mean free path %.4g m; "
             "a particle of radius %g m, mass %g kg: Knudsen number %.4g, Cunningham correction %.4g, "
             "D = %.4g m^2/s, mean thermal speed %.4g m/s, persistence length %.4g m (%.4g radii), "
-            "mean flight %.4g s\n", agglo_dlca_of(c)->temperature, agglo_dlca_of(c)->pressure, agglo_dlca_viscosity(c),
-            agglo_dlca_of(c)->viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
+            "mean flight %.4g s\n", dl->temperature, dl->pressure, agglo_dlca_viscosity(c),
+            dl->viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
             agglo_cunningham(kn), o.D, sqrt(8 * o.kT_m / M_PI), o.persistence, o.persistence / c->radius,
             o.tau);
   } else {
     fprintf(f, "dlca: a particle of radius %g and mass %g: gas Knudsen number %g, D = %.4g, mean "
             "thermal speed %.4g, persistence length %.4g (%.4g radii), mean flight %.4g\n",
-            c->radius, m1, agglo_dlca_of(c)->knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
+            c->radius, m1, dl->knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
             o.persistence / c->radius, o.tau);
   }
-  int sphere = agglo_dlca_of(c)->mobility == AGGLO_MOBILITY_SPHERE;
+  int sphere = dl->mobility == AGGLO_MOBILITY_SPHERE;
   fprintf(f, "  flights: Maxwellian velocities, exponential durations; mobility: %s, R_m = a N^(1/%g)",
           sphere ? "mobility sphere" : "adjusted sphere", mobility_df(c));
-  if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", agglo_dlca_of(c)->area_exponent > 0 ? agglo_dlca_of(c)->area_exponent : 0.92);
-  fprintf(f, "; sticking probability %g\n", agglo_dlca_of(c)->probability);
+  if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", dl->area_exponent > 0 ? dl->area_exponent : 0.92);
+  fprintf(f, "; sticking probability %g\n", dl->probability);
 }
 
 typedef struct {

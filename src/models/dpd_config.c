@@ -147,48 +147,49 @@ static int vdw(int kind) { return kind == AGGLO_PF_VDW || kind == AGGLO_PF_VDW_R
 
 /* docs/dpd.md: the species and per-pair lists agree, the box holds twice the cut-off. */
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   (void)rmax;
-  if (vdw(agglo_dpd_of(c)->conservative) && !(agglo_dpd_of(c)->min_gap > 0))
+  if (vdw(dp->conservative) && !(dp->min_gap > 0))
     return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                 "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
-  int ns = agglo_dpd_of(c)->species.n ? agglo_dpd_of(c)->species.n : 1, npair = ns * (ns + 1) / 2;
+  int ns = dp->species.n ? dp->species.n : 1, npair = ns * (ns + 1) / 2;
   double fsum = 0;
-  for (int i = 0; i < agglo_dpd_of(c)->species.n; i++) fsum += agglo_dpd_of(c)->species.v[i];
-  if (agglo_dpd_of(c)->species.n && fabs(fsum - 1) > 1e-6)
+  for (int i = 0; i < dp->species.n; i++) fsum += dp->species.v[i];
+  if (dp->species.n && fabs(fsum - 1) > 1e-6)
     return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
-  if (agglo_dpd_of(c)->a_ij.n && agglo_dpd_of(c)->a_ij.n != npair)
+  if (dp->a_ij.n && dp->a_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
-                agglo_dpd_of(c)->a_ij.n, ns, npair);
-  if (agglo_dpd_of(c)->gamma_ij.n && agglo_dpd_of(c)->gamma_ij.n != npair)
+                dp->a_ij.n, ns, npair);
+  if (dp->gamma_ij.n && dp->gamma_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
-                agglo_dpd_of(c)->gamma_ij.n, ns, npair);
+                dp->gamma_ij.n, ns, npair);
   if (npair > AGGLO_LIST_MAX)
     return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
                       npair, AGGLO_LIST_MAX);
-  const agglo_list *per_pair[] = {&agglo_dpd_of(c)->rc_ij, &agglo_dpd_of(c)->hamaker_ij, &agglo_dpd_of(c)->surface_tension_ij,
-                                  &agglo_dpd_of(c)->lj_epsilon_ij, &agglo_dpd_of(c)->lj_sigma_ij, &agglo_dpd_of(c)->vdw_a_ij,
-                                  &agglo_dpd_of(c)->edl_charge_product_ij, &agglo_dpd_of(c)->edl_debye_ij};
+  const agglo_list *per_pair[] = {&dp->rc_ij, &dp->hamaker_ij, &dp->surface_tension_ij,
+                                  &dp->lj_epsilon_ij, &dp->lj_sigma_ij, &dp->vdw_a_ij,
+                                  &dp->edl_charge_product_ij, &dp->edl_debye_ij};
   const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
                               "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
   for (int q = 0; q < 8; q++)
     if (per_pair[q]->n && per_pair[q]->n != npair)
       return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
                         pair_names[q], per_pair[q]->n, ns, npair);
-  if (agglo_dpd_of(c)->conservative_ij.n && agglo_dpd_of(c)->conservative_ij.n != npair)
+  if (dp->conservative_ij.n && dp->conservative_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
-                      "(upper triangle)", agglo_dpd_of(c)->conservative_ij.n, ns, npair);
-  if (agglo_dpd_of(c)->species_radius.n && agglo_dpd_of(c)->species_radius.n != ns)
+                      "(upper triangle)", dp->conservative_ij.n, ns, npair);
+  if (dp->species_radius.n && dp->species_radius.n != ns)
     return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
-                      agglo_dpd_of(c)->species_radius.n, ns);
-  if (agglo_dpd_of(c)->species_mass.n && agglo_dpd_of(c)->species_mass.n != ns)
+                      dp->species_radius.n, ns);
+  if (dp->species_mass.n && dp->species_mass.n != ns)
     return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
-                      agglo_dpd_of(c)->species_mass.n, ns);
-  for (int q = 0; q < agglo_dpd_of(c)->conservative_ij.n; q++)
-    if (vdw(agglo_dpd_of(c)->conservative_ij.v[q]) && !(agglo_dpd_of(c)->min_gap > 0))
+                      dp->species_mass.n, ns);
+  for (int q = 0; q < dp->conservative_ij.n; q++)
+    if (vdw(dp->conservative_ij.v[q]) && !(dp->min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
                         "is vdw or vdw_reduced");
-  double rc_max = agglo_dpd_of(c)->rc_ij.n ? 0 : agglo_dpd_of(c)->rc;
-  for (int q = 0; q < agglo_dpd_of(c)->rc_ij.n; q++) rc_max = fmax(rc_max, agglo_dpd_of(c)->rc_ij.v[q]);
+  double rc_max = dp->rc_ij.n ? 0 : dp->rc;
+  for (int q = 0; q < dp->rc_ij.n; q++) rc_max = fmax(rc_max, dp->rc_ij.v[q]);
   if (c->fraction <= 0)
     for (int k = 0; k < c->dim; k++)
       if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&
@@ -201,10 +202,11 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
 
 /* Species with their own radius or mass (dpd.species_radius, dpd.species_mass). */
 static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, double *m) {
-  if (!agglo_dpd_of(c)->species_radius.n && !agglo_dpd_of(c)->species_mass.n) return;
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
+  if (!dp->species_radius.n && !dp->species_mass.n) return;
   int sp = agglo_dpd_species_of(c, (int64_t)i, n);
-  if (agglo_dpd_of(c)->species_radius.n) *r = agglo_dpd_of(c)->species_radius.v[sp], *m = agglo_particle_mass(c, *r);
-  if (agglo_dpd_of(c)->species_mass.n) *m = agglo_dpd_of(c)->species_mass.v[sp];
+  if (dp->species_radius.n) *r = dp->species_radius.v[sp], *m = agglo_particle_mass(c, *r);
+  if (dp->species_mass.n) *m = dp->species_mass.v[sp];
 }
 
 /* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted

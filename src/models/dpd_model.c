@@ -98,24 +98,25 @@ static double pair_value(const agglo_list *l, double def, int nspec, int si, int
 }
 
 static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pair_params *p) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   memset(p, 0, sizeof *p);
   double L = u->length, E = u->energy, F = u->force;
-  p->kind = agglo_dpd_of(c)->conservative;
-  p->rc = agglo_dpd_of(c)->rc / L;
-  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? agglo_dpd_of(c)->vdw_a / F : agglo_dpd_of(c)->a / F;
-  p->hamaker = agglo_dpd_of(c)->hamaker / E;
-  p->surface_tension = agglo_dpd_of(c)->surface_tension * L * L / E;
-  p->cos_theta = cos(agglo_dpd_of(c)->contact_angle * M_PI / 180);
-  p->alpha = agglo_dpd_of(c)->fill_angle * M_PI / 180;
-  p->cap_volume = agglo_dpd_of(c)->cap_volume;
-  p->edl_charge2_over_eps = agglo_dpd_of(c)->edl_charge * agglo_dpd_of(c)->edl_charge / agglo_dpd_of(c)->edl_permittivity * L * L * L / E;
-  p->edl_debye = agglo_dpd_of(c)->edl_debye / L;
-  p->lj_eps = agglo_dpd_of(c)->lj_epsilon / E;
-  p->lj_sigma = agglo_dpd_of(c)->lj_sigma / L;
-  p->lj_rmin = agglo_dpd_of(c)->lj_rmin;
-  p->lj_shift = agglo_dpd_of(c)->lj_shift;
-  p->min_gap = agglo_dpd_of(c)->min_gap / L;
-  p->core_k = agglo_dpd_of(c)->core_k * L * L / E;
+  p->kind = dp->conservative;
+  p->rc = dp->rc / L;
+  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? dp->vdw_a / F : dp->a / F;
+  p->hamaker = dp->hamaker / E;
+  p->surface_tension = dp->surface_tension * L * L / E;
+  p->cos_theta = cos(dp->contact_angle * M_PI / 180);
+  p->alpha = dp->fill_angle * M_PI / 180;
+  p->cap_volume = dp->cap_volume;
+  p->edl_charge2_over_eps = dp->edl_charge * dp->edl_charge / dp->edl_permittivity * L * L * L / E;
+  p->edl_debye = dp->edl_debye / L;
+  p->lj_eps = dp->lj_epsilon / E;
+  p->lj_sigma = dp->lj_sigma / L;
+  p->lj_rmin = dp->lj_rmin;
+  p->lj_shift = dp->lj_shift;
+  p->min_gap = dp->min_gap / L;
+  p->core_k = dp->core_k * L * L / E;
 }
 
 int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
@@ -151,18 +152,19 @@ static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u,
 }
 
 void agglo_dpd_describe(const agglo_config *c, FILE *f) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   agglo_dpd_units u;
   agglo_dpd_units_of(c, &u);
   agglo_pair_params p;
   params_of(c, &u, &p);
-  double gamma = agglo_dpd_of(c)->gamma * u.time / u.mass, kT = agglo_dpd_of(c)->kT / u.energy;
+  double gamma = dp->gamma * u.time / u.mass, kT = dp->kT / u.energy;
   static const char *thermo[] = {"dpd", "transverse", "langevin"};
-  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(agglo_dpd_of(c)->conservative),
-          agglo_dpd_of(c)->conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
-          thermo[agglo_dpd_of(c)->thermostat]);
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(dp->conservative),
+          dp->conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[dp->thermostat]);
   if (!u.si) {
     fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
-            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, agglo_dpd_of(c)->lambda);
+            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, dp->lambda);
     return;
   }
   fprintf(f, "SI scenario converted to reduced units:\n"
@@ -172,30 +174,30 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f) {
           "  time unit    t  = %.6g s (d sqrt(m/E)); force unit %.6g N\n",
           u.length, u.mass, u.energy, u.time, u.force);
   fprintf(f, "  dt = %g s -> %.6g, rc = %g m -> %.6g, gamma = %g kg/s -> %.6g (sigma* = %.6g)\n",
-          c->dt, c->dt / u.time, agglo_dpd_of(c)->rc, p.rc, agglo_dpd_of(c)->gamma, gamma, sqrt(2 * gamma * kT));
-  switch (agglo_dpd_of(c)->conservative) {
-  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", agglo_dpd_of(c)->a, p.a); break;
-  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", agglo_dpd_of(c)->hamaker, p.hamaker); break;
-  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", agglo_dpd_of(c)->vdw_a, p.a); break;
+          c->dt, c->dt / u.time, dp->rc, p.rc, dp->gamma, gamma, sqrt(2 * gamma * kT));
+  switch (dp->conservative) {
+  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", dp->a, p.a); break;
+  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", dp->hamaker, p.hamaker); break;
+  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", dp->vdw_a, p.a); break;
   case AGGLO_PF_CAPILLARY:
     fprintf(f, "  surface tension = %g N/m -> %.6g (F0* = 2 pi R gamma cos(theta) = %.6g)\n",
-            agglo_dpd_of(c)->surface_tension, p.surface_tension,
+            dp->surface_tension, p.surface_tension,
             2 * M_PI * 0.5 * p.surface_tension * p.cos_theta);
     break;
   case AGGLO_PF_EDL:
     fprintf(f, "  sigma_q^2/eps = %g -> %.6g, Debye length %g m -> %.6g\n",
-            agglo_dpd_of(c)->edl_charge * agglo_dpd_of(c)->edl_charge / agglo_dpd_of(c)->edl_permittivity,
-            p.edl_charge2_over_eps, agglo_dpd_of(c)->edl_debye, p.edl_debye);
+            dp->edl_charge * dp->edl_charge / dp->edl_permittivity,
+            p.edl_charge2_over_eps, dp->edl_debye, p.edl_debye);
     break;
   case AGGLO_PF_LJ:
-    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", agglo_dpd_of(c)->lj_epsilon, p.lj_eps,
-            agglo_dpd_of(c)->lj_sigma, p.lj_sigma);
+    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", dp->lj_epsilon, p.lj_eps,
+            dp->lj_sigma, p.lj_sigma);
     break;
   default: break;
   }
-  if (agglo_dpd_of(c)->conservative != AGGLO_PF_GROOT_WARREN && agglo_dpd_of(c)->conservative != AGGLO_PF_NONE)
-    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", agglo_dpd_of(c)->min_gap, p.min_gap,
-            agglo_dpd_of(c)->core_k, p.core_k);
+  if (dp->conservative != AGGLO_PF_GROOT_WARREN && dp->conservative != AGGLO_PF_NONE)
+    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", dp->min_gap, p.min_gap,
+            dp->core_k, p.core_k);
 }
 
 /* ---------------------------------------------------------------- pair random numbers */

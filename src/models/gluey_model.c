@@ -630,9 +630,10 @@ const agglo_model agglo_model_gluey = {
 /* ------------------------------------------------------------ initial state */
 
 int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  const agglo_gluey_settings *gl = agglo_gluey_of(c);
   int d = s->dim;
   size_t n = s->n;
-  const agglo_list *P = &agglo_gluey_of(c)->positions, *V = &agglo_gluey_of(c)->velocities;
+  const agglo_list *P = &gl->positions, *V = &gl->velocities;
   if (P->n) {
     if ((size_t)P->n != (size_t)d * n)
       return agglo_fail(err, errlen, "gluey.positions has %d values: %zu particles in %dD need %zu",
@@ -662,11 +663,11 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
     return agglo_fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "
                 "%zu particles", V->n, d, n);
   for (int q = 0; q < V->n; q++) s->v[3 * (size_t)(q / d) + q % d] = V->v[q];
-  if (agglo_gluey_of(c)->force_times.n * d != agglo_gluey_of(c)->force.n)
+  if (gl->force_times.n * d != gl->force.n)
     return agglo_fail(err, errlen, "gluey.force has %d values: %d times need %d (run.dim per time)",
-                agglo_gluey_of(c)->force.n, agglo_gluey_of(c)->force_times.n, agglo_gluey_of(c)->force_times.n * d);
-  for (int q = 1; q < agglo_gluey_of(c)->force_times.n; q++)
-    if (agglo_gluey_of(c)->force_times.v[q] < agglo_gluey_of(c)->force_times.v[q - 1])
+                gl->force.n, gl->force_times.n, gl->force_times.n * d);
+  for (int q = 1; q < gl->force_times.n; q++)
+    if (gl->force_times.v[q] < gl->force_times.v[q - 1])
       return agglo_fail(err, errlen, "gluey.force_times must be in increasing order");
   return 0;
 }
