@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "core/model.h"
 #include "core/setup.h"
+#include "models/dpd_config.h"
 #include <string.h>
 
 typedef struct {

@@ -26,8 +26,9 @@ typedef struct {
   const int32_t *clusters;  /* n cluster labels (any integers; equal = same cluster), or NULL:
                                every particle alone */
   const double *velocities; /* n x 3, or NULL (needed by picture.color = speed) */
-  const int64_t *ids;       /* n global ids, or NULL (species in blocks of ids by dpd.species) */
-  const int32_t *species;   /* n species indices, or NULL (then from ids and dpd.species) */
+  const int64_t *ids;       /* n global ids, or NULL (species from the ids as the settings'
+                               run.model assigns them: DPD's blocks of ids by dpd.species) */
+  const int32_t *species;   /* n species indices, or NULL (then from ids and the settings) */
   agglo_box box;            /* a zero extent along an axis: the particles' extent is used */
   double time;              /* shown in the caption */
 } agglo_picture_frame;

@@ -171,6 +171,19 @@ static const agglo_key *key_at(size_t k, const agglo_model_entry **owner) {
   return k < NTAIL ? &tail[k] : NULL;
 }
 
+/* Where the value of key K lives in agglo_config: a member (OFF), or a member of the settings
+   of the model whose table holds K (OWN), at the place the registry gives them. */
+static size_t place(const agglo_key *K) {
+  if (!(K->offset & AGGLO_KEY_IN_SETTINGS)) return K->offset;
+  const agglo_model_entry *m;
+  for (size_t q = 0; (m = agglo_model_at(q)); q++)
+    for (size_t i = 0; i < m->n_keys; i++)
+      if (&m->keys[i] == K)
+        return offsetof(agglo_config, models) + agglo_model_settings_offset(m) +
+               (K->offset & ~AGGLO_KEY_IN_SETTINGS);
+  abort(); /* every key comes from the tables (key_at): cannot be */
+}
+
 static const agglo_key *key_of(size_t k) {
   const agglo_model_entry *owner;
   return key_at(k, &owner);
@@ -189,21 +202,18 @@ static const agglo_key *find_key(const char *section, const char *name) {
   return NULL;
 }
 
-/* Keys renamed: the old name is refused with a message that names the new one (a scenario
-   written for the old meaning must be read again, not silently reinterpreted). */
-static const struct { const char *section, *old, *now, *why; } renamed[] = {
-    {"dlca", "fractal_dimension", "mobility_fractal_dimension",
-     "it sets the mobility law only, not the clusters' structure"},
-};
-
-/* The message for an unknown key: a renamed one names its new name. */
+/* The message for an unknown key: one a model renamed (its entry's renamed) names its new name. */
 static void unknown_key(const char *where, const char *section, const char *name, char *err,
                         size_t errlen) {
-  for (size_t q = 0; q < sizeof renamed / sizeof renamed[0]; q++)
-    if (!strcmp(renamed[q].section, section) && !strcmp(renamed[q].old, name)) {
-      agglo_fail(err, errlen, "%s: %s.%s was renamed %s.%s (%s); give that instead", where, section,
-                 name, section, renamed[q].now, renamed[q].why);
-      return;
+  const agglo_model_entry *m;
+  for (size_t q = 0; (m = agglo_model_at(q)); q++)
+    for (size_t i = 0; i < m->n_renamed; i++) {
+      const agglo_renamed_key *r = &m->renamed[i];
+      if (!strcmp(r->section, section) && !strcmp(r->old, name)) {
+        agglo_fail(err, errlen, "%s: %s.%s was renamed %s.%s (%s); give that instead", where,
+                   section, name, section, r->now, r->why);
+        return;
+      }
     }
   agglo_fail(err, errlen, "%s: unknown key '%s' in section [%s] (see `agglo run --help`)", where,
              name, section);
@@ -336,7 +346,7 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
                         (size_t)((const char *)q - value) + 1);
   snprintf(buf, sizeof buf, "%s", value);
   char *v = trim(buf);
-  void *dst = (char *)c + k->offset;
+  void *dst = (char *)c + place(k);
   if ((k->type == T_LIST || k->type == T_ENUMLIST) && empty_item(v))
     return agglo_fail(err, errlen, "%s: %s.%s = '%s': an empty value between commas (allowed: %s, "
                       "separated by commas or spaces)", where, k->section, k->name, v, allowed);
@@ -436,6 +446,11 @@ void agglo_config_defaults(agglo_config *c) {
   memset(c, 0, sizeof *c);
   char err[256];
   const agglo_key *K;
+  const agglo_model_entry *m;
+  /* like a default that does not read back, a model whose settings do not fit the room
+     (AGGLO_MODEL_SETTINGS_ROOM, config.h) is a fault of the tables, found by every test */
+  for (size_t q = 0; (m = agglo_model_at(q)); q++)
+    if (agglo_model_settings_offset(m) == SIZE_MAX) abort();
   for (size_t k = 0; (K = key_of(k)); k++)
     if (set_value(c, K, K->def, "default", err, sizeof err) != 0) abort();
 }
@@ -509,10 +524,10 @@ static int on_entry(void *user, const char *section, const char *name, const cha
   int again = seen_before(r, k);
   if (again && r->indented && k->type == T_LIST) {
     /* a list continued on an indented line: append */
-    agglo_list more, *l = (agglo_list *)((char *)r->cfg + k->offset);
+    agglo_list more, *l = (agglo_list *)((char *)r->cfg + place(k));
     agglo_config tmp;
     if (set_value(&tmp, k, value, where, r->err, r->errlen) != 0) return !(r->failed = 1);
-    more = *(agglo_list *)((char *)&tmp + k->offset);
+    more = *(agglo_list *)((char *)&tmp + place(k));
     if (l->n + more.n > AGGLO_LIST_MAX) {
       r->failed = 1;
       agglo_fail(r->err, r->errlen, "%s: %s.%s has more than %d values", where, section, name,
@@ -600,7 +615,7 @@ static void shortest(char *buf, size_t n, double x) {
 /* The value of one key as it would be written in a scenario file. */
 static void write_value(const agglo_config *c, const agglo_key *K, FILE *f) {
   char buf[64];
-  const void *src = (const char *)c + K->offset;
+  const void *src = (const char *)c + place(K);
   switch (K->type) {
   case T_DOUBLE: shortest(buf, sizeof buf, *(const double *)src), fputs(buf, f); break;
   case T_INT:
@@ -707,7 +722,7 @@ void agglo_config_print_keys(FILE *f, int markdown) {
 
 /* Has key K the same value in c and d (e.g. d = the defaults)? */
 static int same_value(const agglo_config *c, const agglo_config *d, const agglo_key *K) {
-  const char *a = (const char *)c + K->offset, *b = (const char *)d + K->offset;
+  const char *a = (const char *)c + place(K), *b = (const char *)d + place(K);
   switch (K->type) {
   case T_DOUBLE: return *(const double *)a == *(const double *)b;
   case T_INT: return !strcmp(K->name, "dim") ? *(const int *)a == *(const int *)b

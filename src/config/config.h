@@ -9,14 +9,13 @@
 #include "agglo/agglo.h"
 
 #include "config/lists.h"
-/* each model's own settings (src/models/<model>_config.h) */
-#include "models/ballistic_config.h"
-#include "models/contact_config.h"
-#include "models/dpd_config.h"
-#include "models/gluey_config.h"
-#include "models/dlca_config.h"
 
 #define AGGLO_PATH_MAX 1024
+/* The room agglo_config keeps for the models' own settings: each model's struct (its
+   src/models/<model>_config.h, settings_size of its registry entry) after those of the models
+   before it in the registry (agglo_model_settings, core/model.h). All of them take 13 kB; a model
+   that would not fit makes agglo_config_defaults fail (test_config's settings_room): raise it. */
+#define AGGLO_MODEL_SETTINGS_ROOM 32768
 /* The most steps a run takes: beyond 2^53, t = step dt no longer tells the steps apart. */
 #define AGGLO_MAX_STEPS ((int64_t)1 << 53)
 
@@ -54,12 +53,11 @@ typedef struct agglo_config {
   int on_failure;
   agglo_list parallel_grid; /* px py pz of a domain-decomposed run (mpirun); empty = chosen */
   int parallel_crossing;     /* contact components across ranks: CROSS_AUTO, _GATHER, _SPREAD */
-  /* each model's own keys */
-  agglo_contact_settings contact;
-  agglo_ballistic_settings ballistic;
-  agglo_dpd_settings dpd;
-  agglo_gluey_settings gluey;
-  agglo_dlca_settings dlca;
+  /* each model's own keys: its settings struct, placed by the registry (agglo_model_settings) */
+  union {
+    max_align_t align;
+    unsigned char bytes[AGGLO_MODEL_SETTINGS_ROOM];
+  } models;
   /* [output] */
   double trajectory_interval, stats_interval, analysis_interval;
   agglo_list snapshots;

@@ -474,6 +474,7 @@ int agglo_sort_spatially(agglo_system *s, double cell) {
   PERMUTE(s->inv_m, double, 1);
   PERMUTE(s->id, int64_t, 1);
   PERMUTE(s->cluster, int32_t, 1);
+  if (s->species) PERMUTE(s->species, int32_t, 1);
   grid_free(&g);
   return ok ? 0 : -1;
 }

@@ -109,6 +109,11 @@ typedef struct agglo_model_entry {
   const char *description; /* `agglo list`: a few lines (the app indents the next ones) */
   const agglo_key *keys;   /* its own keys (config/keys.h), in the order of --help */
   size_t n_keys;
+  /* the size of its settings struct, the OWN(member) of its keys (agglo_model_settings) */
+  size_t settings_size;
+  /* optional: its keys renamed (config/keys.h), refused with a message naming the new name */
+  const agglo_renamed_key *renamed;
+  size_t n_renamed;
   /* keys of other tables it reads besides the shared ones ("section." or "section.key",
      blank-separated), and shared keys it does not read: a key set for a model that does not
      read it is refused (agglo_config_validate) */
@@ -143,6 +148,9 @@ typedef struct agglo_model_entry {
   double (*overlap_tolerance)(const agglo_config *c);
   /* optional: a short account of the settings it derives (agglo_config_print_summary) */
   void (*describe)(const agglo_config *c, FILE *f);
+  /* optional: the species of the particle of id `id` among n that its settings give (0 when
+     there is one); the pictures of a frame with ids but no species ask it (picture.color) */
+  int (*species_of)(const agglo_config *c, int64_t id, size_t n);
 } agglo_model_entry;
 
 /* The registry (models.c): its k-th model (k from 0), NULL past the last; the model called
@@ -156,5 +164,15 @@ typedef agglo_status (*agglo_parallel_driver)(agglo_sim *sim, const agglo_config
 agglo_parallel_driver agglo_model_parallel(const agglo_model_entry *m);
 /* The runtime table of a scenario: c->model->dynamics(c). */
 const agglo_model *agglo_model_select(const agglo_config *c);
+/* Model m's own settings in c: its settings struct (src/models/<model>_config.h), in c's room for
+   the models after those of the models before it in the registry (each model's <model>_config.h
+   wraps these as agglo_<model>_of and agglo_<model>_edit). agglo_model_settings_offset is its
+   place in that room, SIZE_MAX if m is not in the registry or does not fit the room. */
+const void *agglo_model_settings(const agglo_config *c, const agglo_model_entry *m);
+void *agglo_model_settings_edit(agglo_config *c, const agglo_model_entry *m);
+size_t agglo_model_settings_offset(const agglo_model_entry *m);
+/* s->species from the model's species hook, once its state is made (NULL: one species), so that
+   the pictures and writers read species from the system. 0, or -1 out of memory. */
+int agglo_model_fill_species(const agglo_model *m, const void *state, agglo_system *s);
 
 #endif

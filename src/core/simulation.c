@@ -79,6 +79,8 @@ static agglo_status sim_finish(agglo_sim *sim) {
   char *err = agglo_error_buffer();
   if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, err, AGGLO_ERROR_LEN) != 0)
     return AGGLO_ERROR_INPUT;
+  if (agglo_model_fill_species(sim->model, sim->state, &sim->sys) != 0) /* the pictures' species */
+    return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   size_t n3 = 3 * sim->sys.n;
   sim->x_good = malloc((n3 ? n3 : 1) * sizeof(double));
   sim->v_good = malloc((n3 ? n3 : 1) * sizeof(double));

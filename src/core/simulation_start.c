@@ -9,6 +9,7 @@
 #include "core/setup.h"
 #include "core/simulation.h"
 #include "io/xyz_read.h"
+#include "models/ballistic_config.h" /* ballistic.stop: does a restart read run.t_end */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,7 +482,7 @@ agglo_status agglo_start_check_restart(agglo_sim *sim, const char *path) {
     return agglo_error(AGGLO_ERROR_INPUT, "%s: Time=%.17g at Step=%lld is not Step x run.dt (%g): "
                        "the run had another run.dt (fixed by the restart point); nothing was run",
                        path, s->t, (long long)s->step, c->dt);
-  int t_end_read = !sim->model->variable_step || c->ballistic.stop == BALL_STOP_T_END;
+  int t_end_read = !sim->model->variable_step || agglo_ballistic_of(c)->stop == BALL_STOP_T_END;
   if (t_end_read && (sim->model->variable_step ? c->t_end < s->t : sim->last_step < s->step))
     return agglo_error(AGGLO_ERROR_INPUT, "run.t_end = %g is before the time of the restart point, "
                        "%.15g (%s, step %lld) (allowed: >= %.15g); nothing was run", c->t_end, s->t,

@@ -26,6 +26,7 @@ int agglo_system_alloc(agglo_system *s, int dim, size_t n) {
 
 void agglo_system_free(agglo_system *s) {
   free(s->x); free(s->v); free(s->r); free(s->m); free(s->inv_m); free(s->id); free(s->cluster);
+  free(s->species);
   memset(s, 0, sizeof *s);
 }
 

@@ -14,6 +14,10 @@ typedef struct {
   double *inv_m;    /* n: 1/m, 0 for an immovable particle */
   int64_t *id;      /* n: global id, independent of storage order */
   int32_t *cluster; /* n: cluster label (smallest id of the cluster) */
+  /* n: each particle's species (0, 1, ...; DPD's dpd.species), or NULL: one species. Filled by
+     the model at the start of a run (agglo_model_fill_species, core/model.h); the pictures and
+     the writers read it here, never from a model's settings */
+  int32_t *species;
   agglo_box box;
   double t;         /* time, always step * dt */
   int64_t step;

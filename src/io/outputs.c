@@ -459,8 +459,8 @@ static int snapshot(agglo_sim *sim) {
   int have_obs = sim->model->obstacles && sim->model->obstacles(sim->state, &sim->sys, &obs) == 0;
   const agglo_system *s = &sim->sys;
   agglo_picture_frame f = {.n = s->n, .dim = s->dim, .positions = s->x, .radii = s->r,
-                           .clusters = s->cluster, .velocities = s->v, .ids = s->id, .box = s->box,
-                           .time = s->t};
+                           .clusters = s->cluster, .velocities = s->v, .ids = s->id, .species = s->species,
+                           .box = s->box, .time = s->t};
   if (agglo_picture_draw(&sim->cfg, &f, have ? &links : NULL, have_obs ? &obs : NULL, path, err,
                          sizeof err) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s", err);

@@ -10,6 +10,7 @@
 #include "core/simulation.h"
 #include "core/error.h"
 #include "core/timing.h"
+#include "models/ballistic_config.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* The ballistic model's settings: the keys of [ballistic] (ballistic_config.c). */
 #ifndef AGGLO_MODELS_BALLISTIC_CONFIG_H
 #define AGGLO_MODELS_BALLISTIC_CONFIG_H
+#include "core/model.h"
 #include <stdint.h>
 
 enum { BALL_TIME_STEPPING = 0, BALL_EVENT_DRIVEN = 1 };
@@ -18,5 +19,13 @@ typedef struct {
 extern const struct agglo_model_entry agglo_ballistic_entry;
 extern const struct agglo_model agglo_model_ballistic;    /* time stepping (ballistic_model.c) */
 extern const struct agglo_model agglo_model_ballistic_ed; /* event driven (ballistic_event_driven.c) */
+
+/* its settings in c, at the place the registry gives them (agglo_model_settings, core/model.h) */
+static inline const agglo_ballistic_settings *agglo_ballistic_of(const agglo_config *c) {
+  return agglo_model_settings(c, &agglo_ballistic_entry);
+}
+static inline agglo_ballistic_settings *agglo_ballistic_edit(agglo_config *c) {
+  return agglo_model_settings_edit(c, &agglo_ballistic_entry);
+}
 
 #endif

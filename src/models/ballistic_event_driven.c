@@ -182,8 +182,8 @@ int agglo_ed_create(agglo_ed **out, const agglo_system *s, double window, const 
 
 static int ed_init(void **state, const agglo_system *s, const agglo_config *c, char *err,
                    size_t errlen) {
-  int one = c->ballistic.stop == BALL_STOP_ONE_CLUSTER;
-  return agglo_ed_create((agglo_ed **)state, s, c->ballistic.window, "ballistic.window",
+  int one = agglo_ballistic_of(c)->stop == BALL_STOP_ONE_CLUSTER;
+  return agglo_ed_create((agglo_ed **)state, s, agglo_ballistic_of(c)->window, "ballistic.window",
                          one ? 1 : 0, one ? INFINITY : c->t_end, NULL, err, errlen);
 }
 

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/union_find.h"
+#include "models/ballistic_config.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -116,8 +117,8 @@ static int ball_init(void **state, const agglo_system *s, const agglo_config *c,
   b->n_clusters = n;
   b->r_mean = n ? rs / (double)n : c->radius;
   agglo_dah_defaults(&b->dset);
-  b->dset.alpha = c->ballistic.dah_alpha, b->dset.beta = c->ballistic.dah_beta, b->dset.gamma = c->ballistic.dah_gamma;
-  b->dset.c = c->ballistic.dah_c, b->dset.tol = c->ballistic.tol, b->dset.max_iter = (int)c->ballistic.dah_max_iter;
+  b->dset.alpha = agglo_ballistic_of(c)->dah_alpha, b->dset.beta = agglo_ballistic_of(c)->dah_beta, b->dset.gamma = agglo_ballistic_of(c)->dah_gamma;
+  b->dset.c = agglo_ballistic_of(c)->dah_c, b->dset.tol = agglo_ballistic_of(c)->tol, b->dset.max_iter = (int)agglo_ballistic_of(c)->dah_max_iter;
   b->dset.length = b->r_mean;
   *state = b;
   return 0;
@@ -230,7 +231,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
   info->converged = 1;
   info->bad_particle = SIZE_MAX;
   info->min_gap = INFINITY;
-  int stop_t = c->ballistic.stop == BALL_STOP_T_END;
+  int stop_t = agglo_ballistic_of(c)->stop == BALL_STOP_T_END;
   /* 1. time step from the fastest cluster (rule (3.3)) */
   double vmax2 = 0;
   for (size_t k = 0; k < f->nsmall + f->nframed; k++) { /* roots outside frames, framed ones */
@@ -250,7 +251,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
     dt = stop_t ? c->t_end - s->t : 0;
     info->finished = 1;
   } else {
-    dt = c->ballistic.dt_factor * b->r_max / sqrt(vmax2);
+    dt = agglo_ballistic_of(c)->dt_factor * b->r_max / sqrt(vmax2);
     if (stop_t && s->t + dt > c->t_end) dt = c->t_end - s->t;
   }
   /* 2. free flight (s->v holds each particle's cluster velocity), root cache, walls */
@@ -356,7 +357,7 @@ static int ball_step(void *state, agglo_system *s, agglo_step_info *info, char *
 
 static double ball_contact_gap(const void *state) {
   const ballistic *b = state;
-  double g = 10 * b->cfg.ballistic.tol;
+  double g = 10 * agglo_ballistic_of(&b->cfg)->tol;
   return (g < 0.1 ? g : 0.1) * b->r_mean;
 }
 

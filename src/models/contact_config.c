@@ -4,32 +4,36 @@
 #include "config/keys.h"
 #include "core/error.h"
 #include "core/model.h"
+#include "models/contact_config.h"
 #include <math.h>
 
+/* where its keys live: members of its settings (config/keys.h) */
+#define OWN(member) SETTING(agglo_contact_settings, member)
+
 static const agglo_key keys[] = {
-  {"drag", "tau", T_DOUBLE, OFF(contact.tau), "0.2", 0, BIG, 0, 0,
+  {"drag", "tau", T_DOUBLE, OWN(tau), "0.2", 0, BIG, 0, 0,
    "relaxation time tau = m/xi of the drift toward the flow; 0 = no drag"},
-  {"drag", "viscosity", T_DOUBLE, OFF(contact.viscosity), "0", 0, BIG, 0, 0,
+  {"drag", "viscosity", T_DOUBLE, OWN(viscosity), "0", 0, BIG, 0, 0,
    "if > 0, Stokes friction xi_i = 6 pi nu r_i instead of tau (tau_i = m_i / xi_i)"},
-  {"flow", "type", T_ENUM, OFF(contact.flow), "none", 0, 0, 0,
+  {"flow", "type", T_ENUM, OWN(flow), "none", 0, 0, 0,
    "none|uniform|shear|oscillating_shear|poiseuille|vortex",
    "prescribed fluid velocity U(x,t): uniform = flow.velocity; shear = (rate*y, 0); "
    "oscillating_shear = sin(omega t)(rate*y, 0) (Maury's (4.1)); poiseuille = "
    "(rate*y(Ly-y)/Ly^2*4, 0), peak speed rate; vortex = cellular flow of speed rate, "
    "(sin(pi x/Lx)cos(pi y/Ly), -cos(pi x/Lx)sin(pi y/Ly))"},
-  {"flow", "rate", T_DOUBLE, OFF(contact.flow_rate), "1", -BIG, BIG, 0, 0, "shear rate or flow speed"},
-  {"flow", "omega", T_DOUBLE, OFF(contact.flow_omega), "3.141592653589793", -BIG, BIG, 0, 0,
+  {"flow", "rate", T_DOUBLE, OWN(flow_rate), "1", -BIG, BIG, 0, 0, "shear rate or flow speed"},
+  {"flow", "omega", T_DOUBLE, OWN(flow_omega), "3.141592653589793", -BIG, BIG, 0, 0,
    "angular frequency of the oscillating shear"},
-  {"flow", "velocity", T_LIST, OFF(contact.flow_velocity), "0", -BIG, BIG, 0, 0,
+  {"flow", "velocity", T_LIST, OWN(flow_velocity), "0", -BIG, BIG, 0, 0,
    "velocity of the uniform flow (one value per axis)"},
-  {"attraction", "kappa", T_DOUBLE, OFF(contact.kappa), "0.003", 0, BIG, 0, 0,
+  {"attraction", "kappa", T_DOUBLE, OWN(kappa), "0.003", 0, BIG, 0, 0,
    "attraction strength; force (kappa/epsilon) sech^2(D/epsilon) toward the partner; 0 = none"},
-  {"attraction", "epsilon", T_DOUBLE, OFF(contact.epsilon), "0.003", 0, BIG, 1, 0, "attraction range"},
-  {"attraction", "cutoff", T_DOUBLE, OFF(contact.attraction_cutoff), "20", 0, 1000, 1, 0,
+  {"attraction", "epsilon", T_DOUBLE, OWN(epsilon), "0.003", 0, BIG, 1, 0, "attraction range"},
+  {"attraction", "cutoff", T_DOUBLE, OWN(attraction_cutoff), "20", 0, 1000, 1, 0,
    "attraction acts for gaps D < cutoff * epsilon"},
-  {"attraction", "scaling", T_ENUM, OFF(contact.attraction_scaling), "sqrt_h", 0, 0, 0, "sqrt_h|h",
+  {"attraction", "scaling", T_ENUM, OWN(attraction_scaling), "sqrt_h", 0, 0, 0, "sqrt_h|h",
    "impulse of the attraction per step: sqrt(h) F (Maury's (4.3), with noise) or h F"},
-  {"brownian", "sigma", T_DOUBLE, OFF(contact.sigma), "0.5", 0, BIG, 0, 0,
+  {"brownian", "sigma", T_DOUBLE, OWN(sigma), "0.5", 0, BIG, 0, 0,
    "noise amplitude of dv = -v/tau dt + sigma dW; 0 = deterministic"},
   {"gravity", "g", T_LIST, OFF(gravity), "0", -BIG, BIG, 0, 0,
    "constant acceleration (one value per axis, or one value for all)"},
@@ -70,7 +74,7 @@ static const agglo_key keys[] = {
 /* A step must not carry a particle across a diameter: by the noise, under gravity or by the flow. */
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
   int d = c->dim;
-  const agglo_contact_settings *m = &c->contact;
+  const agglo_contact_settings *m = agglo_contact_of(c);
   if (m->flow_velocity.n != 1 && m->flow_velocity.n != d)
     return agglo_fail(err, errlen, "%s has %d values: give 1 or %d (run.dim)", "flow.velocity",
                       m->flow_velocity.n, d);
@@ -93,7 +97,8 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
 
 /* The attraction reaches cutoff * epsilon beyond contact (contact_model.c). */
 static double attraction_range(const agglo_config *c) {
-  return c->contact.kappa > 0 ? c->contact.attraction_cutoff * c->contact.epsilon : 0;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  return ct->kappa > 0 ? ct->attraction_cutoff * ct->epsilon : 0;
 }
 
 /* A user's start may overlap by the solver's tolerance. */
@@ -110,6 +115,7 @@ const agglo_model_entry agglo_contact_entry = {
     .description = "contact dynamics with aggregation (Maury 2004)",
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .settings_size = sizeof(agglo_contact_settings),
     .also_reads = "parallel.", /* domain decomposition (src/mpi/contact_domain.c) */
     .validate = validate,
     .attraction_range = attraction_range,

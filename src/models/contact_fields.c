@@ -1,5 +1,6 @@
 #include "models/contact_fields.h"
 #include "config/config.h"
+#include "models/contact_config.h"
 #include <math.h>
 
 void agglo_flow_velocity(const agglo_flow *f, const agglo_box *b, const double *x, double t,

@@ -5,6 +5,7 @@
 #include "core/rng.h"
 #include "core/error.h"
 #include "core/files.h"
+#include "models/contact_config.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ void agglo_contact_set_scale(contact *m, double r_mean) {
    stationary speed sigma sqrt(tau_i) / m_i, the attraction's impulse of one contact at its
    strongest, scale kappa / epsilon / m_i. */
 static int check_masses(const agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
-  const agglo_contact_settings *k = &c->contact;
+  const agglo_contact_settings *k = agglo_contact_of(c);
   double h = c->dt, rmax = 0, scale = k->attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h;
   for (size_t i = 0; i < s->n; i++) rmax = fmax(rmax, s->r[i]);
   for (size_t i = 0; i < s->n; i++) {
@@ -58,17 +59,18 @@ static int contact_init(void **state, const agglo_system *s, const agglo_config 
   double rsum = 0;
   for (size_t i = 0; i < s->n; i++) rsum += s->r[i];
   agglo_contact_set_scale(m, s->n ? rsum / (double)s->n : c->radius);
-  m->att_reach = c->contact.kappa > 0 ? c->contact.attraction_cutoff * c->contact.epsilon : 0;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  m->att_reach = ct->kappa > 0 ? ct->attraction_cutoff * ct->epsilon : 0;
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.max_iter = (int)c->max_iter;
   m->solver.team_rows = (size_t)c->team_rows;
   m->solver.expansion = (agglo_expansion)c->solver_expansion; /* same order as the names */
   m->solver.rho_factor = c->rho_factor;
   m->solver.compliance = c->compliance;
-  m->flow.type = c->contact.flow;
-  m->flow.rate = c->contact.flow_rate;
-  m->flow.omega = c->contact.flow_omega;
-  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&c->contact.flow_velocity, k) : 0;
+  m->flow.type = ct->flow;
+  m->flow.rate = ct->flow_rate;
+  m->flow.omega = ct->flow_omega;
+  for (int k = 0; k < 3; k++) m->flow.velocity[k] = k < c->dim ? agglo_list_component(&ct->flow_velocity, k) : 0;
   m->vstar = malloc(3 * (s->n ? s->n : 1) * sizeof *m->vstar);
   if (!m->vstar) {
     free(m);
@@ -122,7 +124,8 @@ static inline __attribute__((always_inline)) void pair_impulses(const contact *m
                                                                 size_t *first, int D) {
   const agglo_config *c = &m->cfg;
   size_t n = s->n;
-  double ke = c->contact.kappa / c->contact.epsilon, eps = c->contact.epsilon, reach = m->att_reach;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
+  double ke = ct->kappa / ct->epsilon, eps = ct->epsilon, reach = m->att_reach;
   agglo_image img = agglo_box_image(&s->box);
   for (size_t i = a; i < b; i++) {
     const double *xi = s->x + 3 * i;
@@ -180,7 +183,7 @@ static inline __attribute__((always_inline)) void accumulate(const contact *m, c
    whatever the thread count (deterministic). The particles are in cell order, so only those
    near a's cells have partners in [a, b): a thread's additions start at the lowest of them. */
 static int add_attraction(contact *m, const agglo_system *s, double scale, double *dv) {
-  if (m->cfg.contact.kappa <= 0) return 0;
+  if (agglo_contact_of(&m->cfg)->kappa <= 0) return 0;
   size_t n = s->n, np = m->nb.npairs, cap = 1;
 #ifdef _OPENMP
   cap = (size_t)omp_get_max_threads();
@@ -219,6 +222,7 @@ static int add_attraction(contact *m, const agglo_system *s, double scale, doubl
    seed, step and id) and gravity; the attraction comes after. */
 static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   const agglo_config *c = &m->cfg;
+  const agglo_contact_settings *ct = agglo_contact_of(c);
   double h = c->dt, sqh = sqrt(h);
   size_t n = s->n;
   int d = s->dim;
@@ -231,7 +235,7 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
   for (size_t blk = 0; blk < nblk; blk++) {
     size_t i0 = 8 * blk, i1 = i0 + 8 < n ? i0 + 8 : n;
     uint32_t w[4][8];
-    if (c->contact.sigma > 0) {
+    if (ct->sigma > 0) {
       uint64_t ids[8], steps[8];
       for (size_t l = 0; l < 8; l++)
         ids[l] = (uint64_t)s->id[i0 + l < i1 ? i0 + l : i0], steps[l] = (uint64_t)s->step;
@@ -239,18 +243,18 @@ static void a_priori(const contact *m, const agglo_system *s, double *vs) {
     }
     for (size_t i = i0; i < i1; i++) {
       double *vi = s->v + 3 * i, u[3] = {0, 0, 0};
-      if (c->contact.flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
+      if (ct->flow) agglo_flow_velocity(&m->flow, &s->box, s->x + 3 * i, s->t, u);
       double rate = 0;
-      if (c->contact.viscosity > 0) rate = 6 * M_PI * c->contact.viscosity * s->r[i] * s->inv_m[i];
-      else if (c->contact.tau > 0) rate = 1.0 / c->contact.tau;
+      if (ct->viscosity > 0) rate = 6 * M_PI * ct->viscosity * s->r[i] * s->inv_m[i];
+      else if (ct->tau > 0) rate = 1.0 / ct->tau;
       double z[4] = {0, 0, 0, 0};
-      if (c->contact.sigma > 0) {
+      if (ct->sigma > 0) {
         uint32_t r[4] = {w[0][i - i0], w[1][i - i0], w[2][i - i0], w[3][i - i0]};
         agglo_rng_normal_words(r, d == 2 ? 2 : 4, z);
       }
       for (int k = 0; k < 3; k++)
         vs[3 * i + k] = k < d ? vi[k] - h * rate * (vi[k] - u[k]) + h * g[k] +
-                                    c->contact.sigma * sqh * z[k] * s->inv_m[i]
+                                    ct->sigma * sqh * z[k] * s->inv_m[i]
                               : 0.0;
     }
   }
@@ -328,7 +332,7 @@ int agglo_contact_step(contact *m, agglo_system *s, const agglo_contact_ranks *r
   if (rc != 0) return rc > 0 ? 1 : agglo_fail(err, errlen, "out of memory building the neighbour list");
   /* 2. the attraction (a pair with a ghost on both ranks; the ghosts get theirs from their
      owners) */
-  rc = add_attraction(m, s, c->contact.attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h, m->vstar);
+  rc = add_attraction(m, s, agglo_contact_of(c)->attraction_scaling == ATTR_SQRT_H ? sqrt(h) : h, m->vstar);
   if (share(r, m->vstar) != 0) rc = -1;
   if (agree(r, rc) != 0) return agglo_fail(err, errlen, "out of memory in the attraction");
   /* 3. contacts and the projection. Constraints: pairs within the margin plus the distance the

@@ -1,6 +1,7 @@
 /* The dlca model's settings: the keys of [dlca] (dlca_config.c). */
 #ifndef AGGLO_MODELS_DLCA_CONFIG_H
 #define AGGLO_MODELS_DLCA_CONFIG_H
+#include "core/model.h"
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,5 +45,13 @@ void agglo_dlca_describe(const struct agglo_config *c, FILE *f);
 /* its entry in the registry (core/model.h) and its dynamics (dlca_model.c) */
 extern const struct agglo_model_entry agglo_dlca_entry;
 extern const struct agglo_model agglo_model_dlca;
+
+/* its settings in c, at the place the registry gives them (agglo_model_settings, core/model.h) */
+static inline const agglo_dlca_settings *agglo_dlca_of(const agglo_config *c) {
+  return agglo_model_settings(c, &agglo_dlca_entry);
+}
+static inline agglo_dlca_settings *agglo_dlca_edit(agglo_config *c) {
+  return agglo_model_settings_edit(c, &agglo_dlca_entry);
+}
 
 #endif

@@ -20,13 +20,14 @@
 #define R_GAS 8.314462618        /* J/(mol K) */
 
 double agglo_dlca_reference_mass(const agglo_config *c) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   double r = c->radius;
-  return c->dlca.units == DLCA_UNITS_SI && c->dlca.density > 0
-             ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
+  return dl->units == DLCA_UNITS_SI && dl->density > 0
+             ? dl->density * 4.0 / 3.0 * M_PI * r * r * r : c->mass;
 }
 
 static double mobility_df(const agglo_config *c) {
-  double df = c->dlca.mobility_fractal_dimension;
+  double df = agglo_dlca_of(c)->mobility_fractal_dimension;
   return df > 0 ? df : c->dim == 2 ? 1.45 : 1.8;
 }
 
@@ -41,45 +42,46 @@ static double mobility_radius(const agglo_config *c, double n, double m) {
    at T_0 = 273.15 K, S = 110.4 K; White, Viscous Fluid Flow, 1991); the mean free path from
    kinetic theory, lambda_g = (mu / P) sqrt(pi R T / (2 M_g)). */
 double agglo_dlca_viscosity(const agglo_config *c) {
-  const agglo_dlca_settings *g = &c->dlca;
+  const agglo_dlca_settings *g = agglo_dlca_of(c);
   if (g->viscosity > 0) return g->viscosity;
   double T = g->temperature, T0 = 273.15, S = 110.4;
   return 1.716e-5 * pow(T / T0, 1.5) * (T0 + S) / (T + S);
 }
 double agglo_dlca_mean_free_path(const agglo_config *c) {
-  const agglo_dlca_settings *g = &c->dlca;
+  const agglo_dlca_settings *g = agglo_dlca_of(c);
   return agglo_dlca_viscosity(c) / g->pressure *
          sqrt(M_PI * R_GAS * g->temperature / (2 * g->gas_molar_mass));
 }
 
 /* The gas mean free path in the run's lengths: SI from the gas, reduced dlca.knudsen radii. */
 static double gas_path(const agglo_config *c) {
-  return c->dlca.units == DLCA_UNITS_SI ? agglo_dlca_mean_free_path(c) : c->dlca.knudsen * c->radius;
+  return agglo_dlca_of(c)->units == DLCA_UNITS_SI ? agglo_dlca_mean_free_path(c) : agglo_dlca_of(c)->knudsen * c->radius;
 }
 
 /* The friction of a cluster over 6 pi mu, a length: the mobility law (analysis/mobility.c,
    docs/dlca.md) at its volume-equivalent mean radius. */
 static double friction_length(const agglo_config *c, double n, double m, double mfp) {
   double a = c->radius * cbrt(m / (n * agglo_dlca_reference_mass(c)));
-  return agglo_friction_length(c->dlca.mobility, mobility_df(c), c->dlca.area_exponent, n, a, mfp);
+  return agglo_friction_length(agglo_dlca_of(c)->mobility, mobility_df(c), agglo_dlca_of(c)->area_exponent, n, a, mfp);
 }
 
 agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   agglo_dlca_motion o;
   double mfp = gas_path(c), L = friction_length(c, n, m, mfp);
   o.radius = mobility_radius(c, n, m);
-  if (c->dlca.units == DLCA_UNITS_REDUCED) {
+  if (dl->units == DLCA_UNITS_REDUCED) {
     /* the reference particle's D_1 and persistence lambda_1 = u_1 tau_1 (u_1 its mean thermal
        speed sqrt(8 kT / (pi m_1))) give tau_1 = pi lambda_1^2 / (8 D_1) and kT = m_1 D_1 / tau_1;
        a cluster's friction is the reference's times L / L_1 */
-    double m1 = agglo_dlca_reference_mass(c), D1 = c->dlca.diffusion, l1 = c->dlca.persistence;
+    double m1 = agglo_dlca_reference_mass(c), D1 = dl->diffusion, l1 = dl->persistence;
     double tau1 = M_PI * l1 * l1 / (8 * D1), kT = m1 * D1 / tau1;
     o.friction = L / friction_length(c, 1, m1, mfp);
     o.D = D1 / o.friction;
     o.tau = (m / m1) * tau1 / o.friction;
     o.kT_m = kT / m;
   } else {
-    double kT = K_BOLTZMANN * c->dlca.temperature;
+    double kT = K_BOLTZMANN * dl->temperature;
     o.friction = 6 * M_PI * agglo_dlca_viscosity(c) * L;
     o.D = kT / o.friction;
     o.tau = m / o.friction;
@@ -90,29 +92,30 @@ agglo_dlca_motion agglo_dlca_mobility(const agglo_config *c, double n, double m)
 }
 
 void agglo_dlca_describe(const agglo_config *c, FILE *f) {
+  const agglo_dlca_settings *dl = agglo_dlca_of(c);
   double m1 = agglo_dlca_reference_mass(c);
   agglo_dlca_motion o = agglo_dlca_mobility(c, 1, m1);
-  int si = c->dlca.units == DLCA_UNITS_SI;
+  int si = dl->units == DLCA_UNITS_SI;
   if (si) {
     double mfp = agglo_dlca_mean_free_path(c), kn = mfp / c->radius;
     fprintf(f, "dlca: gas at T = %.6g K, P = %.6g Pa: viscosity %.4g Pa s (%s), mean free path %.4g m; "
             "a particle of radius %g m, mass %g kg: Knudsen number %.4g, Cunningham correction %.4g, "
             "D = %.4g m^2/s, mean thermal speed %.4g m/s, persistence length %.4g m (%.4g radii), "
-            "mean flight %.4g s\n", c->dlca.temperature, c->dlca.pressure, agglo_dlca_viscosity(c),
-            c->dlca.viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
+            "mean flight %.4g s\n", dl->temperature, dl->pressure, agglo_dlca_viscosity(c),
+            dl->viscosity > 0 ? "dlca.viscosity" : "Sutherland's air", mfp, c->radius, m1, kn,
             agglo_cunningham(kn), o.D, sqrt(8 * o.kT_m / M_PI), o.persistence, o.persistence / c->radius,
             o.tau);
   } else {
     fprintf(f, "dlca: a particle of radius %g and mass %g: gas Knudsen number %g, D = %.4g, mean "
             "thermal speed %.4g, persistence length %.4g (%.4g radii), mean flight %.4g\n",
-            c->radius, m1, c->dlca.knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
+            c->radius, m1, dl->knudsen, o.D, sqrt(8 * o.kT_m / M_PI), o.persistence,
             o.persistence / c->radius, o.tau);
   }
-  int sphere = c->dlca.mobility == AGGLO_MOBILITY_SPHERE;
+  int sphere = dl->mobility == AGGLO_MOBILITY_SPHERE;
   fprintf(f, "  flights: Maxwellian velocities, exponential durations; mobility: %s, R_m = a N^(1/%g)",
           sphere ? "mobility sphere" : "adjusted sphere", mobility_df(c));
-  if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", c->dlca.area_exponent > 0 ? c->dlca.area_exponent : 0.92);
-  fprintf(f, "; sticking probability %g\n", c->dlca.probability);
+  if (!sphere) fprintf(f, ", projected area pi a^2 N^%g", dl->area_exponent > 0 ? dl->area_exponent : 0.92);
+  fprintf(f, "; sticking probability %g\n", dl->probability);
 }
 
 typedef struct {
@@ -196,10 +199,10 @@ static void flight(void *ctx, agglo_ed *e, int32_t c, double t) {
 static int sticks(void *ctx, agglo_ed *e, int32_t a, int32_t b) {
   (void)e, (void)b;
   dlca *d = ctx;
-  if (d->cfg.dlca.probability >= 1) return 1;
+  if (agglo_dlca_of(&d->cfg)->probability >= 1) return 1;
   double u[4];
   draw(d, a, u);
-  return u[0] < d->cfg.dlca.probability;
+  return u[0] < agglo_dlca_of(&d->cfg)->probability;
 }
 
 /* [choice] The turn of cluster c at the end of its flight at time t: the rotation of a
@@ -265,7 +268,7 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
   d->batch_c = d->last_c = -1;
   d->speed = malloc(m * sizeof *d->speed);
   d->duration = malloc(m * sizeof *d->duration);
-  int turns = c->dlca.rotation == DLCA_ROTATION_ON;
+  int turns = agglo_dlca_of(c)->rotation == DLCA_ROTATION_ON;
   if (turns) {
     d->rot_diffusion = malloc(m * sizeof *d->rot_diffusion);
     d->turned_at = malloc(m * sizeof *d->turned_at);
@@ -274,15 +277,15 @@ static int dlca_init(void **state, const agglo_system *s, const agglo_config *c,
     dlca_destroy(d);
     return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
   }
-  int by_count = c->dlca.stop == DLCA_STOP_CLUSTERS;
+  int by_count = agglo_dlca_of(c)->stop == DLCA_STOP_CLUSTERS;
   agglo_ed_motion motion = {flight, sticks, d, turns ? turn : NULL, d->draws};
-  if (agglo_ed_create(&d->e, s, c->dlca.window, "dlca.window", by_count ? (size_t)c->dlca.clusters : 0,
+  if (agglo_ed_create(&d->e, s, agglo_dlca_of(c)->window, "dlca.window", by_count ? (size_t)agglo_dlca_of(c)->clusters : 0,
                       by_count ? INFINITY : c->t_end, &motion, err, errlen) != 0) {
     dlca_destroy(d);
     return -1;
   }
   /* a lone cluster's flights as one event, exactly (docs/dlca.md); 4096 bounds a burst's replay */
-  if (c->dlca.grouped_flights == DLCA_GROUPED_ON) {
+  if (agglo_dlca_of(c)->grouped_flights == DLCA_GROUPED_ON) {
     if (agglo_ed_group_flights(d->e, 4096) != 0) {
       dlca_destroy(d);
       return agglo_fail(err, errlen, "out of memory for %zu particles", s->n);
@@ -317,9 +320,9 @@ static int widen(dlca *d, const agglo_system *s) {
   const agglo_config *c = &d->cfg;
   agglo_ed *e = d->e;
   double size = e->n_clusters > 0 ? (double)s->n / (double)e->n_clusters : 1;
-  double m = c->dlca.window * pow(size / 4, 1 / mobility_df(c));
-  m = e->r_max * fmin(m, c->dlca.window_max);
-  int capped = m == e->r_max * c->dlca.window_max;
+  double m = agglo_dlca_of(c)->window * pow(size / 4, 1 / mobility_df(c));
+  m = e->r_max * fmin(m, agglo_dlca_of(c)->window_max);
+  int capped = m == e->r_max * agglo_dlca_of(c)->window_max;
   return m > e->margin && (m >= 1.5 * e->margin || capped) ? agglo_ed_widen(e, s, m) : 0;
 }
 

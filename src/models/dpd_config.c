@@ -8,58 +8,62 @@
 #include "core/setup.h"
 #include "models/dpd_model.h"
 #include "models/dpd_pair_forces.h"
+#include "models/dpd_config.h"
 #include <math.h>
 
+/* where its keys live: members of its settings (config/keys.h) */
+#define OWN(member) SETTING(agglo_dpd_settings, member)
+
 static const agglo_key keys[] = {
-  {"dpd", "units", T_ENUM, OFF(dpd.units), "reduced", 0, 0, 0, "reduced|si",
+  {"dpd", "units", T_ENUM, OWN(units), "reduced", 0, 0, 0, "reduced|si",
    "units of every value of the scenario: reduced (any consistent units, e.g. the thesis's: "
    "length = particle diameter, mass = one particle, energy = 3 kT) or si (m, kg, s, J; agglo "
    "converts to the reduced units length = 2 particles.radius, mass = particles.mass, energy = "
    "3 dpd.kT, and prints the conversion)"},
-  {"dpd", "conservative", T_ENUM, OFF(dpd.conservative), "groot_warren", 0, 0, 0,
+  {"dpd", "conservative", T_ENUM, OWN(conservative), "groot_warren", 0, 0, 0,
    "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
    "conservative pair force: groot_warren a(1-r/rc); vdw = Hamaker sphere-sphere (exact); "
    "vdw_reduced = a/(q^3(q^2-1)^2), q = r/(ri+rj) (thesis (4.2)); capillary = Rabinovich liquid "
    "bridge; edl = electrostatic double layer; lj = Lennard-Jones; none = thermostat only"},
-  {"dpd", "a", T_DOUBLE, OFF(dpd.a), "25", -BIG, BIG, 0, 0,
+  {"dpd", "a", T_DOUBLE, OWN(a), "25", -BIG, BIG, 0, 0,
    "groot_warren: maximum repulsion a_ij (force)"},
-  {"dpd", "gamma", T_DOUBLE, OFF(dpd.gamma), "4.5", 0, BIG, 0, 0,
+  {"dpd", "gamma", T_DOUBLE, OWN(gamma), "4.5", 0, BIG, 0, 0,
    "dissipative coefficient gamma (mass/time); sigma^2 = 2 gamma kT"},
-  {"dpd", "kT", T_DOUBLE, OFF(dpd.kT), "1", 0, BIG, 1, 0,
+  {"dpd", "kT", T_DOUBLE, OWN(kT), "1", 0, BIG, 1, 0,
    "thermal energy k_B T (si: J, 4.14e-21 at 300 K); initial velocities Maxwell-Boltzmann at kT"},
-  {"dpd", "rc", T_DOUBLE, OFF(dpd.rc), "1", 0, BIG, 1, 0,
+  {"dpd", "rc", T_DOUBLE, OWN(rc), "1", 0, BIG, 1, 0,
    "cut-off of every pair force (centre distance)"},
-  {"dpd", "lambda", T_DOUBLE, OFF(dpd.lambda), "0.65", 0, 1, 0, 0,
+  {"dpd", "lambda", T_DOUBLE, OWN(lambda), "0.65", 0, 1, 0, 0,
    "DPD-VV (Groot-Warren) velocity prediction factor; 0.5 = velocity Verlet"},
-  {"dpd", "noise", T_ENUM, OFF(dpd.noise), "uniform", 0, 0, 0, "uniform|gaussian",
+  {"dpd", "noise", T_ENUM, OWN(noise), "uniform", 0, 0, 0, "uniform|gaussian",
    "distribution of the pair random numbers zeta_ij (unit variance): uniform sqrt(3) U(-1,1) "
    "(Groot-Warren) or gaussian"},
-  {"dpd", "thermostat", T_ENUM, OFF(dpd.thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
+  {"dpd", "thermostat", T_ENUM, OWN(thermostat), "dpd", 0, 0, 0, "dpd|transverse|langevin",
    "dpd = the pair dissipative and random forces along the pair axis (Groot-Warren, the "
    "thesis's; central, so they cannot cool the rotation of clusters); transverse = the same plus "
    "their transverse part, friction transverse_ratio * gamma perpendicular to the pair axis "
    "(Junghans, Praprotnik, Kremer 2008); langevin = implicit solvent: no pair thermostat, a "
    "friction langevin_gamma and noise on every particle (docs/dpd.md)"},
-  {"dpd", "transverse_ratio", T_DOUBLE, OFF(dpd.transverse_ratio), "1", 0, BIG, 0, 0,
+  {"dpd", "transverse_ratio", T_DOUBLE, OWN(transverse_ratio), "1", 0, BIG, 0, 0,
    "transverse thermostat: gamma_perp / gamma of every pair (sigma_perp^2 = 2 gamma_perp kT)"},
-  {"dpd", "langevin_gamma", T_DOUBLE, OFF(dpd.langevin_gamma), "1", 0, BIG, 1, 0,
+  {"dpd", "langevin_gamma", T_DOUBLE, OWN(langevin_gamma), "1", 0, BIG, 1, 0,
    "langevin thermostat: friction coefficient xi of every particle (mass/time), force "
    "-xi v + sqrt(2 xi kT/dt) eta; relaxation time m/xi"},
-  {"dpd", "species", T_LIST, OFF(dpd.species), "", 0, 1, 0, 0,
+  {"dpd", "species", T_LIST, OWN(species), "", 0, 1, 0, 0,
    "fractions of the particle species (ids in blocks, in order); empty = one species"},
-  {"dpd", "species_radius", T_LIST, OFF(dpd.species_radius), "", 0, BIG, 1, 0,
+  {"dpd", "species_radius", T_LIST, OWN(species_radius), "", 0, BIG, 1, 0,
    "radius of each species (one per dpd.species fraction); empty = particles.radius etc."},
-  {"dpd", "species_mass", T_LIST, OFF(dpd.species_mass), "", 0, BIG, 1, 0,
+  {"dpd", "species_mass", T_LIST, OWN(species_mass), "", 0, BIG, 1, 0,
    "mass of each species (one per dpd.species fraction); empty = particles.mass and mass_rule"},
-  {"dpd", "conservative_ij", T_ENUMLIST, OFF(dpd.conservative_ij), "", 0, AGGLO_LIST_MAX, 0,
+  {"dpd", "conservative_ij", T_ENUMLIST, OWN(conservative_ij), "", 0, AGGLO_LIST_MAX, 0,
    "groot_warren|vdw|vdw_reduced|capillary|edl|lj|none",
    "conservative force per species pair, upper triangle row by row (e.g. solvent-solvent, "
    "solvent-colloid, colloid-colloid); empty = dpd.conservative for all"},
-  {"dpd", "rc_ij", T_LIST, OFF(dpd.rc_ij), "", 0, BIG, 1, 0,
+  {"dpd", "rc_ij", T_LIST, OWN(rc_ij), "", 0, BIG, 1, 0,
    "cut-off per species pair (forces and DPD weights), upper triangle; empty = dpd.rc for all"},
-  {"dpd", "hamaker_ij", T_LIST, OFF(dpd.hamaker_ij), "", 0, BIG, 0, 0,
+  {"dpd", "hamaker_ij", T_LIST, OWN(hamaker_ij), "", 0, BIG, 0, 0,
    "vdw Hamaker constant per species pair, upper triangle; empty = dpd.hamaker for all"},
-  {"dpd", "surface_tension_ij", T_LIST, OFF(dpd.surface_tension_ij), "", 0, BIG, 0, 0,
+  {"dpd", "surface_tension_ij", T_LIST, OWN(surface_tension_ij), "", 0, BIG, 0, 0,
    "capillary surface tension per species pair, upper triangle; empty = dpd.surface_tension"},
   {"parallel", "grid", T_LIST, OFF(parallel_grid), "", 1, 65536, 0, 0,
    "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd or contact): the box is "
@@ -71,69 +75,69 @@ static const agglo_key keys[] = {
    "exchange, dot products by MPI_Allreduce); auto = spread when a rank holds more than 2000 "
    "constraints of one such component and solver.method is mprgp or active_set "
    "(docs/performance.md)"},
-  {"dpd", "vdw_a_ij", T_LIST, OFF(dpd.vdw_a_ij), "", 0, BIG, 0, 0,
+  {"dpd", "vdw_a_ij", T_LIST, OWN(vdw_a_ij), "", 0, BIG, 0, 0,
    "vdw_reduced a per species pair, upper triangle; empty = dpd.vdw_a for all"},
-  {"dpd", "edl_charge_product_ij", T_LIST, OFF(dpd.edl_charge_product_ij), "", -BIG, BIG, 0, 0,
+  {"dpd", "edl_charge_product_ij", T_LIST, OWN(edl_charge_product_ij), "", -BIG, BIG, 0, 0,
    "edl: product sigma_i sigma_j of the two surfaces' charge densities per species pair, upper "
    "triangle (< 0: unlike charges attract); empty = dpd.edl_charge^2 for all"},
-  {"dpd", "edl_debye_ij", T_LIST, OFF(dpd.edl_debye_ij), "", 0, BIG, 1, 0,
+  {"dpd", "edl_debye_ij", T_LIST, OWN(edl_debye_ij), "", 0, BIG, 1, 0,
    "edl: Debye length per species pair, upper triangle; empty = dpd.edl_debye for all"},
-  {"dpd", "lj_epsilon_ij", T_LIST, OFF(dpd.lj_epsilon_ij), "", 0, BIG, 0, 0,
+  {"dpd", "lj_epsilon_ij", T_LIST, OWN(lj_epsilon_ij), "", 0, BIG, 0, 0,
    "lj well depth per species pair, upper triangle; empty = dpd.lj_epsilon for all"},
-  {"dpd", "lj_sigma_ij", T_LIST, OFF(dpd.lj_sigma_ij), "", 0, BIG, 1, 0,
+  {"dpd", "lj_sigma_ij", T_LIST, OWN(lj_sigma_ij), "", 0, BIG, 1, 0,
    "lj sigma per species pair, upper triangle; empty = dpd.lj_sigma for all"},
-  {"dpd", "a_ij", T_LIST, OFF(dpd.a_ij), "", -BIG, BIG, 0, 0,
+  {"dpd", "a_ij", T_LIST, OWN(a_ij), "", -BIG, BIG, 0, 0,
    "groot_warren a per species pair, upper triangle row by row (a_00, a_01, .., a_11, ..); "
    "empty = dpd.a for all"},
-  {"dpd", "gamma_ij", T_LIST, OFF(dpd.gamma_ij), "", 0, BIG, 0, 0,
+  {"dpd", "gamma_ij", T_LIST, OWN(gamma_ij), "", 0, BIG, 0, 0,
    "gamma per species pair, upper triangle row by row; empty = dpd.gamma for all"},
-  {"dpd", "hamaker", T_DOUBLE, OFF(dpd.hamaker), "0.8047745018", 0, BIG, 0, 0,
+  {"dpd", "hamaker", T_DOUBLE, OWN(hamaker), "0.8047745018", 0, BIG, 0, 0,
    "vdw: Hamaker constant A (energy; 0.8047745018 = 1e-20 J in the thesis's units, 3 kT = "
    "3 k_B 300 K)"},
-  {"dpd", "vdw_a", T_DOUBLE, OFF(dpd.vdw_a), "0.134", 0, BIG, 0, 0,
+  {"dpd", "vdw_a", T_DOUBLE, OWN(vdw_a), "0.134", 0, BIG, 0, 0,
    "vdw_reduced: a of a/(q^3(q^2-1)^2) (force; the thesis's a = A/6 in diameter units)"},
-  {"dpd", "surface_tension", T_DOUBLE, OFF(dpd.surface_tension), "2318", 0, BIG, 0, 0,
+  {"dpd", "surface_tension", T_DOUBLE, OWN(surface_tension), "2318", 0, BIG, 0, 0,
    "capillary: liquid surface tension gamma_s (energy/area; 2318 = water, 0.072 N/m, in the "
    "thesis's units)"},
-  {"dpd", "contact_angle", T_DOUBLE, OFF(dpd.contact_angle), "0", 0, 90, 0, 0,
+  {"dpd", "contact_angle", T_DOUBLE, OWN(contact_angle), "0", 0, 90, 0, 0,
    "capillary: contact angle theta in degrees"},
-  {"dpd", "fill_angle", T_DOUBLE, OFF(dpd.fill_angle), "10", 0, 90, 1, 0,
+  {"dpd", "fill_angle", T_DOUBLE, OWN(fill_angle), "10", 0, 90, 1, 0,
    "capillary: half-filling (embracing) angle alpha of the bridge in degrees"},
-  {"dpd", "capillary_volume", T_ENUM, OFF(dpd.cap_volume), "constant", 0, 0, 0,
+  {"dpd", "capillary_volume", T_ENUM, OWN(cap_volume), "constant", 0, 0, 0,
    "constant|thesis",
    "capillary bridge volume: constant V = pi R^3 alpha^4/2 (formed at contact), or the thesis's "
    "V = pi R^2 alpha^2 H + pi R^3 alpha^4/2 at every gap H (then F = F0/(1 + H/(R alpha^2)))"},
-  {"dpd", "capillary_bridge", T_ENUM, OFF(dpd.cap_bridge), "memory", 0, 0, 0, "memory|always",
+  {"dpd", "capillary_bridge", T_ENUM, OWN(cap_bridge), "memory", 0, 0, 0, "memory|always",
    "capillary: memory = a bridge forms when two particles touch (gap <= 0) and ruptures beyond "
    "the gap (1 + theta/2) V^(1/3) of Lian et al. (1993), V = pi R^3 alpha^4/2; pairs without a "
    "bridge feel no capillary force; always = the thesis's literal form, every pair attracted "
    "up to dpd.rc"},
-  {"dpd", "edl_charge", T_DOUBLE, OFF(dpd.edl_charge), "1", 0, BIG, 0, 0,
+  {"dpd", "edl_charge", T_DOUBLE, OWN(edl_charge), "1", 0, BIG, 0, 0,
    "edl: surface charge density sigma_q (charge/area)"},
-  {"dpd", "edl_debye", T_DOUBLE, OFF(dpd.edl_debye), "0.5", 0, BIG, 1, 0,
+  {"dpd", "edl_debye", T_DOUBLE, OWN(edl_debye), "0.5", 0, BIG, 1, 0,
    "edl: Debye length 1/kappa"},
-  {"dpd", "edl_permittivity", T_DOUBLE, OFF(dpd.edl_permittivity), "1", 0, BIG, 1, 0,
+  {"dpd", "edl_permittivity", T_DOUBLE, OWN(edl_permittivity), "1", 0, BIG, 1, 0,
    "edl: permittivity eps_r eps_0 of the medium"},
-  {"dpd", "lj_epsilon", T_DOUBLE, OFF(dpd.lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
-  {"dpd", "lj_sigma", T_DOUBLE, OFF(dpd.lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
-  {"dpd", "lj_rmin", T_DOUBLE, OFF(dpd.lj_rmin), "0.8", 0, 1.12, 0, 0,
+  {"dpd", "lj_epsilon", T_DOUBLE, OWN(lj_epsilon), "1", 0, BIG, 0, 0, "lj: well depth (energy)"},
+  {"dpd", "lj_sigma", T_DOUBLE, OWN(lj_sigma), "1", 0, BIG, 1, 0, "lj: sigma (length)"},
+  {"dpd", "lj_rmin", T_DOUBLE, OWN(lj_rmin), "0.8", 0, 1.12, 0, 0,
    "lj: the force is frozen below lj_rmin * sigma (cap of the repulsive singularity)"},
-  {"dpd", "lj_shift", T_ENUM, OFF(dpd.lj_shift), "energy", 0, 0, 0, "energy|force|none",
+  {"dpd", "lj_shift", T_ENUM, OWN(lj_shift), "energy", 0, 0, 0, "energy|force|none",
    "lj at its cut-off rc: energy = U shifted to 0 at rc (the force is Lennard-Jones's); force = "
    "F - F(rc) and U - U(rc) + (r - rc) F(rc), both 0 at rc; none = cut (U and F jump to 0)"},
-  {"dpd", "min_gap", T_DOUBLE, OFF(dpd.min_gap), "0.02", 0, BIG, 0, 0,
+  {"dpd", "min_gap", T_DOUBLE, OWN(min_gap), "0.02", 0, BIG, 0, 0,
    "force cap of vdw and vdw_reduced (the Hamaker cut-off): below this surface gap the force "
    "keeps its value at min_gap (0.02 diameter = 0.4 nm for 20 nm particles); must be > 0 for "
    "vdw (capillary and edl are finite at contact: overlapping spheres keep the contact value)"},
-  {"dpd", "core_k", T_DOUBLE, OFF(dpd.core_k), "0", 0, BIG, 0, 0,
+  {"dpd", "core_k", T_DOUBLE, OWN(core_k), "0", 0, BIG, 0, 0,
    "hard core: harmonic repulsion core_k (ri + rj - r) between overlapping particles "
    "(force/length); 0 = none (particles may overlap, as in the thesis)"},
-  {"dpd", "core_damping", T_DOUBLE, OFF(dpd.core_damping), "1", 0, BIG, 0, 0,
+  {"dpd", "core_damping", T_DOUBLE, OWN(core_damping), "1", 0, BIG, 0, 0,
    "damping ratio of a pair vibrating on the hard core: overlapping pairs feel the central "
    "friction 2 core_damping sqrt(core_k mu) (mu the pair's reduced mass) and its random force at "
    "kT, under every thermostat (it removes the energy a bond releases into its stiffest "
    "vibration); 1 = critical, 0 = none (docs/dpd.md)"},
-  {"dpd", "agglomerate_gap", T_DOUBLE, OFF(dpd.agglomerate_gap), "0", 0, BIG, 0, 0,
+  {"dpd", "agglomerate_gap", T_DOUBLE, OWN(agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
 };
@@ -143,48 +147,49 @@ static int vdw(int kind) { return kind == AGGLO_PF_VDW || kind == AGGLO_PF_VDW_R
 
 /* docs/dpd.md: the species and per-pair lists agree, the box holds twice the cut-off. */
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   (void)rmax;
-  if (vdw(c->dpd.conservative) && !(c->dpd.min_gap > 0))
+  if (vdw(dp->conservative) && !(dp->min_gap > 0))
     return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                 "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");
-  int ns = c->dpd.species.n ? c->dpd.species.n : 1, npair = ns * (ns + 1) / 2;
+  int ns = dp->species.n ? dp->species.n : 1, npair = ns * (ns + 1) / 2;
   double fsum = 0;
-  for (int i = 0; i < c->dpd.species.n; i++) fsum += c->dpd.species.v[i];
-  if (c->dpd.species.n && fabs(fsum - 1) > 1e-6)
+  for (int i = 0; i < dp->species.n; i++) fsum += dp->species.v[i];
+  if (dp->species.n && fabs(fsum - 1) > 1e-6)
     return agglo_fail(err, errlen, "dpd.species: the fractions add up to %g, not 1", fsum);
-  if (c->dpd.a_ij.n && c->dpd.a_ij.n != npair)
+  if (dp->a_ij.n && dp->a_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.a_ij has %d values: %d species need %d (upper triangle)",
-                c->dpd.a_ij.n, ns, npair);
-  if (c->dpd.gamma_ij.n && c->dpd.gamma_ij.n != npair)
+                dp->a_ij.n, ns, npair);
+  if (dp->gamma_ij.n && dp->gamma_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.gamma_ij has %d values: %d species need %d (upper triangle)",
-                c->dpd.gamma_ij.n, ns, npair);
+                dp->gamma_ij.n, ns, npair);
   if (npair > AGGLO_LIST_MAX)
     return agglo_fail(err, errlen, "dpd.species: %d species make %d pairs, more than %d", ns,
                       npair, AGGLO_LIST_MAX);
-  const agglo_list *per_pair[] = {&c->dpd.rc_ij, &c->dpd.hamaker_ij, &c->dpd.surface_tension_ij,
-                                  &c->dpd.lj_epsilon_ij, &c->dpd.lj_sigma_ij, &c->dpd.vdw_a_ij,
-                                  &c->dpd.edl_charge_product_ij, &c->dpd.edl_debye_ij};
+  const agglo_list *per_pair[] = {&dp->rc_ij, &dp->hamaker_ij, &dp->surface_tension_ij,
+                                  &dp->lj_epsilon_ij, &dp->lj_sigma_ij, &dp->vdw_a_ij,
+                                  &dp->edl_charge_product_ij, &dp->edl_debye_ij};
   const char *pair_names[] = {"rc_ij", "hamaker_ij", "surface_tension_ij", "lj_epsilon_ij",
                               "lj_sigma_ij", "vdw_a_ij", "edl_charge_product_ij", "edl_debye_ij"};
   for (int q = 0; q < 8; q++)
     if (per_pair[q]->n && per_pair[q]->n != npair)
       return agglo_fail(err, errlen, "dpd.%s has %d values: %d species need %d (upper triangle)",
                         pair_names[q], per_pair[q]->n, ns, npair);
-  if (c->dpd.conservative_ij.n && c->dpd.conservative_ij.n != npair)
+  if (dp->conservative_ij.n && dp->conservative_ij.n != npair)
     return agglo_fail(err, errlen, "dpd.conservative_ij has %d values: %d species need %d "
-                      "(upper triangle)", c->dpd.conservative_ij.n, ns, npair);
-  if (c->dpd.species_radius.n && c->dpd.species_radius.n != ns)
+                      "(upper triangle)", dp->conservative_ij.n, ns, npair);
+  if (dp->species_radius.n && dp->species_radius.n != ns)
     return agglo_fail(err, errlen, "dpd.species_radius has %d values for %d species",
-                      c->dpd.species_radius.n, ns);
-  if (c->dpd.species_mass.n && c->dpd.species_mass.n != ns)
+                      dp->species_radius.n, ns);
+  if (dp->species_mass.n && dp->species_mass.n != ns)
     return agglo_fail(err, errlen, "dpd.species_mass has %d values for %d species",
-                      c->dpd.species_mass.n, ns);
-  for (int q = 0; q < c->dpd.conservative_ij.n; q++)
-    if (vdw(c->dpd.conservative_ij.v[q]) && !(c->dpd.min_gap > 0))
+                      dp->species_mass.n, ns);
+  for (int q = 0; q < dp->conservative_ij.n; q++)
+    if (vdw(dp->conservative_ij.v[q]) && !(dp->min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
                         "is vdw or vdw_reduced");
-  double rc_max = c->dpd.rc_ij.n ? 0 : c->dpd.rc;
-  for (int q = 0; q < c->dpd.rc_ij.n; q++) rc_max = fmax(rc_max, c->dpd.rc_ij.v[q]);
+  double rc_max = dp->rc_ij.n ? 0 : dp->rc;
+  for (int q = 0; q < dp->rc_ij.n; q++) rc_max = fmax(rc_max, dp->rc_ij.v[q]);
   if (c->fraction <= 0)
     for (int k = 0; k < c->dim; k++)
       if (c->boundary.v[c->boundary.n == 1 ? 0 : k] == AGGLO_PERIODIC &&
@@ -197,10 +202,11 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
 
 /* Species with their own radius or mass (dpd.species_radius, dpd.species_mass). */
 static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, double *m) {
-  if (!c->dpd.species_radius.n && !c->dpd.species_mass.n) return;
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
+  if (!dp->species_radius.n && !dp->species_mass.n) return;
   int sp = agglo_dpd_species_of(c, (int64_t)i, n);
-  if (c->dpd.species_radius.n) *r = c->dpd.species_radius.v[sp], *m = agglo_particle_mass(c, *r);
-  if (c->dpd.species_mass.n) *m = c->dpd.species_mass.v[sp];
+  if (dp->species_radius.n) *r = dp->species_radius.v[sp], *m = agglo_particle_mass(c, *r);
+  if (dp->species_mass.n) *m = dp->species_mass.v[sp];
 }
 
 /* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
@@ -211,7 +217,7 @@ static int start(agglo_system *s, const agglo_config *c, char *err, size_t errle
   for (size_t i = 0; i < s->n; i++) {
     double z[4];
     agglo_rng_normal4((uint64_t)c->seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)s->id[i], z);
-    double sd = sqrt(c->dpd.kT * s->inv_m[i]);
+    double sd = sqrt(agglo_dpd_of(c)->kT * s->inv_m[i]);
     for (int k = 0; k < 3; k++) s->v[3 * i + k] = k < s->dim ? sd * z[k] : 0;
     for (int k = 0; k < 3; k++) p[k] += s->m[i] * s->v[3 * i + k];
     mt += s->m[i];
@@ -235,6 +241,7 @@ const agglo_model_entry agglo_dpd_entry = {
                    "capillary, edl, lj, none; reduced or SI units (docs/dpd.md)",
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .settings_size = sizeof(agglo_dpd_settings),
     /* the particles' species, radii and masses are the state's; units scale its numbers */
     .fixed_on_restart = "dpd.units dpd.species dpd.species_radius dpd.species_mass",
     .validate = validate,
@@ -242,4 +249,5 @@ const agglo_model_entry agglo_dpd_entry = {
     .start = start,
     .dynamics = dynamics,
     .describe = agglo_dpd_describe, /* dpd_model.c: units and reduced parameters */
+    .species_of = agglo_dpd_species_of, /* dpd_model.c: blocks of ids by dpd.species */
 };

@@ -2,8 +2,7 @@
    shared [parallel]. */
 #ifndef AGGLO_MODELS_DPD_CONFIG_H
 #define AGGLO_MODELS_DPD_CONFIG_H
-#include "agglo/agglo.h"
-#include "config/lists.h"
+#include "core/model.h"
 
 enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
@@ -32,5 +31,13 @@ typedef struct {
 extern const struct agglo_model_entry agglo_dpd_entry;
 extern const struct agglo_model agglo_model_dpd;
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
+
+/* its settings in c, at the place the registry gives them (agglo_model_settings, core/model.h) */
+static inline const agglo_dpd_settings *agglo_dpd_of(const agglo_config *c) {
+  return agglo_model_settings(c, &agglo_dpd_entry);
+}
+static inline agglo_dpd_settings *agglo_dpd_edit(agglo_config *c) {
+  return agglo_model_settings_edit(c, &agglo_dpd_entry);
+}
 
 #endif

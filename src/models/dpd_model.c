@@ -50,6 +50,7 @@
 #include "core/files.h"
 #include "models/dpd_bonds.h"
 #include "models/dpd_half_mean.h"
+#include "models/dpd_config.h"
 #include <omp.h>
 #include <Random123/philox.h>
 #if defined(__AVX512F__)
@@ -69,11 +70,11 @@
 
 void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
   memset(u, 0, sizeof *u);
-  u->si = c->dpd.units == DPD_UNITS_SI;
+  u->si = agglo_dpd_of(c)->units == DPD_UNITS_SI;
   if (u->si) {
     u->length = 2 * c->radius;
     u->mass = c->mass;
-    u->energy = 3 * c->dpd.kT;
+    u->energy = 3 * agglo_dpd_of(c)->kT;
   } else {
     u->length = u->mass = u->energy = 1;
   }
@@ -97,31 +98,32 @@ static double pair_value(const agglo_list *l, double def, int nspec, int si, int
 }
 
 static void params_of(const agglo_config *c, const agglo_dpd_units *u, agglo_pair_params *p) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   memset(p, 0, sizeof *p);
   double L = u->length, E = u->energy, F = u->force;
-  p->kind = c->dpd.conservative;
-  p->rc = c->dpd.rc / L;
-  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? c->dpd.vdw_a / F : c->dpd.a / F;
-  p->hamaker = c->dpd.hamaker / E;
-  p->surface_tension = c->dpd.surface_tension * L * L / E;
-  p->cos_theta = cos(c->dpd.contact_angle * M_PI / 180);
-  p->alpha = c->dpd.fill_angle * M_PI / 180;
-  p->cap_volume = c->dpd.cap_volume;
-  p->edl_charge2_over_eps = c->dpd.edl_charge * c->dpd.edl_charge / c->dpd.edl_permittivity * L * L * L / E;
-  p->edl_debye = c->dpd.edl_debye / L;
-  p->lj_eps = c->dpd.lj_epsilon / E;
-  p->lj_sigma = c->dpd.lj_sigma / L;
-  p->lj_rmin = c->dpd.lj_rmin;
-  p->lj_shift = c->dpd.lj_shift;
-  p->min_gap = c->dpd.min_gap / L;
-  p->core_k = c->dpd.core_k * L * L / E;
+  p->kind = dp->conservative;
+  p->rc = dp->rc / L;
+  p->a = p->kind == AGGLO_PF_VDW_REDUCED ? dp->vdw_a / F : dp->a / F;
+  p->hamaker = dp->hamaker / E;
+  p->surface_tension = dp->surface_tension * L * L / E;
+  p->cos_theta = cos(dp->contact_angle * M_PI / 180);
+  p->alpha = dp->fill_angle * M_PI / 180;
+  p->cap_volume = dp->cap_volume;
+  p->edl_charge2_over_eps = dp->edl_charge * dp->edl_charge / dp->edl_permittivity * L * L * L / E;
+  p->edl_debye = dp->edl_debye / L;
+  p->lj_eps = dp->lj_epsilon / E;
+  p->lj_sigma = dp->lj_sigma / L;
+  p->lj_rmin = dp->lj_rmin;
+  p->lj_shift = dp->lj_shift;
+  p->min_gap = dp->min_gap / L;
+  p->core_k = dp->core_k * L * L / E;
 }
 
 int agglo_dpd_species_of(const agglo_config *c, int64_t id, size_t n) {
   double acc = 0, pos = ((double)id + 0.5) / (double)n;
   int sp = 0;
-  for (int q = 0; q < c->dpd.species.n; q++) {
-    acc += c->dpd.species.v[q];
+  for (int q = 0; q < agglo_dpd_of(c)->species.n; q++) {
+    acc += agglo_dpd_of(c)->species.v[q];
     sp = q;
     if (pos < acc) break;
   }
@@ -134,34 +136,35 @@ static void species_pair_params(const agglo_config *c, const agglo_dpd_units *u,
                                 int j, agglo_pair_params *p) {
   params_of(c, u, p);
   double L = u->length, E = u->energy;
-  if (c->dpd.conservative_ij.n) {
+  if (agglo_dpd_of(c)->conservative_ij.n) {
     int a = i < j ? i : j, b = i < j ? j : i;
-    p->kind = c->dpd.conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
+    p->kind = agglo_dpd_of(c)->conservative_ij.v[a * ns - a * (a - 1) / 2 + (b - a)];
   }
-  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&c->dpd.vdw_a_ij, c->dpd.vdw_a, ns, i, j) / u->force;
-  p->rc = pair_value(&c->dpd.rc_ij, c->dpd.rc, ns, i, j) / L;
-  p->hamaker = pair_value(&c->dpd.hamaker_ij, c->dpd.hamaker, ns, i, j) / E;
-  p->surface_tension = pair_value(&c->dpd.surface_tension_ij, c->dpd.surface_tension, ns, i, j) * L * L / E;
-  p->edl_charge2_over_eps = pair_value(&c->dpd.edl_charge_product_ij, c->dpd.edl_charge * c->dpd.edl_charge,
-                                        ns, i, j) / c->dpd.edl_permittivity * L * L * L / E;
-  p->edl_debye = pair_value(&c->dpd.edl_debye_ij, c->dpd.edl_debye, ns, i, j) / L;
-  p->lj_eps = pair_value(&c->dpd.lj_epsilon_ij, c->dpd.lj_epsilon, ns, i, j) / E;
-  p->lj_sigma = pair_value(&c->dpd.lj_sigma_ij, c->dpd.lj_sigma, ns, i, j) / L;
+  if (p->kind == AGGLO_PF_VDW_REDUCED) p->a = pair_value(&agglo_dpd_of(c)->vdw_a_ij, agglo_dpd_of(c)->vdw_a, ns, i, j) / u->force;
+  p->rc = pair_value(&agglo_dpd_of(c)->rc_ij, agglo_dpd_of(c)->rc, ns, i, j) / L;
+  p->hamaker = pair_value(&agglo_dpd_of(c)->hamaker_ij, agglo_dpd_of(c)->hamaker, ns, i, j) / E;
+  p->surface_tension = pair_value(&agglo_dpd_of(c)->surface_tension_ij, agglo_dpd_of(c)->surface_tension, ns, i, j) * L * L / E;
+  p->edl_charge2_over_eps = pair_value(&agglo_dpd_of(c)->edl_charge_product_ij, agglo_dpd_of(c)->edl_charge * agglo_dpd_of(c)->edl_charge,
+                                        ns, i, j) / agglo_dpd_of(c)->edl_permittivity * L * L * L / E;
+  p->edl_debye = pair_value(&agglo_dpd_of(c)->edl_debye_ij, agglo_dpd_of(c)->edl_debye, ns, i, j) / L;
+  p->lj_eps = pair_value(&agglo_dpd_of(c)->lj_epsilon_ij, agglo_dpd_of(c)->lj_epsilon, ns, i, j) / E;
+  p->lj_sigma = pair_value(&agglo_dpd_of(c)->lj_sigma_ij, agglo_dpd_of(c)->lj_sigma, ns, i, j) / L;
 }
 
 void agglo_dpd_describe(const agglo_config *c, FILE *f) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
   agglo_dpd_units u;
   agglo_dpd_units_of(c, &u);
   agglo_pair_params p;
   params_of(c, &u, &p);
-  double gamma = c->dpd.gamma * u.time / u.mass, kT = c->dpd.kT / u.energy;
+  double gamma = dp->gamma * u.time / u.mass, kT = dp->kT / u.energy;
   static const char *thermo[] = {"dpd", "transverse", "langevin"};
-  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(c->dpd.conservative),
-          c->dpd.conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
-          thermo[c->dpd.thermostat]);
+  fprintf(f, "dpd: conservative force %s%s, thermostat %s, ", agglo_pair_kind_name(dp->conservative),
+          dp->conservative_ij.n ? " (per species pair: dpd.conservative_ij)" : "",
+          thermo[dp->thermostat]);
   if (!u.si) {
     fprintf(f, "reduced units (as given): kT = %g, gamma = %g, sigma = %g, rc = %g, dt = %g, "
-            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, c->dpd.lambda);
+            "lambda = %g\n", kT, gamma, sqrt(2 * gamma * kT), p.rc, c->dt, dp->lambda);
     return;
   }
   fprintf(f, "SI scenario converted to reduced units:\n"
@@ -171,30 +174,30 @@ void agglo_dpd_describe(const agglo_config *c, FILE *f) {
           "  time unit    t  = %.6g s (d sqrt(m/E)); force unit %.6g N\n",
           u.length, u.mass, u.energy, u.time, u.force);
   fprintf(f, "  dt = %g s -> %.6g, rc = %g m -> %.6g, gamma = %g kg/s -> %.6g (sigma* = %.6g)\n",
-          c->dt, c->dt / u.time, c->dpd.rc, p.rc, c->dpd.gamma, gamma, sqrt(2 * gamma * kT));
-  switch (c->dpd.conservative) {
-  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", c->dpd.a, p.a); break;
-  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", c->dpd.hamaker, p.hamaker); break;
-  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", c->dpd.vdw_a, p.a); break;
+          c->dt, c->dt / u.time, dp->rc, p.rc, dp->gamma, gamma, sqrt(2 * gamma * kT));
+  switch (dp->conservative) {
+  case AGGLO_PF_GROOT_WARREN: fprintf(f, "  a = %g N -> %.6g\n", dp->a, p.a); break;
+  case AGGLO_PF_VDW: fprintf(f, "  A = %g J -> A* = %.6g\n", dp->hamaker, p.hamaker); break;
+  case AGGLO_PF_VDW_REDUCED: fprintf(f, "  a = %g N -> %.6g\n", dp->vdw_a, p.a); break;
   case AGGLO_PF_CAPILLARY:
     fprintf(f, "  surface tension = %g N/m -> %.6g (F0* = 2 pi R gamma cos(theta) = %.6g)\n",
-            c->dpd.surface_tension, p.surface_tension,
+            dp->surface_tension, p.surface_tension,
             2 * M_PI * 0.5 * p.surface_tension * p.cos_theta);
     break;
   case AGGLO_PF_EDL:
     fprintf(f, "  sigma_q^2/eps = %g -> %.6g, Debye length %g m -> %.6g\n",
-            c->dpd.edl_charge * c->dpd.edl_charge / c->dpd.edl_permittivity,
-            p.edl_charge2_over_eps, c->dpd.edl_debye, p.edl_debye);
+            dp->edl_charge * dp->edl_charge / dp->edl_permittivity,
+            p.edl_charge2_over_eps, dp->edl_debye, p.edl_debye);
     break;
   case AGGLO_PF_LJ:
-    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", c->dpd.lj_epsilon, p.lj_eps,
-            c->dpd.lj_sigma, p.lj_sigma);
+    fprintf(f, "  epsilon = %g J -> %.6g, sigma = %g m -> %.6g\n", dp->lj_epsilon, p.lj_eps,
+            dp->lj_sigma, p.lj_sigma);
     break;
   default: break;
   }
-  if (c->dpd.conservative != AGGLO_PF_GROOT_WARREN && c->dpd.conservative != AGGLO_PF_NONE)
-    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", c->dpd.min_gap, p.min_gap,
-            c->dpd.core_k, p.core_k);
+  if (dp->conservative != AGGLO_PF_GROOT_WARREN && dp->conservative != AGGLO_PF_NONE)
+    fprintf(f, "  min_gap = %g m -> %.6g, core_k = %g N/m -> %.6g\n", dp->min_gap, p.min_gap,
+            dp->core_k, p.core_k);
 }
 
 /* ---------------------------------------------------------------- pair random numbers */
@@ -952,8 +955,8 @@ static int check_bridge_cutoff(const dpd *m, const agglo_config *c, char *err, s
         return agglo_fail(err, errlen, "%s = %g%s is below ri + rj + D_rupt = %g (radii %g and %g, "
                           "capillary rupture distance D_rupt = %g): the capillary bridges would be cut "
                           "short at the cut-off; allowed: %s >= %.10g (or dpd.capillary_bridge = always)",
-                          c->dpd.rc_ij.n ? "dpd.rc_ij" : "dpd.rc", m->rcp[q] * L, pair, need * L,
-                          ri * L, rj * L, (need - ri - rj) * L, c->dpd.rc_ij.n ? "dpd.rc_ij" : "dpd.rc",
+                          agglo_dpd_of(c)->rc_ij.n ? "dpd.rc_ij" : "dpd.rc", m->rcp[q] * L, pair, need * L,
+                          ri * L, rj * L, (need - ri - rj) * L, agglo_dpd_of(c)->rc_ij.n ? "dpd.rc_ij" : "dpd.rc",
                           need * L);
       }
     }
@@ -972,17 +975,17 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->dim = s->dim;
   m->dt = c->dt / u->time;
   m->inv_sqrt_dt = 1.0 / sqrt(m->dt);
-  m->lambda = c->dpd.lambda;
+  m->lambda = agglo_dpd_of(c)->lambda;
   m->seed = (uint64_t)c->seed;
-  m->gaussian = c->dpd.noise == DPD_NOISE_GAUSSIAN;
-  m->kind = c->dpd.conservative;
-  m->contact_gap_sys = c->dpd.agglomerate_gap;
-  double kT = m->kT = c->dpd.kT / u->energy;
-  m->thermo = c->dpd.thermostat;
-  m->xi = c->dpd.langevin_gamma * u->time / u->mass;
+  m->gaussian = agglo_dpd_of(c)->noise == DPD_NOISE_GAUSSIAN;
+  m->kind = agglo_dpd_of(c)->conservative;
+  m->contact_gap_sys = agglo_dpd_of(c)->agglomerate_gap;
+  double kT = m->kT = agglo_dpd_of(c)->kT / u->energy;
+  m->thermo = agglo_dpd_of(c)->thermostat;
+  m->xi = agglo_dpd_of(c)->langevin_gamma * u->time / u->mass;
   /* 2 zeta sqrt(core_k): a pair of reduced mass mu vibrating on the hard core is damped with the
      ratio zeta (dpd.core_damping) */
-  m->core_gamma = 2 * c->dpd.core_damping * sqrt(c->dpd.core_k * u->length * u->length / u->energy);
+  m->core_gamma = 2 * agglo_dpd_of(c)->core_damping * sqrt(agglo_dpd_of(c)->core_k * u->length * u->length / u->energy);
   m->sig_l = sqrt(2 * m->xi * kT / m->dt);
   agglo_half_mean_init(&m->T_half);
   for (int k = 0; k < 3; k++) {
@@ -995,7 +998,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
   }
   /* species and per-pair coefficients */
-  int ns = m->nspec = c->dpd.species.n ? c->dpd.species.n : 1;
+  int ns = m->nspec = agglo_dpd_of(c)->species.n ? agglo_dpd_of(c)->species.n : 1;
   m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
   m->a = calloc((size_t)ns * ns, sizeof *m->a);
   m->gam = calloc((size_t)ns * ns, sizeof *m->gam);
@@ -1015,14 +1018,14 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
       int q = i * ns + j;
       agglo_pair_params *pp = &m->pp[q];
       species_pair_params(c, u, ns, i, j, pp);
-      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&c->dpd.a_ij, c->dpd.a, ns, i, j) / u->force;
+      m->a[q] = pp->kind == AGGLO_PF_NONE ? 0 : pair_value(&agglo_dpd_of(c)->a_ij, agglo_dpd_of(c)->a, ns, i, j) / u->force;
       if (pp->kind == AGGLO_PF_GROOT_WARREN) pp->a = m->a[q];
       m->pgw[q] = pp->kind == AGGLO_PF_GROOT_WARREN || pp->kind == AGGLO_PF_NONE;
       m->rcp[q] = pp->rc, m->inv_rcp[q] = 1.0 / pp->rc;
       m->rupt_k[q] = agglo_capillary_rupture(pp, 1, 1); /* R = 1: D_rupt / (2 ri rj/(ri+rj)) */
-      m->gam[q] = pair_value(&c->dpd.gamma_ij, c->dpd.gamma, ns, i, j) * u->time / u->mass;
+      m->gam[q] = pair_value(&agglo_dpd_of(c)->gamma_ij, agglo_dpd_of(c)->gamma, ns, i, j) * u->time / u->mass;
       m->sig[q] = sqrt(2 * m->gam[q] * kT);
-      m->gam_t[q] = c->dpd.transverse_ratio * m->gam[q];
+      m->gam_t[q] = agglo_dpd_of(c)->transverse_ratio * m->gam[q];
       m->sig_t[q] = sqrt(2 * m->gam_t[q] * kT);
       if (m->thermo == DPD_THERMO_LANGEVIN) m->gam[q] = m->sig[q] = 0; /* no pair thermostat */
     }
@@ -1032,7 +1035,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->rc = fmax(m->rc, m->rcp[q]);
     m->multi_rc |= m->rcp[q] != m->rcp[0];
     m->gw &= m->pgw[q];
-    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && c->dpd.cap_bridge == DPD_BRIDGE_MEMORY;
+    m->bridges |= m->pp[q].kind == AGGLO_PF_CAPILLARY && agglo_dpd_of(c)->cap_bridge == DPD_BRIDGE_MEMORY;
   }
   /* particles; species in blocks of ids given by the fractions */
   parts *p = &m->p;

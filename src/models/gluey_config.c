@@ -6,48 +6,52 @@
 #include "core/model.h"
 #include "models/gluey_model.h"
 #include "models/gluey_obstacles.h"
+#include "models/gluey_config.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+/* where its keys live: members of its settings (config/keys.h) */
+#define OWN(member) SETTING(agglo_gluey_settings, member)
+
 static const agglo_key keys[] = {
-  {"gluey", "gamma_min", T_DOUBLE, OFF(gluey.gamma_min), "-inf", -INFINITY, 0, 0, 0,
+  {"gluey", "gamma_min", T_DOUBLE, OWN(gamma_min), "-inf", -INFINITY, 0, 0, 0,
    "roughness threshold of the adhesion memory: gamma >= gamma_min; -inf = smooth gluey "
    "particles, 0 = plain inelastic contact, in between = rough"},
-  {"gluey", "radius_weighting", T_ENUM, OFF(gluey.radius_weighting), "off", 0, 0, 0, "off|on",
+  {"gluey", "radius_weighting", T_ENUM, OWN(radius_weighting), "off", 0, 0, 0, "off|on",
    "on: gamma -= (1/r_i + 1/r_j)^2 h lambda (Lefebvre's rough model, 1/r_i^2 against a plane); "
    "off: gamma -= h lambda"},
-  {"gluey", "glued_rows", T_ENUM, OFF(gluey.glued_rows), "equality", 0, 0, 0,
+  {"gluey", "glued_rows", T_ENUM, OWN(glued_rows), "equality", 0, 0, 0,
    "equality|bounded|keep",
    "constraint of a glued contact: equality = D + h G.v = 0 (the paper's); bounded = "
    "0 <= D + h G.v <= max(D, 0), cannot open, may close; keep = D + h G.v = max(D, 0), keeps its "
    "gap, closes an overlap (bounded and keep are always feasible for a rigidly moving glued "
    "cluster; see docs/gluey.md)"},
-  {"gluey", "force_times", T_LIST, OFF(gluey.force_times), "", 0, BIG, 0, 0,
+  {"gluey", "force_times", T_LIST, OWN(force_times), "", 0, BIG, 0, 0,
    "times (ascending) at which the external force per unit mass changes to the next value of "
    "gluey.force (zero before the first); added to gravity.g"},
-  {"gluey", "force", T_LIST, OFF(gluey.force), "", -BIG, BIG, 0, 0,
+  {"gluey", "force", T_LIST, OWN(force), "", -BIG, BIG, 0, 0,
    "external force per unit mass from each of gluey.force_times on: run.dim values per time"},
-  {"gluey", "skin", T_DOUBLE, OFF(gluey.skin), "0.5", 0, BIG, 0, 0,
+  {"gluey", "skin", T_DOUBLE, OWN(skin), "0.5", 0, BIG, 0, 0,
    "Verlet skin of the neighbour list in mean radii (0: rebuilt every step; the adhesion memory "
    "is carried by pair, whatever the rebuilds)"},
-  {"gluey", "region", T_LIST, OFF(gluey.region), "", -BIG, BIG, 0, 0,
+  {"gluey", "region", T_LIST, OWN(region), "", -BIG, BIG, 0, 0,
    "random placement inside this box only: low corner then high corner (2 run.dim values); "
    "empty = the whole box"},
-  {"gluey", "positions", T_LIST, OFF(gluey.positions), "", -BIG, BIG, 0, 0,
+  {"gluey", "positions", T_LIST, OWN(positions), "", -BIG, BIG, 0, 0,
    "explicit initial centres, run.dim values per particle (overrides the placement)"},
-  {"gluey", "velocities", T_LIST, OFF(gluey.velocities), "", -BIG, BIG, 0, 0,
+  {"gluey", "velocities", T_LIST, OWN(velocities), "", -BIG, BIG, 0, 0,
    "explicit initial velocities, run.dim values per particle (the rest start at rest)"},
-  {"obstacles", "planes", T_LIST, OFF(gluey.obs_planes), "", -BIG, BIG, 0, 0,
+  {"obstacles", "planes", T_LIST, OWN(obs_planes), "", -BIG, BIG, 0, 0,
    "fixed planes n.x >= c: run.dim values of the normal n then c, per plane (gluey model)"},
-  {"obstacles", "segments", T_LIST, OFF(gluey.obs_segments), "", -BIG, BIG, 0, 0,
+  {"obstacles", "segments", T_LIST, OWN(obs_segments), "", -BIG, BIG, 0, 0,
    "fixed two-sided walls of finite length: two end points (2 run.dim values) per segment"},
-  {"obstacles", "spheres", T_LIST, OFF(gluey.obs_spheres), "", -BIG, BIG, 0, 0,
+  {"obstacles", "spheres", T_LIST, OWN(obs_spheres), "", -BIG, BIG, 0, 0,
    "fixed spheres: centre (run.dim values) and radius, per sphere"},
-  {"obstacles", "box", T_LIST, OFF(gluey.obs_box), "", -BIG, BIG, 0, 0,
+  {"obstacles", "box", T_LIST, OWN(obs_box), "", -BIG, BIG, 0, 0,
    "a square box rotating about its centre: centre x, centre y, side, angular velocity (rad per "
    "time unit); particles inside"},
-  {"obstacles", "wheel", T_LIST, OFF(gluey.obs_wheel), "", -BIG, BIG, 0, 0,
+  {"obstacles", "wheel", T_LIST, OWN(obs_wheel), "", -BIG, BIG, 0, 0,
    "a paddle wheel of spheres rotating about its centre: centre x, centre y, radius, blades, "
    "ball radius, angular velocity"},
 };
@@ -57,7 +61,7 @@ static const agglo_key keys[] = {
    omega = 1e12 every step ran to the iteration cap with warnings only). */
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
   if (agglo_config_check_gravity(c, rmax, err, errlen) != 0) return -1;
-  const agglo_list *B = &c->gluey.obs_box, *W = &c->gluey.obs_wheel;
+  const agglo_list *B = &agglo_gluey_of(c)->obs_box, *W = &agglo_gluey_of(c)->obs_wheel;
   struct { const char *key; int n; double omega, reach; } rot[2] = {
     {"obstacles.box", B->n == 4, B->n == 4 ? B->v[3] : 0, B->n == 4 ? fabs(B->v[2]) / sqrt(2.0) : 0},
     {"obstacles.wheel", W->n == 6, W->n == 6 ? W->v[5] : 0, W->n == 6 ? fabs(W->v[2]) : 0}};
@@ -74,7 +78,7 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
 /* gluey.region: random placement inside it, low corner then high corner. */
 static int placement_region(const agglo_config *c, const agglo_system *s, const double **region,
                             char *err, size_t errlen) {
-  const agglo_list *R = &c->gluey.region;
+  const agglo_list *R = &agglo_gluey_of(c)->region;
   int d = c->dim;
   if (!R->n) return 0;
   if (R->n != 2 * d)
@@ -122,7 +126,7 @@ static void release(void *ctx) {
 
 static int placement_filter(const agglo_config *c, const agglo_system *s, agglo_placement_filter *f,
                             char *err, size_t errlen) {
-  if (c->gluey.positions.n) return 0; /* gluey.positions replaces the placement (start) */
+  if (agglo_gluey_of(c)->positions.n) return 0; /* gluey.positions replaces the placement (start) */
   placement_ctx *p = calloc(1, sizeof *p);
   if (!p) return agglo_fail(err, errlen, "out of memory (obstacles)");
   if (agglo_obstacles_build(&p->ob, s, c, err, errlen) != 0) {
@@ -153,6 +157,7 @@ const agglo_model_entry agglo_gluey_entry = {
                    "smooth, rough or inelastic (gluey.gamma_min), obstacles (docs/gluey.md)",
     .keys = keys,
     .n_keys = sizeof keys / sizeof keys[0],
+    .settings_size = sizeof(agglo_gluey_settings),
     .also_reads = "gravity. solver.",
     /* the start's; the adhesion memory names obstacle elements by number */
     .fixed_on_restart = "gluey.region gluey.positions gluey.velocities obstacles.",

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/compare.h"
+#include "models/gluey_config.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -46,7 +47,7 @@ void agglo_gluey_plane_step(agglo_gluey_plane *p, double h, double f, double m, 
 }
 
 double agglo_gluey_force_mean(const agglo_config *c, int k, double t0, double t1) {
-  const agglo_list *T = &c->gluey.force_times, *F = &c->gluey.force;
+  const agglo_list *T = &agglo_gluey_of(c)->force_times, *F = &agglo_gluey_of(c)->force;
   int d = c->dim;
   if (T->n == 0 || !(t1 > t0)) return 0;
   double acc = 0;
@@ -158,7 +159,7 @@ static int gluey_init(void **state, const agglo_system *s, const agglo_config *c
   for (size_t i = 0; i < s->n; i++) rs += s->r[i];
   m->r_mean = s->n ? rs / (double)s->n : c->radius;
   m->margin = 0.5 * m->r_mean;
-  m->gmin = c->gluey.gamma_min;
+  m->gmin = agglo_gluey_of(c)->gamma_min;
   m->solver.method = (agglo_solver_method)c->solver; /* same order as solver.method's names */
   m->solver.tol = c->solver_tol * m->r_mean;
   m->solver.max_iter = (int)c->max_iter;
@@ -189,7 +190,7 @@ static inline long carried(const gluey *m, size_t *q, int32_t i, int32_t j) {
 }
 
 static inline double row_weight(const gluey *m, double ri, double inv_rj) {
-  if (!m->cfg.gluey.radius_weighting) return 1.0;
+  if (!agglo_gluey_of(&m->cfg)->radius_weighting) return 1.0;
   double a = 1.0 / ri + inv_rj;
   return a * a;
 }
@@ -203,12 +204,12 @@ static inline double row_weight(const gluey *m, double ri, double inv_rj) {
 static int add_row(gluey *m, int32_t i, int32_t j, const double e[3], double g, double g0,
                    double lam, double gam, double w) {
   agglo_constraints *c = &m->con;
-  int two = gam < 0 && m->cfg.gluey.glued_rows == GLUEY_ROWS_BOUNDED;
+  int two = gam < 0 && agglo_gluey_of(&m->cfg)->glued_rows == GLUEY_ROWS_BOUNDED;
   if (rows_reserve(m, c->n + 2) != 0) return -1;
   size_t k = c->n++;
   c->i[k] = i, c->j[k] = j;
   memcpy(c->e + 3 * k, e, 3 * sizeof *e);
-  c->gap[k] = gam < 0 && m->cfg.gluey.glued_rows == GLUEY_ROWS_KEEP ? g - fmax(g0, 0) : g;
+  c->gap[k] = gam < 0 && agglo_gluey_of(&m->cfg)->glued_rows == GLUEY_ROWS_KEEP ? g - fmax(g0, 0) : g;
   c->lambda[k] = two ? fmax(lam, 0) : lam;
   c->gamma[k] = gam;
   c->equality[k] = gam < 0 && !two;
@@ -259,7 +260,7 @@ static long build_set(gluey *m, const agglo_system *s, double h, double t_next, 
       }
       if (!in) continue;
       double g0 = g, e0[3];
-      if (gam < 0 && m->cfg.gluey.glued_rows == GLUEY_ROWS_KEEP) g0 = agglo_obstacle_gap(o, t_next - h, xi, ri, e0);
+      if (gam < 0 && agglo_gluey_of(&m->cfg)->glued_rows == GLUEY_ROWS_KEEP) g0 = agglo_obstacle_gap(o, t_next - h, xi, ri, e0);
       if (add_row(m, (int32_t)i, j, e, g, g0, p >= 0 ? m->plambda[p] : 0, gam,
                   row_weight(m, ri, agglo_obstacle_inv_radius(o))) != 0)
         return -1;
@@ -318,7 +319,7 @@ static int gluey_step(void *state, agglo_system *s, agglo_step_info *info, char 
       m->vstar[3 * i + k] = s->inv_m[i] > 0 && k < d ? s->v[3 * i + k] + h * f[k] : 0.0;
   /* 2. neighbours: every pair that can close within the step is listed */
   double reach = fmax(m->margin, 2.5 * h * agglo_max_speed(m->vstar, n));
-  double skin = c->gluey.skin * m->r_mean;
+  double skin = agglo_gluey_of(c)->skin * m->r_mean;
   if (!m->nb.start || reach > m->nb.cutoff || agglo_neighbors_stale(&m->nb, s))
     if (agglo_neighbors_build(&m->nb, s, fmax(reach, m->nb.start ? m->nb.cutoff : 0), skin) != 0)
       return agglo_fail(err, errlen, "out of memory building the neighbour list");
@@ -629,9 +630,10 @@ const agglo_model agglo_model_gluey = {
 /* ------------------------------------------------------------ initial state */
 
 int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
+  const agglo_gluey_settings *gl = agglo_gluey_of(c);
   int d = s->dim;
   size_t n = s->n;
-  const agglo_list *P = &c->gluey.positions, *V = &c->gluey.velocities;
+  const agglo_list *P = &gl->positions, *V = &gl->velocities;
   if (P->n) {
     if ((size_t)P->n != (size_t)d * n)
       return agglo_fail(err, errlen, "gluey.positions has %d values: %zu particles in %dD need %zu",
@@ -661,11 +663,11 @@ int agglo_gluey_place(agglo_system *s, const agglo_config *c, char *err, size_t 
     return agglo_fail(err, errlen, "gluey.velocities has %d values: give %d per particle, for at most "
                 "%zu particles", V->n, d, n);
   for (int q = 0; q < V->n; q++) s->v[3 * (size_t)(q / d) + q % d] = V->v[q];
-  if (c->gluey.force_times.n * d != c->gluey.force.n)
+  if (gl->force_times.n * d != gl->force.n)
     return agglo_fail(err, errlen, "gluey.force has %d values: %d times need %d (run.dim per time)",
-                c->gluey.force.n, c->gluey.force_times.n, c->gluey.force_times.n * d);
-  for (int q = 1; q < c->gluey.force_times.n; q++)
-    if (c->gluey.force_times.v[q] < c->gluey.force_times.v[q - 1])
+                gl->force.n, gl->force_times.n, gl->force_times.n * d);
+  for (int q = 1; q < gl->force_times.n; q++)
+    if (gl->force_times.v[q] < gl->force_times.v[q - 1])
       return agglo_fail(err, errlen, "gluey.force_times must be in increasing order");
   return 0;
 }

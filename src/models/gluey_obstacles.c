@@ -1,5 +1,6 @@
 #include "models/gluey_obstacles.h"
 #include "core/error.h"
+#include "models/gluey_config.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -125,7 +126,7 @@ static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config 
     }
   }
   /* planes: normal (d values) and offset c: n.x >= c, n normalised */
-  const agglo_list *L = &c->gluey.obs_planes;
+  const agglo_list *L = &agglo_gluey_of(c)->obs_planes;
   if (L->n % (d + 1))
     return agglo_fail(err, errlen, "obstacles.planes has %d values: give %d per plane (normal, offset)",
                 L->n, d + 1);
@@ -140,7 +141,7 @@ static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config 
     o.radius = L->v[p + d] / nn; /* offset along the unit normal, from the origin */
     PUSH();
   }
-  L = &c->gluey.obs_segments;
+  L = &agglo_gluey_of(c)->obs_segments;
   if (L->n % (2 * d))
     return agglo_fail(err, errlen, "obstacles.segments has %d values: give %d per segment (two end "
                 "points)", L->n, 2 * d);
@@ -150,7 +151,7 @@ static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config 
     for (int k = 0; k < d; k++) o.a[k] = L->v[p + k], o.b[k] = L->v[p + d + k];
     PUSH();
   }
-  L = &c->gluey.obs_spheres;
+  L = &agglo_gluey_of(c)->obs_spheres;
   if (L->n % (d + 1))
     return agglo_fail(err, errlen, "obstacles.spheres has %d values: give %d per sphere (centre, "
                 "radius)", L->n, d + 1);
@@ -163,7 +164,7 @@ static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config 
     PUSH();
   }
   /* rotating square box: centre x, y, side, omega; its walls n.(x - c) >= -side/2 */
-  L = &c->gluey.obs_box;
+  L = &agglo_gluey_of(c)->obs_box;
   if (L->n != 0 && L->n != 4)
     return agglo_fail(err, errlen, "obstacles.box has %d values: give 4 (centre x, centre y, side, "
                 "angular velocity) or none", L->n);
@@ -181,7 +182,7 @@ static int build(agglo_obstacles *ob, const agglo_system *s, const agglo_config 
   }
   /* wheel: centre x, y, outer radius, blades, ball radius, omega; each blade a row of balls
      from the hub to the rim, spaced by one ball radius; a hub ring of balls */
-  L = &c->gluey.obs_wheel;
+  L = &agglo_gluey_of(c)->obs_wheel;
   if (L->n != 0 && L->n != 6)
     return agglo_fail(err, errlen, "obstacles.wheel has %d values: give 6 (centre x, centre y, radius, "
                 "blades, ball radius, angular velocity) or none", L->n);

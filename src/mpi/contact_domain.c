@@ -25,6 +25,7 @@
 #include "core/union_find.h"
 #include "core/compare.h"
 #include "core/timing.h"
+#include "models/contact_config.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>

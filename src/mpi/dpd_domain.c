@@ -19,6 +19,7 @@
 #include "models/dpd_model.h"
 #include "models/dpd_state.h"
 #include "core/simulation.h"
+#include "models/dpd_config.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>

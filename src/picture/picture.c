@@ -5,7 +5,7 @@
 #include "picture/colors.h"
 #include "config/config.h"
 #include "core/error.h"
-#include "models/dpd_model.h"
+#include "core/model.h"
 #include "picture/png_write.h"
 #include "core/compare.h"
 #include <math.h>
@@ -96,10 +96,12 @@ static const double species_palette[8][3] = {
     {0.12, 0.47, 0.71}, {1.00, 0.50, 0.05}, {0.17, 0.63, 0.17}, {0.84, 0.15, 0.16},
     {0.58, 0.40, 0.74}, {0.55, 0.34, 0.29}, {0.89, 0.47, 0.76}, {0.50, 0.50, 0.50}};
 
+/* A particle's species: the frame's (a run's snapshot: the system's), else what the settings'
+   model gives its id (a trajectory drawn again: the run's scenario), else 0. */
 static int species_of(const agglo_config *c, const agglo_picture_frame *f, size_t i) {
   if (f->species) return f->species[i] < 0 ? 0 : f->species[i];
-  if (!f->ids || c->dpd.species.n < 2) return 0;
-  return agglo_dpd_species_of(c, f->ids[i], f->n); /* as the DPD model assigns them */
+  if (!f->ids || !c->model || !c->model->species_of) return 0;
+  return c->model->species_of(c, f->ids[i], f->n); /* as the model assigns them */
 }
 
 /* The speed at the top of the scale: picture.speed_max, or the 99th percentile of the frame. */

@@ -17,11 +17,12 @@
 #include "core/model.h"
 #include "core/setup.h"
 #include "analysis/frame_summary.h"
+#include "models/ballistic_config.h"
 
 static void base_config(agglo_config *c, int method) {
   agglo_config_defaults(c);
   c->model = &agglo_ballistic_entry;
-  c->ballistic.method = method;
+  agglo_ballistic_edit(c)->method = method;
   c->radius = 1;
   c->radius_spread = 0;
 }
@@ -98,7 +99,7 @@ static void ed_three_spheres_by_hand(void **st) {
   double X[3][2] = {{20, 50}, {30, 50}, {44, 50.5}}, V[3] = {1, 0, -1};
   for (int i = 0; i < 3; i++) s.x[3 * i] = X[i][0], s.x[3 * i + 1] = X[i][1], s.v[3 * i] = V[i];
   /* stop just after the first merge */
-  c.ballistic.stop = BALL_STOP_T_END;
+  agglo_ballistic_edit(&c)->stop = BALL_STOP_T_END;
   c.t_end = 8.5;
   agglo_system s1;
   make_system(&s1, 2, 3, 100, 0);
@@ -109,7 +110,7 @@ static void ed_three_spheres_by_hand(void **st) {
   assert_true(fabs(s1.x[0] - (28 + 0.25)) < 1e-12 && fabs(s1.x[3] - (30 + 0.25)) < 1e-12);
   assert_true(fabs(s1.v[0] - 0.5) < 1e-15 && fabs(s1.v[3] - 0.5) < 1e-15 && s1.v[6] == -1);
   agglo_system_free(&s1);
-  c.ballistic.stop = BALL_STOP_ONE_CLUSTER;
+  agglo_ballistic_edit(&c)->stop = BALL_STOP_ONE_CLUSTER;
   run_to_end(&agglo_model_ballistic_ed, &s, &c);
   double t2 = (24 - 10 + 4 - sqrt(3.75)) / 1.5;
   print_message("second merge at t = %.15g (by hand %.15g)\n", s.t, t2);
@@ -234,7 +235,7 @@ static void conservation_run(int method, int dim, int periodic, size_t n) {
     last_nc = nc;
     if (method == BALL_TIME_STEPPING) {
       /* no residual overlap above the tolerance (phi/(ri+rj)^2 < tol: overlap < tol (ri+rj)/2) */
-      assert_true(info.max_violation < c.ballistic.tol * 2.3);
+      assert_true(info.max_violation < agglo_ballistic_edit(&c)->tol * 2.3);
     }
   }
   print_message("%s %dD %s N = %zu: %d steps to t = %.4g, momentum drift %.2g, smallest gap "
@@ -243,7 +244,7 @@ static void conservation_run(int method, int dim, int periodic, size_t n) {
   assert_int_equal(nc, 1);
   if (periodic) assert_true(worst_p < 1e-12);
   if (method == BALL_EVENT_DRIVEN) assert_true(worst_gap > -1e-10);
-  else assert_true(worst_gap > -c.ballistic.tol);
+  else assert_true(worst_gap > -agglo_ballistic_edit(&c)->tol);
   free(xprev);
   free(lprev);
   m->destroy(state);
@@ -283,7 +284,7 @@ static void ts_links_never_lost(void **st) {
   size_t n = s.n, nc, mx;
   unsigned char *touch = calloc(n * n, 1);
   agglo_step_info info = {0};
-  double lim = 3 * c.ballistic.tol; /* touching: |gap| below 3 tol (ri+rj) */
+  double lim = 3 * agglo_ballistic_edit(&c)->tol; /* touching: |gap| below 3 tol (ri+rj) */
   int checked = 0;
   while (!info.finished) {
     assert_int_equal(m->step(state, &s, &info, err, sizeof err), 0);
@@ -391,12 +392,12 @@ static void ts_converges_to_ed(void **st) {
   for (int seed = 1; seed <= S; seed++) {
     c.seed = seed;
     agglo_ball_result r;
-    c.ballistic.method = BALL_EVENT_DRIVEN;
+    agglo_ballistic_edit(&c)->method = BALL_EVENT_DRIVEN;
     assert_int_equal(agglo_ballistic_simulate(&c, &r, err, sizeof err), 0);
     nc_ed += r.nc / S, p_ed += r.pr[1] / S;
     for (int f = 0; f < 2; f++) {
-      c.ballistic.method = BALL_TIME_STEPPING;
-      c.ballistic.dt_factor = factors[f];
+      agglo_ballistic_edit(&c)->method = BALL_TIME_STEPPING;
+      agglo_ballistic_edit(&c)->dt_factor = factors[f];
       assert_int_equal(agglo_ballistic_simulate(&c, &r, err, sizeof err), 0);
       nc_ts[f] += r.nc / S, p_ts[f] += r.pr[1] / S;
     }

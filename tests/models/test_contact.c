@@ -19,6 +19,7 @@
 #include "core/model.h"
 #include "core/setup.h"
 #include "support.h"
+#include "models/contact_config.h"
 
 /* ---------------------------------------------------------------- helpers */
 

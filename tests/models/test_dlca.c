@@ -156,10 +156,10 @@ static void dimer_at_the_exact_contact_time(void **st) {
   for (int dim = 2; dim <= 3; dim++) {
     agglo_config c;
     dlca_config(&c, dim);
-    c.dlca.persistence = 1e6; /* one flight for the whole test (mean flight 7.9e5 dim) */
-    c.dlca.diffusion = 1e6 / (2.0 * dim);
+    agglo_dlca_edit(&c)->persistence = 1e6; /* one flight for the whole test (mean flight 7.9e5 dim) */
+    agglo_dlca_edit(&c)->diffusion = 1e6 / (2.0 * dim);
     /* tau_1 = pi lambda^2 / (8 D), kT/m = D / tau_1 */
-    double tau = M_PI * 1e12 / (8 * c.dlca.diffusion), sd = sqrt(c.dlca.diffusion / tau);
+    double tau = M_PI * 1e12 / (8 * agglo_dlca_edit(&c)->diffusion), sd = sqrt(agglo_dlca_edit(&c)->diffusion / tau);
     double v[2][3], u[4];
     for (int i = 0; i < 2; i++) {
       agglo_rng_uniform4((uint64_t)c.seed, AGGLO_STREAM_FLIGHT, 0, (uint64_t)i, u);
@@ -205,11 +205,11 @@ static void dimer_at_the_exact_contact_time(void **st) {
 /* An SI aerosol: 15 nm spheres of density 1800 kg/m^3 in air at T, P. */
 static void aerosol_config(agglo_config *c, double T, double P) {
   dlca_config(c, 3);
-  c->dlca.units = DLCA_UNITS_SI;
+  agglo_dlca_edit(c)->units = DLCA_UNITS_SI;
   c->radius = 15e-9;
-  c->dlca.density = 1800;
-  c->dlca.temperature = T;
-  c->dlca.pressure = P;
+  agglo_dlca_edit(c)->density = 1800;
+  agglo_dlca_edit(c)->temperature = T;
+  agglo_dlca_edit(c)->pressure = P;
 }
 
 /* In the free molecular regime (Kn 3e5) no aggregate's friction exceeds N monomers' (the
@@ -221,7 +221,7 @@ static void friction_within_its_bounds(void **st) {
   double m1 = 1800 * 4.0 / 3.0 * M_PI * pow(15e-9, 3), ns[] = {2, 3, 5, 10, 20, 100, 1000, 1e4, 1e5};
   for (int law = 0; law < 2; law++) {
     aerosol_config(&c, 1700, 1); /* 1 Pa */
-    c.dlca.mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
+    agglo_dlca_edit(&c)->mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
     double f1 = agglo_dlca_mobility(&c, 1, m1).friction;
     assert_true(agglo_dlca_mean_free_path(&c) / c.radius > 1e5);
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
@@ -234,7 +234,7 @@ static void friction_within_its_bounds(void **st) {
       }
     }
     aerosol_config(&c, 293.15, 1e9); /* Kn 7e-6 */
-    c.dlca.mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
+    agglo_dlca_edit(&c)->mobility = law ? DLCA_MOBILITY_SPHERE : DLCA_MOBILITY_ADJUSTED_SPHERE;
     f1 = agglo_dlca_mobility(&c, 1, m1).friction;
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
       double ratio = agglo_dlca_mobility(&c, ns[q], ns[q] * m1).friction / f1;
@@ -250,7 +250,7 @@ static void reduced_units_knudsen(void **st) {
   agglo_config c;
   dlca_config(&c, 3);
   for (int q = 0; q < 2; q++) {
-    c.dlca.knudsen = q ? 1e6 : 0;
+    agglo_dlca_edit(&c)->knudsen = q ? 1e6 : 0;
     double D = agglo_dlca_mobility(&c, 100, 100).D, want = pow(100, q ? -0.92 : -1 / 1.8);
     assert_true(fabs(D / want - 1) < 1e-3);
   }
@@ -267,7 +267,7 @@ static void gas_from_sutherland(void **st) {
   double mu = 1.716e-5 * pow(1700 / 273.15, 1.5) * 383.55 / 1810.4; /* 5.645e-5 */
   assert_true(fabs(agglo_dlca_viscosity(&c) / mu - 1) < 1e-12);
   assert_true(fabs(agglo_dlca_mean_free_path(&c) / 4.877e-7 - 1) < 1e-3); /* Kn 32.5 at 15 nm */
-  c.dlca.viscosity = 1.81e-5; /* given: it wins */
+  agglo_dlca_edit(&c)->viscosity = 1.81e-5; /* given: it wins */
   assert_true(agglo_dlca_viscosity(&c) == 1.81e-5);
 }
 
@@ -279,10 +279,10 @@ static void gas_from_sutherland(void **st) {
 static void free_flights(agglo_config *c, int size, int side, double spacing, double T) {
   int dim = c->dim, m = side * side * side;
   size_t n = (size_t)m * (size_t)size;
-  double r = c->radius, m1 = c->dlca.density > 0 ? c->dlca.density * 4.0 / 3.0 * M_PI * r * r * r : 1;
+  double r = c->radius, m1 = agglo_dlca_edit(c)->density > 0 ? agglo_dlca_edit(c)->density * 4.0 / 3.0 * M_PI * r * r * r : 1;
   agglo_dlca_motion law = agglo_dlca_mobility(c, size, size * m1);
   c->n = (int64_t)n;
-  c->dlca.stop = DLCA_STOP_T_END;
+  agglo_dlca_edit(c)->stop = DLCA_STOP_T_END;
   c->t_end = T;
   agglo_system s;
   make_system(&s, dim, n, spacing * r * side);
@@ -331,7 +331,7 @@ static void free_flights(agglo_config *c, int size, int side, double spacing, do
   v2 /= (double)samples;
   double vse = sqrt((v4 / (double)samples - v2 * v2) / (double)samples), vwant = dim * law.kT_m;
   print_message("%dD, %d %d-mers, %s, T = %.3g tau: MSD %.4g +- %.4g (law %.4g), <v^2> %.4g +- %.4g "
-                "(dim kT/m %.4g, %ld samples)\n", dim, m, size, c->dlca.units ? "SI" : "reduced",
+                "(dim kT/m %.4g, %ld samples)\n", dim, m, size, agglo_dlca_edit(c)->units ? "SI" : "reduced",
                 T / law.tau, msd, se, want, v2, vse, vwant, samples);
   assert_true(fabs(msd - want) < 4 * se);
   /* the samples of one flight repeat (T / tau over 100 flights a sample): 4 standard errors of
@@ -346,11 +346,11 @@ static void maxwellian_flights_diffuse_at_kT_over_f(void **st) {
   (void)st;
   agglo_config c;
   dlca_config(&c, 3);
-  c.dlca.persistence = 1; /* tau_1 = pi / 8 */
+  agglo_dlca_edit(&c)->persistence = 1; /* tau_1 = pi / 8 */
   c.seed = 7;
   free_flights(&c, 1, 10, 60, 40 * M_PI / 8);
   dlca_config(&c, 3);
-  c.dlca.persistence = 1;
+  agglo_dlca_edit(&c)->persistence = 1;
   free_flights(&c, 20, 7, 80, 40 * 20 * M_PI / 8 / pow(20, 1 / 1.8));
   aerosol_config(&c, 300, 101325); /* Kn 4.5: tau 3.9e-8 s, D 6.3e-9 m^2/s */
   free_flights(&c, 1, 10, 60, 1.5e-6);
@@ -377,10 +377,10 @@ static void collision_rate_is_fuchs(void **st) {
   for (size_t q = 0; q < sizeof kns / sizeof kns[0]; q++) {
     agglo_config c;
     aerosol_config(&c, 300, 101325);
-    c.dlca.pressure = 101325 * agglo_dlca_mean_free_path(&c) / c.radius / kns[q];
+    agglo_dlca_edit(&c)->pressure = 101325 * agglo_dlca_mean_free_path(&c) / c.radius / kns[q];
     c.n = 20000;
     c.fraction = 1e-3;
-    c.dlca.stop = DLCA_STOP_T_END;
+    agglo_dlca_edit(&c)->stop = DLCA_STOP_T_END;
     double r = c.radius, m1 = 1800 * 4.0 / 3.0 * M_PI * r * r * r, V = (double)c.n * 4.0 / 3.0 * M_PI * r * r * r / c.fraction;
     agglo_dlca_motion o = agglo_dlca_mobility(&c, 1, m1);
     double u = sqrt(8 * o.kT_m / M_PI), beta = agglo_fuchs_kernel(r, r, o.D, o.D, u, u);
@@ -426,9 +426,9 @@ static void free_dimers_decorrelate_at_the_rotational_rate(void **st) {
       agglo_config c;
       dlca_config(&c, dim);
       c.n = 2 * m;
-      c.dlca.persistence = 0.25;
-      c.dlca.rotation = DLCA_ROTATION_ON;
-      c.dlca.stop = DLCA_STOP_T_END;
+      agglo_dlca_edit(&c)->persistence = 0.25;
+      agglo_dlca_edit(&c)->rotation = DLCA_ROTATION_ON;
+      agglo_dlca_edit(&c)->stop = DLCA_STOP_T_END;
       double Rm = pow(2, 1 / (dim == 2 ? 1.45 : 1.8)), Dr = 0.75 * (1 / Rm) / (Rm * Rm);
       c.t_end = q / (dim == 2 ? Dr : 2 * Dr);
       agglo_system s;
@@ -512,10 +512,10 @@ static void run_dense_turning(int dim, double p, size_t n, double fraction, doub
   c.n = (int64_t)n;
   c.radius_spread = 0.3;
   c.fraction = fraction;
-  c.dlca.persistence = persistence;
-  c.dlca.rotation = rotation;
-  c.dlca.probability = p;
-  c.dlca.window = 1;
+  agglo_dlca_edit(&c)->persistence = persistence;
+  agglo_dlca_edit(&c)->rotation = rotation;
+  agglo_dlca_edit(&c)->probability = p;
+  agglo_dlca_edit(&c)->window = 1;
   agglo_system s;
   char err[256];
   assert_int_equal(agglo_setup(&s, &c, err, sizeof err), 0);
@@ -587,12 +587,12 @@ static void probability_zero_never_merges(void **st) {
 static void restart_case(int rotation) {
   agglo_config c;
   dlca_config(&c, 3);
-  c.dlca.rotation = rotation;
+  agglo_dlca_edit(&c)->rotation = rotation;
   c.n = 200;
   c.fraction = 0.05;
   c.radius_spread = 0.2;
-  c.dlca.persistence = 0.5;
-  c.dlca.probability = 0.5;
+  agglo_dlca_edit(&c)->persistence = 0.5;
+  agglo_dlca_edit(&c)->probability = 0.5;
   agglo_system a, b;
   char err[256];
   assert_int_equal(agglo_setup(&a, &c, err, sizeof err), 0);

@@ -20,6 +20,7 @@
 #include "models/dpd_model.h"
 #include "core/setup.h"
 #include "dpd_support.h"
+#include "models/dpd_config.h"
 
 static void gw_config(agglo_config *c, double L) {
   agglo_config_defaults(c);
@@ -74,7 +75,7 @@ static void pair_forces_exactly_opposite(void **st) {
   agglo_config c;
   gw_config(&c, 4);
   c.n = 2;
-  c.dpd.conservative = 6; /* none: only the thermostat */
+  agglo_dpd_edit(&c)->conservative = 6; /* none: only the thermostat */
   sim S;
   start(&S, &c);
   agglo_system *s = &S.s;
@@ -101,7 +102,7 @@ static void same_bytes_with_1_and_2_threads(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 12); /* N = 5184: above the size below which loops run on one thread */
-  c.dpd.noise = DPD_NOISE_GAUSSIAN;
+  agglo_dpd_edit(&c)->noise = DPD_NOISE_GAUSSIAN;
   double *xs[2], *vs[2];
   size_t n = 0;
   for (int t = 0; t < 2; t++) {
@@ -134,12 +135,12 @@ static void attractive_2d_walls_species(void **st) {
   c.size.n = 1, c.size.v[0] = 30;
   c.boundary.n = 2, c.boundary.v[0] = 0, c.boundary.v[1] = 1;
   c.dt = 0.01;
-  c.dpd.kT = 1.0 / 3;
-  c.dpd.rc = 3;
-  c.dpd.conservative = 1; /* vdw */
-  c.dpd.core_k = 2000;
-  c.dpd.species.n = 2, c.dpd.species.v[0] = 0.5, c.dpd.species.v[1] = 0.5;
-  c.dpd.gamma_ij.n = 3, c.dpd.gamma_ij.v[0] = 4.5, c.dpd.gamma_ij.v[1] = 2, c.dpd.gamma_ij.v[2] = 4.5;
+  agglo_dpd_edit(&c)->kT = 1.0 / 3;
+  agglo_dpd_edit(&c)->rc = 3;
+  agglo_dpd_edit(&c)->conservative = 1; /* vdw */
+  agglo_dpd_edit(&c)->core_k = 2000;
+  agglo_dpd_edit(&c)->species.n = 2, agglo_dpd_edit(&c)->species.v[0] = 0.5, agglo_dpd_edit(&c)->species.v[1] = 0.5;
+  agglo_dpd_edit(&c)->gamma_ij.n = 3, agglo_dpd_edit(&c)->gamma_ij.v[0] = 4.5, agglo_dpd_edit(&c)->gamma_ij.v[1] = 2, agglo_dpd_edit(&c)->gamma_ij.v[2] = 4.5;
   sim S;
   start(&S, &c);
   advance(&S, 300);
@@ -156,21 +157,21 @@ static void si_conversion_of_the_thesis(void **st) {
   agglo_config c;
   agglo_config_defaults(&c);
   c.model = &agglo_dpd_entry;
-  c.dpd.units = DPD_UNITS_SI;
+  agglo_dpd_edit(&c)->units = DPD_UNITS_SI;
   c.radius = 10e-9;
   c.mass = 8920 * M_PI / 6 * pow(20e-9, 3);
-  c.dpd.kT = 1.380649e-23 * 300;
+  agglo_dpd_edit(&c)->kT = 1.380649e-23 * 300;
   agglo_dpd_units u;
   agglo_dpd_units_of(&c, &u);
   assert_true(fabs(1e-20 / u.energy - 0.8047745018) < 1e-10);
   assert_true(fabs(u.length - 20e-9) < 1e-20);
   /* v_rms = sqrt(3 kT / m) is the velocity unit */
-  assert_true(fabs(u.velocity / sqrt(3 * c.dpd.kT / c.mass) - 1) < 1e-12);
+  assert_true(fabs(u.velocity / sqrt(3 * agglo_dpd_edit(&c)->kT / c.mass) - 1) < 1e-12);
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  c.dpd.conservative = 1;
-  c.dpd.hamaker = 1e-20;
+  agglo_dpd_edit(&c)->conservative = 1;
+  agglo_dpd_edit(&c)->hamaker = 1e-20;
   agglo_dpd_describe(&c, f);
   fclose(f);
   assert_non_null(strstr(buf, "A* = 0.804775"));

@@ -17,6 +17,7 @@
 #include "models/dpd_model.h"
 #include "models/dpd_pair_forces.h"
 #include "core/setup.h"
+#include "models/dpd_config.h"
 
 static void rupture_distance(void **st) {
   (void)st;
@@ -47,10 +48,10 @@ static void start_pair_with(sim *S, int bridge, double gap0, double u, int volum
   c.model = &agglo_dpd_entry, c.dim = 3, c.dt = dt, c.t_end = 1e6, c.n = 2;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 6, c.boundary.n = 1, c.boundary.v[0] = 1;
-  c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = bridge;
-  c.dpd.surface_tension = 2318, c.dpd.fill_angle = 10, c.dpd.rc = 3;
-  c.dpd.min_gap = 0.02, c.dpd.core_k = core_k, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
-  c.dpd.cap_volume = volume;
+  agglo_dpd_edit(&c)->conservative = AGGLO_PF_CAPILLARY, agglo_dpd_edit(&c)->cap_bridge = bridge;
+  agglo_dpd_edit(&c)->surface_tension = 2318, agglo_dpd_edit(&c)->fill_angle = 10, agglo_dpd_edit(&c)->rc = 3;
+  agglo_dpd_edit(&c)->min_gap = 0.02, agglo_dpd_edit(&c)->core_k = core_k, agglo_dpd_edit(&c)->gamma = 0, agglo_dpd_edit(&c)->kT = 1.0 / 3;
+  agglo_dpd_edit(&c)->cap_volume = volume;
   char err[512];
   memset(S, 0, sizeof *S);
   if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
@@ -194,9 +195,9 @@ static void many_short_bridges_restart(void **st) {
   c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1, c.n = 10;
   c.radius = 0.5, c.radius_spread = 0, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 8, c.boundary.n = 1, c.boundary.v[0] = 1;
-  c.dpd.conservative = AGGLO_PF_CAPILLARY, c.dpd.cap_bridge = DPD_BRIDGE_MEMORY;
-  c.dpd.surface_tension = 2318, c.dpd.fill_angle = 10, c.dpd.rc = 3, c.dpd.min_gap = 0.02;
-  c.dpd.core_k = 1e5, c.dpd.gamma = 0, c.dpd.kT = 1.0 / 3;
+  agglo_dpd_edit(&c)->conservative = AGGLO_PF_CAPILLARY, agglo_dpd_edit(&c)->cap_bridge = DPD_BRIDGE_MEMORY;
+  agglo_dpd_edit(&c)->surface_tension = 2318, agglo_dpd_edit(&c)->fill_angle = 10, agglo_dpd_edit(&c)->rc = 3, agglo_dpd_edit(&c)->min_gap = 0.02;
+  agglo_dpd_edit(&c)->core_k = 1e5, agglo_dpd_edit(&c)->gamma = 0, agglo_dpd_edit(&c)->kT = 1.0 / 3;
   char err[512];
   sim S;
   memset(&S, 0, sizeof S);

@@ -26,7 +26,7 @@ static void example_holds_kT(const char *file, int thermostat) {
   char err[512], msg[512];
   agglo_config_defaults(&c);
   if (agglo_config_read_file(&c, file, err, sizeof err) != 0) fail_msg("%s", err);
-  c.dpd.thermostat = thermostat;
+  agglo_dpd_edit(&c)->thermostat = thermostat;
   sim S;
   start(&S, &c);
   int warned = agglo_model_dpd.start_warning(S.state, msg, sizeof msg);

@@ -14,6 +14,7 @@
 #include "core/model.h"
 #include "models/dpd_model.h"
 #include "core/setup.h"
+#include "models/dpd_config.h"
 
 static void colloid_config_with(agglo_config *c, int n, const char *const *extra, size_t nextra);
 static void colloid_config(agglo_config *c, int n) { colloid_config_with(c, n, NULL, 0); }
@@ -80,6 +81,40 @@ static void radius_mass_and_pair_energies(void **st) {
   agglo_system_free(&s);
 }
 
+/* The species reach the system (s.species, which the pictures read) from the model, and the
+   registry's entry gives the same from ids alone (a trajectory drawn again); one species: NULL. */
+static void species_in_the_system(void **st) {
+  (void)st;
+  agglo_config c;
+  colloid_config(&c, 3);
+  char err[512];
+  agglo_system s;
+  if (agglo_setup(&s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  void *state;
+  assert_int_equal(agglo_model_dpd.init(&state, &s, &c, err, sizeof err), 0);
+  assert_int_equal(agglo_model_fill_species(&agglo_model_dpd, state, &s), 0);
+  assert_non_null(s.species);
+  for (size_t i = 0; i < 3; i++) {
+    assert_int_equal(s.species[i], s.id[i] == 0 ? 0 : 1); /* fractions 1/3, 2/3 of 3 ids */
+    assert_int_equal(c.model->species_of(&c, s.id[i], 3), s.species[i]);
+  }
+  agglo_model_dpd.destroy(state);
+  agglo_system_free(&s);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species_radius=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.species_mass=", err, sizeof err), 0);
+  assert_int_equal(agglo_config_read_assignment(&c, "dpd.conservative_ij=", err, sizeof err), 0);
+  const char *per_pair[] = {"dpd.a_ij=", "dpd.rc_ij=", "dpd.lj_epsilon_ij=", "dpd.lj_sigma_ij="};
+  for (size_t k = 0; k < 4; k++)
+    assert_int_equal(agglo_config_read_assignment(&c, per_pair[k], err, sizeof err), 0);
+  if (agglo_setup(&s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  assert_int_equal(agglo_model_dpd.init(&state, &s, &c, err, sizeof err), 0);
+  assert_int_equal(agglo_model_fill_species(&agglo_model_dpd, state, &s), 0);
+  assert_null(s.species);
+  agglo_model_dpd.destroy(state);
+  agglo_system_free(&s);
+}
+
 /* EDL per species pair: a solvent-colloid pair repelled with one charge product and Debye length,
    the colloid pair attracted (unlike charges) with another; U = 4 pi R_eff q lambda^2 e^{-H/lambda}. */
 static void edl_per_pair(void **st) {
@@ -109,19 +144,19 @@ static void wrong_lengths(void **st) {
   agglo_config c;
   colloid_config(&c, 30);
   char err[512];
-  c.dpd.rc_ij.n = 2;
+  agglo_dpd_edit(&c)->rc_ij.n = 2;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.rc_ij has 2 values"));
   colloid_config(&c, 30);
-  c.dpd.edl_debye_ij.n = 4;
+  agglo_dpd_edit(&c)->edl_debye_ij.n = 4;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.edl_debye_ij has 4 values"));
   colloid_config(&c, 30);
-  c.dpd.species_mass.n = 3;
+  agglo_dpd_edit(&c)->species_mass.n = 3;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "dpd.species_mass"));
   colloid_config(&c, 30);
-  c.dpd.rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
+  agglo_dpd_edit(&c)->rc_ij.v[2] = 3.5; /* box 6 < 2 * 3.5 */
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "at least 2 dpd.rc = 7"));
 }
@@ -129,6 +164,7 @@ static void wrong_lengths(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(radius_mass_and_pair_energies),
+      cmocka_unit_test(species_in_the_system),
       cmocka_unit_test(edl_per_pair),
       cmocka_unit_test(wrong_lengths),
   };

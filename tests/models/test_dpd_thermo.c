@@ -18,6 +18,8 @@
 #include "models/dpd_pair_forces.h"
 #include "core/setup.h"
 #include "dpd_support.h"
+#include "models/dpd_config.h"
+#include "models/contact_config.h"
 
 /* The model's stats values: T, <T> last half, U, E, P, bound pairs. */
 static void columns(const sim *S, double v[6]) {
@@ -91,8 +93,8 @@ static void pressure_is_minus_dU_dV(void **st) {
   c.model = &agglo_dpd_entry, c.dim = 3, c.dt = 0.0005, c.t_end = 1e6, c.n = 400, c.seed = 3;
   c.radius = 0.5, c.radius_spread = 0.2, c.mass = 1;
   c.size.n = 1, c.size.v[0] = 12, c.boundary.n = 1, c.boundary.v[0] = 1;
-  c.dpd.conservative = AGGLO_PF_VDW, c.dpd.kT = 1.0 / 3, c.dpd.gamma = 13.5, c.dpd.rc = 3;
-  c.dpd.min_gap = 0.02, c.dpd.core_k = 1e5;
+  agglo_dpd_edit(&c)->conservative = AGGLO_PF_VDW, agglo_dpd_edit(&c)->kT = 1.0 / 3, agglo_dpd_edit(&c)->gamma = 13.5, agglo_dpd_edit(&c)->rc = 3;
+  agglo_dpd_edit(&c)->min_gap = 0.02, agglo_dpd_edit(&c)->core_k = 1e5;
   virial_check(&c, "van der Waals");
 }
 
@@ -103,7 +105,7 @@ static void total_energy_conserved(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 8);
-  c.dpd.gamma = 0, c.dt = 0.0025;
+  agglo_dpd_edit(&c)->gamma = 0, c.dt = 0.0025;
   sim S;
   start(&S, &c);
   double v[6], E0, worst = 0;
@@ -128,7 +130,7 @@ static void groot_warren_pressure(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 10);
-  c.dpd.lambda = 0.5;
+  agglo_dpd_edit(&c)->lambda = 0.5;
   sim S;
   start(&S, &c);
   advance(&S, 100);
@@ -147,7 +149,7 @@ static void flow_keys_refused(void **st) {
   gw_config(&c, 8);
   char err[512];
   assert_int_equal(agglo_config_validate(&c, err, sizeof err), 0);
-  c.contact.flow_rate = 2;
+  agglo_contact_edit(&c)->flow_rate = 2;
   assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
   assert_non_null(strstr(err, "flow.rate"));
   assert_non_null(strstr(err, "dpd"));

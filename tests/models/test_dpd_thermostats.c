@@ -20,6 +20,7 @@
 #include "models/dpd_model.h"
 #include "core/setup.h"
 #include "dpd_support.h"
+#include "models/dpd_config.h"
 
 /* Groot-Warren: rho = 3, a = 25, gamma = 4.5, kT = 1, rc = 1, dt = 0.04, lambda = 0.65. */
 static void gw_config(agglo_config *c, double L, int thermostat) {
@@ -33,7 +34,7 @@ static void gw_config(agglo_config *c, double L, int thermostat) {
   c->size.n = 1, c->size.v[0] = L;
   c->boundary.n = 1, c->boundary.v[0] = 1;
   c->seed = 11;
-  c->dpd.thermostat = thermostat;
+  agglo_dpd_edit(c)->thermostat = thermostat;
 }
 
 static void groot_warren_temperature(void **st) {
@@ -79,11 +80,11 @@ static void rotating_dimer(void **st) {
     agglo_config c;
     gw_config(&c, 6, th);
     c.n = 2, c.dt = 0.002, c.radius = 0.5;
-    c.dpd.rc = 2, c.dpd.conservative = 5; /* lj */
-    c.dpd.lj_epsilon = 100, c.dpd.lj_sigma = pow(2, -1.0 / 6);
+    agglo_dpd_edit(&c)->rc = 2, agglo_dpd_edit(&c)->conservative = 5; /* lj */
+    agglo_dpd_edit(&c)->lj_epsilon = 100, agglo_dpd_edit(&c)->lj_sigma = pow(2, -1.0 / 6);
     /* strong friction: the rotational KE decorrelates in ~10-25 steps, so 200 000 steps give
        ~10 000 independent samples (1 % statistical error) */
-    c.dpd.transverse_ratio = 10, c.dpd.langevin_gamma = 10;
+    agglo_dpd_edit(&c)->transverse_ratio = 10, agglo_dpd_edit(&c)->langevin_gamma = 10;
     sim S;
     start(&S, &c);
     agglo_system *s = &S.s;
@@ -126,7 +127,7 @@ static void same_bytes_with_1_and_2_threads(void **st) {
   for (int th = DPD_THERMO_TRANSVERSE; th <= DPD_THERMO_LANGEVIN; th++) {
     agglo_config c;
     gw_config(&c, 12, th);
-    c.dpd.noise = DPD_NOISE_GAUSSIAN;
+    agglo_dpd_edit(&c)->noise = DPD_NOISE_GAUSSIAN;
     double *xs[2], *vs[2];
     size_t n = 0;
     for (int t = 0; t < 2; t++) {
@@ -189,7 +190,7 @@ static void temperature_report_and_restart(void **st) {
   assert_int_equal(agglo_dpd_temperature_report(B.state, &mean_b, &target_b, &band_b), 0);
   assert_true(mean_b == mean && band_b == band);
   /* the same fluid against a target 20 % higher is reported */
-  c.dpd.kT = 1.2;
+  agglo_dpd_edit(&c)->kT = 1.2;
   agglo_model_dpd.destroy(B.state);
   assert_int_equal(agglo_model_dpd.init(&B.state, &B.s, &c, err, sizeof err), 0);
   rewind(f);

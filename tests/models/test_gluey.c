@@ -20,6 +20,7 @@
 #include "models/gluey_model.h"
 #include "core/setup.h"
 #include "support.h"
+#include "models/gluey_config.h"
 
 /* ---------------------------------------------------------------- particle against a plane */
 
@@ -323,11 +324,11 @@ static void test_config_gamma_min(void **st) {
   (void)st;
   agglo_config *c = agglo_config_new();
   char err[512];
-  assert_true(isinf(c->gluey.gamma_min) && c->gluey.gamma_min < 0);
+  assert_true(isinf(agglo_gluey_edit(c)->gamma_min) && agglo_gluey_edit(c)->gamma_min < 0);
   assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-1", err, sizeof err), 0);
-  assert_true(c->gluey.gamma_min == -1);
+  assert_true(agglo_gluey_edit(c)->gamma_min == -1);
   assert_int_equal(agglo_config_read_assignment(c, "gluey.gamma_min=-inf", err, sizeof err), 0);
-  assert_true(isinf(c->gluey.gamma_min));
+  assert_true(isinf(agglo_gluey_edit(c)->gamma_min));
   assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=1", err, sizeof err), 0);
   assert_int_not_equal(agglo_config_read_assignment(c, "gluey.gamma_min=inf", err, sizeof err), 0);
   assert_int_not_equal(agglo_config_read_assignment(c, "run.dt=-inf", err, sizeof err), 0);
