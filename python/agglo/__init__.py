@@ -12,13 +12,13 @@ from . import _ffi
 from .errors import (AggloMemoryError, AggloWarning, Error, InputError, MissingFileError,
                      OutputError, RunError, RunStatus, UnknownKeyError, UsageError)
 from .simulation import OUTPUTS, Box, Config, KeyInfo, Simulation, Snapshot, config_keys
-from . import analysis, ensemble, examples, models, picture, plots
+from . import analysis, ensemble, examples, models, picture, plots, writers
 
 __version__: str = _ffi.ffi.string(_ffi.lib.agglo_version()).decode()
 library_path: str = _ffi.LIBRARY
 
 __all__ = ["Simulation", "Snapshot", "Config", "Box", "config_keys", "KeyInfo", "OUTPUTS",
-           "RunStatus", "analysis", "ensemble", "examples", "models", "picture", "plots",
+           "RunStatus", "analysis", "ensemble", "examples", "models", "picture", "plots", "writers",
            "set_threads",
            "Error", "InputError", "UnknownKeyError", "MissingFileError", "UsageError",
            "RunError", "OutputError", "AggloMemoryError", "AggloWarning", "__version__"]
