@@ -138,7 +138,7 @@ static int close_writers(agglo_sim *sim, int rc) {
     int c = w->cls->close(w->self, sim);
     if (rc != 0) agglo_error_restore(&keep);
     else if (c != 0) rc = -1;
-    if (w->cls != &agglo_writer_user) free(w->self);
+    if (w->owned) free(w->self);
   }
   free(o->writers);
   o->writers = NULL, o->n_writers = 0;
@@ -159,7 +159,7 @@ int agglo_outputs_add(agglo_sim *sim, const agglo_writer_class *cls, void *self)
   o->writers = grown;
   int rc = cls->open(mine, sim);
   if (rc == 1) {
-    o->writers[o->n_writers++] = (agglo_writer){cls, mine, 0};
+    o->writers[o->n_writers++] = (agglo_writer){cls, mine, 0, !self};
     return 0;
   }
   if (!self) free(mine);

@@ -48,7 +48,8 @@ typedef struct agglo_writer_class {
 typedef struct {
   const agglo_writer_class *cls;
   void *self;
-  int due; /* due at the current step */
+  int due;   /* due at the current step */
+  int owned; /* self was allocated with the outputs (freed when they close) */
 } agglo_writer;
 
 /* The built-in writers in the order they write at a step (io/writers.c, from io/writer_list.h),
