@@ -1,5 +1,5 @@
 /* The simulation handle behind include/agglo/agglo.h: a system, its model and the run's
-   bookkeeping. Shared by simulation.c (stepping, state) and outputs.c (the writers). */
+   bookkeeping. Shared by simulation.c (stepping, state) and src/io/ (the writers). */
 #ifndef AGGLO_SIMULATION_H
 #define AGGLO_SIMULATION_H
 #include "analysis/clusters.h"
@@ -94,9 +94,10 @@ struct agglo_sim {
 /* Label the clusters of the current state (model labels or contacts). 0 or -1 (memory). */
 int agglo_sim_label(agglo_sim *sim);
 
-/* outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
-   it), write what is due at the current step (final: everything of the run's end), write the
-   restart point, close. Return 0 or non-zero with the thread's message set (open: -2 when the
+/* io/outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
+   it), write what is due at the current step (final: everything of the run's end: each
+   writer's trigger asked once, each writer due called once), close; io/write_restart.c: the
+   restart point. Return 0 or non-zero with the thread's message set (open: -2 when the
    outputs a restart continues do not reach its restart point, bad input; write:
    AGGLO_ERROR_RUN when a stats value is non-finite, the dynamics having blown up). */
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock);
@@ -105,8 +106,8 @@ int agglo_outputs_write(agglo_sim *sim, int final);
    trajectory's or the stats' schedule (written or not)? (fixed-step models: the MPI ranks gather
    the state then) */
 int agglo_outputs_due(const agglo_sim *sim, int final);
-/* Variable-step models: the time of the next scheduled trajectory frame, stats row or snapshot
-   (INFINITY: none) */
+/* Variable-step models: the time any writer is next due by its trigger (a trajectory frame, a
+   stats row, a snapshot, a user writer's record; INFINITY: none) */
 double agglo_outputs_next_time(const agglo_sim *sim);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
