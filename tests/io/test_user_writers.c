@@ -171,6 +171,69 @@ static void resumed_file_equals_whole_hdf5(void **st) {
   check_resume("hdf5");
 }
 
+/* A model that chooses its steps (event-driven ballistic): a writer by time ends its steps at
+   its times (every 7.5, and at 33 and 90), whose position (the next time) the restart point
+   keeps. Stopped by a callback after 10 of its 32 steps, resumed: the same bytes. */
+#define SCENARIO_EVENTS                                                                            \
+  "[run]\nmodel = ballistic\ndim = 2\nseed = 3\nt_end = 120\n"                                    \
+  "[particles]\nn = 100\nradius = 1\nradius_spread = 0\nplacement = lattice\nfraction = 0.2\n"   \
+  "[box]\nsize =\nboundary = wall\n"                                                              \
+  "[ballistic]\nmethod = event_driven\nvelocity = uniform\nstop = t_end\n"                        \
+  "[output]\ntrajectory_interval = 40\nstats_interval = 10\nsnapshots = "
+
+static const double event_times[] = {33, 90};
+
+static void add_timed(agglo_sim *sim) {
+  agglo_trigger_spec every = {.interval = 7.5, .at_end = 1}, at = {.times = event_times, .n_times = 2};
+  assert_int_equal(agglo_sim_add_writer(sim, "every", "every.csv", &every, measure, NULL), AGGLO_OK);
+  assert_int_equal(agglo_sim_add_writer(sim, "at", "at.csv", &at, measure, NULL), AGGLO_OK);
+}
+
+static int stop_after_10(agglo_sim *sim, void *user) {
+  (void)user;
+  return agglo_sim_step_count(sim) == 10;
+}
+
+static void variable_step_resumed_equals_whole(void **st) {
+  (void)st;
+  agglo_config *c = make_config(SCENARIO_EVENTS, NULL);
+  const char *dirs[2] = {"uw_events_whole", "uw_events_resumed"};
+  for (int k = 0; k < 2; k++) {
+    clean(dirs[k]);
+    agglo_sim *sim = NULL;
+    assert_int_equal(agglo_sim_create(c, &sim), AGGLO_OK);
+    add_timed(sim);
+    assert_int_equal(agglo_sim_attach_outputs(sim, dirs[k], AGGLO_OUTPUT_ALL), AGGLO_OK);
+    if (k == 1) {
+      assert_int_equal(agglo_sim_set_callback(sim, 1, stop_after_10, NULL), AGGLO_OK);
+      assert_int_equal(agglo_sim_run(sim), AGGLO_STOPPED);
+      agglo_sim_destroy(sim);
+      assert_int_equal(agglo_sim_create_from_restart(c, dirs[k], &sim), AGGLO_OK);
+      add_timed(sim);
+      assert_int_equal(agglo_sim_attach_outputs(sim, dirs[k], AGGLO_OUTPUT_ALL), AGGLO_OK);
+    }
+    assert_int_equal(agglo_sim_run(sim), AGGLO_OK);
+    assert_int_equal(agglo_sim_close_outputs(sim), AGGLO_OK);
+    agglo_sim_destroy(sim);
+  }
+  assert_same_file(dirs[0], dirs[1], "every.csv");
+  assert_same_file(dirs[0], dirs[1], "at.csv");
+  assert_same_file(dirs[0], dirs[1], "stats.csv");
+  /* the records fall on their times exactly: 0, 7.5, ..., 120 (17), and 33, 90 */
+  size_t len;
+  char *text = slurp(dirs[0], "every.csv", &len);
+  int lines = 0;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  assert_int_equal(lines, 17);
+  assert_non_null(strstr(text, ",7.5,"));
+  assert_non_null(strstr(text, ",120,"));
+  free(text);
+  text = slurp(dirs[0], "at.csv", &len);
+  assert_true(strstr(text, ",33,") && strstr(text, ",90,"));
+  free(text);
+  agglo_config_destroy(c);
+}
+
 /* A restart point with user writers, resumed without adding them: the first step is refused,
    naming the writer; nothing is run. */
 static void saved_writer_not_added_refused(void **st) {
@@ -261,6 +324,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(resumed_file_equals_whole_text),
       cmocka_unit_test(resumed_file_equals_whole_hdf5),
+      cmocka_unit_test(variable_step_resumed_equals_whole),
       cmocka_unit_test(saved_writer_not_added_refused),
       cmocka_unit_test(add_writer_checks),
   };
