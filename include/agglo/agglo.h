@@ -228,6 +228,37 @@ agglo_status agglo_sim_save_state(agglo_sim *sim, const char *dir);
    agglo_sim_destroy does it too. */
 agglo_status agglo_sim_close_outputs(agglo_sim *sim);
 
+/* A writer of the user's own: fn is called when its trigger fires (after the built-in outputs
+   of that step, in the order the writers were added) and appends text to dir/file through out;
+   the library owns the file: made when the outputs are attached (refused if it is there, unless
+   AGGLO_OUTPUT_OVERWRITE), held with dir, flushed before every restart point, which records its
+   length and its trigger's position. A simulation made from that restart point cuts the file
+   back to that length and goes on as the uninterrupted run would, once the writer is added again
+   under the same name (same file) before the first step; a saved writer not added again makes
+   the first step fail with AGGLO_ERROR_INPUT naming it (its records would be lost).
+   The trigger fires at every `steps`-th step, or every `interval` of simulated time (a model of
+   fixed step: every round(interval / run.dt) steps; one of the two), at each of times[0 ..
+   n_times) (ascending; a fixed-step model: at the step nearest each; copied), at the first step
+   (at_start: step 0) and at the run's end (at_end), whichever come; never twice at one step.
+   name: 1 to 64 of [A-Za-z0-9_.-], one per simulation; file: a plain file name (no '/'), not one
+   of agglo's own (trajectory.*, stats.csv, sizes.csv, state.*, contacts.txt, scenario.ini,
+   snapshot_*, agglo.lock). fn returns 0, or non-zero to fail the run (AGGLO_ERROR_IO, naming the
+   writer); it may read the state (agglo_sim_positions, ...) but not step or change it.
+   Writers are kept until the handle is destroyed; at most 64. */
+typedef struct {
+  int64_t steps;        /* every this many steps (0: none) */
+  double interval;      /* every this much simulated time (0: none) */
+  const double *times;  /* at these times (NULL when n_times = 0) */
+  size_t n_times;
+  int at_start, at_end; /* also at step 0, at the run's end */
+} agglo_trigger_spec;
+typedef struct agglo_writer_output agglo_writer_output;
+/* Append len bytes of text to the writer's record of this step (only inside its fn). */
+agglo_status agglo_writer_append(agglo_writer_output *out, const char *text, size_t len);
+typedef int (*agglo_writer_fn)(agglo_sim *sim, int64_t step, agglo_writer_output *out, void *user);
+agglo_status agglo_sim_add_writer(agglo_sim *sim, const char *name, const char *file,
+                                  const agglo_trigger_spec *when, agglo_writer_fn fn, void *user);
+
 /* Hold dir (it exists) as a run holds its output directory, for a program that writes files
    into it (agglo render, movie, plot): a dir a run or another holder holds is refused with
    AGGLO_ERROR_IO naming the pid, so nothing is written beside a run. agglo_dir_release (or the

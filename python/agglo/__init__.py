@@ -13,13 +13,13 @@ from .errors import (AggloMemoryError, AggloWarning, Error, InputError, MissingF
                      OutputError, RunError, RunStatus, UnknownKeyError, UsageError)
 from .simulation import OUTPUTS, Box, Config, KeyInfo, Simulation, Snapshot, config_keys
 from .aggregates import Aggregate, aggregate, write_aggregates
-from . import aggregates, analysis, ensemble, examples, models, picture, plots
+from . import aggregates, analysis, ensemble, examples, models, picture, plots, writers
 
 __version__: str = _ffi.ffi.string(_ffi.lib.agglo_version()).decode()
 library_path: str = _ffi.LIBRARY
 
 __all__ = ["Simulation", "Snapshot", "Config", "Box", "config_keys", "KeyInfo", "OUTPUTS",
-           "RunStatus", "aggregate", "write_aggregates", "Aggregate", "aggregates", "analysis", "ensemble", "examples", "models", "picture", "plots",
+           "RunStatus", "aggregate", "write_aggregates", "Aggregate", "aggregates", "analysis", "ensemble", "examples", "models", "picture", "plots", "writers",
            "set_threads",
            "Error", "InputError", "UnknownKeyError", "MissingFileError", "UsageError",
            "RunError", "OutputError", "AggloMemoryError", "AggloWarning", "__version__"]

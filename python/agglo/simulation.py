@@ -530,8 +530,12 @@ class Simulation:
 
         self._c_step = ffi.callback("agglo_callback", on_step, error=1, onerror=on_error)
         self._c_log = ffi.callback("agglo_log_fn", on_log, onerror=on_error)
-        # the C callbacks must live as long as the handle: the finalizer holds them
-        self._finalizer = weakref.finalize(self, _destroy, h, (self._c_step, self._c_log))
+        self._on_error = on_error
+        # the C callbacks must live as long as the handle: the finalizer holds them (the
+        # writers' too, added to the list)
+        self._keep: List[Any] = [self._c_step, self._c_log]
+        self._writers: List[Any] = []
+        self._finalizer = weakref.finalize(self, _destroy, h, self._keep)
         check(lib.agglo_sim_set_log(h, self._c_log, ffi.NULL))
         check(lib.agglo_sim_set_callback(h, INTERRUPT_EVERY, self._c_step, ffi.NULL))
 
@@ -563,6 +567,55 @@ class Simulation:
             c_every = int(every) if fn is not None else INTERRUPT_EVERY
             check(lib.agglo_sim_set_callback(self._handle, c_every, self._c_step, ffi.NULL))
             self._user_fn, self._every = fn, int(every)
+
+    # -- writers of the user's own ----------------------------------------------------------
+
+    def add_writer(self, writer: Any) -> Any:
+        """Add a writer of the user's own (agglo.writers.CustomWriter, or any object with act(sim,
+        timestep), trigger, filename and name): act's text is appended to writer.filename in the
+        output directory each time writer.trigger fires, after the outputs of that step. After
+        Simulation.from_restart, add the writers of the stopped run again (same names) before
+        the first step: their files are cut back to the restart point and go on as if never
+        stopped. Returns the writer."""
+        from .writers import Trigger
+        trig = getattr(writer, "trigger", None)
+        if not callable(getattr(writer, "act", None)) or not isinstance(trig, Trigger):
+            raise InputError(f"add_writer: {writer!r} has no act(sim, timestep) or no trigger "
+                             "(allowed: an agglo.writers.CustomWriter)")
+        ref = weakref.ref(self)
+
+        def on_write(handle: Any, step: int, out: Any, user: Any) -> int:
+            sim = ref()
+            if sim is None:
+                return 1
+            try:
+                text = writer.act(sim, int(step))
+                if text:
+                    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+                    check(lib.agglo_writer_append(out, data, len(data)))
+                return 0
+            except BaseException as e:  # stop the run; re-raised by run/step
+                sim._pending.append(e)
+                return 1
+
+        c_write = ffi.callback("agglo_writer_fn", on_write, error=1, onerror=self._on_error)
+        times = ffi.new("double[]", list(trig.times) or [0.0])
+        spec = ffi.new("agglo_trigger_spec *", {"steps": trig.steps, "interval": trig.interval,
+                                                "times": times if trig.times else ffi.NULL,
+                                                "n_times": len(trig.times),
+                                                "at_start": int(trig.at_start),
+                                                "at_end": int(trig.at_end)})
+        with self._exclusive("add_writer"):
+            check(lib.agglo_sim_add_writer(self._handle, encode(str(writer.name)),
+                                           encode(str(writer.filename)), spec, c_write, ffi.NULL))
+        self._keep.append(c_write)
+        self._writers.append(writer)
+        return writer
+
+    @property
+    def writers(self) -> List[Any]:
+        """The writers added with add_writer, in order."""
+        return list(self._writers)
 
     # -- stepping -------------------------------------------------------------------------
 

@@ -59,9 +59,14 @@ typedef struct agglo_model {
   /* optional: obstacles to draw on snapshots at the system's time (walls as segments clipped to
      the box, spheres as discs), valid until the next call */
   int (*obstacles)(void *state, const agglo_system *s, agglo_obstacle_shapes *out);
-  /* optional: extra stats.csv columns, names as ",a,b" and their values after the last step */
+  /* optional: extra stats.csv columns (also H5MD observables): their names as ",a,b", their
+     count, the printf format of each (of a double: "%.0f" for a count), and their values after
+     the last step as numbers (has[k] = 0: none yet, an empty cell); the driver prints them and
+     refuses a non-finite one (the dynamics blew up) */
   const char *stats_columns;
-  void (*stats_values)(const void *state, FILE *f);
+  size_t stats_count;
+  const char *const *stats_formats;
+  void (*stats_numbers)(const void *state, double *values, int *has);
   /* optional: each particle's species (storage order of s) into out; 1 if the run has several
      species, 0 (out untouched) if one */
   int (*species)(const void *state, const agglo_system *s, int32_t *out);

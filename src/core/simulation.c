@@ -123,10 +123,14 @@ static agglo_status load_model(agglo_sim *sim, char *bytes, size_t len, const ch
   char *err = agglo_error_buffer();
   agglo_status st = AGGLO_OK;
   agglo_pending_iterations pending;
-  if (agglo_checkpoint_load_model(f, sim->model, sim->state, &sim->sys, &pending, err, AGGLO_ERROR_LEN) != 0)
+  char *writers = NULL; /* the user writers' positions, taken when they are added again */
+  if (agglo_checkpoint_load_model(f, sim->model, sim->state, &sim->sys, &pending, &writers, err, AGGLO_ERROR_LEN) != 0)
     st = agglo_error(AGGLO_ERROR_INPUT, "%s: %s; nothing was run", where, err);
+  else if (agglo_user_writers_load(sim, writers, where) != 0)
+    st = AGGLO_ERROR_INPUT;
   else
     sim->iter_sum = pending.sum, sim->iter_steps = pending.steps;
+  free(writers);
   fclose(f);
   return st;
 }
@@ -166,6 +170,7 @@ agglo_status agglo_sim_create_from_restart(const agglo_config *c, const char *di
 void agglo_sim_destroy(agglo_sim *sim) {
   if (!sim) return;
   agglo_outputs_close(sim);
+  agglo_user_writers_free(sim);
   if (sim->state) sim->model->destroy(sim->state);
   free(sim->x_good);
   free(sim->v_good);
@@ -292,6 +297,9 @@ static agglo_status check_step(agglo_sim *sim, int final) {
 
 agglo_status agglo_sim_begin(agglo_sim *sim) {
   if (sim->started) return AGGLO_OK;
+  /* a user writer of the restart point not added again would lose the records of this run */
+  agglo_status st = agglo_user_writers_check(sim);
+  if (st != AGGLO_OK) return st;
   sim->started = 1;
   sim->start_step = sim->sys.step;
   char msg[512];
@@ -368,7 +376,8 @@ agglo_status agglo_sim_request_stop(agglo_sim *sim) {
 static agglo_status step_once(agglo_sim *sim) {
   agglo_system *s = &sim->sys;
   char *err = agglo_error_buffer();
-  if (agglo_sim_begin(sim) != AGGLO_OK) return AGGLO_ERROR_IO;
+  agglo_status begun = agglo_sim_begin(sim);
+  if (begun != AGGLO_OK) return begun;
   if (atomic_load(&sim->stop_request)) return stop_here(sim, 0);
   size_t n3 = 3 * s->n;
   memcpy(sim->x_good, s->x, n3 * sizeof(double));

@@ -1,5 +1,5 @@
 /* The simulation handle behind include/agglo/agglo.h: a system, its model and the run's
-   bookkeeping. Shared by simulation.c (stepping, state) and outputs.c (the writers). */
+   bookkeeping. Shared by simulation.c (stepping, state) and src/io/ (the writers). */
 #ifndef AGGLO_SIMULATION_H
 #define AGGLO_SIMULATION_H
 #include "analysis/clusters.h"
@@ -7,6 +7,11 @@
 #include "config/config.h"
 #include "core/files.h"
 #include "core/model.h"
+#include "io/checkpoint.h"
+#include "io/stats_row.h"
+#include "io/trigger.h"
+#include "io/user_writers.h"
+#include "io/writer.h"
 #include <stdio.h>
 
 /* How a run measures its aggregate indicators ([analysis] keys). */
@@ -17,15 +22,21 @@ static inline agglo_indicator_settings agglo_indicators_of(const agglo_config *c
   return (agglo_indicator_settings){grid, (size_t)c->min_cluster_size};
 }
 
-/* The writers attached to an output directory and their schedule. */
+/* The outputs attached to a directory: its writers (io/writer.h) and what they share. */
 typedef struct {
   char *dir;
   agglo_lock lock; /* dir held while the writers are attached (unless the caller holds it) */
   unsigned which;  /* AGGLO_OUTPUT_* */
-  FILE *traj, *stats, *sizes; /* sizes.csv: the cluster-size distribution at the stats rows */
-  struct agglo_h5md *h5;         /* the trajectory when output.format = h5md */
-  int64_t traj_every, stats_every, analysis_every, snap_next;
-  int64_t traj_last, stats_last; /* last step written: a stop or error must not repeat it */
+  int overwrite;   /* AGGLO_OUTPUT_OVERWRITE was given (a user writer's file is replaced) */
+  agglo_writer *writers; /* in the order they write at a step */
+  size_t n_writers;
+  int continuing;  /* a restarted run continues the outputs in dir (its restart point is there) */
+  agglo_kept_record kept[2]; /* a restart: trajectory.xyz's and stats.csv's last records after the cut */
+  struct agglo_h5md *h5;     /* the H5MD trajectory (its frames' writer and its observables') */
+  agglo_stats_row row;       /* the stats row of the current step (stats.csv, sizes.csv, H5MD) */
+  int64_t row_due_step;      /* the step whose stats row is due (-1: none) */
+  int has_stats;             /* stats.csv is written: a restart point waits for a step with a row */
+  int64_t row_step;          /* the step of the last stats row written (-1: none) */
   int64_t state_step;            /* step of the last state written (-1: none) */
   int broken;                    /* a write of the outputs of step broken_step failed: the files
                                     may end mid-record, so nothing more is appended and no
@@ -34,8 +45,6 @@ typedef struct {
   int64_t broken_step;
   int64_t stop_step;             /* step of a stop (-1: none): the run goes on from its restart
                                     point, so closing there writes nothing off the schedule */
-  double traj_next, stats_next, analysis_next; /* models with a variable step: by time */
-  int analysis_due;
   int initial_pending;           /* the outputs of the start are due at the first step */
   double checkpoint_wall, checkpoint_next; /* last restart point (wall clock), next (sim time) */
 } agglo_outputs;
@@ -59,6 +68,10 @@ struct agglo_sim {
   agglo_log_fn log;
   void *log_user;
   agglo_outputs out;
+  struct agglo_user_writer **users; /* agglo_sim_add_writer's, in the order added */
+  size_t n_users;
+  agglo_saved_writer *saved;        /* the user writers the restart point records */
+  size_t n_saved;
   _Atomic int stop_request; /* agglo_sim_request_stop (a signal handler may set it) */
   /* the model's state before the current step (its restart bytes), so that a step given up at
      a stop request can be undone: taken before a step that may last (the first, or one after a
@@ -81,17 +94,20 @@ struct agglo_sim {
 /* Label the clusters of the current state (model labels or contacts). 0 or -1 (memory). */
 int agglo_sim_label(agglo_sim *sim);
 
-/* outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
-   it), write what is due at the current step (final: everything of the run's end), write the
-   restart point, close. Return 0 or non-zero with the thread's message set (open: -2 when the
+/* io/outputs.c: open the writers (take_lock: hold dir while they are open; 0: the caller holds
+   it), write what is due at the current step (final: everything of the run's end: each
+   writer's trigger asked once, each writer due called once), close; io/write_restart.c: the
+   restart point. Return 0 or non-zero with the thread's message set (open: -2 when the
    outputs a restart continues do not reach its restart point, bad input; write:
    AGGLO_ERROR_RUN when a stats value is non-finite, the dynamics having blown up). */
 int agglo_outputs_open(agglo_sim *sim, const char *dir, unsigned which, int take_lock);
 int agglo_outputs_write(agglo_sim *sim, int final);
-/* Would agglo_outputs_write write anything at the current step? (fixed-step models) */
+/* Would agglo_outputs_write write anything at the current step, or is it a step of the
+   trajectory's or the stats' schedule (written or not)? (fixed-step models: the MPI ranks gather
+   the state then) */
 int agglo_outputs_due(const agglo_sim *sim, int final);
-/* Variable-step models: the time of the next scheduled trajectory frame, stats row or snapshot
-   (INFINITY: none) */
+/* Variable-step models: the time any writer is next due by its trigger (a trajectory frame, a
+   stats row, a snapshot, a user writer's record; INFINITY: none) */
 double agglo_outputs_next_time(const agglo_sim *sim);
 int agglo_outputs_save_state(agglo_sim *sim, const char *dir);
 int agglo_outputs_checkpoint(agglo_sim *sim);
@@ -102,16 +118,6 @@ int agglo_outputs_close(agglo_sim *sim);
 /* A stop (a callback asked for it) at the current step: the restart point, with the solver
    iterations since the last stats row, and nothing off the schedule when the writers close. */
 int agglo_outputs_stop(agglo_sim *sim);
-
-/* The output schedule's arithmetic, O(1) whatever the interval (tests/io/test_schedule.c).
-   The step nearest time t at step dt (0 to AGGLO_MAX_STEPS + 1: past the last step a run takes);
-   the steps between outputs every `interval` (0: interval 0, none; at least 1); the first
-   multiple of interval after t (every step's time when interval is below t's precision); and
-   whether an output is due at t, *next then moved past t. */
-int64_t agglo_schedule_step(double t, double dt);
-int64_t agglo_schedule_every(double interval, double dt);
-double agglo_schedule_next(double t, double interval);
-int agglo_schedule_due(double t, double interval, double *next);
 
 /* A directory holding files agglo writes (trajectory, stats, snapshots, state, scenario) is
    refused (the message names flag, the API's way to overwrite), or with overwrite they are

@@ -64,26 +64,52 @@ int agglo_checkpoint_save_model(FILE *f, const agglo_model *m, const void *state
                                 agglo_pending_iterations pending) {
   if (pending.steps > 0 && fprintf(f, pending_line, (long long)pending.sum, (long long)pending.steps) < 0)
     return -1;
+  if (pending.writers && fputs(pending.writers, f) == EOF) return -1;
   return m && m->save ? m->save(state, f) : 0;
 }
 
+#define WRITER_LINE "# writer: "
+
 int agglo_checkpoint_load_model(FILE *f, const agglo_model *m, void *state, const agglo_system *s,
-                                agglo_pending_iterations *pending, char *err, size_t errlen) {
-  char line[256];
+                                agglo_pending_iterations *pending, char **writers, char *err,
+                                size_t errlen) {
+  char line[1024];
   long long sum, steps;
-  *pending = (agglo_pending_iterations){0, 0};
+  *pending = (agglo_pending_iterations){0, 0, NULL};
+  *writers = NULL;
+  int skipped = 0; /* lines before the model's own */
   if (fgets(line, sizeof line, f) && sscanf(line, pending_line, &sum, &steps) == 2) {
     if (sum < 0 || steps < 1 || steps > AGGLO_MAX_STEPS)
       return agglo_fail(err, errlen, "line 1: %lld solver iterations in %lld steps (allowed: 0 "
                         "or more in 1 to 2^53 steps)", sum, steps);
-    *pending = (agglo_pending_iterations){sum, steps};
+    *pending = (agglo_pending_iterations){sum, steps, NULL};
+    skipped = 1;
   } else if (fseek(f, 0, SEEK_SET) != 0) {
     return agglo_fail(err, errlen, "cannot read: %s", strerror(errno));
   }
+  /* the user writers' lines (bounded: io/user_writers.h's count of writers) */
+  size_t len = 0;
+  for (long at = ftell(f); at >= 0 && fgets(line, sizeof line, f); at = ftell(f)) {
+    if (strncmp(line, WRITER_LINE, strlen(WRITER_LINE)) || skipped > 1 + 64) {
+      if (fseek(f, at, SEEK_SET) != 0) return agglo_fail(err, errlen, "cannot read: %s", strerror(errno));
+      break;
+    }
+    size_t l = strlen(line);
+    char *grown = realloc(*writers, len + l + 1);
+    if (!grown) {
+      free(*writers), *writers = NULL;
+      return agglo_fail(err, errlen, "out of memory");
+    }
+    memcpy(grown + len, line, l + 1);
+    *writers = grown, len += l;
+    skipped++;
+  }
   if (!m || !m->load || m->load(state, s, f, err, errlen) == 0) return 0;
+  free(*writers), *writers = NULL;
   size_t k = strlen(err); /* the model counts its lines from its own first one */
-  if (pending->steps > 0 && k < errlen)
-    snprintf(err + k, errlen - k, " (the line after the solver iterations line counted as line 1)");
+  if (skipped > 0 && k < errlen)
+    snprintf(err + k, errlen - k, " (the line after the %s counted as line 1)",
+             len ? "user writers' lines" : "solver iterations line");
   return -1;
 }
 

@@ -7,20 +7,26 @@
 #include "core/system.h"
 
 /* The run's solver iterations summed over the steps since its last stats row (the next row's
-   mean): none in a restart point written at a row, some in one written between rows (a stop). */
-typedef struct { int64_t sum, steps; } agglo_pending_iterations;
+   mean): none in a restart point written at a row, some in one written between rows (a stop);
+   and the user writers' positions, "# writer: ..." lines (io/user_writers.h; NULL or "": none). */
+typedef struct {
+  int64_t sum, steps;
+  const char *writers;
+} agglo_pending_iterations;
 
 /* Write the pair into dir: .new files synced, then renamed (contacts first). 0 or -1. */
 int agglo_checkpoint_write(const char *dir, const agglo_system *s, const agglo_model *m,
                            const void *state, agglo_pending_iterations pending, char *err,
                            size_t errlen);
 /* The model's part of a restart point, before its seal: a line of the pending iterations when
-   there are any, then the model's own state. Save: 0 or -1. Load (the bytes before the seal, over
-   the restart point's system s): 0, or -1 with "line L: ..." (L counted in those bytes). */
+   there are any, the user writers' lines, then the model's own state. Save: 0 or -1. Load (the
+   bytes before the seal, over the restart point's system s; the writers' lines into *writers,
+   malloc'd, NULL when none): 0, or -1 with "line L: ..." (L counted in those bytes). */
 int agglo_checkpoint_save_model(FILE *f, const agglo_model *m, const void *state,
                                 agglo_pending_iterations pending);
 int agglo_checkpoint_load_model(FILE *f, const agglo_model *m, void *state, const agglo_system *s,
-                                agglo_pending_iterations *pending, char *err, size_t errlen);
+                                agglo_pending_iterations *pending, char **writers, char *err,
+                                size_t errlen);
 /* Before reading the pair in dir: finish a write that a kill interrupted (state.xyz.new is
    adopted only when it matches the seal of contacts.txt.new, or without it of contacts.txt), or
    discard it (and remove a leftover state.h5.new: state.h5 is renamed whole). 0, or -1 (a

@@ -1151,13 +1151,15 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
   *U_out = U, *W_out = W, *bound_out = bound;
 }
 
-static void dpd_stats_values(const void *state, FILE *f) {
+static const char *const dpd_stats_formats[] = {"%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.0f"};
+
+static void dpd_stats_numbers(const void *state, double *v, int *has) {
   const dpd *m = state;
-  fprintf(f, ",%.9g", m->T_last * m->u.energy);
+  for (int k = 0; k < 6; k++) has[k] = 1;
+  v[0] = m->T_last * m->u.energy;
   int64_t cnt;
   double T = agglo_half_mean_value(&m->T_half, &cnt);
-  if (cnt) fprintf(f, ",%.9g", T * m->u.energy);
-  else fputc(',', f);
+  v[1] = T * m->u.energy, has[1] = cnt != 0;
   /* potential, total energy, virial pressure P = (sum m v^2 + W) / (d V), bound pairs */
   double U, W, K2 = 0, V = 1;
   size_t bound;
@@ -1166,7 +1168,7 @@ static void dpd_stats_values(const void *state, FILE *f) {
     for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
   const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
-  fprintf(f, ",%.9g,%.9g,%.9g,%zu", U * E, (U + 0.5 * K2) * E, (K2 + W) / (m->dim * V) * Pu, bound);
+  v[2] = U * E, v[3] = (U + 0.5 * K2) * E, v[4] = (K2 + W) / (m->dim * V) * Pu, v[5] = (double)bound;
 }
 
 void agglo_dpd_drift(dpd *m) {
@@ -1490,7 +1492,9 @@ const agglo_model agglo_model_dpd = {
     .destroy = dpd_destroy,
     .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
                      "pressure,bound_pairs",
-    .stats_values = dpd_stats_values,
+    .stats_count = 6,
+    .stats_formats = dpd_stats_formats,
+    .stats_numbers = dpd_stats_numbers,
     .species = dpd_species,
     .new_state_refused = dpd_new_state_refused,
 };

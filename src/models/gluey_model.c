@@ -474,11 +474,14 @@ double agglo_gluey_gamma(const void *state, int32_t i, int32_t j) {
   return 0;
 }
 
-static void gluey_stats_values(const void *state, FILE *f) {
+static const char *const gluey_stats_formats[] = {"%.0f", "%.0f", "%.6g", "%.6g", "%.6g", "%.6g"};
+
+static void gluey_stats_numbers(const void *state, double *v, int *has) {
   const gluey *m = state;
   const agglo_gluey_stats *s = &m->st;
-  fprintf(f, ",%zu,%zu,%.6g,%.6g,%.6g,%.6g", s->glued_pairs, s->glued_obstacle,
-          s->gamma_most_negative, s->gamma_mean, s->gamma_median, s->attached_fraction);
+  double x[6] = {(double)s->glued_pairs, (double)s->glued_obstacle, s->gamma_most_negative,
+                 s->gamma_mean, s->gamma_median, s->attached_fraction};
+  for (int k = 0; k < 6; k++) v[k] = x[k], has[k] = 1;
 }
 
 static int gluey_links(void *state, agglo_link_lines *out) {
@@ -624,7 +627,9 @@ const agglo_model agglo_model_gluey = {
     .obstacles = gluey_obstacles,
     .stats_columns = ",glued_pairs,glued_obstacle,gamma_most_negative,gamma_mean,gamma_median,"
                      "attached_fraction",
-    .stats_values = gluey_stats_values,
+    .stats_count = 6,
+    .stats_formats = gluey_stats_formats,
+    .stats_numbers = gluey_stats_numbers,
 };
 
 /* ------------------------------------------------------------ initial state */

@@ -21,21 +21,17 @@
 #include "models/dpd_config.h"
 #include "models/contact_config.h"
 
-/* The model's stats values: T, <T> last half, U, E, P, bound pairs. */
+/* The model's stats values: T, <T> last half, U, E, P, bound pairs, as stats.csv prints them
+   (read back from the model's formats); a value not known yet (no step) is NAN. */
 static void columns(const sim *S, double v[6]) {
-  FILE *f = tmpfile();
-  assert_non_null(f);
-  agglo_model_dpd.stats_values(S->state, f);
-  rewind(f);
-  char line[512], *q = line;
-  assert_non_null(fgets(line, sizeof line, f));
-  fclose(f);
-  for (int k = 0; k < 6; k++) { /* ",a,b,...": an empty field (no step yet) is NAN */
-    assert_true(*q == ',');
-    char *end;
-    v[k] = strtod(q + 1, &end);
-    if (end == q + 1) v[k] = NAN;
-    q = end;
+  double x[6];
+  int has[6];
+  assert_int_equal(agglo_model_dpd.stats_count, 6);
+  agglo_model_dpd.stats_numbers(S->state, x, has);
+  for (int k = 0; k < 6; k++) {
+    char text[64];
+    snprintf(text, sizeof text, agglo_model_dpd.stats_formats[k], x[k]);
+    v[k] = has[k] ? strtod(text, NULL) : NAN;
   }
 }
 
