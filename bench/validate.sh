@@ -3,7 +3,8 @@
 # that take under a minute each, with the commands those pages name, and compares each mean with
 # the table's value within the table's stated error bar (± one standard deviation over the seeds).
 # One line per number: the row, the table's value ± bar, the rerun's mean, ok or DIFFERS.
-# Exit status 1 when a number differs. DLCA rows are not here (docs/dlca.md has their script).
+# Exit status 1 when a number differs. DLCA: the growth rows of validation.md's "N_c(t), the
+# growth exponent, D_f and k_f in three regimes" that take under a minute (not with --quick).
 #   usage: bench/validate.sh [AGGLO] [OUT] [--quick]     (--quick: the quickest rows; CTest
 #          validate_quick runs them; the whole list takes about 2 minutes on one core)
 set -uo pipefail
@@ -65,6 +66,22 @@ for row in "500 82 7" "2000 133 6"; do
     -o "$out/$tag" --quiet > "$out/$tag.txt" 2>&1 ||
     { echo "$tag: agglo ensemble failed (see $out/$tag.txt)"; bad=1; continue; }
   check "validation.md Brownian N=$1: clusters at t_end" "$2" "$3" "$(last_col "$out/$tag/ensemble.csv" n_clusters_mean)"
+done
+
+# docs/validation.md, DLCA in three Knudsen regimes (issue 42): the growth exponent z over
+# 5 <= S <= 50 and D_f per seed, seeds 1-5, N = 5000 (about 30 s of CPU each; the continuum row,
+# about 2 minutes, is not here)
+for row in "transition_300K 0.924 0.017 1.739 0.060" "soot_1700K 1.259 0.026 1.755 0.114"; do
+  [ $quick = 1 ] && continue
+  set -- $row
+  tag=dlca_$1
+  rm -rf "$out/$tag"
+  AGGLO=$agglo "$here/dlca/fractal.sh" "$here/dlca/$1.ini" "$out/$tag" 1-5 > "$out/$tag.txt" 2>&1 ||
+    { echo "$tag: bench/dlca/fractal.sh failed (see $out/$tag.txt)"; bad=1; continue; }
+  z=$(/usr/bin/python3 "$here/dlca/growth.py" "$out/$tag"/seed=*/stats.csv | awk '$1 == "z" { print $3 }')
+  df=$(awk '$1 == "per" { print $6 }' "$out/$tag.txt")
+  check "validation.md DLCA $1: growth exponent z (5 <= S <= 50)" "$2" "$3" "$z"
+  check "validation.md DLCA $1: D_f per seed" "$4" "$5" "$df"
 done
 
 [ $bad = 0 ] && echo "validate: every rerun number within its table's error bar" ||
