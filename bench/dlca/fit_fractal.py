@@ -3,8 +3,10 @@
 (one per seed): a least-squares fit of log(R_g / a) = c + (1/D_f) log N over the clusters of at
 least --min-size particles (N is exact and R_g scatters: the fit the other way round would bias
 D_f low), k_f = exp(-c D_f); per seed and over all seeds pooled (docs/validation.md).
-R_g is that of the particles' centres (docs/analysis.md); a the particles' radius.
-usage: fit_fractal.py [--min-size S] [--radius a] clusters.csv..."""
+R_g is that of the particles' centres (docs/analysis.md); a the particles' radius. With
+--df-fixed D, also k_f at D_f = D given (the geometric mean of N / (R_g/a)^D over the pooled
+clusters): k_f and D_f of a fit are correlated, so this compares k_f with the literature's at its D_f.
+usage: fit_fractal.py [--min-size S] [--radius a] [--df-fixed D] clusters.csv..."""
 import csv, math, sys
 
 
@@ -26,13 +28,15 @@ def dk(slope_intercept):
 
 
 def main(argv):
-    min_size, a, files = 10, 1.0, []
+    min_size, a, df_fixed, files = 10, 1.0, None, []
     it = iter(argv)
     for arg in it:
         if arg == "--min-size":
             min_size = int(next(it))
         elif arg == "--radius":
             a = float(next(it))
+        elif arg == "--df-fixed":
+            df_fixed = float(next(it))
         else:
             files.append(arg)
     pooled, per_seed = [], []
@@ -49,6 +53,9 @@ def main(argv):
     print("pooled: %d clusters of %d to %d particles: D_f = %.3f, k_f = %.3f" % (
         len(pooled), round(math.exp(min(p[0] for p in pooled))),
         round(math.exp(max(p[0] for p in pooled))), df, kf))
+    if df_fixed is not None:
+        lk = sum(p[0] - df_fixed * p[1] for p in pooled) / len(pooled)
+        print("pooled, D_f = %.3f fixed: k_f = %.3f" % (df_fixed, math.exp(lk)))
     if len(per_seed) >= 2:
         m = len(per_seed)
         d = [s[0] for s in per_seed]
