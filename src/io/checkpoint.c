@@ -447,7 +447,7 @@ static int cut_stats(const char *path, int64_t step, agglo_kept_record *kept, ch
   return rc;
 }
 
-int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record kept[2], char *err,
+int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record *kept, char *err,
                               size_t errlen) {
   char path[4200];
   agglo_kept_record k[3];

@@ -47,7 +47,7 @@ typedef struct {
 } agglo_kept_record;
 /* Cut dir/trajectory.xyz and dir/stats.csv after the given step (and any partial frame or row);
    kept (if not NULL): [0] trajectory.xyz, [1] stats.csv after the cut. */
-int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record kept[2], char *err,
+int agglo_checkpoint_truncate(const char *dir, int64_t step, agglo_kept_record *kept, char *err,
                               size_t errlen);
 
 /* ---- the seal: the last line of the model's bytes (contacts.txt, state.h5's model/contacts) ---- */
