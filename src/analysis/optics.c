@@ -2,6 +2,7 @@
    aggregates: a review", Aerosol Sci. Technol. 35, 648, 2001; docs/scattering.md): each monomer
    a Rayleigh scatterer and absorber, the aggregate's scattering their coherent sum through a
    structure factor, integrated over the scattering angle. */
+#include "analysis/spheres.h"
 #include "agglo/scattering.h"
 #include "analysis/structure_factor.h"
 #include "core/error.h"
@@ -81,15 +82,10 @@ agglo_status agglo_rdg_fa(const double *x, const double *r, size_t n, double lam
   if (d.angles < 0 || m > AGGLO_OPTICS_MAX_ANGLES)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: angles = %d (allowed 1 .. %d; 0: 64)", fn, d.angles,
                        AGGLO_OPTICS_MAX_ANGLES);
+  if (agglo_check_spheres(fn, x, r, n) != AGGLO_OK) return AGGLO_ERROR_INPUT;
   double v = 0, cen[3] = {0, 0, 0}, rg2 = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!(r[i] > 0) || !isfinite(r[i]))
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: r[%zu] = %g (must be finite and > 0)", fn, i, r[i]);
-    for (int a = 0; a < 3; a++) {
-      if (!isfinite(x[3 * i + a]))
-        return agglo_error(AGGLO_ERROR_INPUT, "%s: x[%zu] = %g is not finite", fn, 3 * i + a, x[3 * i + a]);
-      cen[a] += x[3 * i + a] / (double)n;
-    }
+    for (int a = 0; a < 3; a++) cen[a] += x[3 * i + a] / (double)n;
     v += r[i] * r[i] * r[i];
   }
   for (size_t i = 0; i < n; i++)

@@ -1,6 +1,7 @@
 /* The orientation-averaged projected area of an aggregate of spheres by Monte Carlo
    (docs/scattering.md): random orientations, random rays through the bounding rectangle of each
    projection; the mean and its standard error over the orientations. */
+#include "analysis/spheres.h"
 #include "agglo/scattering.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -72,15 +73,9 @@ agglo_status agglo_projected_area(const double *x, const double *r, size_t n, ui
   if ((double)orientations * (double)rays > 1e10)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: orientations x rays = %.4g (allowed at most 1e10)", fn,
                        (double)orientations * (double)rays);
+  if (agglo_check_spheres(fn, x, r, n) != AGGLO_OK) return AGGLO_ERROR_INPUT;
   double rmax = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!(r[i] > 0) || !isfinite(r[i]))
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: r[%zu] = %g (must be finite and > 0)", fn, i, r[i]);
-    for (int k = 0; k < 3; k++)
-      if (!isfinite(x[3 * i + k]))
-        return agglo_error(AGGLO_ERROR_INPUT, "%s: x[%zu] = %g is not finite", fn, 3 * i + k, x[3 * i + k]);
-    rmax = fmax(rmax, r[i]);
-  }
+  for (size_t i = 0; i < n; i++) rmax = fmax(rmax, r[i]);
   double *u = malloc((2 * n + 1) * sizeof *u);
   if (!u) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
   double mean = 0, m2 = 0; /* Welford's running mean and sum of squared deviations */

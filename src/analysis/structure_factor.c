@@ -1,6 +1,7 @@
 /* The structure factor and intensity of an aggregate (docs/scattering.md): Debye's sum over the
    monomer pairs, exact or with the distances in bins whose width bounds the error, and the
    Guinier and power-law fits of S(q). */
+#include "analysis/spheres.h"
 #include "analysis/structure_factor.h"
 #include "analysis/line_fit.h"
 #include "core/error.h"
@@ -191,12 +192,7 @@ agglo_status agglo_structure_factor(const double *x, const double *r, size_t n, 
   if (n == 0) return agglo_error(AGGLO_ERROR_INPUT, "%s: n = 0 (an aggregate needs a monomer)", fn);
   if (nq == 0 || nq > AGGLO_SQ_MAX_Q)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: nq = %zu q values (allowed 1 .. %d)", fn, nq, AGGLO_SQ_MAX_Q);
-  for (size_t i = 0; i < 3 * n; i++)
-    if (!isfinite(x[i]))
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: x[%zu] = %g is not finite", fn, i, x[i]);
-  for (size_t i = 0; r && i < n; i++)
-    if (!(r[i] > 0) || !isfinite(r[i]))
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: r[%zu] = %g (must be finite and > 0)", fn, i, r[i]);
+  if (agglo_check_spheres(fn, x, r, n) != AGGLO_OK) return AGGLO_ERROR_INPUT;
   for (size_t k = 0; k < nq; k++)
     if (!(q[k] > 0) || !isfinite(q[k]))
       return agglo_error(AGGLO_ERROR_INPUT, "%s: q[%zu] = %g (must be finite and > 0)", fn, k, q[k]);

@@ -128,6 +128,22 @@ int agglo_writer_check_reach(const agglo_sim *sim, const char *name, double inte
 
 int agglo_writer_continuing(const agglo_sim *sim) { return sim->restarted || sim->sys.step > 0; }
 
+void agglo_frame_schedule_start(agglo_frame_schedule *f, const agglo_sim *sim) {
+  int cont = agglo_writer_continuing(sim);
+  f->when = agglo_trigger_periodic(sim->cfg.trajectory_interval, sim->cfg.dt, sim->model->variable_step);
+  f->when.at_start = f->when.at_end = 1;
+  agglo_trigger_resume(&f->when, sim->sys.step, sim->sys.t, cont);
+  f->last = cont ? sim->sys.step : -1;
+}
+
+int agglo_frame_schedule_due(agglo_frame_schedule *f, const agglo_sim *sim, int final) {
+  return agglo_trigger_fire(&f->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != f->last;
+}
+
+int agglo_frame_schedule_would(const agglo_frame_schedule *f, const agglo_sim *sim, int final) {
+  return agglo_trigger_would_fire(&f->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != f->last;
+}
+
 /* Close the writers opened so far (k of them), keeping the first failure's message: 0 or -1. */
 static int close_writers(agglo_sim *sim, int rc) {
   agglo_outputs *o = &sim->out;

@@ -4,6 +4,7 @@
    axes a1 and a2, the lattice spacings (dx, dy, dz)/d, the offset x0 of site 0 0 0, a header,
    then one line "JA IX IY IZ ICOMP_x ICOMP_y ICOMP_z" per dipole). Each is written to PATH.part
    and renamed when complete. */
+#include "analysis/spheres.h"
 #include "agglo/scattering.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -43,14 +44,7 @@ static agglo_status check_spheres(const char *fn, const char *path, const double
                                   size_t n) {
   if (!path || !x || !r) return agglo_error(AGGLO_ERROR_INPUT, "%s: path, x or r is NULL", fn);
   if (n == 0) return agglo_error(AGGLO_ERROR_INPUT, "%s: n = 0 (an aggregate needs a sphere)", fn);
-  for (size_t i = 0; i < n; i++) {
-    if (!(r[i] > 0) || !isfinite(r[i]))
-      return agglo_error(AGGLO_ERROR_INPUT, "%s: r[%zu] = %g (must be finite and > 0)", fn, i, r[i]);
-    for (int k = 0; k < 3; k++)
-      if (!isfinite(x[3 * i + k]))
-        return agglo_error(AGGLO_ERROR_INPUT, "%s: x[%zu] = %g is not finite", fn, 3 * i + k, x[3 * i + k]);
-  }
-  return AGGLO_OK;
+  return agglo_check_spheres(fn, x, r, n);
 }
 
 /* [choice] MSTM's file centres the aggregate on the mean of its sphere centres (the origin of its

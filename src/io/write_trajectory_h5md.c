@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 typedef struct {
-  agglo_trigger when;
-  int64_t last; /* the step of the last frame */
+  agglo_frame_schedule frames;
 } h5md_writer;
 
 /* Does a run of `model` have key = value? (what the H5MD units depend on: dpd.units, dlca.units, and
@@ -85,31 +84,27 @@ static int h5md_open(void *self, agglo_sim *sim) {
     o->h5 = NULL;
     return -2;
   }
-  int cont = agglo_writer_continuing(sim);
-  w->when = agglo_trigger_periodic(c->trajectory_interval, c->dt, sim->model->variable_step);
-  w->when.at_start = w->when.at_end = 1;
-  agglo_trigger_resume(&w->when, sim->sys.step, sim->sys.t, cont);
-  w->last = cont ? sim->sys.step : -1;
+  agglo_frame_schedule_start(&w->frames, sim);
   return 1;
 }
 
 static int h5md_due(void *self, agglo_sim *sim, int final) {
   h5md_writer *w = self;
-  return agglo_trigger_fire(&w->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != w->last;
+  return agglo_frame_schedule_due(&w->frames, sim, final);
 }
 
 static int h5md_would(const void *self, const agglo_sim *sim, int final) {
   const h5md_writer *w = self;
-  return agglo_trigger_would_fire(&w->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != w->last;
+  return agglo_frame_schedule_would(&w->frames, sim, final);
 }
 
-static double h5md_next_time(const void *self) { return agglo_trigger_next_time(&((const h5md_writer *)self)->when); }
+static double h5md_next_time(const void *self) { return agglo_trigger_next_time(&((const h5md_writer *)self)->frames.when); }
 
 static int h5md_write(void *self, agglo_sim *sim, int final) {
   (void)final;
   h5md_writer *w = self;
   if (agglo_h5md_frame(sim->out.h5, &sim->sys, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0) return -1;
-  w->last = sim->sys.step;
+  w->frames.last = sim->sys.step;
   return 0;
 }
 

@@ -7,8 +7,7 @@
 
 typedef struct {
   FILE *f;
-  agglo_trigger when;
-  int64_t last; /* the step of the last frame: a stop or an error must not repeat it */
+  agglo_frame_schedule frames;
 } xyz_writer;
 
 static int xyz_open(void *self, agglo_sim *sim) {
@@ -19,32 +18,28 @@ static int xyz_open(void *self, agglo_sim *sim) {
       agglo_writer_check_reach(sim, "trajectory.xyz", c->trajectory_interval, 0, sim->out.kept[0]) != 0)
     return -2;
   if (!(w->f = agglo_writer_open_file(sim->out.dir, "trajectory.xyz", sim->restarted ? "a" : "w"))) return -1;
-  int cont = agglo_writer_continuing(sim);
-  w->when = agglo_trigger_periodic(c->trajectory_interval, c->dt, sim->model->variable_step);
-  w->when.at_start = w->when.at_end = 1;
-  agglo_trigger_resume(&w->when, sim->sys.step, sim->sys.t, cont);
-  w->last = cont ? sim->sys.step : -1;
+  agglo_frame_schedule_start(&w->frames, sim);
   return 1;
 }
 
 static int xyz_due(void *self, agglo_sim *sim, int final) {
   xyz_writer *w = self;
-  return agglo_trigger_fire(&w->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != w->last;
+  return agglo_frame_schedule_due(&w->frames, sim, final);
 }
 
 static int xyz_would(const void *self, const agglo_sim *sim, int final) {
   const xyz_writer *w = self;
-  return agglo_trigger_would_fire(&w->when, sim->sys.step, sim->sys.t, final) && sim->sys.step != w->last;
+  return agglo_frame_schedule_would(&w->frames, sim, final);
 }
 
-static double xyz_next_time(const void *self) { return agglo_trigger_next_time(&((const xyz_writer *)self)->when); }
+static double xyz_next_time(const void *self) { return agglo_trigger_next_time(&((const xyz_writer *)self)->frames.when); }
 
 static int xyz_write(void *self, agglo_sim *sim, int final) {
   (void)final;
   xyz_writer *w = self;
   if (agglo_xyz_write_frame(w->f, &sim->sys) != 0 || fflush(w->f) != 0)
     return agglo_error(AGGLO_ERROR_IO, "%s/trajectory.xyz: write failed (disk full?)", sim->out.dir);
-  w->last = sim->sys.step;
+  w->frames.last = sim->sys.step;
   return 0;
 }
 

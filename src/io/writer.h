@@ -76,5 +76,14 @@ int agglo_outputs_flush(struct agglo_sim *sim);
 /* Does the run continue a restart point in its directory (the records of the current step are
    already written)? */
 int agglo_writer_continuing(const struct agglo_sim *sim);
+/* A trajectory's schedule, either format: every output.trajectory_interval, the start and the
+   end, never twice at one step (a stop or an error must not repeat a frame). */
+typedef struct {
+  agglo_trigger when;
+  int64_t last; /* the step of the last frame */
+} agglo_frame_schedule;
+void agglo_frame_schedule_start(agglo_frame_schedule *f, const struct agglo_sim *sim);
+int agglo_frame_schedule_due(agglo_frame_schedule *f, const struct agglo_sim *sim, int final);
+int agglo_frame_schedule_would(const agglo_frame_schedule *f, const struct agglo_sim *sim, int final);
 
 #endif
