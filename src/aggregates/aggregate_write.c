@@ -75,15 +75,22 @@ static void observables(agglo_frame_extras *x, double values[3]) {
   for (int k = 0; k < 3; k++) snprintf(x->names[k], sizeof x->names[k], "%s", names[k]), x->values[k] = values[k];
 }
 
-agglo_status agglo_aggregates_write_frames(const char *path, const agglo_aggregate *a, size_t count,
-                                           double fractal_dimension, double prefactor, double radius,
-                                           double box, int periodic) {
-  if (!path || !a || count == 0)
-    return agglo_error(AGGLO_ERROR_USAGE, "agglo_aggregates_write_frames: NULL path or no aggregate");
+/* The arguments both writers take, checked in one place. */
+static agglo_status check_write(const char *fn, const char *path, const agglo_aggregate *a, size_t count,
+                                double radius, double box) {
+  if (!path || !a || count == 0) return agglo_error(AGGLO_ERROR_USAGE, "%s: NULL path or no aggregate", fn);
   if (!(radius > 0) || !isfinite(radius))
     return agglo_error(AGGLO_ERROR_INPUT, "aggregate: radius = %g (allowed: positive and finite)", radius);
   if (!isfinite(box))
     return agglo_error(AGGLO_ERROR_INPUT, "aggregate: box = %g (allowed: finite; <= 0 for the fitted box)", box);
+  return AGGLO_OK;
+}
+
+agglo_status agglo_aggregates_write_frames(const char *path, const agglo_aggregate *a, size_t count,
+                                           double fractal_dimension, double prefactor, double radius,
+                                           double box, int periodic) {
+  agglo_status bad = check_write("agglo_aggregates_write_frames", path, a, count, radius, box);
+  if (bad) return bad;
   /* one box for every frame: the largest any aggregate needs, or the one given */
   double side = 0;
   for (size_t k = 0; k < count; k++) {
@@ -132,12 +139,8 @@ agglo_status agglo_aggregates_write_frames(const char *path, const agglo_aggrega
 agglo_status agglo_aggregates_write(const char *path, const agglo_aggregate *a, size_t count,
                                     double fractal_dimension, double prefactor, double radius,
                                     double box, int periodic) {
-  if (!path || !a || count == 0)
-    return agglo_error(AGGLO_ERROR_USAGE, "agglo_aggregates_write: NULL path or no aggregate");
-  if (!(radius > 0) || !isfinite(radius))
-    return agglo_error(AGGLO_ERROR_INPUT, "aggregate: radius = %g (allowed: positive and finite)", radius);
-  if (!isfinite(box))
-    return agglo_error(AGGLO_ERROR_INPUT, "aggregate: box = %g (allowed: finite; <= 0 for the fitted box)", box);
+  agglo_status bad = check_write("agglo_aggregates_write", path, a, count, radius, box);
+  if (bad) return bad;
   agglo_system s = {0};
   agglo_status st = lay_out(a, count, radius, box, periodic, &s);
   if (st != AGGLO_OK) return st;
