@@ -464,7 +464,8 @@ static void analyze_usage(FILE *f) {
   fprintf(f,
           "usage: agglo analyze FILE.xyz [--frame K | --all] [--contact-distance X] [-o DIR]\n"
           "                     [--json] [--plots] [--radius R] [--rdf [--rdf-max R] [--rdf-bins B]]\n"
-          "                     [--msd] [--box-counting box|bounding] [--min-size S] [--overwrite]\n"
+          "                     [--msd] [--box-counting box|bounding] [--min-size S]\n"
+          "                     [--mass-radius-fracval] [--overwrite]\n"
           "                     [--clusters largest|all] [--sq ...] [--mobility ...] [--optics ...]\n"
           "                     [--mstm FILE] [--ddscat FILE]\n\n"
           "  FILE                  trajectory: extended XYZ (agglo's, or any with pos and radius)\n"
@@ -484,6 +485,9 @@ static void analyze_usage(FILE *f) {
           "                        al. 2024, 2^m cells per axis over the whole box) or bounding\n"
           "                        (over the smallest square/cube holding the largest cluster)\n"
           "  --min-size S          mass-radius fit over the clusters of S or more (default 3)\n"
+          "  --mass-radius-fracval also the fit with the tunable aggregates' definitions (agglo\n"
+          "                        aggregate's, FracVAL's): R_g weighted by r^3 over each cluster's\n"
+          "                        geometric mean radius (docs/aggregates.md)\n"
           "  --rdf                 radial distribution function g(r) of the centres into rdf.csv,\n"
           "                        averaged over every frame (with --frame K: frame K only)\n"
           "  --rdf-max R           its range (default and at most: half the smallest box side)\n"
@@ -659,6 +663,8 @@ static int cmd_analyze(int argc, char **argv) {
         return 2;
       }
       o.box_counting = strcmp(g, "box") ? AGGLO_BOX_COUNTING_BOUNDING : AGGLO_BOX_COUNTING_BOX;
+    } else if (!strcmp(a, "--mass-radius-fracval")) {
+      o.mass_radius_fracval = 1;
     } else if (!strcmp(a, "--min-size") && more) {
       long long k;
       if (agglo_cli_integer("analyze", a, argv[++i], 2, 1000000000, &k) != 0) return 2;

@@ -27,6 +27,10 @@ static void print_json(const agglo_analyze_options *o, const agglo_analyze_resul
   json_num("fractal_dimension_mass", r->fractal_dimension_mass, 0);
   json_num("mass_radius_prefactor", r->mass_prefactor, 0);
   json_num("mass_radius_min_size", (double)r->mass_min_size, 0);
+  if (o->mass_radius_fracval) {
+    json_num("fractal_dimension_fracval", r->fractal_dimension_fracval, 0);
+    json_num("prefactor_fracval", r->prefactor_fracval, 0);
+  }
   json_num("growth_exponent", r->growth_z, 0);
   json_num("growth_exponent_se", r->growth_se, 0);
   json_num("growth_t_min", r->growth_t_lo, 0);
@@ -141,6 +145,9 @@ static void print_text(const agglo_analyze_options *o, const agglo_analyze_resul
            "[3r, L/2], a fit needs 2)\n", grid, r->box_levels, r->box_levels == 1 ? "" : "s");
   printf("  fractal dimension, mass    %.4g, k_f %.4g (s = k_f (R_g/r)^D over the clusters of %zu or "
          "more)\n", r->fractal_dimension_mass, r->mass_prefactor, r->mass_min_size);
+  if (o->mass_radius_fracval)
+    printf("  fractal dimension, FracVAL %.4g, k_f %.4g (s = k_f (R_g/a)^D, R_g weighted by r^3, a each "
+           "cluster's geometric mean radius)\n", r->fractal_dimension_fracval, r->prefactor_fracval);
   if (isfinite(r->growth_z))
     printf("  growth exponent z          %.4g +- %.2g (S ~ t^z over %zu frames, t = %g .. %g: mean size "
            ">= 2, >= 10 clusters)\n", r->growth_z, r->growth_se, r->growth_points, r->growth_t_lo, r->growth_t_hi);

@@ -20,6 +20,15 @@ add_test(NAME aggregate_analyze_fit
 set_tests_properties(aggregate_analyze_fit PROPERTIES
   PASS_REGULAR_EXPRESSION "\"n_clusters\": 12,.*\"fractal_dimension_mass\": 1\\.(8|80[0-9]*|799[0-9]*),.*\"mass_radius_prefactor\": 1\\.(3|30[0-9]*|299[0-9]*),")
 
+# lognormal monomers (sigma_g 1.25): the generator's law has R_g weighted by r^3 and each
+# cluster's geometric mean radius (FracVAL's); --mass-radius-fracval fits with those and gives back
+# D_f 1.8 and k_f 1.3 (the default fit, unweighted R_g and one arithmetic mean radius, does not:
+# k_f 1.4-1.7, docs/validation.md)
+add_test(NAME aggregate_analyze_lognormal
+  COMMAND sh -c "${AGGLO} aggregate -n 30,60,120,240 --count 12 --together --df 1.8 --kf 1.3 --radius-distribution lognormal --radius-sigma 1.25 --seed 3 --overwrite -o agg_lognormal > /dev/null && ${AGGLO} analyze agg_lognormal/aggregates.xyz --mass-radius-fracval --json --overwrite -o agg_lognormal/an")
+set_tests_properties(aggregate_analyze_lognormal PROPERTIES
+  PASS_REGULAR_EXPRESSION "\"n_clusters\": 12,.*\"fractal_dimension_fracval\": 1\\.(8|80[0-9]*|799[0-9]*),\n  \"prefactor_fracval\": 1\\.(3|30[0-9]*|299[0-9]*),")
+
 # the same seed gives the same bytes; aggregate 2 of an ensemble is aggregate 2 however many are built
 add_test(NAME aggregate_reproducible
   COMMAND sh -c "${AGGLO} aggregate -n 200 --count 3 --seed 5 --overwrite -o agg_rep_a > /dev/null && ${AGGLO} aggregate -n 200 --count 2 --seed 5 --overwrite -o agg_rep_b > /dev/null && cmp agg_rep_a/aggregate_0002.xyz agg_rep_b/aggregate_0002.xyz && echo same")

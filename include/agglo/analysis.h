@@ -184,6 +184,9 @@ typedef struct {
                           cluster), pair_distribution.dat, size_distribution.dat, rg_size.dat */
   int box_counting;    /* AGGLO_BOX_COUNTING_BOX (0, the paper's grid) or _BOUNDING */
   size_t min_size;     /* mass-radius fit over clusters of at least this size (0: 3) */
+  int mass_radius_fracval; /* also the fit with the tunable aggregates' definitions (R_g weighted
+                              by r^3, each cluster's geometric mean radius: FracVAL's; the result's
+                              fractal_dimension_fracval, prefactor_fracval; else they are NAN) */
   int overwrite;       /* replace an earlier analysis in out_dir (else it is refused); every
                           file of it goes, those this one does not write too */
   /* the reported frame's aggregates as scatterers and aerosol particles (docs/scattering.md) */
@@ -228,6 +231,9 @@ typedef struct {
   double box_eps_min, box_eps_max;
   double mass_prefactor;           /* k_f of s = k_f (R_g/r)^D_f */
   size_t mass_min_size;            /* the fit's smallest cluster size */
+  /* mass_radius_fracval: D_f and k_f of s = k_f (R_g,v / a_geo)^D_f over the same clusters, R_g,v
+     weighted by r^3 and a_geo each cluster's geometric mean radius (docs/aggregates.md) */
+  double fractal_dimension_fracval, prefactor_fracval;
   /* the growth exponent of the mean cluster size over the frames, S ~ t^z, and its standard
      error, fitted over t_lo .. t_hi (the frames with mean size >= 2 and >= 10 clusters) */
   double growth_z, growth_se, growth_t_lo, growth_t_hi;

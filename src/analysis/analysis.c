@@ -195,6 +195,22 @@ int agglo_cluster_infos(const agglo_system *s, double contact_gap, agglo_cluster
     double V[9];
     agglo_sym3_eigen(G, ci->eig, V);
     ci->rg = sqrt(G[0] + G[4] + G[8]);
+    /* the tunable aggregates' R_g: weighted by r^3 about that centre, and the geometric mean */
+    double vol = 0, cv[3] = {0, 0, 0}, q2 = 0, lr = 0;
+    for (size_t q = a; q < b; q++) {
+      size_t i = (size_t)order[q];
+      double v = s->r[i] * s->r[i] * s->r[i];
+      vol += v, lr += log(s->r[i]);
+      for (int k = 0; k < 3; k++) cv[k] += v * u[3 * i + k];
+    }
+    for (int k = 0; k < 3; k++) cv[k] /= vol;
+    for (size_t q = a; q < b; q++) {
+      size_t i = (size_t)order[q];
+      double v = s->r[i] * s->r[i] * s->r[i];
+      for (int k = 0; k < 3; k++) q2 += v * (u[3 * i + k] - cv[k]) * (u[3 * i + k] - cv[k]);
+    }
+    ci->rg_volume = sqrt(q2 / vol);
+    ci->log_radius = lr / (double)ci->size;
     for (int k = 0; k < 3; k++) ci->axis[k] = V[3 * k];
     ci->aspect = agglo_aspect_ratio(ci->eig);
     ci->mass = mass;
@@ -296,6 +312,26 @@ double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t
     /* log R_g = icept + log(s)/D  <=>  s = k_f (R_g/a)^D with log k_f = D (log a - icept) */
     if (kf && isfinite(d) && a > 0)
       *kf = exp(d * (log(a) - agglo_line_fit_intercept(&fit, slope)));
+  }
+  return d;
+}
+
+double agglo_mass_radius_fracval(const agglo_cluster_info *c, size_t n, size_t min_size, double *kf) {
+  if (kf) *kf = NAN;
+  agglo_line_fit fit = {0};
+  size_t smin = SIZE_MAX, smax = 0;
+  for (size_t i = 0; i < n; i++)
+    if (c[i].size >= min_size && c[i].size >= 2 && c[i].rg_volume > 0) {
+      agglo_line_fit_add(&fit, log((double)c[i].size), log(c[i].rg_volume) - c[i].log_radius);
+      if (c[i].size < smin) smin = c[i].size;
+      if (c[i].size > smax) smax = c[i].size;
+    }
+  double d = NAN;
+  if (fit.n >= 3 && smax >= 3 * smin) { /* as agglo_mass_radius_dimension */
+    double slope = agglo_line_fit_slope(&fit);
+    d = slope > 0 ? 1.0 / slope : NAN;
+    /* log (R_g / a_geo) = icept + log(s) / D  <=>  log k_f = -D icept */
+    if (kf && isfinite(d)) *kf = exp(-d * agglo_line_fit_intercept(&fit, slope));
   }
   return d;
 }

@@ -12,6 +12,8 @@ typedef struct {
   double mass;
   double com[3];     /* centre of mass (unwrapped, then put back in the box) */
   double rg;         /* radius of gyration of the member centres */
+  double rg_volume;  /* ... weighted by the members' volumes r^3 (FracVAL's, docs/aggregates.md) */
+  double log_radius; /* mean of log r: the log of the members' geometric mean radius */
   double eig[3];     /* eigenvalues of the gyration tensor, descending */
   double axis[3];    /* leading eigenvector (orientation) */
   double aspect;     /* agglo_aspect_ratio(eig) */
@@ -53,6 +55,10 @@ double agglo_box_counting(const double *x, size_t n, int dim, double eps_min, do
 /* Mass-radius dimension: fit log Rg = c + (1/D) log s over the clusters with size >= min_size
    (and >= 2); *kf (if not NULL) receives the prefactor of s = k_f (R_g/a)^D. NAN unless three
    clusters span a factor three in size. */
+/* The mass-radius fit with the definitions of tunable aggregates (FracVAL, Moran et al. 2019;
+   docs/aggregates.md): each cluster's volume-weighted R_g over its own geometric mean radius,
+   s = k_f (R_g / a_geo)^D, fitted as agglo_mass_radius_dimension fits. */
+double agglo_mass_radius_fracval(const agglo_cluster_info *c, size_t n, size_t min_size, double *kf);
 double agglo_mass_radius_dimension(const agglo_cluster_info *c, size_t n, size_t min_size,
                                    double a, double *kf);
 

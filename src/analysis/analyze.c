@@ -313,6 +313,8 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   res->box_levels = chosen.box_levels;
   res->box_eps_min = chosen.box_eps_min, res->box_eps_max = chosen.box_eps_max;
   res->mass_prefactor = chosen.mass_prefactor, res->mass_min_size = chosen.mass_min_size;
+  res->fractal_dimension_fracval = o->mass_radius_fracval ? chosen.fractal_dimension_fracval : NAN;
+  res->prefactor_fracval = o->mass_radius_fracval ? chosen.prefactor_fracval : NAN;
   res->contacts_per_sphere = chosen.contacts_per_sphere;
   res->aspect_ratio = chosen.aspect_ratio, res->rg_largest = chosen.rg_largest;
   res->contact_gap = chosen.contact_gap, res->r_mean = chosen.r_mean;

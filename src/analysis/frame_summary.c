@@ -44,6 +44,8 @@ int agglo_frame_summarize(agglo_system *s, double contact_gap, const agglo_indic
   out->mass_min_size = how->mass_min_size;
   out->fractal_dimension_mass = agglo_mass_radius_dimension(info, nc, how->mass_min_size,
                                                             out->r_mean, &out->mass_prefactor);
+  out->fractal_dimension_fracval = agglo_mass_radius_fracval(info, nc, how->mass_min_size,
+                                                              &out->prefactor_fracval);
   out->contacts_per_sphere = agglo_contacts_per_sphere(s, 2.1 * out->r_mean);
   out->fractal_dimension_box = out->box_eps_min = out->box_eps_max = NAN;
   out->aspect_ratio = nc ? info[0].aspect : NAN;

@@ -23,6 +23,7 @@ typedef struct {
   double fractal_dimension_mass;  /* Rg ~ s^(1/D) over the clusters of size >= mass_min_size */
   double mass_prefactor;          /* k_f of s = k_f (R_g/r)^D */
   size_t mass_min_size;
+  double fractal_dimension_fracval, prefactor_fracval; /* agglo_mass_radius_fracval's fit */
   double contacts_per_sphere;     /* N_c with centre distance <= 2.1 r */
   double aspect_ratio;            /* of the largest cluster */
   double rg_largest;
