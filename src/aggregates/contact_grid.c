@@ -13,9 +13,12 @@ static int64_t cell_key(long ix, long iy, long iz) {
   return (int64_t)k; /* 63 bits: never INT64_MIN, the empty slot */
 }
 
+/* Fibonacci hashing: the slot is the product's top bits, which every bit of the key reaches (its
+   bits 20.. below the top, used before, never saw the x coordinate: every cell of a row along x
+   fell into one probe chain) */
 static size_t slot_of(const agg_grid *g, int64_t key) {
   uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull;
-  size_t s = (size_t)(h >> 20) & (g->cap - 1);
+  size_t s = (size_t)(h >> g->shift);
   while (g->key[s] != INT64_MIN && g->key[s] != key) s = (s + 1) & (g->cap - 1);
   return s;
 }
@@ -23,8 +26,8 @@ static size_t slot_of(const agg_grid *g, int64_t key) {
 int agg_grid_init(agg_grid *g, int dim, double side, const double *x, const double *r,
                   size_t first, size_t n) {
   *g = (agg_grid){.side = side, .dim = dim, .x = x, .r = r, .first = first, .n_cap = n};
-  g->cap = 16;
-  while (g->cap < 2 * n) g->cap *= 2;
+  g->cap = 16, g->shift = 60;
+  while (g->cap < 2 * n) g->cap *= 2, g->shift--;
   g->key = malloc(g->cap * sizeof *g->key);
   g->head = malloc(g->cap * sizeof *g->head);
   g->next = malloc((n ? n : 1) * sizeof *g->next);

@@ -11,6 +11,7 @@ typedef struct {
   double side;
   int dim;
   size_t cap;       /* table slots (a power of two, at least twice the monomers) */
+  int shift;        /* 64 - log2(cap): the hash's top bits index the table */
   int64_t *key;     /* packed cell coordinates, INT64_MIN: empty */
   int32_t *head;    /* first monomer (local index) of the cell */
   int32_t *next;    /* next monomer of the same cell */

@@ -146,6 +146,13 @@ static int place(join_ctx *J, const agg_grid *grid, size_t i, size_t jl, double 
     double sinb = sqrt(1 - cosb * cosb);
     perpendicular(g, dim, v, w);
     for (int k = 0; k < 3; k++) yj[k] = xi[k] + sij * (cosb * v[k] + sinb * w[k]);
+    /* j is tested first (near[0]) and most placements fail there (its place lies inside a's
+       other monomers): test it before the rotation is built, drawing the spin that rotation()
+       would draw, so that the placements and their random numbers stay the same */
+    if (agg_grid_overlaps(grid, yj, s->r[J->b->first + jl], AGG_OVERLAP_TOL)) {
+      if (dim == 3) (void)agg_uniform(g);
+      return 0;
+    }
     double p[3] = {qj[0] / ej, qj[1] / ej, qj[2] / ej}, target[3];
     for (int k = 0; k < 3; k++) target[k] = (yj[k] - cb[k]);
     double lt = norm3(target);
