@@ -53,6 +53,9 @@ static void print_json(const agglo_analyze_options *o, const agglo_analyze_resul
     json_num("guinier_points", (double)r->guinier_points, 0);
     json_num("direct_rg", r->direct_rg, 0);
     json_num("sq_slope", r->sq_slope, 0);
+    json_num("sq_df_gaussian", r->sq_df_gaussian, 0);
+    json_num("sq_rg_gaussian", r->sq_rg_gaussian, 0);
+    json_num("sq_gaussian_rms", r->sq_gaussian_rms, 0);
     json_num("sq_fit_q_min", r->fit_q_lo, 0);
     json_num("sq_fit_q_max", r->fit_q_hi, 0);
     json_num("sq_fit_points", (double)r->fit_points, !(o->mobility || o->optics || o->ddscat));
@@ -109,6 +112,9 @@ static void print_aggregates(const agglo_analyze_options *o, const agglo_analyze
     else
       printf("  power-law slope            nan (%zu points in q = %.4g .. %.4g, a fit needs 3: a larger "
              "cluster, more q values or --sq-fit)\n", r->fit_points, r->fit_q_lo, r->fit_q_hi);
+    if (isfinite(r->sq_df_gaussian))
+      printf("  Gaussian cut-off fit       D_f = %.4g, R_g %.5g (q <= %.4g, ln S misfit r.m.s. %.3g)\n",
+             r->sq_df_gaussian, r->sq_rg_gaussian, r->fit_q_hi, r->sq_gaussian_rms);
   }
   if (o->mobility) {
     printf("  projected area             %.6g +- %.2g (orientation average, %zu spheres of a = %.4g)\n",

@@ -261,6 +261,9 @@ typedef struct {
   agglo_sq_info sq_info;
   double guinier_rg, direct_rg, sq_slope, fit_q_lo, fit_q_hi;
   double sq_s0, sq_log_prefactor; /* S(0) (sum N^2 / sum N) and c of the fitted ln S = c + slope ln q */
+  /* 3D: the Gaussian cut-off model fitted to S over q <= fit_q_hi (agglo_cutoff_fit, D_f and R_g
+     free; NAN in 2D), the root mean square of its ln S misfit */
+  double sq_df_gaussian, sq_rg_gaussian, sq_gaussian_rms;
   size_t guinier_points, fit_points;
   /* mobility, of the largest cluster: its size, mean radius a, projected area (and standard
      error), R_p measured and by the law's exponent, R_m, and the mobility diameters */

@@ -55,6 +55,14 @@ agglo_status agglo_guinier_fit(const double *q, const double *S, size_t nq, int 
    fewer than 3 points; *used may be NULL). */
 agglo_status agglo_power_law_fit(const double *q, const double *S, size_t nq, double q_lo,
                                  double q_hi, double *slope, size_t *used);
+/* The cut-off model fit (docs/scattering.md): D_f and R_g minimising the squared misfit of
+   ln(S / S0) against ln of the model S(q)/N = f(q R_g; D_f) of agglo_fractal_structure_factor
+   (structure AGGLO_OPTICS_FISHER_BURFORD, _EXPONENTIAL or _GAUSSIAN) over the q <= q_hi, with
+   D_f in (1, 3] and R_g within a factor 1.5 of rg_guess (> 0). *df, *rg NAN with fewer than 5
+   points; *rms (may be NULL) the root mean square of the misfit, *used (may be NULL) the points. */
+agglo_status agglo_cutoff_fit(const double *q, const double *S, size_t nq, int structure, double S0,
+                              double rg_guess, double q_hi, double *df, double *rg, double *rms,
+                              size_t *used);
 
 /* Orientation-averaged projected area of n spheres (centres x, radii r; 2D runs: spheres in the
    plane z = 0) by Monte Carlo: `orientations` uniformly random orientations (1 .. 1e7), each

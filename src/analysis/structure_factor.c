@@ -237,3 +237,75 @@ agglo_status agglo_power_law_fit(const double *q, const double *S, size_t nq, do
   if (used) *used = (size_t)f.n;
   return AGGLO_OK;
 }
+
+/* The misfit of the cut-off model at (df, rg) over the points kept. */
+static double cutoff_cost(const double *q, const double *lnS, size_t n, int structure, double df,
+                          double rg) {
+  double c = 0;
+  for (size_t k = 0; k < n; k++) {
+    double f = agglo_fractal_structure_factor(structure, df, q[k] * rg);
+    double d = f > 0 ? lnS[k] - log(f) : 50; /* the Gaussian cut-off's 1F1 can reach 0: far off */
+    c += d * d;
+  }
+  return c;
+}
+
+/* The df minimising the cost at rg: a scan of (1, 3] in steps of 0.05, then golden sections
+   about the best step (the cost is smooth in df). */
+static double best_df(const double *q, const double *lnS, size_t n, int structure, double rg,
+                      double *cost) {
+  double b = 1.05, cb = INFINITY;
+  for (double d = 1.05; d <= 3.0 + 1e-9; d += 0.05) {
+    double c = cutoff_cost(q, lnS, n, structure, d, rg);
+    if (c < cb) cb = c, b = d;
+  }
+  double lo = fmax(b - 0.05, 1.0 + 1e-6), hi = fmin(b + 0.05, 3.0), g = 0.5 * (sqrt(5.0) - 1);
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double c1 = cutoff_cost(q, lnS, n, structure, x1, rg), c2 = cutoff_cost(q, lnS, n, structure, x2, rg);
+  for (int it = 0; it < 40; it++) { /* 0.1 x 0.618^40: 4e-10 */
+    if (c1 < c2) hi = x2, x2 = x1, c2 = c1, x1 = hi - g * (hi - lo), c1 = cutoff_cost(q, lnS, n, structure, x1, rg);
+    else lo = x1, x1 = x2, c1 = c2, x2 = lo + g * (hi - lo), c2 = cutoff_cost(q, lnS, n, structure, x2, rg);
+  }
+  *cost = fmin(c1, c2);
+  return c1 < c2 ? x1 : x2;
+}
+
+agglo_status agglo_cutoff_fit(const double *q, const double *S, size_t nq, int structure, double S0,
+                              double rg_guess, double q_hi, double *df, double *rg, double *rms,
+                              size_t *used) {
+  static const char fn[] = "agglo_cutoff_fit";
+  if (!q || !S || !df || !rg) return agglo_error(AGGLO_ERROR_INPUT, "%s: q, S, df or rg is NULL", fn);
+  if (structure != AGGLO_OPTICS_FISHER_BURFORD && structure != AGGLO_OPTICS_EXPONENTIAL &&
+      structure != AGGLO_OPTICS_GAUSSIAN)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: structure = %d (allowed %d fisher_burford, %d "
+                       "exponential, %d gaussian)", fn, structure, AGGLO_OPTICS_FISHER_BURFORD,
+                       AGGLO_OPTICS_EXPONENTIAL, AGGLO_OPTICS_GAUSSIAN);
+  if (!(S0 > 0) || !isfinite(S0)) return bad("agglo_cutoff_fit: S0 = %g (must be finite and > 0)", S0);
+  if (!(rg_guess > 0) || !isfinite(rg_guess)) return bad("agglo_cutoff_fit: rg_guess = %g (must be finite and > 0)", rg_guess);
+  if (!(q_hi > 0)) return bad("agglo_cutoff_fit: q_hi = %g (must be > 0)", q_hi);
+  *df = *rg = NAN;
+  if (rms) *rms = NAN;
+  double *qq = malloc((nq + 1) * sizeof *qq), *ln = malloc((nq + 1) * sizeof *ln);
+  if (!qq || !ln) {
+    free(qq), free(ln);
+    return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
+  }
+  size_t n = 0;
+  for (size_t k = 0; k < nq; k++)
+    if (q[k] > 0 && q[k] <= q_hi && S[k] > 0 && isfinite(S[k])) qq[n] = q[k], ln[n] = log(S[k] / S0), n++;
+  if (used) *used = n;
+  if (n >= 5) {
+    /* R_g: golden sections of the best cost over [rg_guess / 1.5, 1.5 rg_guess] in ln R_g */
+    double lo = log(rg_guess / 1.5), hi = log(rg_guess * 1.5), g = 0.5 * (sqrt(5.0) - 1), c1, c2;
+    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    double d1 = best_df(qq, ln, n, structure, exp(x1), &c1), d2 = best_df(qq, ln, n, structure, exp(x2), &c2);
+    for (int it = 0; it < 30; it++) { /* 0.81 x 0.618^30: 4e-7 relative */
+      if (c1 < c2) hi = x2, x2 = x1, c2 = c1, d2 = d1, x1 = hi - g * (hi - lo), d1 = best_df(qq, ln, n, structure, exp(x1), &c1);
+      else lo = x1, x1 = x2, c1 = c2, d1 = d2, x2 = lo + g * (hi - lo), d2 = best_df(qq, ln, n, structure, exp(x2), &c2);
+    }
+    *df = c1 < c2 ? d1 : d2, *rg = exp(c1 < c2 ? x1 : x2);
+    if (rms) *rms = sqrt(fmin(c1, c2) / (double)n);
+  }
+  free(qq), free(ln);
+  return AGGLO_OK;
+}

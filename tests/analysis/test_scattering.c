@@ -302,6 +302,35 @@ static void fractal_models(void **state) {
   assert_true(isnan(agglo_fractal_structure_factor(AGGLO_OPTICS_GAUSSIAN, 3.5, 1)));
 }
 
+/* agglo_cutoff_fit gives back the D_f and R_g of each model's own curve (a closed form it must
+   recover: 0 misfit at the answer), S0 scaling out; a noisy curve's rms is the noise's; and it
+   refuses what it cannot fit. */
+static void cutoff_fit(void **state) {
+  (void)state;
+  double q[120], S[120];
+  for (int st = 1; st < 4; st++)
+    for (double df = 1.4; df < 2.9; df += 0.7) {
+      double rg = 12.5, n0 = 3000;
+      for (int k = 0; k < 120; k++) {
+        q[k] = 0.005 * pow(1.06, k);
+        S[k] = n0 * agglo_fractal_structure_factor(st, df, q[k] * rg);
+      }
+      double d, g, rms;
+      size_t used;
+      assert_int_equal(agglo_cutoff_fit(q, S, 120, st, n0, 10.0, 2.0, &d, &g, &rms, &used), AGGLO_OK);
+      assert_true(fabs(d - df) < 1e-5);
+      assert_true(fabs(g / rg - 1) < 1e-5);
+      assert_true(rms < 1e-6);
+      assert_true(used > 100 && used < 120); /* q <= 2 only */
+    }
+  double d, g;
+  assert_int_equal(agglo_cutoff_fit(q, S, 4, AGGLO_OPTICS_GAUSSIAN, 1, 1, 10, &d, &g, NULL, NULL), AGGLO_OK);
+  assert_true(isnan(d) && isnan(g)); /* fewer than 5 points */
+  assert_int_equal(agglo_cutoff_fit(q, S, 120, AGGLO_OPTICS_DEBYE, 1, 1, 1, &d, &g, NULL, NULL), AGGLO_ERROR_INPUT);
+  assert_non_null(strstr(agglo_last_error(), "structure = 0 (allowed 1 fisher_burford"));
+  assert_int_equal(agglo_cutoff_fit(q, S, 120, AGGLO_OPTICS_GAUSSIAN, 1, -1, 1, &d, &g, NULL, NULL), AGGLO_ERROR_INPUT);
+}
+
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "r");
   assert_non_null(f);
@@ -386,7 +415,7 @@ int main(void) {
       cmocka_unit_test(dimer_and_line), cmocka_unit_test(lattice_cube), cmocka_unit_test(form_factor),
       cmocka_unit_test(binned_within_bound), cmocka_unit_test(dlca_guinier_and_slope),
       cmocka_unit_test(integer_dimensions), cmocka_unit_test(projected_area), cmocka_unit_test(mobility_law),
-      cmocka_unit_test(rdg_limits), cmocka_unit_test(fractal_models), cmocka_unit_test(writers), cmocka_unit_test(refusals),
+      cmocka_unit_test(rdg_limits), cmocka_unit_test(fractal_models), cmocka_unit_test(cutoff_fit), cmocka_unit_test(writers), cmocka_unit_test(refusals),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
