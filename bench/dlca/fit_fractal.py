@@ -28,7 +28,7 @@ def dk(slope_intercept):
 
 
 def main(argv):
-    min_size, a, df_fixed, files = 10, 1.0, None, []
+    min_size, a, df_fixed, spheres, files = 10, 1.0, None, False, []
     it = iter(argv)
     for arg in it:
         if arg == "--min-size":
@@ -37,12 +37,15 @@ def main(argv):
             a = float(next(it))
         elif arg == "--df-fixed":
             df_fixed = float(next(it))
+        elif arg == "--spheres":
+            spheres = True
         else:
             files.append(arg)
     pooled, per_seed = [], []
     for name in files:
         with open(name, newline="") as f:
-            pts = [(math.log(float(r["size"])), math.log(float(r["rg"]) / a))
+            pts = [(math.log(float(r["size"])),
+                    0.5 * math.log((float(r["rg"]) / a) ** 2 + (0.6 if spheres else 0.0)))
                    for r in csv.DictReader(f) if int(r["size"]) >= min_size and float(r["rg"]) > 0]
         pooled += pts
         if len(pts) >= 3 and max(p[0] for p in pts) - min(p[0] for p in pts) > math.log(3):
