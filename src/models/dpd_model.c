@@ -445,8 +445,8 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
       }
     }
   int nr = 0;
-  for (int t = 0; t < nn; t++) {
-    if (nr > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
+  for (int t = 0; t < nn; t++) { /* (under shear a range stays within a row of cells: cell_pairs) */
+    if (nr > 0 && rb[nr - 1] == cells[t] && !(m->shear && cells[t] % (size_t)m->nc[0] == 0)) rb[nr - 1]++;
     else ra[nr] = cells[t], rb[nr] = cells[t] + 1, nr++;
   }
   return nr;
@@ -778,12 +778,12 @@ static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, co
                                                            const double *x2, const size_t *jj,
                                                            size_t j0, size_t len, uint64_t step,
                                                            force_stats *st, pair_batch *b,
-                                                           const pair_mode md) {
+                                                           const pair_mode md, const int le_test) {
   const parts *p = &m->p;
   const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
   for (size_t k = 0; k < len; k += CHUNK) {
     const size_t n0 = b->n, l = len - k < CHUNK ? len - k : CHUNK;
-    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b, md.shear);
+    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b, le_test);
     for (size_t h = n0; h < n; h++)
       b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
     b->n = n;
@@ -793,7 +793,10 @@ static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, co
 }
 
 /* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch, in the
-   order: i, then j by range and index. */
+   order: i, then j by range and index. Under shear (with 3 rows of cells or more) the candidates
+   of a range in the row across a y face are copied as their images (x +- offset, y +- L_y), so
+   that their distance test is the plain periodic one: the Lees-Edwards arithmetic is paid per
+   candidate copied, not per candidate tested (the ranges do not straddle rows then). */
 static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_neighbours *rn, int cx,
                                                             uint64_t step, force_stats *st,
                                                             pair_batch *b, cell_candidates *cc,
@@ -803,9 +806,17 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
   if (i0 == i1) return;
   size_t ra[NBR_MAX + 1], rb[NBR_MAX + 1], total = i1 - i0;
   int nr = cell_neighbours(m, rn, cx, ra + 1, rb + 1) + 1;
+  int8_t across[NBR_MAX + 1] = {0}; /* under shear: the range's row is across the upper (+1) or
+                                       lower (-1) y face */
+  const int le_copy = md.shear && m->nc[1] >= 3;
   ra[0] = i0, rb[0] = i1;
-  for (int t = 1; t < nr; t++)
+  for (int t = 1; t < nr; t++) {
+    if (le_copy) {
+      const int row = (int)((ra[t] / (size_t)m->nc[0]) % (size_t)m->nc[1]);
+      across[t] = rn->cy == m->nc[1] - 1 && row == 0 ? 1 : rn->cy == 0 && row == m->nc[1] - 1 ? -1 : 0;
+    }
     ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]], total += rb[t] - ra[t];
+  }
   const parts *p = &m->p;
   if (total <= CELL_CAP) {
     size_t k = 0;
@@ -816,12 +827,15 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
       for (size_t u = 0; u < len; u++)
         cc->x[0][k + u] = p->x[0][a + u], cc->x[1][k + u] = p->x[1][a + u],
         cc->x[2][k + u] = p->x[2][a + u], cc->j[k + u] = a + u;
+      if (le_copy && across[t]) /* the images across the face */
+        for (size_t u = 0; u < len; u++)
+          cc->x[0][k + u] += across[t] * m->le.offset, cc->x[1][k + u] += across[t] * m->len[1];
       k += len;
     }
     for (size_t i = i0, k = 1; i < i1; i++, k++) {
       const double xi[3] = {p->x[0][i], p->x[1][i], p->x[2][i]};
       row_pairs(m, i, xi, cc->x[0] + k, cc->x[1] + k, cc->x[2] + k, cc->j + k, 0, total - k, step,
-                st, b, md);
+                st, b, md, md.shear && !le_copy);
     }
     return;
   }
@@ -830,7 +844,7 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
     ra[0] = i + 1;
     for (int t = 0; t < nr; t++)
       row_pairs(m, i, xi, p->x[0] + ra[t], p->x[1] + ra[t], p->x[2] + ra[t], NULL, ra[t],
-                rb[t] - ra[t], step, st, b, md);
+                rb[t] - ra[t], step, st, b, md, md.shear);
   }
 }
 
