@@ -21,6 +21,7 @@ typedef struct {
   int thermostat, cap_bridge, lj_shift;
   double transverse_ratio, langevin_gamma, core_damping;
   int stress_tensor; /* DPD_STRESS_*: the pressure tensor's stats.csv columns (dpd_stress.h) */
+  double shear_rate; /* Lees-Edwards shear rate gamma_dot (dpd_shear.h); 0 = none */
   /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
   agglo_list species_radius, species_mass;
   agglo_enum_list conservative_ij;

@@ -52,6 +52,7 @@
 #include "models/dpd_half_mean.h"
 #include "models/dpd_config.h"
 #include "models/dpd_stress.h"
+#include "models/dpd_shear.h"
 #include <omp.h>
 #include <Random123/philox.h>
 #if defined(__AVX512F__)
@@ -1099,6 +1100,15 @@ int agglo_dpd_temperature_report(const void *state, double *mean, double *target
   return !(fabs(*mean - *target) <= *band); /* a NaN mean is outside the band too */
 }
 
+/* The Lees-Edwards shear of the last force evaluation (dpd.shear_rate; its images at the time of
+   that step), or NULL without shear. */
+static const agglo_shear *stress_shear(const dpd *m, agglo_shear *le) {
+  const double rate = agglo_dpd_shear_rate(&m->cfg) * m->u.time;
+  if (rate == 0) return NULL;
+  *le = agglo_shear_make(rate, m->lo, m->len, m->periodic, (double)m->force_step * m->dt);
+  return le;
+}
+
 /* F (x) r of a pair force F on i, separation r = x_i - x_j, into the components of a part of
    the pressure tensor (dpd_stress.h: xx yy zz xy xz yz, ab = F_a r_b). */
 static inline void add_virial(double *P, const double F[3], const double r[3]) {
@@ -1111,14 +1121,16 @@ static inline void add_virial(double *P, const double F[3], const double r[3]) {
    last evaluation, from the same predicted velocities, the same random numbers (its step) and
    the same friction on the hard core (`thermostat` above); the transverse friction acts on the
    velocity after the first half kick, v - dt/2 f/m. */
-static void thermostat_virial(const dpd *m, int q, size_t i, size_t j, double r, const double d[3],
-                              double gap, agglo_dpd_stress *T) {
+static void thermostat_virial(const dpd *m, const agglo_shear *le, double ny, int q, size_t i,
+                              size_t j, double r, const double d[3], double gap, agglo_dpd_stress *T) {
   const parts *p = &m->p;
   const double w = 1.0 - r * m->inv_rcp[q], inv_r = 1.0 / r;
   const double e[3] = {d[0] * inv_r, d[1] * inv_r, d[2] * inv_r};
   const double gb = !m->pgw[q] && gap < 0 ? m->core_gamma / sqrt(p->im[i] + p->im[j]) : 0;
-  double ev = 0, z[3] = {0, 0, 0}, Fd = 0, Fr = 0;
-  for (int k = 0; k < 3; k++) ev += e[k] * (p->t[k][i] - p->t[k][j]);
+  double ev = 0, z[3] = {0, 0, 0}, Fd = 0, Fr = 0, dt3[3];
+  for (int k = 0; k < 3; k++) dt3[k] = p->t[k][i] - p->t[k][j];
+  if (le) agglo_shear_velocity_image(le, ny, dt3); /* j's image across the sheared faces */
+  for (int k = 0; k < 3; k++) ev += e[k] * dt3[k];
   if (m->thermo != DPD_THERMO_LANGEVIN || gb > 0) {
     const double zeta = m->thermo == DPD_THERMO_TRANSVERSE
                             ? pair_zeta4(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian, z)
@@ -1135,10 +1147,12 @@ static void thermostat_virial(const dpd *m, int q, size_t i, size_t j, double r,
     if (m->dim == 2) z[2] = 0;
     const double sz = (p->id[i] < p->id[j] ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
     const double hdt = 0.5 * m->dt;
-    double ar[3], ad[3], ear = 0, ead = 0;
+    double ar[3], ad[3], ear = 0, ead = 0, vij[3];
+    for (int k = 0; k < 3; k++)
+      vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
+    if (le) agglo_shear_velocity_image(le, ny, vij);
     for (int k = 0; k < 3; k++) {
-      const double vij = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
-      ar[k] = sz * z[k], ad[k] = -gd * vij;
+      ar[k] = sz * z[k], ad[k] = -gd * vij[k];
       ear += e[k] * ar[k], ead += e[k] * ad[k];
     }
     for (int k = 0; k < 3; k++) FR[k] += w * (ar[k] - ear * e[k]), FD[k] += w * (ad[k] - ead * e[k]);
@@ -1162,6 +1176,8 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
   double U = 0, W = 0;
   size_t bound = 0;
   row_neighbours rn;
+  agglo_shear shear;
+  const agglo_shear *le = stress_shear(m, &shear);
   for (int col = 0; col < m->nc[1] * m->nc[2]; col++) {
     row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
       for (int cx = 0; cx < m->nc[0]; cx++) {
@@ -1172,19 +1188,25 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
           ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
           for (int t = 0; t < nr; t++)
             for (size_t j = ra[t]; j < rb[t]; j++) {
-              double d2 = 0, dv[3];
-              for (int k = 0; k < 3; k++) {
-                double d = p->x[k][i] - p->x[k][j];
-                d -= m->plen[k] * rint(d * m->pinv[k]);
-                d2 += d * d;
-                dv[k] = d;
+              double d2 = 0, dv[3], ny = 0;
+              if (le) { /* Lees-Edwards: the images across the y faces are shifted */
+                for (int k = 0; k < 3; k++) dv[k] = p->x[k][i] - p->x[k][j];
+                ny = agglo_shear_min_image(le, dv);
+                d2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+              } else {
+                for (int k = 0; k < 3; k++) {
+                  double d = p->x[k][i] - p->x[k][j];
+                  d -= m->plen[k] * rint(d * m->pinv[k]);
+                  d2 += d * d;
+                  dv[k] = d;
+                }
               }
               const int q = p->spec[i] * m->nspec + p->spec[j];
               if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
               double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
               const agglo_pair_params *pp = &m->pp[q];
               int bridged = 0;
-              if (T) thermostat_virial(m, q, i, j, r, dv, gap, T);
+              if (T) thermostat_virial(m, le, ny, q, i, j, r, dv, gap, T);
               if (m->pgw[q]) {
                 F = agglo_groot_warren(m->a[q], m->rcp[q], 1 - r / m->rcp[q], &u);
               } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
@@ -1218,9 +1240,13 @@ static void stress_sums(const dpd *m, agglo_dpd_stress *out, double *U, double *
   memset(out, 0, sizeof *out);
   conservative_sums(m, U, W, bound, out);
   double *K = out->part[DPD_P_KINETIC];
+  agglo_shear shear;
+  const agglo_shear *le = stress_shear(m, &shear);
   for (size_t i = 0; i < m->n; i++) {
     if (p->gh[i]) continue;
-    const double mi = 1 / p->im[i], v[3] = {p->v[0][i], p->v[1][i], p->v[2][i]};
+    /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
+    const double ux = le ? agglo_shear_stream(le, p->x[1][i]) : 0;
+    const double mi = 1 / p->im[i], v[3] = {p->v[0][i] - ux, p->v[1][i], p->v[2][i]};
     const double mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
     add_virial(K, mv, v);
   }

@@ -2,10 +2,7 @@
 #include "models/dpd_stress.h"
 #include "models/dpd_config.h"
 
-double agglo_dpd_shear_rate(const agglo_config *c) {
-  (void)c;
-  return 0;
-}
+double agglo_dpd_shear_rate(const agglo_config *c) { return agglo_dpd_of(c)->shear_rate; }
 
 int agglo_dpd_stress_columns(const agglo_config *c) {
   const int mode = agglo_dpd_of(c)->stress_tensor;
