@@ -1289,8 +1289,13 @@ static void dpd_stats_numbers(const void *state, double *v, int *has) {
   } else {
     conservative_sums(m, &U, &W, &bound, NULL);
   }
+  agglo_shear shear;
+  const agglo_shear *le = stress_shear(m, &shear); /* the kinetic part of the peculiar velocity */
   for (size_t i = 0; i < m->n; i++)
-    for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
+    for (int k = 0; k < m->dim; k++) {
+      const double vk = m->p.v[k][i] - (le && k == 0 ? agglo_shear_stream(le, m->p.x[1][i]) : 0);
+      K2 += vk * vk / m->p.im[i];
+    }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
   const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
   v[2] = U * E, v[3] = (U + 0.5 * K2) * E, v[4] = (K2 + W) / (m->dim * V) * Pu, v[5] = (double)bound;

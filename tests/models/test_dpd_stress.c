@@ -20,6 +20,7 @@
 #include "core/setup.h"
 #include "dpd_support.h"
 #include "models/dpd_config.h"
+#include "models/dpd_pair_forces.h"
 #include "models/dpd_stress.h"
 
 static void gw_config(agglo_config *c, double L, double rho) {
@@ -154,9 +155,9 @@ static void threads(void **st) {
   assert_memory_equal(&T[0], &T[1], sizeof T[0]);
 }
 
-/* Mean and standard error (blocks of 50 samples) of x[0..n). */
+/* Mean and standard error (blocks of 100 samples) of x[0..n). */
 static void mean_err(const double *x, int n, double *mean, double *err) {
-  const int B = 50, nb = n / B;
+  const int B = 100, nb = n / B;
   double s = 0, s2 = 0;
   for (int b = 0; b < nb; b++) {
     double m = 0;
@@ -169,16 +170,18 @@ static void mean_err(const double *x, int n, double *mean, double *err) {
 }
 
 /* The ideal DPD gas (a = 0, the pair thermostat): <P_ab> = rho kT delta_ab, within 4 standard
-   errors. */
+   errors; dt = 0.02, where DPD-VV's temperature bias (+0.4 % at 0.04 in the Groot-Warren fluid)
+   is below the error. */
 static void ideal_gas(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 6, 3);
   agglo_dpd_edit(&c)->a = 0;
+  c.dt = 0.02;
   sim S;
   start(&S, &c);
-  advance(&S, 100);
-  enum { STEPS = 2000 };
+  advance(&S, 200);
+  enum { STEPS = 4000 };
   double *x = malloc(6 * STEPS * sizeof *x);
   for (int k = 0; k < STEPS; k++) {
     advance(&S, 1);
@@ -202,8 +205,41 @@ static void ideal_gas(void **st) {
   stop(&S);
 }
 
+/* The conservative part tr(P_C)/3 of the Groot-Warren fluid (a = 25) against Groot and Warren's
+   equation of state p = rho kT + alpha a rho^2, alpha = 0.101 (J. Chem. Phys. 107, 4423, 1997),
+   the mean over 300 steps after 100: within 2 % at rho = 8, where their fit holds; at rho = 3 it
+   is 9 % below the fit (alpha = 0.092, docs/dpd.md), and within 2 % of the 20.65 that LAMMPS's
+   pressure of the same fluid gives (23.842, less its kinetic part 3 x 1.028 and the dissipative
+   virial 0.110 it counts: bench/dpd/pressure.sh). */
+static void groot_warren_eos(void **st) {
+  (void)st;
+  const double rhos[2] = {3, 8}, want[2] = {23.842 - 3 * 1.028 - 0.110, 0.101 * 25 * 64};
+  for (int k = 0; k < 2; k++) {
+    agglo_config c;
+    gw_config(&c, rhos[k] == 3 ? 6 : 5, rhos[k]);
+    sim S;
+    start(&S, &c);
+    advance(&S, 100);
+    double sum = 0;
+    for (int t = 0; t < 300; t++) {
+      advance(&S, 1);
+      agglo_dpd_stress T;
+      agglo_dpd_stress_of(S.state, &T);
+      sum += trace(&T, DPD_P_CONSERVATIVE) / 3;
+    }
+    const double pc = sum / 300;
+    printf("rho = %g: conservative pressure %.4f, alpha = %.5f; reference %.4f (%+.2f %%); Groot-Warren "
+           "fit %.4f (%+.2f %%)\n", rhos[k], pc, pc / (25 * rhos[k] * rhos[k]), want[k],
+           100 * (pc / want[k] - 1), 0.101 * 25 * rhos[k] * rhos[k],
+           100 * (pc / (0.101 * 25 * rhos[k] * rhos[k]) - 1));
+    assert_true(fabs(pc / want[k] - 1) < 0.02);
+    stop(&S);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(two_particles), cmocka_unit_test(trace_is_pressure),
-                                     cmocka_unit_test(threads), cmocka_unit_test(ideal_gas)};
+                                     cmocka_unit_test(threads), cmocka_unit_test(ideal_gas),
+                                     cmocka_unit_test(groot_warren_eos)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
