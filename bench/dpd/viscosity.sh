@@ -31,11 +31,16 @@ run() { # dir, t_end, extra -s settings...
     -s particles.n="$N" -s box.size="$L" -s run.t_end="$t" -s output.trajectory_interval=0 \
     -s output.snapshots= -s dpd.stress_tensor=on "$@"
 }
+started=0
+throttle() { # at most JOBS runs at a time: wait for each batch
+  started=$((started + 1))
+  if [ $((started % JOBS)) -eq 0 ]; then wait; fi
+}
 echo "agglo $("$AGGLO" --version 2>/dev/null | head -1), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo ?), outputs in $OUT"
 if [ "$what" = gk ] || [ "$what" = both ]; then
   for seed in $SEEDS; do
     run "gk$seed" "$T_GK" -s output.stats_interval=0 --seed "$seed" &
-    while [ "$(jobs -p | wc -l)" -ge "$JOBS" ]; do sleep 5; done
+    throttle
   done
   wait
   dirs=""
@@ -47,7 +52,7 @@ if [ "$what" = nemd ] || [ "$what" = both ]; then
   for rate in $RATES; do
     run "shear$rate" "$T_NEMD" -s output.stats_interval=0.4 -s dpd.shear_rate="$rate" --seed 1 &
     pairs="$pairs $rate:$OUT/shear$rate"
-    while [ "$(jobs -p | wc -l)" -ge "$JOBS" ]; do sleep 5; done
+    throttle
   done
   wait
   /usr/bin/python3 "$here/viscosity.py" nemd "$T_SKIP" $pairs
