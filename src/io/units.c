@@ -15,7 +15,7 @@ agglo_units agglo_units_parse(const char *name) {
                                     : AGGLO_UNITS_UNKNOWN;
 }
 
-enum { NONE, LENGTH, TIME, VELOCITY, MASS, ENERGY, PRESSURE, GAMMA };
+enum { NONE, LENGTH, TIME, VELOCITY, MASS, ENERGY, PRESSURE, GAMMA, VISCOSITY };
 
 static const struct {
   const char *name;
@@ -37,6 +37,11 @@ static const struct {
     /* dpd (docs/dpd.md): temperatures are k_B T, energies */
     {"temperature", ENERGY}, {"temperature_mean_last_half", ENERGY}, {"potential_energy", ENERGY},
     {"total_energy", ENERGY}, {"pressure", PRESSURE}, {"bound_pairs", NONE},
+    /* dpd's pressure tensor (dpd.stress_tensor) and viscosity under shear */
+    {"pressure_xx", PRESSURE}, {"pressure_yy", PRESSURE}, {"pressure_zz", PRESSURE},
+    {"pressure_xy", PRESSURE}, {"pressure_xz", PRESSURE}, {"pressure_yz", PRESSURE},
+    {"pxy_kinetic", PRESSURE}, {"pxy_conservative", PRESSURE}, {"pxy_dissipative", PRESSURE},
+    {"pxy_random", PRESSURE}, {"pxy_bridge", PRESSURE}, {"viscosity", VISCOSITY},
 };
 
 int agglo_quantity_dimension(const char *name, int dim, int gamma_weighted, agglo_dimension *d) {
@@ -48,9 +53,11 @@ int agglo_quantity_dimension(const char *name, int dim, int gamma_weighted, aggl
     if (strcmp(table[k].name, name)) continue;
     static const agglo_dimension of[] = {
         [NONE] = {0, 0, 0},   [LENGTH] = {0, 1, 0}, [TIME] = {0, 0, 1},   [VELOCITY] = {0, 1, -1},
-        [MASS] = {1, 0, 0},   [ENERGY] = {1, 2, -2}, [PRESSURE] = {1, 2, -2}, [GAMMA] = {1, 1, -1}};
+        [MASS] = {1, 0, 0},   [ENERGY] = {1, 2, -2}, [PRESSURE] = {1, 2, -2}, [GAMMA] = {1, 1, -1},
+        [VISCOSITY] = {1, 2, -1}};
     *d = of[table[k].kind];
-    if (table[k].kind == PRESSURE) d->length -= dim; /* energy per volume (per area in 2D) */
+    if (table[k].kind == PRESSURE || table[k].kind == VISCOSITY) d->length -= dim; /* energy (times
+       time) per volume (per area in 2D) */
     if (table[k].kind == GAMMA && gamma_weighted) d->length -= 2; /* w = (1/r_i + 1/r_j)^2 */
     return 0;
   }

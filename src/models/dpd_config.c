@@ -145,6 +145,11 @@ static const agglo_key keys[] = {
   {"dpd", "agglomerate_gap", T_DOUBLE, OWN(agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
+  {"dpd", "stress_tensor", T_ENUM, OWN(stress_tensor), "auto", 0, 0, 0, "auto|on|off",
+   "the pressure tensor in stats.csv (and the H5MD observables): pressure_xx .. pressure_yz and "
+   "the xy component of its kinetic, conservative, dissipative, random and bridge parts, plus "
+   "viscosity = -pressure_xy / dpd.shear_rate under shear; auto = on when dpd.shear_rate is not "
+   "0 (docs/dpd.md)"},
 };
 
 /* The van der Waals forces diverge at contact: they need the cap dpd.min_gap. */
@@ -248,10 +253,6 @@ static int start(agglo_system *s, const agglo_config *c, char *err, size_t errle
   return 0;
 }
 
-static const agglo_model *dynamics(const agglo_config *c) {
-  (void)c;
-  return &agglo_model_dpd;
-}
 
 const agglo_model_entry agglo_dpd_entry = {
     .name = "dpd",
@@ -269,7 +270,7 @@ const agglo_model_entry agglo_dpd_entry = {
     .validate = validate,
     .radius_mass = radius_mass,
     .start = start,
-    .dynamics = dynamics,
+    .dynamics = agglo_dpd_dynamics, /* dpd_model.c: with or without the stress columns */
     .describe = agglo_dpd_describe, /* dpd_model.c: units and reduced parameters */
     .species_of = agglo_dpd_species_of, /* dpd_model.c: blocks of ids by dpd.species */
 };

@@ -8,6 +8,7 @@ enum { DPD_UNITS_REDUCED = 0, DPD_UNITS_SI = 1 };
 enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
 enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
 enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
+enum { DPD_STRESS_AUTO = 0, DPD_STRESS_ON = 1, DPD_STRESS_OFF = 2 };
 
 typedef struct {
   int units, conservative, noise, cap_volume;
@@ -19,6 +20,7 @@ typedef struct {
   double min_gap, core_k, agglomerate_gap;
   int thermostat, cap_bridge, lj_shift;
   double transverse_ratio, langevin_gamma, core_damping;
+  int stress_tensor; /* DPD_STRESS_*: the pressure tensor's stats.csv columns (dpd_stress.h) */
   double shear_rate; /* Lees-Edwards shear rate gamma_dot (dpd_shear.h); 0 = none */
   /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
   agglo_list species_radius, species_mass;
@@ -31,6 +33,8 @@ typedef struct {
    decomposition (src/mpi/dpd_domain.c, only in libagglo_mpi) */
 extern const struct agglo_model_entry agglo_dpd_entry;
 extern const struct agglo_model agglo_model_dpd;
+/* the runtime table of a scenario: agglo_model_dpd, or with the pressure tensor's columns */
+const struct agglo_model *agglo_dpd_dynamics(const agglo_config *c);
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
 
 /* its settings in c, at the place the registry gives them (agglo_model_settings, core/model.h) */

@@ -51,6 +51,8 @@
 #include "models/dpd_bonds.h"
 #include "models/dpd_half_mean.h"
 #include "models/dpd_config.h"
+#include "models/dpd_stress.h"
+#include "models/dpd_shear.h"
 #include <omp.h>
 #include <Random123/philox.h>
 #if defined(__AVX512F__)
@@ -933,6 +935,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
     m->bb = b, m->nbb = nthreads;
   }
   for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+  m->force_step = step;
 #pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
   {
 #pragma omp for schedule(static)
@@ -1051,6 +1054,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   if (!m) return agglo_fail(err, errlen, "out of memory");
   *state = m;
   m->cfg = *c;
+  m->stress_cols = agglo_dpd_stress_columns(c);
   agglo_dpd_units_of(c, &m->u);
   const agglo_dpd_units *u = &m->u;
   size_t n = m->n = s->n;
@@ -1183,18 +1187,78 @@ int agglo_dpd_temperature_report(const void *state, double *mean, double *target
   return !(fabs(*mean - *target) <= *band); /* a NaN mean is outside the band too */
 }
 
+/* The Lees-Edwards shear of the last force evaluation (its images at the time of that step), or
+   NULL without shear. */
+static const agglo_shear *stress_shear(const dpd *m) { return m->shear ? &m->le : NULL; }
+
+/* F (x) r of a pair force F on i, separation r = x_i - x_j, into the components of a part of
+   the pressure tensor (dpd_stress.h: xx yy zz xy xz yz, ab = F_a r_b). */
+static inline void add_virial(double *P, const double F[3], const double r[3]) {
+  P[DPD_P_XX] += F[0] * r[0], P[DPD_P_YY] += F[1] * r[1], P[DPD_P_ZZ] += F[2] * r[2];
+  P[DPD_P_XY] += F[0] * r[1], P[DPD_P_XZ] += F[0] * r[2], P[DPD_P_YZ] += F[1] * r[2];
+}
+
+/* The virial of the pair thermostat's forces on pair (i, j) of species pair q at separation d
+   (r = |d|, surface gap `gap`) into the dissipative and random parts of T: the forces of the
+   last evaluation, from the same predicted velocities, the same random numbers (its step) and
+   the same friction on the hard core (`thermostat` above); the transverse friction acts on the
+   velocity after the first half kick, v - dt/2 f/m. */
+static void thermostat_virial(const dpd *m, const agglo_shear *le, double ny, int q, size_t i,
+                              size_t j, double r, const double d[3], double gap, agglo_dpd_stress *T) {
+  const parts *p = &m->p;
+  const double w = 1.0 - r * m->inv_rcp[q], inv_r = 1.0 / r;
+  const double e[3] = {d[0] * inv_r, d[1] * inv_r, d[2] * inv_r};
+  const double gb = !m->pgw[q] && gap < 0 ? m->core_gamma / sqrt(p->im[i] + p->im[j]) : 0;
+  double ev = 0, z[3] = {0, 0, 0}, Fd = 0, Fr = 0, dt3[3];
+  for (int k = 0; k < 3; k++) dt3[k] = p->t[k][i] - p->t[k][j];
+  if (le) agglo_shear_velocity_image(le, ny, dt3); /* j's image across the sheared faces */
+  for (int k = 0; k < 3; k++) ev += e[k] * dt3[k];
+  if (m->thermo != DPD_THERMO_LANGEVIN || gb > 0) {
+    const double zeta = m->thermo == DPD_THERMO_TRANSVERSE
+                            ? pair_zeta4(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian, z)
+                            : pair_zeta(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian);
+    if (gb > 0) {
+      const double g = m->gam[q] * w * w + gb;
+      Fr = sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt, Fd = -g * ev;
+    } else {
+      Fr = w * m->sig[q] * zeta * m->inv_sqrt_dt, Fd = -m->gam[q] * w * w * ev;
+    }
+  }
+  double FD[3] = {Fd * e[0], Fd * e[1], Fd * e[2]}, FR[3] = {Fr * e[0], Fr * e[1], Fr * e[2]};
+  if (m->thermo == DPD_THERMO_TRANSVERSE) { /* w P (sigma_p z / sqrt(dt) - gamma_p w v_ij) */
+    if (m->dim == 2) z[2] = 0;
+    const double sz = (p->id[i] < p->id[j] ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
+    const double hdt = 0.5 * m->dt;
+    double ar[3], ad[3], ear = 0, ead = 0, vij[3];
+    for (int k = 0; k < 3; k++)
+      vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
+    if (le) agglo_shear_velocity_image(le, ny, vij);
+    for (int k = 0; k < 3; k++) {
+      ar[k] = sz * z[k], ad[k] = -gd * vij[k];
+      ear += e[k] * ar[k], ead += e[k] * ad[k];
+    }
+    for (int k = 0; k < 3; k++) FR[k] += w * (ar[k] - ear * e[k]), FD[k] += w * (ad[k] - ead * e[k]);
+  }
+  add_virial(T->part[DPD_P_DISSIPATIVE], FD, d);
+  add_virial(T->part[DPD_P_RANDOM], FR, d);
+}
+
 /* The conservative part of the state, from the positions of the last force evaluation (the
    sorted arrays) and the bridges it left, in one serial pass over the pairs (a function of the
    state: the same with any thread count): potential energy U, virial W = sum r F^C(r) over the
    pairs (F > 0 repels), and the bound pairs -- the capillary bridges with memory, else the pairs
    whose gap is below the agglomerate gap. Reduced units. The dissipative and random forces are
-   left out of W: they average to zero in equilibrium (docs/dpd.md). */
-static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t *bound_out) {
+   left out of W: they average to zero in equilibrium (docs/dpd.md). With T (not NULL), the
+   pairs' parts of the pressure tensor too, not yet divided by the volume: conservative
+   (Groot-Warren) or bridge (every other law) and the thermostat's. */
+static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t *bound_out,
+                              agglo_dpd_stress *T) {
   const parts *p = &m->p;
   const double rc2 = m->rc * m->rc, agap = m->contact_gap_sys / m->u.length;
   double U = 0, W = 0;
   size_t bound = 0;
   row_neighbours rn;
+  const agglo_shear *le = stress_shear(m);
   for (int col = 0; col < m->nc[1] * m->nc[2]; col++) {
     row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
       for (int cx = 0; cx < m->nc[0]; cx++) {
@@ -1205,16 +1269,17 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
           ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
           for (int t = 0; t < nr; t++)
             for (size_t j = ra[t]; j < rb[t]; j++) {
-              double d2 = 0;
-              if (m->shear) { /* the Lees-Edwards image */
-                double d[3] = {p->x[0][i] - p->x[0][j], p->x[1][i] - p->x[1][j], p->x[2][i] - p->x[2][j]};
-                agglo_shear_min_image(&m->le, d);
-                d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+              double d2 = 0, dv[3], ny = 0;
+              if (le) { /* the Lees-Edwards image */
+                for (int k = 0; k < 3; k++) dv[k] = p->x[k][i] - p->x[k][j];
+                ny = agglo_shear_min_image(le, dv);
+                d2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
               } else {
                 for (int k = 0; k < 3; k++) {
                   double d = p->x[k][i] - p->x[k][j];
                   d -= m->plen[k] * rint(d * m->pinv[k]);
                   d2 += d * d;
+                  dv[k] = d;
                 }
               }
               const int q = p->spec[i] * m->nspec + p->spec[j];
@@ -1222,6 +1287,7 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
               double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
               const agglo_pair_params *pp = &m->pp[q];
               int bridged = 0;
+              if (T) thermostat_virial(m, le, ny, q, i, j, r, dv, gap, T);
               if (m->pgw[q]) {
                 F = agglo_groot_warren(m->a[q], m->rcp[q], 1 - r / m->rcp[q], &u);
               } else if (m->bridges && pp->kind == AGGLO_PF_CAPILLARY) {
@@ -1237,6 +1303,10 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
               }
               if (!bridged && !(m->bridges && pp->kind == AGGLO_PF_CAPILLARY) && gap < agap) bound++;
               U += u, W += r * F;
+              if (T) {
+                const double Fr = F / r, Fv[3] = {Fr * dv[0], Fr * dv[1], Fr * dv[2]};
+                add_virial(T->part[m->pgw[q] ? DPD_P_CONSERVATIVE : DPD_P_BRIDGE], Fv, dv);
+              }
             }
         }
       }
@@ -1244,11 +1314,47 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
   *U_out = U, *W_out = W, *bound_out = bound;
 }
 
-static const char *const dpd_stats_formats[] = {"%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.0f"};
+/* The pressure tensor (scenario units) and conservative_sums's numbers, in one pass. */
+static void stress_sums(const dpd *m, agglo_dpd_stress *out, double *U, double *W, size_t *bound) {
+  const parts *p = &m->p;
+  double V = 1;
+  memset(out, 0, sizeof *out);
+  conservative_sums(m, U, W, bound, out);
+  double *K = out->part[DPD_P_KINETIC];
+  const agglo_shear *le = stress_shear(m);
+  for (size_t i = 0; i < m->n; i++) {
+    if (p->gh[i]) continue;
+    /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
+    const double ux = le ? agglo_shear_stream(le, p->x[1][i]) : 0;
+    const double mi = 1 / p->im[i], v[3] = {p->v[0][i] - ux, p->v[1][i], p->v[2][i]};
+    const double mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
+    add_virial(K, mv, v);
+  }
+  for (int k = 0; k < m->dim; k++) V *= m->len[k];
+  const double Pu = m->u.energy / pow(m->u.length, m->dim) / V;
+  for (int q = 0; q < DPD_P_PARTS; q++)
+    for (int a = 0; a < DPD_P_COMPONENTS; a++) out->part[q][a] *= Pu;
+}
+
+void agglo_dpd_stress_of(const void *state, agglo_dpd_stress *out) {
+  double U, W;
+  size_t bound;
+  stress_sums(state, out, &U, &W, &bound);
+}
+
+void agglo_dpd_refresh_thermostat(dpd *m, const double *tv, uint64_t step) {
+  for (size_t k = 0; k < m->n; k++)
+    for (int d = 0; d < 3; d++) m->p.t[d][k] = tv[3 * m->p.perm[k] + d];
+  m->force_step = step;
+}
+
+static const char *const dpd_stats_formats[] = {
+    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.0f", /* then the stress columns (dpd_stress.h) */
+    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g"};
 
 static void dpd_stats_numbers(const void *state, double *v, int *has) {
   const dpd *m = state;
-  for (int k = 0; k < 6; k++) has[k] = 1;
+  for (int k = 0; k < 6 + m->stress_cols; k++) has[k] = 1;
   v[0] = m->T_last * m->u.energy;
   int64_t cnt;
   double T = agglo_half_mean_value(&m->T_half, &cnt);
@@ -1256,7 +1362,13 @@ static void dpd_stats_numbers(const void *state, double *v, int *has) {
   /* potential, total energy, virial pressure P = (sum m v^2 + W) / (d V), bound pairs */
   double U, W, K2 = 0, V = 1;
   size_t bound;
-  conservative_sums(m, &U, &W, &bound);
+  if (m->stress_cols) { /* the tensor's columns after the others, from the same pass */
+    agglo_dpd_stress T;
+    stress_sums(m, &T, &U, &W, &bound);
+    agglo_dpd_stress_values(&m->cfg, &T, v + 6);
+  } else {
+    conservative_sums(m, &U, &W, &bound, NULL);
+  }
   for (size_t i = 0; i < m->n; i++)
     for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
       const double vk = m->shear && k == 0 ? m->p.v[0][i] - agglo_shear_stream(&m->le, m->p.x[1][i])
@@ -1580,22 +1692,30 @@ static const char *dpd_new_state_refused(const void *state) {
                       "(dpd.capillary_bridge = memory)" : NULL;
 }
 
-const agglo_model agglo_model_dpd = {
-    .name = "dpd",
-    .final_warning = dpd_final_warning,
-    .start_warning = dpd_start_warning,
-    .init = dpd_init,
-    .step = dpd_step,
-    .contact_gap = dpd_contact_gap,
-    .neighbors = NULL,
-    .save = dpd_save,
-    .load = dpd_load,
-    .destroy = dpd_destroy,
-    .stats_columns = ",temperature,temperature_mean_last_half,potential_energy,total_energy,"
-                     "pressure,bound_pairs",
-    .stats_count = 6,
-    .stats_formats = dpd_stats_formats,
-    .stats_numbers = dpd_stats_numbers,
-    .species = dpd_species,
-    .new_state_refused = dpd_new_state_refused,
-};
+#define DPD_COLUMNS ",temperature,temperature_mean_last_half,potential_energy,total_energy,pressure,bound_pairs"
+#define DPD_PARTS_XY ",pxy_kinetic,pxy_conservative,pxy_dissipative,pxy_random,pxy_bridge"
+#define DPD_MODEL(columns, count)                                                                  \
+  {.name = "dpd", .final_warning = dpd_final_warning, .start_warning = dpd_start_warning,          \
+   .init = dpd_init, .step = dpd_step, .contact_gap = dpd_contact_gap, .neighbors = NULL,          \
+   .save = dpd_save, .load = dpd_load, .destroy = dpd_destroy, .stats_columns = columns,           \
+   .stats_count = count, .stats_formats = dpd_stats_formats, .stats_numbers = dpd_stats_numbers,   \
+   .species = dpd_species, .new_state_refused = dpd_new_state_refused}
+
+const agglo_model agglo_model_dpd = DPD_MODEL(DPD_COLUMNS, 6);
+/* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear */
+static const agglo_model dpd_stress_3d = DPD_MODEL(
+    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY, 17);
+static const agglo_model dpd_stress_2d = DPD_MODEL(
+    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY, 14);
+static const agglo_model dpd_shear_3d = DPD_MODEL(
+    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY
+    ",viscosity", 18);
+static const agglo_model dpd_shear_2d = DPD_MODEL(
+    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY ",viscosity", 15);
+
+const agglo_model *agglo_dpd_dynamics(const agglo_config *c) {
+  const int cols = agglo_dpd_stress_columns(c);
+  if (!cols) return &agglo_model_dpd;
+  if (c->dim == 2) return cols == 9 ? &dpd_shear_2d : &dpd_stress_2d;
+  return cols == 12 ? &dpd_shear_3d : &dpd_stress_3d;
+}

@@ -73,6 +73,8 @@ typedef struct agglo_dpd_state {
   size_t *colour_start;
   int ncolours;
   double contact_gap_sys;
+  uint64_t force_step;    /* the step whose random numbers the last force evaluation drew */
+  int stress_cols;        /* stats.csv columns of the pressure tensor (dpd_stress.h), or 0 */
 } dpd;
 
 
@@ -98,5 +100,9 @@ double agglo_dpd_temperature_of(int dim, const double sums[6]);
 void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *f);
 /* The temperature of a step computed elsewhere (summed over ranks): stats and the final check. */
 void agglo_dpd_record_temperature(dpd *m, double T);
+/* The predicted velocities tv (3n by system index, reduced units) and the step of the forces
+   into the model, after agglo_dpd_refresh: the thermostat's part of the pressure tensor of a
+   gathered state (dpd_stress.h). */
+void agglo_dpd_refresh_thermostat(dpd *m, const double *tv, uint64_t step);
 
 #endif

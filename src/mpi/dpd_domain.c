@@ -237,7 +237,7 @@ static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *
   if (d->b.rank == 0) {
     agglo_system *s = &sim->sys;
     dpd *m0 = sim->state;
-    double *xv = fbuf + 3 * s->n;
+    double *xv = fbuf + 3 * s->n, *tv = fbuf + 9 * s->n; /* tv: the predicted velocities */
     if (total != s->n)
       rc = agglo_error(AGGLO_ERROR_RUN, "step %lld: %zu particles gathered, %zu expected",
                        (long long)s->step, total, s->n);
@@ -255,9 +255,13 @@ static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *
         s->v[3 * i + k] = r[3 + k] * m0->u.velocity;
         fbuf[3 * i + k] = r[9 + k];
         xv[6 * i + k] = x, xv[6 * i + 3 + k] = r[3 + k]; /* (the system's, rounded, give back others) */
+        tv[3 * i + k] = r[6 + k];
       }
     }
-    if (rc == 0) agglo_dpd_refresh(m0, s, xv, fbuf);
+    if (rc == 0) {
+      agglo_dpd_refresh(m0, s, xv, fbuf);
+      agglo_dpd_refresh_thermostat(m0, tv, m->force_step); /* (the pressure tensor's thermostat part) */
+    }
     agglo_sim_replaced(sim);
   }
   free(mine), free(gathered);
@@ -282,8 +286,9 @@ static agglo_status run(domain *d, agglo_sim *sim) {
   agglo_id_index *map;
   agglo_status st = agglo_bricks_start(&d->b, sim, &step, &last, &map);
   const int64_t first = step;
-  double *fbuf = NULL; /* rank 0: the gathered forces (3n), then positions and velocities (6n) */
-  int bad = d->b.rank == 0 && !(fbuf = malloc((9 * sim->sys.n + 1) * sizeof *fbuf));
+  double *fbuf = NULL; /* rank 0: the gathered forces (3n), positions and velocities (6n), predicted
+                          velocities (3n) */
+  int bad = d->b.rank == 0 && !(fbuf = malloc((12 * sim->sys.n + 1) * sizeof *fbuf));
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (st == AGGLO_OK && bad) st = agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   double t_start = MPI_Wtime();

@@ -3,7 +3,8 @@
 usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
 
   np1        mpirun -np 1 writes the serial run's files byte for byte
-  fluid      Groot-Warren fluid on 1, 2, 4 ranks: the same stats rows to round-off early on,
+  fluid      Groot-Warren fluid on 1, 2, 4 ranks: the same stats rows to round-off early on
+             (the pressure tensor's columns too: rank 0 gathers the predicted velocities),
              the same T, P and g(r) within statistical error over the run
   attractive van der Waals DPD on 1, 2, 4 ranks: the same agglomerate statistics
   bridges    capillary bridges with memory on 1, 2, 4 ranks: the same bridges and agglomerates
@@ -177,7 +178,8 @@ if case == "np1":
     print("np1: trajectory.xyz, stats.csv, state.xyz, contacts.txt identical")
 
 elif case == "fluid":
-    args = FLUID + sets(("run.t_end", 12), ("output.stats_interval", 0.4), ("output.trajectory_interval", 2))
+    args = FLUID + sets(("run.t_end", 12), ("output.stats_interval", 0.4), ("output.trajectory_interval", 2),
+                        ("dpd.stress_tensor", "on"))
     res = {}
     for k in (1, 2, 4):
         run(k, f"fluid_np{k}", args)
@@ -190,6 +192,12 @@ elif case == "fluid":
         # early rows: the same to round-off (the sums run in another order)
         for col in ("temperature", "pressure", "potential_energy"):
             close(r1[1][col], rk[1][col], 1e-8, f"np{k} {col} at t = {r1[1]['time']}")
+        # the tensor's components and parts: to round-off of the diagonal's size
+        for col in ("pressure_xx", "pressure_xy", "pressure_yz", "pxy_kinetic", "pxy_conservative",
+                    "pxy_dissipative", "pxy_random"):
+            a, b = float(r1[1][col]), float(rk[1][col])
+            if abs(a - b) > 1e-8 * float(r1[1]["pressure"]):
+                fail(f"np{k} {col} at t = {r1[1]['time']}: {a!r} against {b!r}")
         # the run: mean T over the last half and mean P over the second half, within 1.5 %
         half = len(r1) // 2
         close(r1[-1]["temperature_mean_last_half"], rk[-1]["temperature_mean_last_half"], 0.015, f"np{k} mean T")
