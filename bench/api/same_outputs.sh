@@ -16,6 +16,10 @@ for ini in examples/*.ini; do
   if ! "$ref" list | grep -q "^  ${model:-contact} "; then
     echo "new model $name (REF has no model ${model})"; continue
   fi
+  # a scenario REF refuses and NEW accepts uses a key newer than REF (dpd_shear: dpd.shear_rate)
+  if ! "$ref" run "$ini" --check > /dev/null 2>&1 && "$new" run "$ini" --check > /dev/null 2>&1; then
+    echo "new scenario $name (REF refuses one of its keys)"; continue
+  fi
   # a few hundred steps of each (ballistic: to one cluster; the 10^5 case cut to 20 000 particles)
   over=(-s run.t_end=0.5)
   case $name in
