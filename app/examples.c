@@ -73,6 +73,7 @@ static const char *const described[][2] = {
     {"dpd_capillary.ini", "375 particles, capillary bridges (Mokkapati Tab. 5-6)"},
     {"dpd_colloids_solvent.ini", "30 colloids aggregating in an explicit DPD solvent"},
     {"dpd_groot_warren.ini", "Groot-Warren DPD fluid, N = 24 000 (validation, benchmark)"},
+    {"dpd_shear.ini", "Groot-Warren DPD fluid under Lees-Edwards shear, N = 3000"},
     {"dpd_vdw.ini", "375 particles, van der Waals, 25^3, rc = 3 (Mokkapati Tab. 3-4)"},
     {"dpd_vdw_si.ini", "the van der Waals case in SI units (prints the conversion)"},
     {"gluey_billiard.ini", "two spheres glue, rotate, separate (Lefebvre Fig. 15)"},

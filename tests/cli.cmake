@@ -301,6 +301,13 @@ set_tests_properties(cli_convert_truncated_leaves_nothing PROPERTIES TIMEOUT 60
 cli_error(unused_flow_in_dpd
   "flow\\.type is set but the dpd model does not use it \\(used by: contact\\)"
   run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.type=shear)
+# Lees-Edwards shear needs periodic x and y: a wall is refused naming both keys
+cli_error(dpd_shear_wall
+  "dpd\\.shear_rate = 0\\.5 needs a periodic box along x and y.*box\\.boundary is a wall along y"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s box.boundary=periodic,wall,periodic)
+cli_error(dpd_shear_nan
+  "dpd\\.shear_rate = nan is out of range"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s dpd.shear_rate=nan)
 # two particles placed on one centre: a contact between them has no direction
 cli_error(gluey_same_centre
   "gluey\\.positions: particles 1 and 2 have the same centre \\(0\\.45, 0\\.45\\) \\(allowed: distinct centres\\)"

@@ -16,12 +16,10 @@ for ini in examples/*.ini; do
   if ! "$ref" list | grep -q "^  ${model:-contact} "; then
     echo "new model $name (REF has no model ${model})"; continue
   fi
-  # nor a scenario that sets a key REF does not know (a feature newer than REF, e.g. dpd.shear_rate)
-  refkeys=$("$ref" list keys 2>/dev/null)
-  newer=$(awk '/^\[/ { s = substr($0, 2, index($0, "]") - 2) }
-               /^[a-z_0-9]+[ \t]*=/ { k = $0; sub(/[ \t]*=.*/, "", k); print s "." k }' "$ini" |
-          while read -r k; do grep -qF "\`$k\`" <<< "$refkeys" || printf '%s ' "$k"; done)
-  if [ -n "$newer" ]; then echo "new keys $name (REF has no ${newer% })"; continue; fi
+  # a scenario REF refuses and NEW accepts uses a key newer than REF (dpd_shear: dpd.shear_rate)
+  if ! "$ref" run "$ini" --check > /dev/null 2>&1 && "$new" run "$ini" --check > /dev/null 2>&1; then
+    echo "new scenario $name (REF refuses one of its keys)"; continue
+  fi
   # a few hundred steps of each (ballistic: to one cluster; the 10^5 case cut to 20 000 particles)
   over=(-s run.t_end=0.5)
   case $name in

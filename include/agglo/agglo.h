@@ -103,6 +103,9 @@ enum { AGGLO_WALL = 0, AGGLO_PERIODIC = 1 };
 typedef struct {
   double lo[3], hi[3], len[3]; /* len = hi - lo; 2D boxes have lo[2] = hi[2] = len[2] = 0 */
   int periodic[3];             /* per axis: AGGLO_WALL or AGGLO_PERIODIC */
+  /* Lees-Edwards shear (DPD's dpd.shear_rate): the image of the box across its upper y face is
+     shifted by +shear_x along x (across the lower face by -shear_x); 0: none */
+  double shear_x;
 } agglo_box;
 
 /* ---- a simulation ------------------------------------------------------------------------ */

@@ -258,9 +258,30 @@ static inline __attribute__((always_inline)) int scan_particle(const agglo_syste
   const axis_cells *ax = tab[0] + ci % g->nc[0], *ay = tab[1] + (ci / g->nc[0]) % g->nc[1],
                    *az = tab[2] + ci / (g->nc[0] * g->nc[1]);
   size_t first = out->n;
+  /* Lees-Edwards shear: the row of cells across a y face is shifted along x by the box's
+     shear_x, not by whole cells; it is scanned whole, with the sheared minimum image */
+  const int le = s->box.shear_x != 0 && s->box.periodic[1], cy = (int)((ci / g->nc[0]) % g->nc[1]);
   for (int a = 0; a < az->ncell; a++)
     for (int b = 0; b < ay->ncell; b++) {
       size_t row = ((size_t)az->cell[a] * g->nc[1] + ay->cell[b]) * g->nc[0];
+      if (le && (g->nc[1] == 1 || abs(ay->cell[b] - cy) > 1)) {
+        size_t p0 = g->first[row], p1 = g->first[row + g->nc[0]];
+        if (out->n + (p1 - p0) + 4 > out->cap) {
+          size_t cap = 2 * out->cap + (p1 - p0) + 1024;
+          int32_t *nv = realloc(out->v, cap * sizeof *nv);
+          if (!nv) return -1;
+          out->v = nv, out->cap = cap;
+        }
+        for (size_t p = p0; p < p1; p++) {
+          const double xj[3] = {g->gx[p], g->gy[p], g->gz[p]};
+          double d[3], lim = reach + ri + g->gr[p];
+          agglo_box_delta(&s->box, xi, xj, d);
+          int32_t j = g->members[p];
+          out->v[out->n] = j;
+          out->n += (size_t)((d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < lim * lim) & ((size_t)j > i));
+        }
+        continue;
+      }
       for (int q = 0; q < ax->nrun; q++) {
         /* a run of consecutive cells is one contiguous range of members */
         size_t p0 = g->first[row + ax->lo[q]], p1 = g->first[row + ax->hi[q] + 1];

@@ -35,11 +35,21 @@ static inline int agglo_stop_requested(const agglo_system *s) {
 int agglo_system_alloc(agglo_system *s, int dim, size_t n);
 void agglo_system_free(agglo_system *s);
 
-/* Minimum-image separation x_j - x_i. */
+/* Minimum-image separation x_j - x_i. Under Lees-Edwards shear (b->shear_x != 0), the image of
+   j across a y face is also shifted along x by -+shear_x (src/models/dpd_shear.h). */
 static inline void agglo_box_delta(const agglo_box *b, const double *xi, const double *xj,
                                    double d[3]) {
+  double shift = 0;
+  if (b->shear_x != 0 && b->periodic[1]) {
+    const double dy = xj[1] - xi[1];
+    shift = dy > 0.5 * b->len[1] ? -b->shear_x : dy < -0.5 * b->len[1] ? b->shear_x : 0;
+  }
   for (int k = 0; k < 3; k++) {
     double dk = xj[k] - xi[k];
+    if (k == 0 && shift != 0) {
+      dk += shift;
+      if (b->periodic[0]) dk -= b->len[0] * __builtin_rint(dk / b->len[0]);
+    }
     if (b->periodic[k]) {
       if (dk > 0.5 * b->len[k]) dk -= b->len[k];
       else if (dk < -0.5 * b->len[k]) dk += b->len[k];

@@ -137,6 +137,11 @@ static const agglo_key keys[] = {
    "friction 2 core_damping sqrt(core_k mu) (mu the pair's reduced mass) and its random force at "
    "kT, under every thermostat (it removes the energy a bond releases into its stiffest "
    "vibration); 1 = critical, 0 = none (docs/dpd.md)"},
+  {"dpd", "shear_rate", T_DOUBLE, OWN(shear_rate), "0", -1e6, 1e6, 0, 0,
+   "Lees-Edwards shear rate gamma_dot (1/time): the images across the y faces of the box are "
+   "shifted along x by +-gamma_dot L_y t (mod L_x) and move at +-gamma_dot L_y, the streaming "
+   "velocity is gamma_dot (y - y_mid); needs box.boundary periodic along x and y; 0 = no shear "
+   "(docs/dpd.md)"},
   {"dpd", "agglomerate_gap", T_DOUBLE, OWN(agglomerate_gap), "0", 0, BIG, 0, 0,
    "two particles belong to one agglomerate when their surface gap is below this (0: centres "
    "closer than one diameter, the thesis's definition)"},
@@ -188,6 +193,18 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
     if (vdw(dp->conservative_ij.v[q]) && !(dp->min_gap > 0))
       return agglo_fail(err, errlen, "dpd.min_gap must be > 0 when a pair of dpd.conservative_ij "
                         "is vdw or vdw_reduced");
+  if (dp->shear_rate != 0) {
+    for (int k = 0; k < 2; k++)
+      if (c->boundary.v[c->boundary.n == 1 ? 0 : k] != AGGLO_PERIODIC)
+        return agglo_fail(err, errlen, "dpd.shear_rate = %g needs a periodic box along x and y (the "
+                          "Lees-Edwards images), but box.boundary is a wall along %s; allowed: "
+                          "box.boundary = periodic on axes 0 and 1, or dpd.shear_rate = 0",
+                          dp->shear_rate, k ? "y" : "x");
+    if (!(fabs(dp->shear_rate) * c->dt <= 1))
+      return agglo_fail(err, errlen, "dpd.shear_rate = %g with run.dt = %g shears the box by %g per "
+                        "step; allowed: |dpd.shear_rate| run.dt <= 1", dp->shear_rate, c->dt,
+                        fabs(dp->shear_rate) * c->dt);
+  }
   double rc_max = dp->rc_ij.n ? 0 : dp->rc;
   for (int q = 0; q < dp->rc_ij.n; q++) rc_max = fmax(rc_max, dp->rc_ij.v[q]);
   if (c->fraction <= 0)
@@ -210,7 +227,8 @@ static void radius_mass(const agglo_config *c, size_t i, size_t n, double *r, do
 }
 
 /* DPD: Maxwell-Boltzmann velocities at dpd.kT (per particle, keyed by id), then the mass-weighted
-   mean removed so that the total momentum is zero. */
+   mean removed so that the total momentum is zero; under shear the streaming velocity
+   gamma_dot (y - y_mid) is added to them [choice, docs/models.md]: the flow starts linear. */
 static int start(agglo_system *s, const agglo_config *c, char *err, size_t errlen) {
   (void)err, (void)errlen;
   double p[3] = {0, 0, 0}, mt = 0;
@@ -224,6 +242,9 @@ static int start(agglo_system *s, const agglo_config *c, char *err, size_t errle
   }
   for (size_t i = 0; i < s->n; i++)
     for (int k = 0; k < s->dim; k++) s->v[3 * i + k] -= p[k] / mt;
+  const double rate = agglo_dpd_of(c)->shear_rate, y_mid = s->box.lo[1] + 0.5 * s->box.len[1];
+  if (rate != 0)
+    for (size_t i = 0; i < s->n; i++) s->v[3 * i] += rate * (s->x[3 * i + 1] - y_mid);
   return 0;
 }
 
@@ -243,7 +264,8 @@ const agglo_model_entry agglo_dpd_entry = {
     .n_keys = sizeof keys / sizeof keys[0],
     .settings_size = sizeof(agglo_dpd_settings),
     /* the particles' species, radii and masses are the state's; units scale its numbers */
-    .fixed_on_restart = "dpd.units dpd.species dpd.species_radius dpd.species_mass",
+    /* the Lees-Edwards offset is gamma_dot L_y t since t = 0 */
+    .fixed_on_restart = "dpd.units dpd.species dpd.species_radius dpd.species_mass dpd.shear_rate",
     .validate = validate,
     .radius_mass = radius_mass,
     .start = start,

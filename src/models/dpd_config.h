@@ -19,6 +19,7 @@ typedef struct {
   double min_gap, core_k, agglomerate_gap;
   int thermostat, cap_bridge, lj_shift;
   double transverse_ratio, langevin_gamma, core_damping;
+  double shear_rate; /* Lees-Edwards shear rate gamma_dot (dpd_shear.h); 0 = none */
   /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
   agglo_list species_radius, species_mass;
   agglo_enum_list conservative_ij;

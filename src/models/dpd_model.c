@@ -317,6 +317,14 @@ void agglo_dpd_sort(dpd *m) {
   parts *p = &m->p, *q = &m->q;
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t i = 0; i < n; i++) {
+    if (m->shear) { /* Lees-Edwards: through a y face, shifted along x in place and velocity */
+      double xs[3] = {p->x[0][i], p->x[1][i], p->x[2][i]}, vs[3] = {p->v[0][i], 0, 0};
+      const double ny = agglo_shear_wrap_y(&m->le, m->lo[1], xs, vs);
+      if (ny != 0) {
+        p->x[0][i] = xs[0], p->x[1][i] = xs[1], p->v[0][i] = vs[0];
+        p->t[0][i] -= ny * m->le.dvx;
+      }
+    }
     double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
     p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
     m->cell_of[i] = p->gh[i] == AGGLO_DPD_DROP
@@ -385,20 +393,45 @@ static void bond_push(struct bond_buf *b, uint64_t k) {
   b->k[b->n++] = k;
 }
 
+/* At most this many neighbour cells of a cell: 26, or under Lees-Edwards shear 3 x (5 + 3 + 5)
+   when both y neighbours lie across a y face (the row of cells there is shifted along x). */
+#define NBR_MAX 39
+
+/* Under shear, the cells of the row across a y face (sign = +1: across the upper face, whose
+   image is shifted by +offset) that can hold a partner of cell cx: the cells cx + delta whose
+   shifted span meets [cx w - rc, (cx + 1) w + rc], i.e. -w - rc < delta w + sign offset < w + rc
+   (w the cell width). The test seen from the other face (delta -> -delta, sign -> -sign) is the
+   same numbers negated, so the relation is symmetric, as the "higher index" rule needs. Returns
+   the number of deltas (at most 5). */
+static int shear_row_deltas(const dpd *m, int sign, int delta[5]) {
+  const double w = m->len[0] / m->nc[0], reach = w + m->rc + 1e-9 * m->len[0];
+  const double off = sign > 0 ? m->le.offset : -m->le.offset;
+  int nd = 0;
+  for (int d = (int)floor((-reach - off) / w) - 1; d <= (int)ceil((reach - off) / w) + 1 && nd < 5; d++) {
+    const double g = d * w + off;
+    if (-reach < g && g < reach) delta[nd++] = d;
+  }
+  return nd;
+}
+
 /* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
-   indices [a, b). Returns the number of ranges (at most 26). */
-static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size_t ra[26],
-                            size_t rb[26]) {
-  size_t cells[26];
+   indices [a, b). Returns the number of ranges (at most NBR_MAX). */
+static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size_t ra[NBR_MAX],
+                            size_t rb[NBR_MAX]) {
+  size_t cells[NBR_MAX];
   int nn = 0;
   for (int dz = -1; dz <= 1; dz++)
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dx = -1; dx <= 1; dx++) {
+    for (int dy = -1; dy <= 1; dy++) {
+      int dxs[5] = {-1, 0, 1}, ndx = 3;
+      const int across = cy + dy < 0 ? -1 : cy + dy >= m->nc[1] ? 1 : 0;
+      if (m->shear && across) ndx = shear_row_deltas(m, across, dxs);
+      for (int t = 0; t < ndx; t++) {
+        const int dx = dxs[t];
         int cc[3] = {cx + dx, cy + dy, cz + dz}, skip = 0;
         for (int k = 0; k < 3; k++) {
           if (cc[k] >= 0 && cc[k] < m->nc[k]) continue;
           if (!m->periodic[k]) skip = 1;
-          else cc[k] = (cc[k] + m->nc[k]) % m->nc[k];
+          else cc[k] = ((cc[k] % m->nc[k]) + m->nc[k]) % m->nc[k];
         }
         if (skip) continue;
         size_t q = ((size_t)cc[2] * m->nc[1] + cc[1]) * m->nc[0] + cc[0];
@@ -406,10 +439,11 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
         int dup = 0;
         for (int t = 0; t < nn; t++) dup |= cells[t] == q;
         if (dup) continue;
-        int t = nn++; /* insertion, ascending */
-        while (t > 0 && cells[t - 1] > q) cells[t] = cells[t - 1], t--;
-        cells[t] = q;
+        int u = nn++; /* insertion, ascending */
+        while (u > 0 && cells[u - 1] > q) cells[u] = cells[u - 1], u--;
+        cells[u] = q;
       }
+    }
   int nr = 0;
   for (int t = 0; t < nn; t++) {
     if (nr > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
@@ -421,16 +455,19 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
 /* upper_neighbours of every cell of the row (cy, cz): inside the row (0 < cx < nc0 - 1) nothing
    wraps along x, so a cell's ranges are those of cell cx = 1 shifted by cx - 1 (the same cells,
    order and merges); only the two ends and cell 1 are computed (the search per cell was a fifth
-   of the force evaluation). */
+   of the force evaluation). Under shear, a row next to a y face is searched cell by cell: the
+   row across the face is shifted along x by the offset, not by whole cells. */
 typedef struct {
-  int cy, cz, nr[3];
-  size_t ra[3][26], rb[3][26];
+  int cy, cz, nr[3], per_cell;
+  size_t ra[3][NBR_MAX], rb[3][NBR_MAX];
 } row_neighbours;
 
 static void row_neighbours_of(const dpd *m, int cy, int cz, row_neighbours *rn) {
   const int n0 = m->nc[0];
   const size_t row = ((size_t)cz * m->nc[1] + cy) * n0;
   rn->cy = cy, rn->cz = cz;
+  rn->per_cell = m->shear && (cy == 0 || cy == m->nc[1] - 1);
+  if (rn->per_cell) return;
   for (int k = 0; k < 3; k++) {
     const int cx = k == 0 ? 0 : k == 1 ? 1 : n0 - 1;
     rn->nr[k] = cx < n0 && (k != 1 || n0 >= 3) && (k != 2 || n0 >= 2)
@@ -441,7 +478,11 @@ static void row_neighbours_of(const dpd *m, int cy, int cz, row_neighbours *rn) 
 
 /* The upper neighbour ranges of cell cx of the row, as upper_neighbours gives them; returns
    their number. */
-static inline int cell_neighbours(const row_neighbours *rn, int n0, int cx, size_t ra[26], size_t rb[26]) {
+static inline int cell_neighbours(const dpd *m, const row_neighbours *rn, int cx, size_t ra[NBR_MAX],
+                                  size_t rb[NBR_MAX]) {
+  const int n0 = m->nc[0];
+  if (rn->per_cell)
+    return upper_neighbours(m, cx, rn->cy, rn->cz, ((size_t)rn->cz * m->nc[1] + rn->cy) * n0 + cx, ra, rb);
   const int k = cx == 0 ? 0 : cx == n0 - 1 ? 2 : 1;
   const size_t shift = k == 1 ? (size_t)cx - 1 : 0;
   for (int t = 0; t < rn->nr[k]; t++) ra[t] = rn->ra[k][t] + shift, rb[t] = rn->rb[k][t] + shift;
@@ -489,6 +530,7 @@ typedef struct {
   int multi_rc; /* the species pairs have different cut-offs (dpd.rc_ij; read at run time) */
   int gaussian; /* Gaussian pair random numbers, else uniform (dpd.noise; read at run time) */
   int simd;     /* the loop over pairs is vectorised (FUSED) */
+  int shear;    /* Lees-Edwards images across the y faces (dpd_shear.h; no ghosts) */
 } pair_mode;
 
 /* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
@@ -517,14 +559,15 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
    conservative force F, weight w and ev = e.(v~_i - v~_j), under the pair thermostat `thermo`
    of step `step`: F e plus the central dissipative and random forces
    w (sigma zeta / sqrt(dt) - gamma w ev) e (dpd, transverse), plus the transverse ones
-   (transverse); langevin has none here (forces() adds its own to every particle). A pair on
+   (transverse); langevin has none here (forces() adds its own to every particle). dvs: under
+   shear, the x velocity of j's image less j's (ny gamma_dot L_y). A pair on
    the hard core (gb > 0, the core's dashpot) has the central friction gamma w^2 + gb and the
    random force sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. */
 static inline __attribute__((always_inline)) void thermostat(const dpd *m, const pair_mode md,
                                                             uint64_t step, int q, size_t i, size_t j,
                                                             uint32_t idi, uint32_t idj, double F,
                                                             double w, const double e[3], double ev,
-                                                            double gb, double F_out[3]) {
+                                                            double gb, double dvs, double F_out[3]) {
   const parts *p = &m->p;
   const int thermo = md.thermo, gaussian = md.gaussian;
   double z[3] = {0, 0, 0};
@@ -550,7 +593,7 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, const
   if (m->dim == 2) z[2] = 0;
   const double sz = (idi < idj ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
   const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
-  const double a0 = sz * z[0] - gd * (v0[i] - v0[j]), a1 = sz * z[1] - gd * (v1[i] - v1[j]);
+  const double a0 = sz * z[0] - gd * (md.shear ? v0[i] - v0[j] - dvs : v0[i] - v0[j]), a1 = sz * z[1] - gd * (v1[i] - v1[j]);
   const double a2 = sz * z[2] - gd * (v2[i] - v2[j]);
   const double ea = e[0] * a0 + e[1] * a1 + e[2] * a2;
   F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
@@ -581,8 +624,15 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
   const parts *p = &m->p;
   const size_t i = b->i[k], j = b->j[k];
   double d0 = p->x[0][i] - p->x[0][j], d1 = p->x[1][i] - p->x[1][j], d2 = p->x[2][i] - p->x[2][j];
+  double dvs = 0; /* under shear: the x velocity of j's image less j's */
+  if (md.shear) { /* Lees-Edwards: y first, then x shifted by the images crossed (dpd_shear.h) */
+    const double ny = rint(d1 * m->pinv[1]);
+    d1 -= m->plen[1] * ny;
+    d0 -= ny * m->le.offset;
+    dvs = ny * m->le.dvx;
+  }
   d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
-  d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
+  if (!md.shear) d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
   d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
   const double r = sqrt(b->r2[k]), inv_r = 1.0 / r;
   const double e[3] = {d0 * inv_r, d1 * inv_r, d2 * inv_r};
@@ -604,12 +654,12 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
     return;
   }
   const double w = 1.0 - r * m->inv_rcp[q];
-  const double dv0 = p->t[0][i] - p->t[0][j], dv1 = p->t[1][i] - p->t[1][j], dv2 = p->t[2][i] - p->t[2][j];
+  const double dv0 = md.shear ? p->t[0][i] - p->t[0][j] - dvs : p->t[0][i] - p->t[0][j], dv1 = p->t[1][i] - p->t[1][j], dv2 = p->t[2][i] - p->t[2][j];
   const double ev = md.simd ? fma(e[2], dv2, fma(e[0], dv0, e[1] * dv1)) /* FUSED */
                             : e[0] * dv0 + e[1] * dv1 + e[2] * dv2;
   double gb = 0, F[3];
   const double Fc = conservative(m, md.law, q, i, j, r, w, &st->min_gap, st->bb, &gb);
-  thermostat(m, md, step, q, i, j, idi, idj, Fc, w, e, ev, gb, F);
+  thermostat(m, md, step, q, i, j, idi, idj, Fc, w, e, ev, gb, dvs, F);
   /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
   b->F[0][k] = ROUNDED(F[0]), b->F[1][k] = ROUNDED(F[1]), b->F[2][k] = ROUNDED(F[2]);
   b->keep[k] = 1;
@@ -628,7 +678,7 @@ static inline __attribute__((always_inline)) void batch_flush(dpd *m, uint64_t s
                                                              pair_batch *b, const pair_mode md) {
   if (md.law == LAW_GW && !md.ghosts && md.thermo == DPD_THERMO_DPD && !md.multi_rc && !md.gaussian) {
     /* the fluid: no side effects, no branches, no calls -- vectorised */
-    const pair_mode fluid = {LAW_GW, DPD_THERMO_DPD, 0, 0, 0, 1};
+    const pair_mode fluid = {LAW_GW, DPD_THERMO_DPD, 0, 0, 0, 1, md.shear};
 #pragma omp simd
     for (size_t k = 0; k < b->n; k++) pair_force(m, step, st, b, k, fluid);
   } else {
@@ -657,7 +707,7 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
                                                                        const double *restrict x2,
                                                                        const size_t *restrict jj,
                                                                        size_t j0, size_t len,
-                                                                       pair_batch *b) {
+                                                                       pair_batch *b, const int shear) {
   const double rc2 = m->rc * m->rc;
   size_t n = b->n;
 #if defined(__AVX512F__)
@@ -673,8 +723,14 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
     __m512d d0 = _mm512_sub_pd(X0, _mm512_maskz_loadu_pd(live, x0 + k));
     __m512d d1 = _mm512_sub_pd(X1, _mm512_maskz_loadu_pd(live, x1 + k));
     __m512d d2 = _mm512_sub_pd(X2, _mm512_maskz_loadu_pd(live, x2 + k));
+    if (shear) { /* Lees-Edwards: y first, x shifted by the images crossed */
+      const __m512d ny = _mm512_roundscale_pd(_mm512_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION);
+      d1 = _mm512_fnmadd_pd(ny, L1, d1);
+      d0 = _mm512_fnmadd_pd(ny, _mm512_set1_pd(m->le.offset), d0);
+    }
     d0 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d0, I0), _MM_FROUND_CUR_DIRECTION), L0, d0);
-    d1 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION), L1, d1);
+    if (!shear)
+      d1 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d1, I1), _MM_FROUND_CUR_DIRECTION), L1, d1);
     d2 = _mm512_fnmadd_pd(_mm512_roundscale_pd(_mm512_mul_pd(d2, I2), _MM_FROUND_CUR_DIRECTION), L2, d2);
     const __m512d r2 = _mm512_fmadd_pd(d2, d2, _mm512_fmadd_pd(d0, d0, _mm512_mul_pd(d1, d1)));
     const __mmask8 hit = _mm512_mask_cmp_pd_mask(live, r2, R2, _CMP_LT_OQ) &
@@ -690,8 +746,13 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
 #pragma omp simd
   for (size_t k = 0; k < len; k++) {
     double d0 = xi[0] - x0[k], d1 = xi[1] - x1[k], d2 = xi[2] - x2[k];
+    if (shear) { /* Lees-Edwards: y first, x shifted by the images crossed */
+      const double ny = rint(d1 * m->pinv[1]);
+      d1 -= m->plen[1] * ny;
+      d0 -= ny * m->le.offset;
+    }
     d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
-    d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
+    if (!shear) d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
     d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
     r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
   }
@@ -722,7 +783,7 @@ static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, co
   const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
   for (size_t k = 0; k < len; k += CHUNK) {
     const size_t n0 = b->n, l = len - k < CHUNK ? len - k : CHUNK;
-    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b);
+    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b, md.shear);
     for (size_t h = n0; h < n; h++)
       b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
     b->n = n;
@@ -740,8 +801,8 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
   size_t c = ((size_t)rn->cz * m->nc[1] + rn->cy) * m->nc[0] + cx;
   size_t i0 = m->cell_start[c], i1 = m->cell_start[c + 1];
   if (i0 == i1) return;
-  size_t ra[27], rb[27], total = i1 - i0;
-  int nr = cell_neighbours(rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
+  size_t ra[NBR_MAX + 1], rb[NBR_MAX + 1], total = i1 - i0;
+  int nr = cell_neighbours(m, rn, cx, ra + 1, rb + 1) + 1;
   ra[0] = i0, rb[0] = i1;
   for (int t = 1; t < nr; t++)
     ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]], total += rb[t] - ra[t];
@@ -788,11 +849,13 @@ static inline __attribute__((always_inline)) void column_forces(dpd *m, int col,
 
 /* The variants: column_forces in one mode each. */
 typedef void (*column_kernel)(dpd *m, int col, uint64_t step, force_stats *st);
-#define VARIANT(name, law, thermo, ghosts)                                                      \
+#define VARIANT(name, law, thermo, ghosts, shear)                                               \
   static void name(dpd *m, int col, uint64_t step, force_stats *st) {                           \
-    column_forces(m, col, step, st, (pair_mode){law, thermo, ghosts, m->multi_rc, m->gaussian, 0});           \
+    column_forces(m, col, step, st, (pair_mode){law, thermo, ghosts, m->multi_rc, m->gaussian, 0, shear}); \
   }
-#define VARIANTS(name, law, thermo) VARIANT(name, law, thermo, 0) VARIANT(name##_ghosts, law, thermo, 1)
+#define VARIANTS(name, law, thermo)                                                             \
+  VARIANT(name, law, thermo, 0, 0) VARIANT(name##_ghosts, law, thermo, 1, 0)                    \
+  VARIANT(name##_shear, law, thermo, 0, 1)
 VARIANTS(gw_dpd, LAW_GW, DPD_THERMO_DPD)
 VARIANTS(gw_transverse, LAW_GW, DPD_THERMO_TRANSVERSE)
 VARIANTS(gw_langevin, LAW_GW, DPD_THERMO_LANGEVIN)
@@ -802,21 +865,23 @@ VARIANTS(pair_langevin, LAW_PAIR, DPD_THERMO_LANGEVIN)
 VARIANTS(bridges_dpd, LAW_BRIDGES, DPD_THERMO_DPD)
 VARIANTS(bridges_transverse, LAW_BRIDGES, DPD_THERMO_TRANSVERSE)
 VARIANTS(bridges_langevin, LAW_BRIDGES, DPD_THERMO_LANGEVIN)
-static const column_kernel kernels[3][3][2] = { /* [law][thermostat][ghosts] */
-    [LAW_GW] = {[DPD_THERMO_DPD] = {gw_dpd, gw_dpd_ghosts},
-                [DPD_THERMO_TRANSVERSE] = {gw_transverse, gw_transverse_ghosts},
-                [DPD_THERMO_LANGEVIN] = {gw_langevin, gw_langevin_ghosts}},
-    [LAW_PAIR] = {[DPD_THERMO_DPD] = {pair_dpd, pair_dpd_ghosts},
-                  [DPD_THERMO_TRANSVERSE] = {pair_transverse, pair_transverse_ghosts},
-                  [DPD_THERMO_LANGEVIN] = {pair_langevin, pair_langevin_ghosts}},
-    [LAW_BRIDGES] = {[DPD_THERMO_DPD] = {bridges_dpd, bridges_dpd_ghosts},
-                     [DPD_THERMO_TRANSVERSE] = {bridges_transverse, bridges_transverse_ghosts},
-                     [DPD_THERMO_LANGEVIN] = {bridges_langevin, bridges_langevin_ghosts}}};
+static const column_kernel kernels[3][3][3] = { /* [law][thermostat][ghosts, or 2: shear] */
+    [LAW_GW] = {[DPD_THERMO_DPD] = {gw_dpd, gw_dpd_ghosts, gw_dpd_shear},
+                [DPD_THERMO_TRANSVERSE] = {gw_transverse, gw_transverse_ghosts, gw_transverse_shear},
+                [DPD_THERMO_LANGEVIN] = {gw_langevin, gw_langevin_ghosts, gw_langevin_shear}},
+    [LAW_PAIR] = {[DPD_THERMO_DPD] = {pair_dpd, pair_dpd_ghosts, pair_dpd_shear},
+                  [DPD_THERMO_TRANSVERSE] = {pair_transverse, pair_transverse_ghosts, pair_transverse_shear},
+                  [DPD_THERMO_LANGEVIN] = {pair_langevin, pair_langevin_ghosts, pair_langevin_shear}},
+    [LAW_BRIDGES] = {[DPD_THERMO_DPD] = {bridges_dpd, bridges_dpd_ghosts, bridges_dpd_shear},
+                     [DPD_THERMO_TRANSVERSE] = {bridges_transverse, bridges_transverse_ghosts,
+                                                bridges_transverse_shear},
+                     [DPD_THERMO_LANGEVIN] = {bridges_langevin, bridges_langevin_ghosts,
+                                              bridges_langevin_shear}}};
 
 /* The variant of the model's modes now. */
 static column_kernel kernel_of(const dpd *m) {
   const int law = m->gw ? LAW_GW : m->bridges ? LAW_BRIDGES : LAW_PAIR;
-  return kernels[law][m->thermo][m->nghosts > 0];
+  return kernels[law][m->thermo][m->shear ? 2 : m->nghosts > 0]; /* (shear: no ghosts, refused over MPI) */
 }
 
 /* The bridges found by the threads become the set of the next evaluation. */
@@ -884,6 +949,8 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
            DPD-VV prediction v~: lambda = 0.65, tuned for the pair thermostat, runs a per-particle
            friction cold (0.964 kT against 1.0006 for xi = 4.5 in the Groot-Warren fluid) */
         for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.v[k][i];
+        /* under shear, the friction acts on the peculiar velocity v - u(y) */
+        if (m->shear) m->f[0][i] += xi * agglo_shear_stream(&m->le, m->p.x[1][i]);
       }
     }
   }
@@ -924,6 +991,7 @@ static void dpd_destroy(void *state) {
 static void write_back(const dpd *m, agglo_system *s) {
   double L = m->u.length, V = m->u.velocity;
   const parts *p = &m->p;
+  if (m->shear) s->box.shear_x = m->le.offset * L; /* the analysis and pictures see the images */
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
@@ -988,6 +1056,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   m->core_gamma = 2 * agglo_dpd_of(c)->core_damping * sqrt(agglo_dpd_of(c)->core_k * u->length * u->length / u->energy);
   m->sig_l = sqrt(2 * m->xi * kT / m->dt);
   agglo_half_mean_init(&m->T_half);
+  m->shear = agglo_dpd_of(c)->shear_rate != 0;
   for (int k = 0; k < 3; k++) {
     m->len[k] = s->box.len[k] / u->length;
     m->lo[k] = s->box.lo[k] / u->length;
@@ -997,6 +1066,10 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
     m->wall[k] = k < s->dim && !s->box.periodic[k];
     m->wlo[k] = m->lo[k], m->whi[k] = m->lo[k] + m->len[k];
   }
+  /* Lees-Edwards: the rate in reduced units, the offset of the state's time (a function of the
+     step: a restart continues it bit for bit) */
+  m->le = agglo_shear_make(agglo_dpd_of(c)->shear_rate * u->time, m->lo, m->len, m->periodic,
+                           (double)s->step * m->dt);
   /* species and per-pair coefficients */
   int ns = m->nspec = agglo_dpd_of(c)->species.n ? agglo_dpd_of(c)->species.n : 1;
   m->pp = calloc((size_t)ns * ns, sizeof *m->pp);
@@ -1111,18 +1184,24 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
   for (int col = 0; col < m->nc[1] * m->nc[2]; col++) {
     row_neighbours_of(m, col % m->nc[1], col / m->nc[1], &rn);
       for (int cx = 0; cx < m->nc[0]; cx++) {
-        size_t c = (size_t)col * m->nc[0] + cx, ra[27], rb[27];
-        int nr = cell_neighbours(&rn, m->nc[0], cx, ra + 1, rb + 1) + 1;
+        size_t c = (size_t)col * m->nc[0] + cx, ra[NBR_MAX + 1], rb[NBR_MAX + 1];
+        int nr = cell_neighbours(m, &rn, cx, ra + 1, rb + 1) + 1;
         for (int t = 1; t < nr; t++) ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]];
         for (size_t i = m->cell_start[c]; i < m->cell_start[c + 1]; i++) {
           ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
           for (int t = 0; t < nr; t++)
             for (size_t j = ra[t]; j < rb[t]; j++) {
               double d2 = 0;
-              for (int k = 0; k < 3; k++) {
-                double d = p->x[k][i] - p->x[k][j];
-                d -= m->plen[k] * rint(d * m->pinv[k]);
-                d2 += d * d;
+              if (m->shear) { /* the Lees-Edwards image */
+                double d[3] = {p->x[0][i] - p->x[0][j], p->x[1][i] - p->x[1][j], p->x[2][i] - p->x[2][j]};
+                agglo_shear_min_image(&m->le, d);
+                d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+              } else {
+                for (int k = 0; k < 3; k++) {
+                  double d = p->x[k][i] - p->x[k][j];
+                  d -= m->plen[k] * rint(d * m->pinv[k]);
+                  d2 += d * d;
+                }
               }
               const int q = p->spec[i] * m->nspec + p->spec[j];
               if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
@@ -1165,7 +1244,11 @@ static void dpd_stats_numbers(const void *state, double *v, int *has) {
   size_t bound;
   conservative_sums(m, &U, &W, &bound);
   for (size_t i = 0; i < m->n; i++)
-    for (int k = 0; k < m->dim; k++) K2 += m->p.v[k][i] * m->p.v[k][i] / m->p.im[i];
+    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
+      const double vk = m->shear && k == 0 ? m->p.v[0][i] - agglo_shear_stream(&m->le, m->p.x[1][i])
+                                           : m->p.v[k][i];
+      K2 += vk * vk / m->p.im[i];
+    }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
   const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
   v[2] = U * E, v[3] = (U + 0.5 * K2) * E, v[4] = (K2 + W) / (m->dim * V) * Pu, v[5] = (double)bound;
@@ -1229,7 +1312,10 @@ void agglo_dpd_kinetic_sums(const dpd *m, double out[6]) {
     if (p->gh[i]) continue;
     double mi = 1 / p->im[i];
     out[0] += mi;
-    for (int k = 0; k < m->dim; k++) out[1 + k] += mi * p->v[k][i], out[4] += mi * p->v[k][i] * p->v[k][i];
+    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
+      const double vk = m->shear && k == 0 ? p->v[0][i] - agglo_shear_stream(&m->le, p->x[1][i]) : p->v[k][i];
+      out[1 + k] += mi * vk, out[4] += mi * vk * vk;
+    }
     out[5] += 1;
   }
 }
@@ -1264,6 +1350,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   dpd *m = state;
   /* 1. positions, predicted velocities, first half kick */
   agglo_dpd_drift(m);
+  if (m->shear) agglo_shear_set_time(&m->le, (double)(s->step + 1) * m->dt); /* the new positions' */
   agglo_dpd_sort(m);
   /* 2. forces at the new positions and predicted velocities */
   force_stats st;

@@ -8,6 +8,7 @@
 #include "models/dpd_half_mean.h"
 #include "models/dpd_model.h"
 #include "models/dpd_pair_forces.h"
+#include "models/dpd_shear.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,10 @@ typedef struct agglo_dpd_state {
   double dt, lambda, rc, inv_sqrt_dt;
   double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
   int periodic[3];
+  /* Lees-Edwards shear (dpd.shear_rate != 0; dpd_shear.h): its offset is that of the positions
+     of the last sort, a function of the step (so a restart continues it bit for bit) */
+  int shear;
+  agglo_shear le;
   int wall[3];            /* walls reflect at wlo + r and whi - r (the scenario's box) */
   double wlo[3], whi[3];
   size_t cap;             /* particles the arrays hold */

@@ -331,6 +331,14 @@ static agglo_status run(domain *d, agglo_sim *sim) {
 }
 
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c) {
+  /* Lees-Edwards shear is not decomposed yet: the bricks at the y faces would exchange with
+     neighbours shifted along x (docs/dpd.md, "Shear"). Rank 0's setting decides for all. */
+  double rate = agglo_dpd_of(c)->shear_rate;
+  MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rate != 0)
+    return agglo_error(AGGLO_ERROR_INPUT, "dpd.shear_rate = %g: Lees-Edwards shear runs on one rank "
+                       "(serial or threaded: agglo run without mpirun, OMP_NUM_THREADS for threads), "
+                       "not over MPI bricks; allowed under mpirun: dpd.shear_rate = 0", rate);
   domain d = {0};
   char *err = agglo_error_buffer();
   int fail = setup(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;

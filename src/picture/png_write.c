@@ -182,7 +182,10 @@ static void draw_particle(painter *p, const view *v, const agglo_system *s, size
   int nx = image_shifts(&s->box, 0, x[0], s->r[i], sx);
   int ny = image_shifts(&s->box, 1, x[1], s->r[i], sy);
   for (int a = 0; a < nx; a++)
-    for (int b = 0; b < ny; b++) draw_disc(p, v, x[0] + sx[a], x[1] + sy[b], s->r[i], rgb);
+    for (int b = 0; b < ny; b++) { /* (Lees-Edwards: the image across a y face is shifted along x) */
+      double le = sy[b] > 0 ? s->box.shear_x : sy[b] < 0 ? -s->box.shear_x : 0;
+      draw_disc(p, v, x[0] + sx[a] + le, x[1] + sy[b], s->r[i], rgb);
+    }
 }
 
 /* Deeper discs (smaller z, further from a viewer looking down -z) are darker. */

@@ -56,6 +56,10 @@ CASES = {
     # n = 3000 in a box of 10 (the example's density 3; its 24 000 take 40 ms a step)
     "dpd_groot_warren": ((0.8, 2.44, 4.04), 4.8, {"particles.n": 3000, "box.size": 10},
                          "temperature record"),
+    # n = 648 in a box of 6 (the example's density 3): the Lees-Edwards offset and the velocity
+    # jump across the y faces at the restart times
+    "dpd_shear": ((0.8, 2.44, 4.04), 4.8, {"particles.n": 648, "box.size": 6,
+                                           "output.trajectory_interval": 0.4}, "temperature record"),
     "dpd_vdw": ((0.5, 1.02, 1.51), 1.75, {}, "temperature record"),
     # steps 1000, 2020, 3010 and 3500
     "dpd_vdw_si": ((1.734058863759e-08, 3.50279890479318e-08, 5.21951717994459e-08), 6.0692060231565e-08,

@@ -1,0 +1,333 @@
+/* Lees-Edwards shear of the DPD model (dpd.shear_rate, src/models/dpd_shear.h, docs/dpd.md):
+   a pair across the y faces feels exactly the force of the same pair inside the box (every
+   force law and thermostat path); the Groot-Warren fluid started at rest develops the linear
+   profile of slope gamma_dot from the boundaries alone, with the peculiar velocities at kT
+   within 2 % (3D and 2D); bitwise the same with 1 and 2 threads and after a restart; keys
+   refused with messages naming them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/clusters.h"
+#include "config/config.h"
+#include "core/model.h"
+#include "core/setup.h"
+#include "dpd_support.h"
+#include "models/dpd_config.h"
+#include "models/dpd_model.h"
+#include "models/dpd_shear.h"
+#include "models/dpd_state.h"
+
+/* Groot-Warren: rho = 3, a = 25, gamma = 4.5, kT = 1, rc = 1, dt = 0.04, lambda = 0.65, in a box
+   lx x ly (x lz), sheared at `rate`. */
+static void gw_config(agglo_config *c, int dim, double lx, double ly, double lz, double rate) {
+  agglo_config_defaults(c);
+  c->model = &agglo_dpd_entry;
+  c->dim = dim;
+  c->dt = 0.04;
+  c->t_end = 1e6;
+  double vol = lx * ly * (dim == 3 ? lz : 1);
+  c->n = (int64_t)llround(3 * vol);
+  c->radius = 0.1, c->radius_spread = 0, c->mass = 1;
+  c->size.n = dim, c->size.v[0] = lx, c->size.v[1] = ly, c->size.v[2] = lz;
+  c->boundary.n = 1, c->boundary.v[0] = 1;
+  c->seed = 7;
+  agglo_dpd_edit(c)->shear_rate = rate;
+}
+
+/* The force on particle id of a model. */
+static void force_of(const dpd *m, uint32_t id, double f[3]) {
+  for (size_t k = 0; k < m->n; k++)
+    if (m->p.id[k] == id)
+      for (int d = 0; d < 3; d++) f[d] = m->f[d][k];
+}
+
+/* Two particles at step 3 (offset gamma_dot L_y t = 0.5 x 8 x 0.75 = 3, exact): i at y = 7.75,
+   j at y = 0.25 across the upper face, whose image of j is at x_j + 3, y + 8, moving 4 faster
+   along x; and the same pair inside the box. Every number is exact in binary, so the forces
+   must be the same bits. */
+static void run_pair(int dim, int thermostat, int conservative, const double xi[3], const double xj[3],
+                     const double vi[3], const double vj[3], double fi[3], double fj[3]) {
+  agglo_config c;
+  gw_config(&c, dim, 8, 8, 8, 0.5);
+  c.n = 2, c.dt = 0.25;
+  agglo_dpd_edit(&c)->thermostat = thermostat;
+  agglo_dpd_edit(&c)->conservative = conservative;
+  agglo_dpd_edit(&c)->rc = 1.5;
+  char err[512];
+  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  agglo_system s;
+  memset(&s, 0, sizeof s);
+  if (agglo_setup(&s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  for (int d = 0; d < 3; d++) {
+    s.x[d] = d < dim ? xi[d] : 0, s.x[3 + d] = d < dim ? xj[d] : 0;
+    s.v[d] = d < dim ? vi[d] : 0, s.v[3 + d] = d < dim ? vj[d] : 0;
+  }
+  s.step = 3, s.t = 0.75;
+  void *state;
+  if (agglo_model_dpd.init(&state, &s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  const dpd *m = state;
+  assert_true(m->le.offset == 3 && m->le.dvx == 4);
+  force_of(m, (uint32_t)s.id[0], fi);
+  force_of(m, (uint32_t)s.id[1], fj);
+  agglo_model_dpd.destroy(state);
+  agglo_system_free(&s);
+}
+
+static void pair_across_the_face(void **st) {
+  (void)st;
+  const int laws[] = {AGGLO_PF_GROOT_WARREN, AGGLO_PF_LJ};
+  for (int dim = 2; dim <= 3; dim++)
+    for (int th = DPD_THERMO_DPD; th <= DPD_THERMO_TRANSVERSE; th++) /* (langevin: per particle) */
+      for (int l = 0; l < 2; l++) {
+        /* across: d = (4.25 - 1 - 3, 7.75 - 8.25, 0.5) = (0.25, -0.5, 0.5); velocities of j's
+           image (vj + 4) */
+        const double xi[3] = {4.25, 7.75, 5.5}, xj[3] = {1, 0.25, 5};
+        const double vi[3] = {0.5, -0.25, 0.75}, vj[3] = {-1.25, 0.5, 0.25};
+        const double yi[3] = {4.25, 3.75, 5.5}, yj[3] = {4, 4.25, 5};
+        const double wi[3] = {0.5, -0.25, 0.75}, wj[3] = {-1.25 + 4, 0.5, 0.25};
+        double fa[2][3], fb[2][3];
+        run_pair(dim, th, laws[l], xi, xj, vi, vj, fa[0], fa[1]);
+        run_pair(dim, th, laws[l], yi, yj, wi, wj, fb[0], fb[1]);
+        printf("%dD thermostat %d law %d: across (%.17g %.17g %.17g), inside (%.17g %.17g %.17g)\n",
+               dim, th, laws[l], fa[0][0], fa[0][1], fa[0][2], fb[0][0], fb[0][1], fb[0][2]);
+        assert_true(fa[0][0] != 0 && fa[0][1] != 0);
+        assert_memory_equal(fa, fb, sizeof fa);
+      }
+}
+
+/* The Groot-Warren fluid sheared at `rate` in a box lx x ly (x 4) under thermostat th, from
+   rest (thermal velocities only: the faces alone drive the flow; momentum diffuses over L_y in a
+   few time units) or from the linear profile; over `steps` steps after `skip`: the x velocity
+   binned in y, its least-squares slope, and the model's temperature of the peculiar velocities.
+   The slope's scatter between seeds is the fluid's own (its slowest shear mode): about 0.006 in
+   3D (N = 288, 3000 steps) and 0.01 in 2D (N = 288, 4000 steps), so the slope is checked at
+   rate 1 (within 2 %: 3 to 2 standard deviations). Viscous heating grows as rate^2: the peculiar
+   kT measured +2.3 % (dpd, 3D, mean of 6 seeds) at 0.5 and +9 % at 1, so kT is checked at
+   0.25 (+1.0 % dpd, -0.2 % transverse, +0.3 % langevin in 3D; 2D -0.8 % dpd, +0.2 % langevin). */
+static void steady_profile(int dim, double lx, double ly, double rate, int th, int from_rest, int steps,
+                           int skip, double *slope_out, double *T_out) {
+  const int bins = (int)ly;
+  agglo_config c;
+  gw_config(&c, dim, lx, ly, 4, rate);
+  agglo_dpd_edit(&c)->thermostat = th;
+  sim S;
+  start(&S, &c);
+  if (from_rest) {
+    const double y_mid = S.s.box.lo[1] + 0.5 * ly;
+    for (size_t i = 0; i < S.s.n; i++) S.s.v[3 * i] -= rate * (S.s.x[3 * i + 1] - y_mid);
+    char err[512];
+    agglo_model_dpd.destroy(S.state);
+    if (agglo_model_dpd.init(&S.state, &S.s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  }
+  advance(&S, skip);
+  double sum[64] = {0}, cnt[64] = {0}, T = 0;
+  for (int k = 0; k < steps; k++) {
+    advance(&S, 1);
+    T += ((const dpd *)S.state)->T_last;
+    for (size_t i = 0; i < S.s.n; i++) {
+      int b = (int)floor((S.s.x[3 * i + 1] - S.s.box.lo[1]) / ly * bins);
+      b = b < 0 ? 0 : b >= bins ? bins - 1 : b;
+      sum[b] += S.s.v[3 * i], cnt[b] += 1;
+    }
+  }
+  T /= steps;
+  double sy = 0, su = 0, syy = 0, syu = 0;
+  for (int b = 0; b < bins; b++) {
+    double y = (b + 0.5) * ly / bins, u = sum[b] / cnt[b];
+    sy += y, su += u, syy += y * y, syu += y * u;
+  }
+  double slope = (bins * syu - sy * su) / (bins * syy - sy * sy);
+  printf("%dD, N = %zu, thermostat %d, gamma_dot = %g%s: slope %.4f (%+.2f %%), peculiar kT %.4f "
+         "(%+.2f %%)\n", dim, S.s.n, th, rate, from_rest ? " from rest" : "", slope,
+         100 * (slope / rate - 1), T, 100 * (T - 1));
+  *slope_out = slope, *T_out = T;
+  stop(&S);
+}
+
+static void steady_profile_3d(void **st) {
+  (void)st;
+  double slope, T;
+  steady_profile(3, 4, 6, 1, DPD_THERMO_DPD, 1, 3000, 500, &slope, &T);
+  assert_true(fabs(slope - 1) < 0.02);
+  for (int th = DPD_THERMO_DPD; th <= DPD_THERMO_LANGEVIN; th++) {
+    steady_profile(3, 4, 6, 0.25, th, 0, 1500, 250, &slope, &T);
+    assert_true(fabs(T - 1) < 0.02);
+  }
+}
+
+static void steady_profile_2d(void **st) {
+  (void)st;
+  double slope, T;
+  steady_profile(2, 12, 8, 1, DPD_THERMO_DPD, 1, 4000, 1000, &slope, &T);
+  assert_true(fabs(slope - 1) < 0.02);
+  for (int th = DPD_THERMO_DPD; th <= DPD_THERMO_LANGEVIN; th += 2) {
+    steady_profile(2, 12, 8, 0.25, th, 0, 2000, 500, &slope, &T);
+    assert_true(fabs(T - 1) < 0.02);
+  }
+}
+
+/* 1 and 2 threads (N = 4608 >= the model's threshold of 4096), and a restart at step 20 of 40:
+   the same bytes. */
+static void threads_and_restart(void **st) {
+  (void)st;
+  for (int th = DPD_THERMO_DPD; th <= DPD_THERMO_LANGEVIN; th++) {
+    agglo_config c;
+    gw_config(&c, 3, 8, 12, 16, 0.8);
+    agglo_dpd_edit(&c)->thermostat = th;
+    double *xs[3], *vs[3];
+    size_t n = 0;
+    for (int t = 0; t < 2; t++) {
+      omp_set_num_threads(t + 1);
+      sim S;
+      start(&S, &c);
+      advance(&S, 40);
+      n = S.s.n;
+      xs[t] = malloc(3 * n * sizeof(double)), vs[t] = malloc(3 * n * sizeof(double));
+      memcpy(xs[t], S.s.x, 3 * n * sizeof(double)), memcpy(vs[t], S.s.v, 3 * n * sizeof(double));
+      stop(&S);
+    }
+    omp_set_num_threads(2);
+    assert_true(n >= 4096);
+    assert_memory_equal(xs[0], xs[1], 3 * n * sizeof(double));
+    assert_memory_equal(vs[0], vs[1], 3 * n * sizeof(double));
+    /* restart at step 20: the system and the model's file */
+    sim A, B;
+    start(&A, &c);
+    advance(&A, 20);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(agglo_model_dpd.save(A.state, f), 0);
+    start(&B, &c);
+    agglo_model_dpd.destroy(B.state);
+    memcpy(B.s.x, A.s.x, 3 * n * sizeof(double)), memcpy(B.s.v, A.s.v, 3 * n * sizeof(double));
+    B.s.step = A.s.step, B.s.t = A.s.t;
+    char err[256];
+    assert_int_equal(agglo_model_dpd.init(&B.state, &B.s, &c, err, sizeof err), 0);
+    rewind(f);
+    assert_int_equal(agglo_model_dpd.load(B.state, &B.s, f, err, sizeof err), 0);
+    fclose(f);
+    advance(&B, 20);
+    assert_memory_equal(B.s.x, xs[1], 3 * n * sizeof(double));
+    assert_memory_equal(B.s.v, vs[1], 3 * n * sizeof(double));
+    stop(&A), stop(&B);
+    for (int t = 0; t < 2; t++) free(xs[t]), free(vs[t]);
+  }
+}
+
+/* The images: the offset is gamma_dot L_y t mod L_x for either sign; the minimum image and the
+   wrap agree with a direct search over the images. */
+static void images(void **st) {
+  (void)st;
+  const double lo[3] = {-1, 2, 0}, len[3] = {5, 4, 3};
+  const int per[3] = {1, 1, 1};
+  agglo_shear le = agglo_shear_make(-0.75, lo, len, per, 10);
+  assert_true(le.offset >= 0 && le.offset < 5 && (le.offset < 1e-12 || le.offset > 5 - 1e-12)); /* -30 mod 5 */
+  agglo_shear_set_time(&le, 1);
+  assert_true(fabs(le.offset - 2) < 1e-12); /* -3 mod 5 */
+  int near = 0;
+  assert_true(agglo_shear_stream(&le, 4) == 0 && agglo_shear_stream(&le, 5) == -0.75);
+  for (int t = 0; t < 1000; t++) {
+    double a[3], b[3];
+    for (int k = 0; k < 3; k++)
+      a[k] = lo[k] + len[k] * ((t * 37 + 11 * k) % 101) / 101.0,
+      b[k] = lo[k] + len[k] * ((t * 53 + 29 * k) % 97) / 97.0;
+    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]}, best = INFINITY;
+    double ny = agglo_shear_min_image(&le, d);
+    for (int iy = -2; iy <= 2; iy++)
+      for (int ix = -2; ix <= 2; ix++)
+        for (int iz = -2; iz <= 2; iz++) { /* image of b: iy boxes up is shifted iy offsets */
+          double e0 = a[0] - (b[0] + iy * le.offset + ix * len[0]), e1 = a[1] - (b[1] + iy * len[1]);
+          double e2 = a[2] - (b[2] + iz * len[2]);
+          best = fmin(best, e0 * e0 + e1 * e1 + e2 * e2);
+        }
+    /* (y first is the nearest image for every pair closer than half the smallest side: any
+       cut-off a box allows) */
+    if (best < 1.5 * 1.5) assert_true(fabs(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - best) < 1e-9), near++;
+    double dv[3] = {0, 0, 0};
+    agglo_shear_velocity_image(&le, ny, dv);
+    assert_true(dv[0] == -ny * -0.75 * 4);
+  }
+  printf("%d of 1000 pairs closer than 1.5: the brute-force nearest image\n", near);
+  assert_true(near > 50);
+  double x[3] = {1, 6.5, 0}, v[3] = {0, 0, 0};
+  assert_true(agglo_shear_wrap_y(&le, lo[1], x, v) == 1);
+  assert_true(fabs(x[1] - 2.5) < 1e-12 && fabs(x[0] - (1 - 2)) < 1e-12 && v[0] == 3);
+}
+
+/* The analysis (clusters, sizes, agglomerates: core/cells.c's list and agglo_box_delta) sees the
+   sheared images: two touching spheres across the upper y face, B's image shifted by
+   shear_x = 3, are one cluster; without the shift they are apart. Filler particles spread over
+   the box make a grid of many cells, so the shifted row is searched as such. */
+static void clusters_across_the_face(void **st) {
+  (void)st;
+  for (int dim = 2; dim <= 3; dim++)
+    for (int shifted = 0; shifted < 2; shifted++) {
+      agglo_system s;
+      const size_t n = 202;
+      assert_int_equal(agglo_system_alloc(&s, dim, n), 0);
+      for (int k = 0; k < 3; k++) {
+        s.box.lo[k] = 0, s.box.len[k] = s.box.hi[k] = k < dim ? 8 : 0;
+        s.box.periodic[k] = k < dim;
+      }
+      s.box.shear_x = shifted ? 3 : 0;
+      for (size_t i = 0; i < n; i++) { /* fillers on a lattice, far from A and B */
+        s.r[i] = 0.1;
+        s.x[3 * i] = 0.5 + (double)(i % 10) * 0.7, s.x[3 * i + 1] = 2 + (double)(i / 10 % 10) * 0.4;
+        s.x[3 * i + 2] = dim == 3 ? 1 + (double)(i / 100) * 0.7 : 0;
+      }
+      const double a[3] = {4.25, 7.9, 6.5}, b[3] = {1.25, 0.1, 6.5};
+      for (int k = 0; k < dim; k++) s.x[3 * 200 + k] = a[k], s.x[3 * 201 + k] = b[k];
+      assert_int_equal(agglo_clusters_label(&s, NULL, 0.05, NULL), 0);
+      printf("%dD, shear_x = %g: clusters of A and B: %d %d\n", dim, s.box.shear_x, s.cluster[200],
+             s.cluster[201]);
+      assert_true((s.cluster[200] == s.cluster[201]) == shifted);
+      double d[3];
+      agglo_box_delta(&s.box, s.x + 3 * 200, s.x + 3 * 201, d);
+      if (shifted) assert_true(fabs(d[0]) < 1e-12 && fabs(d[1] - 0.2) < 1e-12);
+      agglo_system_free(&s);
+    }
+}
+
+/* Refused: non-finite, a wall along x or y, a strain per step above 1. */
+static void refused(void **st) {
+  (void)st;
+  agglo_config c;
+  char err[512];
+  gw_config(&c, 3, 4, 4, 4, 0);
+  assert_int_not_equal(agglo_config_set_value(&c, "dpd.shear_rate", "nan", err, sizeof err), 0);
+  printf("%s\n", err);
+  assert_non_null(strstr(err, "dpd.shear_rate"));
+  assert_int_not_equal(agglo_config_set_value(&c, "dpd.shear_rate", "inf", err, sizeof err), 0);
+  assert_non_null(strstr(err, "dpd.shear_rate"));
+  gw_config(&c, 3, 4, 4, 4, 0.5);
+  c.boundary.n = 3, c.boundary.v[0] = 1, c.boundary.v[1] = 0, c.boundary.v[2] = 1;
+  assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
+  printf("%s\n", err);
+  assert_non_null(strstr(err, "dpd.shear_rate"));
+  assert_non_null(strstr(err, "box.boundary"));
+  gw_config(&c, 3, 4, 4, 4, 30);
+  assert_int_not_equal(agglo_config_validate(&c, err, sizeof err), 0);
+  printf("%s\n", err);
+  assert_non_null(strstr(err, "run.dt"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(images),
+      cmocka_unit_test(refused),
+      cmocka_unit_test(pair_across_the_face),
+      cmocka_unit_test(clusters_across_the_face),
+      cmocka_unit_test(steady_profile_3d),
+      cmocka_unit_test(steady_profile_2d),
+      cmocka_unit_test(threads_and_restart),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
