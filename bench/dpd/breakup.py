@@ -12,7 +12,10 @@ Per member (DIR/dpd.shear_rate=R/seed=S/: stats.csv, sizes.csv), from the rows o
     (the size of the fragment a random particle sits in), averaged over the rows of the last
     quarter of the run, and the number average N / n_clusters likewise;
   - the bridges broken: bound_pairs at t = 0 minus bound_pairs at the end (net: bridges that
-    re-form are subtracted);
+    form are subtracted), and, when the member wrote trajectory.xyz, the bonds (pairs within the
+    agglomerate gap, 0.05 d, through the Lees-Edwards images) present in one frame and gone in
+    the next, summed over the frames (broken), and the reverse (formed): a bond that breaks and
+    re-forms between two frames is not seen;
   - the fragment-size distribution of the last row (sizes.csv).
 Over seeds: mean and standard error (sd / sqrt(n)); the power law <s>_w = A rate^-m fitted by
 least squares on log-log over the rates whose every seed broke up (time to break-up found), with
@@ -58,9 +61,52 @@ def member(path):
     w = [wavg[i] for i in q if not math.isnan(wavg[i])]
     bound = [int(float(r["bound_pairs"])) for r in rows]
     last = by_time.get(tkeys[-1], [])
-    return dict(n=n, t=t, largest=largest, tbreak=tbreak,
+    rate = float(os.path.basename(os.path.dirname(os.path.abspath(path))).split("=")[1])
+    return dict(n=n, t=t, largest=largest, tbreak=tbreak, bonds=bond_changes(path, rate),
                 size_w=sum(w) / len(w), size_n=sum(n / nclus[i] for i in q) / len(q),
                 broken=bound[0] - bound[-1], bound0=bound[0], last=sorted(last), t_end=t[-1])
+
+
+def bond_changes(path, rate, gap=0.05):
+    """(broken, formed) bonds between consecutive frames of path/trajectory.xyz, or None."""
+    import numpy as np
+    fn = os.path.join(path, "trajectory.xyz")
+    if not os.path.exists(fn):
+        return None
+    prev, broken, formed = None, 0, 0
+    with open(fn) as f:
+        while True:
+            line = f.readline()
+            if not line.strip():
+                break
+            n = int(line)
+            head = f.readline()
+            props = head.split("Properties=")[1].split()[0].split(":")
+            col, cols = 0, {}
+            for k in range(0, len(props), 3):
+                cols[props[k]] = col
+                col += int(props[k + 2])
+            L = float(head.split('Lattice="')[1].split()[0])
+            t = float(head.split("Time=")[1].split()[0])
+            rows = np.array([f.readline().split()[1:] for _ in range(n)], dtype=float)
+            x = rows[:, cols["pos"] - 1:cols["pos"] + 2]
+            r = rows[:, cols["radius"] - 1]
+            ids = rows[:, cols["id"] - 1].astype(int) if "id" in cols else np.arange(n)
+            offset = math.fmod(rate * L * t, L)
+            d = x[:, None, :] - x[None, :, :]
+            ny = np.rint(d[:, :, 1] / L)
+            d[:, :, 1] -= ny * L
+            d[:, :, 0] -= ny * offset
+            d[:, :, 0] -= L * np.rint(d[:, :, 0] / L)
+            d[:, :, 2] -= L * np.rint(d[:, :, 2] / L)
+            g = np.sqrt((d ** 2).sum(axis=2)) - r[:, None] - r[None, :]
+            i, j = np.nonzero(np.triu(g < gap, 1))
+            cur = set(zip(ids[i].tolist(), ids[j].tolist()))
+            if prev is not None:
+                broken += len(prev - cur)
+                formed += len(cur - prev)
+            prev = cur
+    return broken, formed
 
 
 def mean_se(x):
@@ -111,8 +157,8 @@ def main():
         table.append((float(d[len(key):]), [s for s in seeds if s.startswith("seed=")], ms))
     n = table[0][2][0]["n"]
     print(f"N = {n} particles; t_end = {table[0][2][0]['t_end']:g}; seeds: {', '.join(s[5:] for s in table[0][1])}\n")
-    print("| shear rate | seeds | <s>_w, weight average (last quarter) | <s>_n, number average | largest at t_end | time to break-up (largest < N/2) | broke up | bridges broken (net, of) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| shear rate | seeds | <s>_w, weight average (last quarter) | <s>_n, number average | largest at t_end | time to break-up (largest < N/2) | broke up | bound pairs lost (net, of) | bonds broken / formed between frames |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     fit_r, fit_s = [], []
     for rate, seeds, ms in table:
         sw = mean_se([m["size_w"] for m in ms])
@@ -121,6 +167,8 @@ def main():
         tb = [m["tbreak"] for m in ms if m["tbreak"] is not None]
         br = mean_se([m["broken"] for m in ms])
         b0 = mean_se([m["bound0"] for m in ms])
+        bd = [m["bonds"] for m in ms if m["bonds"] is not None]
+        bf = (pm(mean_se([b[0] for b in bd])) + " / " + pm(mean_se([b[1] for b in bd]))) if bd else "—"
         tbs = "—"
         if tb:
             mt = mean_se(tb)
@@ -128,7 +176,7 @@ def main():
             if len(tb) < len(ms):
                 tbs += f" ({len(ms) - len(tb)} > {ms[0]['t_end']:g})"
         print(f"| {rate:g} | {len(ms)} | {pm(sw)} | {pm(sn)} | {pm(lg)} | {tbs} | {len(tb)}/{len(ms)} | "
-              f"{pm(br)} (of {b0[0]:.3g}) |")
+              f"{pm(br)} (of {b0[0]:.3g}) | {bf} |")
         if rate > 0 and len(tb) == len(ms):
             fit_r.append(rate), fit_s.append(sw[0])
     print()

@@ -16,14 +16,14 @@ cases=${4:-vdw capillary}
 # rates [choice]: 0 (the agglomerate stays whole), then a factor ~2 apart over the range where
 # the 100-particle aggregate goes from a few fragments to dimers and monomers within t_end
 declare -A rates=(
-  [vdw]="0,0.05,0.1,0.2,0.4,0.8"
-  [capillary]="0,2,4,8,16,32"
+  [vdw]="0,0.1,0.2,0.4,0.8,1.6,3.2"
+  [capillary]="0,4,8,16,32,64,128"
 )
 for c in $cases; do
   ini=$here/../../examples/dpd_breakup_$c.ini
   [ -f "$ini" ] || { echo "breakup.sh: no $ini (CASES: vdw, capillary)" >&2; exit 2; }
   echo "== $c: agglo ensemble $(basename "$ini") --seeds $seeds --vary dpd.shear_rate=${rates[$c]}"
   nice -n 5 "$agglo" ensemble "$ini" --seeds "$seeds" --vary "dpd.shear_rate=${rates[$c]}" \
-    --jobs 2 --threads 1 --outputs stats --quiet --overwrite -o "$out/$c"
+    --jobs 2 --threads 1 --outputs stats,trajectory --quiet --overwrite -o "$out/$c"
   /usr/bin/python3 "$here/breakup.py" "$out/$c" "$out/$c"
 done
