@@ -120,7 +120,9 @@ def mean_se(x):
 def pm(ms, digits=3):
     """mean ± se as text (the se left out for one seed)."""
     m, se = ms
-    return f"{m:.{digits}g}" if math.isnan(se) else f"{m:.{digits}g} ± {se:.2g}"
+    if math.isnan(se):
+        return f"{m:.{digits}g}"
+    return f"{m:.{digits}g} ± " + ("0" if se <= 1e-9 * abs(m) else f"{se:.2g}")
 
 
 def zero_nan(x):
@@ -187,6 +189,13 @@ def main():
     else:
         m = None
         print("power law: fewer than 2 rates broke every seed; no fit")
+    tb_r = [r for r, _, ms in table if r > 0 and all(mm["tbreak"] is not None for mm in ms)]
+    tb_m = [mean_se([mm["tbreak"] for mm in ms])[0] for r, _, ms in table
+            if r > 0 and all(mm["tbreak"] is not None for mm in ms)]
+    if len(tb_r) >= 2:
+        mt, set_, at = fit_power(tb_r, tb_m)
+        print(f"time to break-up = {at:.4g} rate^-p over the {len(tb_r)} rates that broke every seed: "
+              f"p = {mt:.3f} ± {set_:.3f} (p = 1: break-up at a fixed strain)")
     print("\nfragment-size distribution at t_end (size: clusters, summed over seeds):")
     for rate, seeds, ms in table:
         tot = {}

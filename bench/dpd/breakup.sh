@@ -6,7 +6,8 @@
 # distribution, the bridges broken and the time to break-up, the mean fragment size against the
 # rate with error bars over seeds and its fitted power law, and plots into OUT/CASE/.
 # CASES: vdw, capillary or both (default). Two jobs at a time, one thread each, niced; with the
-# default seeds about 3 CPU-minutes.
+# default seeds about 3 CPU-minutes. RATES (environment) replaces the rates of every case (e.g.
+# RATES=0,8,32,128) and EXTRA adds overrides (e.g. EXTRA="-s run.t_end=5").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 agglo=${1:-$here/../../build/agglo}
@@ -22,8 +23,10 @@ declare -A rates=(
 for c in $cases; do
   ini=$here/../../examples/dpd_breakup_$c.ini
   [ -f "$ini" ] || { echo "breakup.sh: no $ini (CASES: vdw, capillary)" >&2; exit 2; }
-  echo "== $c: agglo ensemble $(basename "$ini") --seeds $seeds --vary dpd.shear_rate=${rates[$c]}"
-  nice -n 5 "$agglo" ensemble "$ini" --seeds "$seeds" --vary "dpd.shear_rate=${rates[$c]}" \
+  r=${RATES:-${rates[$c]}}
+  echo "== $c: agglo ensemble $(basename "$ini") --seeds $seeds --vary dpd.shear_rate=$r ${EXTRA:-}"
+  # shellcheck disable=SC2086
+  nice -n 5 "$agglo" ensemble "$ini" --seeds "$seeds" --vary "dpd.shear_rate=$r" ${EXTRA:-} \
     --jobs 2 --threads 1 --outputs stats,trajectory --quiet --overwrite -o "$out/$c"
   /usr/bin/python3 "$here/breakup.py" "$out/$c" "$out/$c"
 done
