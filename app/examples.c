@@ -68,6 +68,8 @@ static const char *const described[][2] = {
     {"ballistic_large_ts.ini", "ballistic time stepping, N = 100 000 (performance)"},
     {"brownian_3d.ini", "Brownian aggregation in 3D, N = 2000, periodic cube"},
     {"dlca_3d.ini", "Brownian cluster-cluster aggregation (DLCA), 3D, N = 2000"},
+    {"dpd_breakup_capillary.ini", "a capillary agglomerate of 100 broken up by shear"},
+    {"dpd_breakup_vdw.ini", "a van der Waals agglomerate of 100 broken up by shear"},
     {"dpd_capillary.ini", "375 particles, capillary bridges (Mokkapati Tab. 5-6)"},
     {"dpd_colloids_solvent.ini", "30 colloids aggregating in an explicit DPD solvent"},
     {"dpd_groot_warren.ini", "Groot-Warren DPD fluid, N = 24 000 (validation, benchmark)"},

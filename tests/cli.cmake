@@ -254,6 +254,19 @@ cli_error(from_huge_coordinate
   "huge_coordinate\\.xyz: frame 1: particle 1: x = 1e\\+308, more than 1e\\+06 box lengths from the periodic box \\[0, 2\\)"
   run -s particles.from=${CMAKE_CURRENT_BINARY_DIR}/huge_coordinate.xyz -s box.size=2 -s box.boundary=periodic)
 
+# issue 45: a relative particles.from written in a scenario file that is not there from the working
+# directory is read beside the scenario file (a shipped example with its own start runs from any
+# directory); one that is there from the working directory keeps that meaning: 2 particles
+# beside the file, 3 in the working directory
+set(FROM_BESIDE ${CMAKE_CURRENT_BINARY_DIR}/cli_from_beside)
+file(WRITE ${FROM_BESIDE}/scenario/scene.ini "[run]\nt_end = 0.02\n[particles]\nfrom = start.xyz\nradius = 0.1\n[box]\nsize = 2\nboundary = periodic\n[output]\nsnapshots =\n")
+file(WRITE ${FROM_BESIDE}/scenario/start.xyz "2\nProperties=species:S:1:pos:R:3\nX 0.5 0.5 0\nX 1.5 0.7 0\n")
+file(WRITE ${FROM_BESIDE}/cwd/start.xyz "3\nProperties=species:S:1:pos:R:3\nX 0.5 0.5 0\nX 1.5 0.7 0\nX 1 1.5 0\n")
+file(MAKE_DIRECTORY ${FROM_BESIDE}/elsewhere)
+add_test(NAME cli_from_beside_scenario
+  COMMAND sh -c "cd ${FROM_BESIDE}/elsewhere && ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet && cd ../cwd && ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet && echo beside $(head -n 1 ${FROM_BESIDE}/elsewhere/out/trajectory.xyz) cwd $(head -n 1 ${FROM_BESIDE}/cwd/out/trajectory.xyz)")
+set_tests_properties(cli_from_beside_scenario PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "beside 2 cwd 3")
+
 # issue 41: every command that writes into a directory honours its lock (convert, analyze, render, plot)
 add_test(NAME cli_writers_honour_lock COMMAND sh ${CLI_DATA}/writers_honour_lock.sh ${CLI_EXE} cli_out_writers_lock)
 set_tests_properties(cli_writers_honour_lock PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL:"

@@ -51,7 +51,8 @@ static const agglo_key head[] = {
    "particles.frame); positions, and radii, masses, velocities and ids when the file has them "
    "(else from these keys); the file sets particles.n; its box must be the scenario's. The "
    "ballistic and dlca models also take the file's clusters (its cluster column, required) and time "
-   "(docs/formats.md)"},
+   "(docs/formats.md). A relative path written in a scenario file that is not there from the "
+   "working directory is read beside the scenario file"},
   {"particles", "frame", T_INT, OFF(from_frame), "0", 0, 1e15, 0, 0,
    "frame of particles.from (1-based; 0 = the last)"},
   {"box", "size", T_LIST, OFF(size), "", 0, BIG, 1, 0,
@@ -569,6 +570,22 @@ static int parse(reader *r) {
   return 0;
 }
 
+/* particles.from written in a scenario file as a relative path that is not there from the
+   working directory: taken beside the scenario file, when it is there (docs/config.md), so that a
+   shipped example that starts from a file of its own runs from any directory. A path that exists
+   from the working directory keeps today's meaning. */
+static int from_beside(agglo_config *c, const char *path, char *err, size_t errlen) {
+  const char *slash = strrchr(path, '/');
+  if (!c->from[0] || c->from[0] == '/' || !slash || access(c->from, F_OK) == 0) return 0;
+  char joined[sizeof c->from + 8];
+  int n = snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - path), path, c->from);
+  if (n < 0 || (size_t)n >= sizeof c->from)
+    return agglo_fail(err, errlen, "%s: particles.from = %s: the path beside the scenario file "
+                      "is longer than %zu characters", path, c->from, sizeof c->from - 1);
+  if (access(joined, F_OK) == 0) memcpy(c->from, joined, (size_t)n + 1);
+  return 0;
+}
+
 int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t errlen) {
   reader r = {0};
   r.f = agglo_open_read(path, "r", err, errlen);
@@ -576,8 +593,11 @@ int agglo_config_read_file(agglo_config *c, const char *path, char *err, size_t 
     return agglo_fail(err, errlen, "%s: cannot open scenario file: %s", path, strerror(errno));
   if (!r.f) return -1;
   r.cfg = c, r.name = path, r.err = err, r.errlen = errlen;
+  char before[sizeof c->from];
+  memcpy(before, c->from, sizeof before);
   int rc = parse(&r);
   fclose(r.f);
+  if (rc == 0 && strcmp(before, c->from) != 0) rc = from_beside(c, path, err, errlen);
   return rc;
 }
 

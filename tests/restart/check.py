@@ -49,6 +49,9 @@ CASES = {
     "dpd_capillary": ((0.5, 1.52, 2.51), 2.75, {}, "capillary bridges, temperature record",
                       ((0.25, 0.51), 0.6)),
     # a frame every 0.25 (of 2)
+    # sheared (Lees-Edwards offset), from the aggregate file beside the example
+    "dpd_breakup_capillary": ((0.25, 0.52, 0.78), 1, {}, "capillary bridges, temperature record"),
+    "dpd_breakup_vdw": ((0.25, 0.52, 0.78), 1, {}, "temperature record"),
     "dpd_colloids_solvent": ((0.25, 0.52, 0.78), 1, {"output.trajectory_interval": 0.25}, "temperature record"),
     # n = 3000 in a box of 10 (the example's density 3; its 24 000 take 40 ms a step)
     "dpd_groot_warren": ((0.8, 2.44, 4.04), 4.8, {"particles.n": 3000, "box.size": 10},
