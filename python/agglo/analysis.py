@@ -556,6 +556,22 @@ def power_law_slope(q: Any, S: Any, q_lo: float, q_hi: float) -> Tuple[float, in
     return sl[0], int(used[0])
 
 
+def cutoff_fit(q: Any, S: Any, S0: float, rg_guess: float, q_hi: float,
+               structure: str = "gaussian") -> Tuple[float, float, float, int]:
+    """The cut-off model fit of `agglo analyze --sq` (agglo_cutoff_fit, docs/scattering.md):
+    D_f and R_g minimising the squared misfit of ln(S/S0) against the model S(q)/N of structure
+    ("gaussian", "fisher_burford" or "exponential") over q <= q_hi, R_g within a factor 1.5 of
+    rg_guess. (D_f, R_g, rms misfit, points); nan with fewer than 5 points."""
+    if structure not in OPTICS_STRUCTURES or structure == "debye":
+        raise InputError(f"structure = {structure!r} (allowed: fisher_burford, exponential, gaussian)")
+    qq = np.ascontiguousarray(_real_array("q", q), dtype=np.float64)
+    ss = _values("S", S, qq.size)
+    d, g, rms, used = ffi.new("double *"), ffi.new("double *"), ffi.new("double *"), ffi.new("size_t *")
+    check(lib.agglo_cutoff_fit(_ptr(qq), _ptr(ss), qq.size, OPTICS_STRUCTURES[structure], float(S0),
+                               float(rg_guess), float(q_hi), d, g, rms, used))
+    return d[0], g[0], rms[0], int(used[0])
+
+
 def projected_area(positions: Any, radii: Any, orientations: int = 200, rays: int = 4000,
                    seed: int = 0) -> ProjectedArea:
     """Orientation-averaged projected area of spheres (2D positions: spheres in the plane z = 0)
