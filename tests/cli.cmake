@@ -290,7 +290,7 @@ cli_error(unused_flow_in_dpd
   run ${PROJECT_SOURCE_DIR}/examples/dpd_vdw.ini -s flow.type=shear)
 # Lees-Edwards shear needs periodic x and y: a wall is refused naming both keys
 cli_error(dpd_shear_wall
-  "dpd\\.shear_rate = 0\\.5 needs a periodic box along x and y.*box\\.boundary is a wall along y"
+  "dpd\\.shear_rate = 0\\.2 needs a periodic box along x and y.*box\\.boundary is a wall along y"
   run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s box.boundary=periodic,wall,periodic)
 cli_error(dpd_shear_nan
   "dpd\\.shear_rate = nan is out of range"
