@@ -21,6 +21,7 @@
 #include "dpd_support.h"
 #include "models/dpd_config.h"
 #include "models/dpd_pair_forces.h"
+#include "models/dpd_state.h"
 #include "models/dpd_stress.h"
 
 static void gw_config(agglo_config *c, double L, double rho) {
@@ -182,6 +183,24 @@ static void trace_is_pressure(void **st) {
     assert_true(fabs(cols - thermo - v[4]) < 1e-8 * fabs(v[4]));
     if (kase == 1) assert_true(thermo == 0 && fabs(cols - v[4]) < 1e-8 * fabs(v[4]));
     if (kase == 2) assert_true(trace(&T, DPD_P_BRIDGE) != 0 && trace(&T, DPD_P_CONSERVATIVE) == 0);
+    if (kase == 3) { /* the conservative part by a direct sum over every pair's Lees-Edwards image */
+      const dpd *m = S.state;
+      double P[6] = {0};
+      for (size_t i = 0; i < m->n; i++)
+        for (size_t j = i + 1; j < m->n; j++) {
+          double d[3] = {m->p.x[0][i] - m->p.x[0][j], m->p.x[1][i] - m->p.x[1][j], m->p.x[2][i] - m->p.x[2][j]};
+          agglo_shear_min_image(&m->le, d);
+          const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+          if (!(r < 1)) continue;
+          const double f = 25 * (1 - r) / r;
+          P[0] += f * d[0] * d[0], P[1] += f * d[1] * d[1], P[2] += f * d[2] * d[2];
+          P[3] += f * d[0] * d[1], P[4] += f * d[0] * d[2], P[5] += f * d[1] * d[2];
+        }
+      for (int q = 0; q < 6; q++) {
+        printf("sheared conservative %d: pass %.12g, direct %.12g\n", q, T.part[DPD_P_CONSERVATIVE][q], P[q] / 216);
+        assert_true(fabs(T.part[DPD_P_CONSERVATIVE][q] - P[q] / 216) < 1e-9);
+      }
+    }
     stop(&S);
   }
 }
