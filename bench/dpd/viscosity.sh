@@ -5,7 +5,8 @@
 #   gk    Green-Kubo: SEEDS unsheared runs of T_GK time units with the pressure tensor in
 #         stats.csv at every step; eta = V/kT int <P_ab(0) P_ab(t)> dt up to T_CUT, averaged
 #         over xy, xz, yz and the runs (bench/dpd/viscosity.py gk);
-#   nemd  Lees-Edwards shear at each rate of RATES for T_NEMD time units, the `viscosity`
+#   nemd  Lees-Edwards shear at each rate of RATES for T_NEMD time units (a row every step:
+#         the random force's stress is white noise, averaged only over the rows), the `viscosity`
 #         column averaged after T_SKIP, extrapolated to rate 0 (viscosity.py nemd).
 # bench/dpd/viscosity.sh [gk|nemd|both] [AGGLO]  (default both, build/agglo); nice -n 5, one
 # thread per run, JOBS runs at a time. Outputs stay in OUT (default a temporary directory).
@@ -18,7 +19,7 @@ SEEDS=${SEEDS:-1 2}
 T_GK=${T_GK:-400}
 T_CUT=${T_CUT:-4}
 RATES=${RATES:-0.1 0.2 0.3 0.4}
-T_NEMD=${T_NEMD:-200}
+T_NEMD=${T_NEMD:-300}
 T_SKIP=${T_SKIP:-20}
 JOBS=${JOBS:-2}
 OUT=${OUT:-$(mktemp -d)}
@@ -50,7 +51,7 @@ fi
 if [ "$what" = nemd ] || [ "$what" = both ]; then
   pairs=""
   for rate in $RATES; do
-    run "shear$rate" "$T_NEMD" -s output.stats_interval=0.4 -s dpd.shear_rate="$rate" --seed 1 &
+    run "shear$rate" "$T_NEMD" -s output.stats_interval=0 -s dpd.shear_rate="$rate" --seed 1 &
     pairs="$pairs $rate:$OUT/shear$rate"
     throttle
   done

@@ -21,6 +21,7 @@
 #include "dpd_support.h"
 #include "models/dpd_config.h"
 #include "models/dpd_pair_forces.h"
+#include "models/dpd_state.h"
 #include "models/dpd_stress.h"
 
 static void gw_config(agglo_config *c, double L, double rho) {
@@ -98,16 +99,68 @@ static void two_particles(void **st) {
   stop(&S);
 }
 
+/* The same across the lower y face of a box sheared at rate 0.5 (Lees-Edwards, at t = 0: offset
+   0): the image of j below the box moves 0.5 L slower along x, so the relative velocity of the
+   dissipative force is v_i - v_j + 0.5 L x; the kinetic part takes the peculiar velocities
+   v - 0.5 (y - L/2) x; viscosity = -pressure_xy / 0.5. */
+static void two_particles_sheared(void **st) {
+  (void)st;
+  agglo_config c;
+  gw_config(&c, 5, 0);
+  c.n = 2;
+  agglo_dpd_edit(&c)->kT = 1e-30;
+  agglo_dpd_edit(&c)->stress_tensor = DPD_STRESS_AUTO;
+  agglo_dpd_edit(&c)->shear_rate = 0.5;
+  sim S;
+  char err[512];
+  memset(&S, 0, sizeof S);
+  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_setup(&S.s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  const double xi[3] = {1.0, 0.2, 2.5}, xj[3] = {0.6, 4.7, 2.3};
+  const double vi[3] = {1.0, 0.5, -0.25}, vj[3] = {-0.5, 0.75, 0.5};
+  for (int k = 0; k < 3; k++) {
+    S.s.x[k] = xi[k], S.s.x[3 + k] = xj[k];
+    S.s.v[k] = vi[k], S.s.v[3 + k] = vj[k];
+  }
+  if (agglo_model_dpd.init(&S.state, &S.s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  agglo_dpd_stress T;
+  agglo_dpd_stress_of(S.state, &T);
+  const double d[3] = {0.4, 0.5, 0.2}, r = sqrt(0.45), w = 1 - r, V = 125, rate = 0.5, L = 5;
+  const double e[3] = {d[0] / r, d[1] / r, d[2] / r};
+  const double vij[3] = {vi[0] - vj[0] + rate * L, vi[1] - vj[1], vi[2] - vj[2]};
+  const double pi[3] = {vi[0] - rate * (xi[1] - 2.5), vi[1], vi[2]};
+  const double pj[3] = {vj[0] - rate * (xj[1] - 2.5), vj[1], vj[2]};
+  const double ev = e[0] * vij[0] + e[1] * vij[1] + e[2] * vij[2];
+  const double Fc = 25 * w, Fd = -4.5 * w * w * ev;
+  const int a_of[6] = {0, 1, 2, 0, 0, 1}, b_of[6] = {0, 1, 2, 1, 2, 2};
+  for (int q = 0; q < 6; q++) {
+    const int a = a_of[q], b = b_of[q];
+    const double K = (pi[a] * pi[b] + pj[a] * pj[b]) / V;
+    const double C = Fc * e[a] * d[b] / V, D = Fd * e[a] * d[b] / V;
+    printf("sheared component %d: kinetic %.12g (%.12g), conservative %.12g (%.12g), dissipative "
+           "%.12g (%.12g)\n", q, T.part[DPD_P_KINETIC][q], K, T.part[DPD_P_CONSERVATIVE][q], C,
+           T.part[DPD_P_DISSIPATIVE][q], D);
+    assert_true(fabs(T.part[DPD_P_KINETIC][q] - K) < 1e-14);
+    assert_true(fabs(T.part[DPD_P_CONSERVATIVE][q] - C) < 1e-13);
+    assert_true(fabs(T.part[DPD_P_DISSIPATIVE][q] - D) < 1e-13);
+  }
+  double v[32];
+  assert_int_equal(columns(&c, &S, v), 18);
+  assert_true(fabs(v[17] + v[9] / rate) < 1e-15 + 1e-9 * fabs(v[17]));
+  stop(&S);
+}
+
 /* The pressure column is the trace / 3 of the kinetic, conservative and bridge parts (the
    thermostat's virial is left out of it, docs/dpd.md), to rounding; without the thermostat the
-   pressure_aa columns themselves. The Groot-Warren fluid and a van der Waals suspension with
-   hard core (the bridge part). */
+   pressure_aa columns themselves. The Groot-Warren fluid (also sheared) and a van der Waals
+   suspension with hard core (the bridge part). */
 static void trace_is_pressure(void **st) {
   (void)st;
-  for (int kase = 0; kase < 3; kase++) {
+  for (int kase = 0; kase < 4; kase++) {
     agglo_config c;
     gw_config(&c, 6, 3);
     if (kase == 1) agglo_dpd_edit(&c)->gamma = 0;
+    if (kase == 3) agglo_dpd_edit(&c)->shear_rate = 0.3; /* Lees-Edwards images, peculiar v */
     if (kase == 2) {
       c.n = 120, c.radius = 0.5, c.size.v[0] = 8;
       agglo_dpd_edit(&c)->conservative = AGGLO_PF_VDW;
@@ -130,6 +183,24 @@ static void trace_is_pressure(void **st) {
     assert_true(fabs(cols - thermo - v[4]) < 1e-8 * fabs(v[4]));
     if (kase == 1) assert_true(thermo == 0 && fabs(cols - v[4]) < 1e-8 * fabs(v[4]));
     if (kase == 2) assert_true(trace(&T, DPD_P_BRIDGE) != 0 && trace(&T, DPD_P_CONSERVATIVE) == 0);
+    if (kase == 3) { /* the conservative part by a direct sum over every pair's Lees-Edwards image */
+      const dpd *m = S.state;
+      double P[6] = {0};
+      for (size_t i = 0; i < m->n; i++)
+        for (size_t j = i + 1; j < m->n; j++) {
+          double d[3] = {m->p.x[0][i] - m->p.x[0][j], m->p.x[1][i] - m->p.x[1][j], m->p.x[2][i] - m->p.x[2][j]};
+          agglo_shear_min_image(&m->le, d);
+          const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+          if (!(r < 1)) continue;
+          const double f = 25 * (1 - r) / r;
+          P[0] += f * d[0] * d[0], P[1] += f * d[1] * d[1], P[2] += f * d[2] * d[2];
+          P[3] += f * d[0] * d[1], P[4] += f * d[0] * d[2], P[5] += f * d[1] * d[2];
+        }
+      for (int q = 0; q < 6; q++) {
+        printf("sheared conservative %d: pass %.12g, direct %.12g\n", q, T.part[DPD_P_CONSERVATIVE][q], P[q] / 216);
+        assert_true(fabs(T.part[DPD_P_CONSERVATIVE][q] - P[q] / 216) < 1e-9);
+      }
+    }
     stop(&S);
   }
 }
@@ -238,7 +309,8 @@ static void groot_warren_eos(void **st) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(two_particles), cmocka_unit_test(trace_is_pressure),
+  const struct CMUnitTest tests[] = {cmocka_unit_test(two_particles), cmocka_unit_test(two_particles_sheared),
+                                     cmocka_unit_test(trace_is_pressure),
                                      cmocka_unit_test(threads), cmocka_unit_test(ideal_gas),
                                      cmocka_unit_test(groot_warren_eos)};
   return cmocka_run_group_tests(tests, NULL, NULL);
