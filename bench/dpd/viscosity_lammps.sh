@@ -5,7 +5,7 @@
 #    eta = -<P_xy>/RATE with the kinetic stress of the peculiar velocities (compute temp/deform),
 #    at RATES, extrapolated to zero rate (bench/dpd/in.dpd_gw_shear);
 #  - Green-Kubo on <P_ab(0) P_ab(t)> (xy, xz, yz) sampled every step (bench/dpd/in.dpd_gw_gk).
-# Errors are standard errors of block means (blocks of 100 time units, NEMD; 200, Green-Kubo).
+# Errors are standard errors of block means (blocks of 50 time units, NEMD; 200, Green-Kubo).
 #   bench/dpd/viscosity_lammps.sh            -> markdown tables on stdout, raw files in OUT
 # Environment: LMP (default /work/lammps/build/lmp, see build_lammps.sh), L (10 -> N = 3000),
 # RATES ("0.05 0.1 0.2 0.4"; empty: none), NEMD_STEPS (25000), GK_STEPS (50000), OUT (default a temporary
