@@ -417,13 +417,14 @@ static int shear_row_deltas(const dpd *m, int sign, int delta[5]) {
 /* The neighbour cells of higher index than cell c = (cx, cy, cz), as merged ranges of cell
    indices [a, b). Returns the number of ranges (at most NBR_MAX). */
 static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size_t ra[NBR_MAX],
-                            size_t rb[NBR_MAX]) {
+                            size_t rb[NBR_MAX], int skip_across) {
   size_t cells[NBR_MAX];
   int nn = 0;
   for (int dz = -1; dz <= 1; dz++)
     for (int dy = -1; dy <= 1; dy++) {
       int dxs[5] = {-1, 0, 1}, ndx = 3;
       const int across = cy + dy < 0 ? -1 : cy + dy >= m->nc[1] ? 1 : 0;
+      if (m->shear && across && skip_across) continue;
       if (m->shear && across) ndx = shear_row_deltas(m, across, dxs);
       for (int t = 0; t < ndx; t++) {
         const int dx = dxs[t];
@@ -445,8 +446,8 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
       }
     }
   int nr = 0;
-  for (int t = 0; t < nn; t++) {
-    if (nr > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
+  for (int t = 0; t < nn; t++) { /* (under shear a range stays within a row of cells: cell_pairs) */
+    if (nr > 0 && rb[nr - 1] == cells[t] && !(m->shear && cells[t] % (size_t)m->nc[0] == 0)) rb[nr - 1]++;
     else ra[nr] = cells[t], rb[nr] = cells[t] + 1, nr++;
   }
   return nr;
@@ -455,24 +456,44 @@ static int upper_neighbours(const dpd *m, int cx, int cy, int cz, size_t c, size
 /* upper_neighbours of every cell of the row (cy, cz): inside the row (0 < cx < nc0 - 1) nothing
    wraps along x, so a cell's ranges are those of cell cx = 1 shifted by cx - 1 (the same cells,
    order and merges); only the two ends and cell 1 are computed (the search per cell was a fifth
-   of the force evaluation). Under shear, a row next to a y face is searched cell by cell: the
-   row across the face is shifted along x by the offset, not by whole cells. */
+   of the force evaluation). Under shear, in a row next to a y face the row across the face is
+   shifted along x by the offset, not by whole cells: its cells are cx + delta for the deltas of
+   shear_row_deltas (the same for every cx of the row), added to the ranges of the other rows
+   (found as above); with fewer than 3 rows of cells, where a row is both across and next to
+   another, every cell is searched by upper_neighbours. */
 typedef struct {
   int cy, cz, nr[3], per_cell;
   size_t ra[3][NBR_MAX], rb[3][NBR_MAX];
+  int le_rows, le_nd, le_d[5]; /* under shear: the rows across a y face (le_row: their first cell) */
+  size_t le_row[3];
 } row_neighbours;
 
 static void row_neighbours_of(const dpd *m, int cy, int cz, row_neighbours *rn) {
   const int n0 = m->nc[0];
   const size_t row = ((size_t)cz * m->nc[1] + cy) * n0;
-  rn->cy = cy, rn->cz = cz;
-  rn->per_cell = m->shear && (cy == 0 || cy == m->nc[1] - 1);
+  rn->cy = cy, rn->cz = cz, rn->le_rows = 0;
+  rn->per_cell = m->shear && m->nc[1] < 3;
   if (rn->per_cell) return;
+  const int across = !m->shear ? 0 : cy == 0 ? -1 : cy == m->nc[1] - 1 ? 1 : 0;
   for (int k = 0; k < 3; k++) {
     const int cx = k == 0 ? 0 : k == 1 ? 1 : n0 - 1;
     rn->nr[k] = cx < n0 && (k != 1 || n0 >= 3) && (k != 2 || n0 >= 2)
-                    ? upper_neighbours(m, cx, cy, cz, row + cx, rn->ra[k], rn->rb[k])
+                    ? upper_neighbours(m, cx, cy, cz, row + cx, rn->ra[k], rn->rb[k], across != 0)
                     : 0;
+  }
+  if (!across) return;
+  rn->le_nd = shear_row_deltas(m, across, rn->le_d);
+  const int cy_a = across > 0 ? 0 : m->nc[1] - 1;
+  for (int dz = -1; dz <= 1; dz++) { /* the distinct rows of z, as upper_neighbours finds them */
+    int z = cz + dz;
+    if (z < 0 || z >= m->nc[2]) {
+      if (!m->periodic[2]) continue;
+      z = (z + m->nc[2]) % m->nc[2];
+    }
+    const size_t first = ((size_t)z * m->nc[1] + cy_a) * n0;
+    int dup = 0;
+    for (int r = 0; r < rn->le_rows; r++) dup |= rn->le_row[r] == first;
+    if (!dup) rn->le_row[rn->le_rows++] = first;
   }
 }
 
@@ -481,12 +502,30 @@ static void row_neighbours_of(const dpd *m, int cy, int cz, row_neighbours *rn) 
 static inline int cell_neighbours(const dpd *m, const row_neighbours *rn, int cx, size_t ra[NBR_MAX],
                                   size_t rb[NBR_MAX]) {
   const int n0 = m->nc[0];
-  if (rn->per_cell)
-    return upper_neighbours(m, cx, rn->cy, rn->cz, ((size_t)rn->cz * m->nc[1] + rn->cy) * n0 + cx, ra, rb);
+  const size_t c = ((size_t)rn->cz * m->nc[1] + rn->cy) * n0 + cx;
+  if (rn->per_cell) return upper_neighbours(m, cx, rn->cy, rn->cz, c, ra, rb, 0);
   const int k = cx == 0 ? 0 : cx == n0 - 1 ? 2 : 1;
   const size_t shift = k == 1 ? (size_t)cx - 1 : 0;
-  for (int t = 0; t < rn->nr[k]; t++) ra[t] = rn->ra[k][t] + shift, rb[t] = rn->rb[k][t] + shift;
-  return rn->nr[k];
+  int nr = rn->nr[k];
+  for (int t = 0; t < nr; t++) ra[t] = rn->ra[k][t] + shift, rb[t] = rn->rb[k][t] + shift;
+  for (int r = 0; r < rn->le_rows; r++) { /* the row across the face: its cells above c, merged */
+    size_t cells[5];
+    int nn = 0;
+    for (int t = 0; t < rn->le_nd; t++) {
+      const size_t q = rn->le_row[r] + (size_t)(((cx + rn->le_d[t]) % n0 + n0) % n0);
+      int dup = q <= c;
+      for (int u = 0; u < nn; u++) dup |= cells[u] == q;
+      if (dup) continue;
+      int u = nn++;
+      while (u > 0 && cells[u - 1] > q) cells[u] = cells[u - 1], u--;
+      cells[u] = q;
+    }
+    for (int t = 0; t < nn; t++) {
+      if (t > 0 && rb[nr - 1] == cells[t]) rb[nr - 1]++;
+      else ra[nr] = cells[t], rb[nr] = cells[t] + 1, nr++;
+    }
+  }
+  return nr;
 }
 
 #define CHUNK 64
@@ -778,12 +817,12 @@ static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, co
                                                            const double *x2, const size_t *jj,
                                                            size_t j0, size_t len, uint64_t step,
                                                            force_stats *st, pair_batch *b,
-                                                           const pair_mode md) {
+                                                           const pair_mode md, const int le_test) {
   const parts *p = &m->p;
   const int ghi = md.ghosts ? p->gh[i] : 0, si = p->spec[i] * m->nspec;
   for (size_t k = 0; k < len; k += CHUNK) {
     const size_t n0 = b->n, l = len - k < CHUNK ? len - k : CHUNK;
-    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b, md.shear);
+    const size_t n = n0 + candidates_in_range(m, xi, x0 + k, x1 + k, x2 + k, jj ? jj + k : NULL, j0 + k, l, b, le_test);
     for (size_t h = n0; h < n; h++)
       b->i[h] = i, b->q[h] = si + p->spec[b->j[h]], b->idi[h] = p->id[i], b->idj[h] = p->id[b->j[h]];
     b->n = n;
@@ -793,7 +832,10 @@ static inline __attribute__((always_inline)) void row_pairs(dpd *m, size_t i, co
 }
 
 /* All pairs (i in cell c, j > i in c or in an upper neighbour cell) into the batch, in the
-   order: i, then j by range and index. */
+   order: i, then j by range and index. Under shear (with 3 rows of cells or more) the candidates
+   of a range in the row across a y face are copied as their images (x +- offset, y +- L_y), so
+   that their distance test is the plain periodic one: the Lees-Edwards arithmetic is paid per
+   candidate copied, not per candidate tested (the ranges do not straddle rows then). */
 static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_neighbours *rn, int cx,
                                                             uint64_t step, force_stats *st,
                                                             pair_batch *b, cell_candidates *cc,
@@ -803,9 +845,17 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
   if (i0 == i1) return;
   size_t ra[NBR_MAX + 1], rb[NBR_MAX + 1], total = i1 - i0;
   int nr = cell_neighbours(m, rn, cx, ra + 1, rb + 1) + 1;
+  int8_t across[NBR_MAX + 1] = {0}; /* under shear: the range's row is across the upper (+1) or
+                                       lower (-1) y face */
+  const int le_copy = md.shear && m->nc[1] >= 3;
   ra[0] = i0, rb[0] = i1;
-  for (int t = 1; t < nr; t++)
+  for (int t = 1; t < nr; t++) {
+    if (le_copy) {
+      const int row = (int)((ra[t] / (size_t)m->nc[0]) % (size_t)m->nc[1]);
+      across[t] = rn->cy == m->nc[1] - 1 && row == 0 ? 1 : rn->cy == 0 && row == m->nc[1] - 1 ? -1 : 0;
+    }
     ra[t] = m->cell_start[ra[t]], rb[t] = m->cell_start[rb[t]], total += rb[t] - ra[t];
+  }
   const parts *p = &m->p;
   if (total <= CELL_CAP) {
     size_t k = 0;
@@ -816,12 +866,15 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
       for (size_t u = 0; u < len; u++)
         cc->x[0][k + u] = p->x[0][a + u], cc->x[1][k + u] = p->x[1][a + u],
         cc->x[2][k + u] = p->x[2][a + u], cc->j[k + u] = a + u;
+      if (le_copy && across[t]) /* the images across the face */
+        for (size_t u = 0; u < len; u++)
+          cc->x[0][k + u] += across[t] * m->le.offset, cc->x[1][k + u] += across[t] * m->len[1];
       k += len;
     }
     for (size_t i = i0, k = 1; i < i1; i++, k++) {
       const double xi[3] = {p->x[0][i], p->x[1][i], p->x[2][i]};
       row_pairs(m, i, xi, cc->x[0] + k, cc->x[1] + k, cc->x[2] + k, cc->j + k, 0, total - k, step,
-                st, b, md);
+                st, b, md, md.shear && !le_copy);
     }
     return;
   }
@@ -830,7 +883,7 @@ static inline __attribute__((always_inline)) void cell_pairs(dpd *m, const row_n
     ra[0] = i + 1;
     for (int t = 0; t < nr; t++)
       row_pairs(m, i, xi, p->x[0] + ra[t], p->x[1] + ra[t], p->x[2] + ra[t], NULL, ra[t],
-                rb[t] - ra[t], step, st, b, md);
+                rb[t] - ra[t], step, st, b, md, md.shear);
   }
 }
 
