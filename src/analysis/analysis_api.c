@@ -87,6 +87,9 @@ static agglo_status check_box(const char *fn, const agglo_box *b, int dim) {
     if (!isfinite(b->len[k]) || fabs(b->len[k] - len) > 1e-9 * len)
       return bad(fn, "box axis %c: len = %g but hi - lo = %g (len must be hi - lo)", ax, b->len[k], len);
   }
+  if (!isfinite(b->shear_x) || (b->shear_x != 0 && !(b->periodic[0] && b->periodic[1])))
+    return bad(fn, "box->shear_x = %g (the Lees-Edwards offset: finite, and 0 unless the box is "
+               "periodic along x and y)", b->shear_x);
   return AGGLO_OK;
 }
 
@@ -106,6 +109,7 @@ static void inner_box(const agglo_box *user, const double *x, size_t n, int dim,
     for (size_t i = 0; i < n; i++) lo = fmin(lo, x[3 * i + k]), hi = fmax(hi, x[3 * i + k]);
     b->lo[k] = lo, b->hi[k] = hi, b->len[k] = hi - lo;
   }
+  if (user && b->periodic[0] && b->periodic[1]) b->shear_x = user->shear_x; /* (Lees-Edwards) */
 }
 
 /* Positions for the internal functions: the caller's array, or, when an axis is periodic, a copy
