@@ -739,7 +739,7 @@ class Simulation:
 
     @property
     def box(self) -> Box:
-        """Box(lo, hi, periodic); box.length = hi - lo."""
+        """Box(lo, hi, periodic, shear_x); box.length = hi - lo."""
         b = ffi.new("agglo_box *")
         check(lib.agglo_sim_box(self._handle, b))
         return _box_from_c(b, self._dim)
