@@ -42,10 +42,14 @@ static agglo_sim *setup(double L, int argc, char **argv) {
   return sim;
 }
 
+/* kT of the peculiar velocities (under dpd.shear_rate: less the streaming velocity, as stats.csv) */
 static double temperature(const agglo_sim *sim) {
   double kT = 0;
-  agglo_analysis_temperature(agglo_sim_velocities(sim), agglo_sim_masses(sim), agglo_sim_count(sim),
-                             agglo_sim_dim(sim), &kT);
+  agglo_box box;
+  agglo_sim_box(sim, &box);
+  agglo_analysis_peculiar_temperature(agglo_sim_positions(sim), agglo_sim_velocities(sim),
+                                      agglo_sim_masses(sim), agglo_sim_count(sim), agglo_sim_dim(sim),
+                                      &box, &kT);
   return kT;
 }
 

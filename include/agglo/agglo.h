@@ -104,8 +104,11 @@ typedef struct {
   double lo[3], hi[3], len[3]; /* len = hi - lo; 2D boxes have lo[2] = hi[2] = len[2] = 0 */
   int periodic[3];             /* per axis: AGGLO_WALL or AGGLO_PERIODIC */
   /* Lees-Edwards shear (DPD's dpd.shear_rate): the image of the box across its upper y face is
-     shifted by +shear_x along x (across the lower face by -shear_x); 0: none */
-  double shear_x;
+     shifted by +shear_x along x (across the lower face by -shear_x); 0: none. shear_rate: the
+     rate gamma_dot (1/time) of its streaming velocity u_x(y) = gamma_dot (y - the middle of the
+     box along y), 0: none (set by the model at each step; a box read from a trajectory has the
+     frame's shear_x only, docs/dpd.md "Shear") */
+  double shear_x, shear_rate;
 } agglo_box;
 
 /* ---- a simulation ------------------------------------------------------------------------ */

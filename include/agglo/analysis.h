@@ -76,6 +76,12 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol);
    removed), as the DPD model reports it. */
 agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
                                         double *kT);
+/* The same of the peculiar velocities v - u(y) in a sheared box: u_x(y) = box->shear_rate (y -
+   y_mid), y_mid the middle of the box along y (DPD's dpd.shear_rate, docs/dpd.md "Shear": the
+   `temperature` column of stats.csv); x: the n x 3 positions. box->shear_rate = 0 (or box NULL):
+   agglo_analysis_temperature, the same bits. */
+agglo_status agglo_analysis_peculiar_temperature(const double *x, const double *v, const double *m,
+                                                 size_t n, int dim, const agglo_box *box, double *kT);
 
 /* Smoluchowski's coagulation equation (docs/analysis.md, "Kinetics"), discrete, truncated at
    kmax: n_k = clusters of size k per initial particle. Kernels K(i, j), with r ~ s^(1/df):

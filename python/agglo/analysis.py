@@ -144,6 +144,9 @@ def _box(box: Any, dim: int) -> Any:
         b.lo[k], b.hi[k] = lo[k], hi[k]
         b.len[k] = hi[k] - lo[k]
         b.periodic[k] = lib.AGGLO_PERIODIC if per[k] else lib.AGGLO_WALL
+    b.shear_x = float(getattr(box, "shear_x", 0.0))  # (a trajectory frame's Lees-Edwards offset)
+    if not np.isfinite(b.shear_x):
+        raise InputError(f"box.shear_x = {b.shear_x} (allowed: a finite number)")
     return b
 
 

@@ -228,8 +228,10 @@ class Config(collections.abc.Mapping):  # Mapping[str, str]
 # ---------------------------------------------------------------------------------------------
 # the box
 
-class Box(collections.namedtuple("Box", "lo hi periodic")):
-    """A simulation box: lo and hi corners (arrays of length dim) and periodic flags per axis."""
+class Box(collections.namedtuple("Box", "lo hi periodic shear_x", defaults=(0.0,))):
+    """A simulation box: lo and hi corners (arrays of length dim) and periodic flags per axis;
+    shear_x: the Lees-Edwards offset of a sheared DPD run (the images across the upper y face
+    shifted by +shear_x along x; 0: none; docs/dpd.md "Shear")."""
 
     __slots__ = ()
 
@@ -245,7 +247,7 @@ class Box(collections.namedtuple("Box", "lo hi periodic")):
 def _box_from_c(b: Any, dim: int) -> "Box":
     lo = np.array([b.lo[k] for k in range(dim)])
     hi = np.array([b.hi[k] for k in range(dim)])
-    return Box(lo, hi, tuple(bool(b.periodic[k]) for k in range(dim)))
+    return Box(lo, hi, tuple(bool(b.periodic[k]) for k in range(dim)), float(b.shear_x))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -737,7 +739,7 @@ class Simulation:
 
     @property
     def box(self) -> Box:
-        """Box(lo, hi, periodic); box.length = hi - lo."""
+        """Box(lo, hi, periodic, shear_x); box.length = hi - lo."""
         b = ffi.new("agglo_box *")
         check(lib.agglo_sim_box(self._handle, b))
         return _box_from_c(b, self._dim)

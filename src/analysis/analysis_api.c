@@ -87,6 +87,9 @@ static agglo_status check_box(const char *fn, const agglo_box *b, int dim) {
     if (!isfinite(b->len[k]) || fabs(b->len[k] - len) > 1e-9 * len)
       return bad(fn, "box axis %c: len = %g but hi - lo = %g (len must be hi - lo)", ax, b->len[k], len);
   }
+  if (!isfinite(b->shear_x) || (b->shear_x != 0 && !(b->periodic[0] && b->periodic[1])))
+    return bad(fn, "box->shear_x = %g (the Lees-Edwards offset: finite, and 0 unless the box is "
+               "periodic along x and y)", b->shear_x);
   return AGGLO_OK;
 }
 
@@ -106,6 +109,7 @@ static void inner_box(const agglo_box *user, const double *x, size_t n, int dim,
     for (size_t i = 0; i < n; i++) lo = fmin(lo, x[3 * i + k]), hi = fmax(hi, x[3 * i + k]);
     b->lo[k] = lo, b->hi[k] = hi, b->len[k] = hi - lo;
   }
+  if (user && b->periodic[0] && b->periodic[1]) b->shear_x = user->shear_x; /* (Lees-Edwards) */
 }
 
 /* Positions for the internal functions: the caller's array, or, when an axis is periodic, a copy
@@ -473,27 +477,42 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol) {
   return agglo_ellipsoid_class_ratio(a, tol); /* the rule of `agglo agglomerates` */
 }
 
-agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
-                                        double *kT) {
-  const char *fn = __func__;
+/* k_B T of v - u: u_x(y) = rate (y - y_mid) when rate != 0 (x then read), else u = 0. */
+static agglo_status temperature_of(const char *fn, const double *x, const double *v, const double *m,
+                                   size_t n, int dim, double rate, double y_mid, double *kT) {
   agglo_status st = check_dim(fn, dim);
   if (st == AGGLO_OK) st = check_ptr(fn, v, "v");
   if (st == AGGLO_OK) st = check_ptr(fn, m, "m");
   if (st == AGGLO_OK) st = check_ptr(fn, kT, "kT");
+  if (st == AGGLO_OK && rate != 0) st = check_ptr(fn, x, "x");
   if (st == AGGLO_OK && n < 2) st = bad(fn, "n = %zu (at least 2 particles)", n);
   if (st != AGGLO_OK) return st;
+#define PECULIAR(i, k) (rate != 0 && (k) == 0 ? v[3 * (i)] - rate * (x[3 * (i) + 1] - y_mid) : v[3 * (i) + (k)])
   double mt = 0, p[3] = {0, 0, 0}, e = 0;
   for (size_t i = 0; i < n; i++) {
     if (!(m[i] > 0) || !isfinite(m[i])) return bad(fn, "m[%zu] = %g (must be positive)", i, m[i]);
     mt += m[i];
-    for (int k = 0; k < 3; k++) p[k] += m[i] * v[3 * i + k];
+    for (int k = 0; k < 3; k++) p[k] += m[i] * PECULIAR(i, k);
   }
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < dim; k++) {
-      double w = v[3 * i + k] - p[k] / mt;
+      double w = PECULIAR(i, k) - p[k] / mt;
       e += m[i] * w * w;
     }
+#undef PECULIAR
   *kT = e / (dim * ((double)n - 1));
   if (!isfinite(*kT)) return bad(fn, "non-finite velocities");
   return AGGLO_OK;
+}
+
+agglo_status agglo_analysis_temperature(const double *v, const double *m, size_t n, int dim,
+                                        double *kT) {
+  return temperature_of(__func__, NULL, v, m, n, dim, 0, 0, kT);
+}
+
+agglo_status agglo_analysis_peculiar_temperature(const double *x, const double *v, const double *m,
+                                                 size_t n, int dim, const agglo_box *box, double *kT) {
+  const double rate = box ? box->shear_rate : 0;
+  if (box && !isfinite(rate)) return bad(__func__, "box->shear_rate = %g (must be finite)", rate);
+  return temperature_of(__func__, x, v, m, n, dim, rate, box ? box->lo[1] + 0.5 * box->len[1] : 0, kT);
 }

@@ -90,6 +90,10 @@ static inline __attribute__((always_inline)) void agglo_image_delta(const agglo_
 #define AGGLO_WRAP_MAX_SIDES 1e6
 
 static inline void agglo_box_wrap(const agglo_box *b, double *x) {
+  if (b->shear_x != 0 && b->periodic[1]) { /* Lees-Edwards: through a y face, shifted along x */
+    const double ny = __builtin_floor((x[1] - b->lo[1]) / b->len[1]);
+    if (ny != 0 && __builtin_isfinite(ny)) x[0] -= ny * b->shear_x;
+  }
   for (int k = 0; k < 3; k++)
     if (b->periodic[k]) {
       double y = x[k] - b->lo[k];

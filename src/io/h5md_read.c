@@ -402,13 +402,15 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     if ((cnt > 4 && cnt != 9) || read_row(&r->edges, k, H5T_NATIVE_DOUBLE, edges, cnt) != 0)
       return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: cannot read (damaged, or "
                         "not D or D x D numbers)", r->path, k + 1, r->group);
-    /* the same box as an XYZ Lattice= may give: orthogonal, sides finite and not negative (0: none) */
+    /* the same box as an XYZ Lattice= may give: orthogonal, sides finite and not negative (0: none),
+       but for the x component of the second edge vector (row 1, column 0): the Lees-Edwards
+       offset shear_x of a sheared run (docs/dpd.md, "Shear") */
     for (size_t q = 0; q < cnt; q++) {
-      int diagonal = cnt <= 3 || q % (cnt == 4 ? 3 : 4) == 0;
-      if (!isfinite(edges[q]) || (diagonal ? edges[q] < 0 : edges[q] != 0))
+      int diagonal = cnt <= 3 || q % (cnt == 4 ? 3 : 4) == 0, shear = cnt > 3 && q == (cnt == 4 ? 2 : 3);
+      if (!isfinite(edges[q]) || (diagonal ? edges[q] < 0 : !shear && edges[q] != 0))
         return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: value %zu is %g (allowed: "
-                          "an orthogonal box: finite sides, not negative; off-diagonal entries 0)",
-                          r->path, k + 1, r->group, q + 1, edges[q]);
+                          "an orthogonal box: finite sides, not negative; off-diagonal entries 0 but the "
+                          "Lees-Edwards offset, row 2 column 1)", r->path, k + 1, r->group, q + 1, edges[q]);
     }
     if (cnt <= 3) {
       double v[3] = {edges[0], edges[1], edges[2]};
@@ -417,7 +419,7 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     } else if (cnt == 4) { /* a 2 x 2 matrix */
       double m[4] = {edges[0], edges[1], edges[2], edges[3]};
       memset(edges, 0, sizeof edges);
-      edges[0] = m[0], edges[4] = m[3];
+      edges[0] = m[0], edges[3] = m[2], edges[4] = m[3];
     }
   }
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -431,5 +433,10 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     }
     s->box.hi[q] = s->box.lo[q] + s->box.len[q];
   }
+  s->box.shear_x = edges[3];
+  if (edges[3] != 0 && !(s->box.periodic[0] && s->box.periodic[1] && edges[0] > 0 && edges[4] > 0))
+    return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: Lees-Edwards offset %g (row 2 "
+                      "column 1) in a box that is not periodic along x and y (allowed: 0 there)", r->path,
+                      k + 1, r->group, edges[3]);
   return 0;
 }

@@ -523,6 +523,7 @@ int agglo_h5md_frame(agglo_h5md *h, const agglo_system *s, char *err, size_t err
   int64_t step = s->step;
   double t = s->t, box[9] = {0};
   for (int a = 0; a < 3; a++) box[4 * a] = s->box.len[a];
+  box[3] = s->box.shear_x; /* Lees-Edwards: the second edge vector (shear_x, L_y, 0), 0 unsheared */
   hid_t vec_mem = h->precision64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
   const double *vec[2] = {s->x, s->v};
   hid_t vec_ds[2] = {h->pos.value, h->vel};

@@ -113,14 +113,16 @@ static void comment_extras(const char *line, agglo_frame_extras *x) {
 }
 
 /* Lattice="a b c d e f g h i": agglo's boxes are orthogonal, so only a diagonal of finite sides
-   not below 0 is taken (a skewed cell's tilt, or a negative side, would be dropped silently). */
+   not below 0 is taken (a skewed cell's tilt, or a negative side, would be dropped silently),
+   and d, the x of the second vector: the Lees-Edwards offset shear_x of a sheared run
+   (docs/dpd.md, "Shear"; checked against pbc= by the caller). */
 static int lattice_parse(const char *val, double lat[9]) {
   int used = 0;
   if (sscanf(val, "%lg %lg %lg %lg %lg %lg %lg %lg %lg %n", &lat[0], &lat[1], &lat[2], &lat[3], &lat[4],
              &lat[5], &lat[6], &lat[7], &lat[8], &used) != 9 || val[used])
     return -1;
   for (int q = 0; q < 9; q++)
-    if (!isfinite(lat[q]) || (q % 4 == 0 ? lat[q] < 0 : lat[q] != 0)) return -1;
+    if (!isfinite(lat[q]) || (q % 4 == 0 ? lat[q] < 0 : q != 3 && lat[q] != 0)) return -1;
   return 0;
 }
 
@@ -267,7 +269,8 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   int have_lattice = comment_value(line, "Lattice", val, sizeof val) == 0;
   if (have_lattice && lattice_parse(val, lat) != 0) {
     agglo_fail(err, errlen, "%s:%ld: frame %d: Lattice=\"%.200s\" (allowed: 9 numbers of an orthogonal "
-               "box: finite sides, not negative (0: no box along that axis), off-diagonal entries 0)",
+               "box: finite sides, not negative (0: no box along that axis), off-diagonal entries 0 but the 4th, "
+               "the Lees-Edwards offset)",
                r->path, r->line, frame, val);
     goto out;
   }
@@ -280,6 +283,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
   }
   char pbc[3] = {'F', 'F', 'F'};
   if (comment_value(line, "pbc", val, sizeof val) == 0) sscanf(val, " %c %c %c", &pbc[0], &pbc[1], &pbc[2]);
+  if (lat[3] != 0 && !(pbc[0] == 'T' && pbc[1] == 'T' && lat[0] > 0 && lat[4] > 0)) {
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Lattice= has the Lees-Edwards offset %g (4th number) in a "
+               "box that is not periodic along x and y (pbc=\"%c %c %c\"; allowed: 0 there)", r->path,
+               r->line, frame, lat[3], pbc[0], pbc[1], pbc[2]);
+    goto out;
+  }
   double t = 0;
   long long step = 0;
   int have_time = comment_value(line, "Time", val, sizeof val) == 0;
@@ -405,6 +414,7 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
     }
     s->box.hi[k] = s->box.lo[k] + s->box.len[k];
   }
+  s->box.shear_x = lat[3]; /* (0 without a Lattice=) */
   if (s->dim == 3 && !have_lattice && n && hi[2] == lo[2]) s->dim = 2;
   whole = 1; /* every line read: what fails now is not a cut */
   if (check_frame(r, s, frame, r->line - (long)n + 1, err, errlen) != 0) goto out;

@@ -26,9 +26,11 @@ static num_text num(double x) {
 static void header(FILE *f, const agglo_system *s, const char *props, const char *extra) {
   const agglo_box *b = &s->box;
   fprintf(f, "%zu\n", s->n);
-  fprintf(f, "Lattice=\"%s 0 0 0 %s 0 0 0 %s\" Origin=\"%s %s %s\" "
+  /* Lees-Edwards shear: the second lattice vector is (shear_x, L_y, 0), the image across the
+     upper y face (docs/dpd.md, "Shear"); "0" unsheared */
+  fprintf(f, "Lattice=\"%s 0 0 %s %s 0 0 0 %s\" Origin=\"%s %s %s\" "
           "Properties=%s Time=%s Step=%lld dim=%d pbc=\"%c %c %c\"%s\n",
-          num(b->len[0]).s, num(b->len[1]).s, num(b->len[2]).s, num(b->lo[0]).s, num(b->lo[1]).s,
+          num(b->len[0]).s, b->shear_x != 0 ? num(b->shear_x).s : "0", num(b->len[1]).s, num(b->len[2]).s, num(b->lo[0]).s, num(b->lo[1]).s,
           num(b->lo[2]).s, props, num(s->t).s, (long long)s->step, s->dim,
           b->periodic[0] ? 'T' : 'F', b->periodic[1] ? 'T' : 'F', b->periodic[2] ? 'T' : 'F', extra);
 }

@@ -250,6 +250,7 @@ static int start(agglo_system *s, const agglo_config *c, char *err, size_t errle
   const double rate = agglo_dpd_of(c)->shear_rate, y_mid = s->box.lo[1] + 0.5 * s->box.len[1];
   if (rate != 0)
     for (size_t i = 0; i < s->n; i++) s->v[3 * i] += rate * (s->x[3 * i + 1] - y_mid);
+  s->box.shear_rate = rate; /* (agglo_dpd_temperature of the start: the peculiar velocities) */
   return 0;
 }
 

@@ -87,7 +87,7 @@ void agglo_dpd_units_of(const agglo_config *c, agglo_dpd_units *u) {
 
 double agglo_dpd_temperature(const agglo_system *s) {
   double kT = 0; /* 0 for fewer than two particles */
-  agglo_analysis_temperature(s->v, s->m, s->n, s->dim, &kT);
+  agglo_analysis_peculiar_temperature(s->x, s->v, s->m, s->n, s->dim, &s->box, &kT);
   return kT;
 }
 
@@ -1047,7 +1047,10 @@ static void dpd_destroy(void *state) {
 static void write_back(const dpd *m, agglo_system *s) {
   double L = m->u.length, V = m->u.velocity;
   const parts *p = &m->p;
-  if (m->shear) s->box.shear_x = m->le.offset * L; /* the analysis and pictures see the images */
+  if (m->shear) { /* the analysis and pictures see the images, the temperature the peculiar v */
+    s->box.shear_x = m->le.offset * L;
+    s->box.shear_rate = m->le.rate / m->u.time;
+  }
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];

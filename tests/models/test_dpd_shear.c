@@ -16,6 +16,10 @@
 #include <string.h>
 
 #include "analysis/clusters.h"
+#include "agglo/analysis.h"
+#include "io/h5md_write.h"
+#include "io/xyz_read.h"
+#include "io/xyz_write.h"
 #include "config/config.h"
 #include "core/model.h"
 #include "core/setup.h"
@@ -363,6 +367,103 @@ static void clusters_across_the_face(void **st) {
     }
 }
 
+/* agglo_dpd_temperature (and dpd_bench's kT, the same agglo_analysis_peculiar_temperature) is the
+   stats.csv `temperature` column under shear: of v - u(y), not of the laboratory velocities
+   (which carry the flow: at gamma_dot = 1 in a box 6 high, kT ~ 1 + <u^2> = 1 + 3 = 4). */
+static void temperature_is_peculiar(void **st) {
+  (void)st;
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, 1);
+  sim S;
+  start(&S, &c);
+  advance(&S, 30);
+  const dpd *m = S.state;
+  double column = m->T_last * m->u.energy, api = agglo_dpd_temperature(&S.s), lab = 0;
+  agglo_analysis_temperature(S.s.v, S.s.m, S.s.n, S.s.dim, &lab);
+  printf("gamma_dot = 1: stats column kT %.9f, agglo_dpd_temperature %.9f, laboratory %.4f\n", column,
+         api, lab);
+  assert_true(fabs(api - column) < 1e-9 * column);
+  assert_true(lab > 1.5 * column); /* (the flow: what the check would see without the fix) */
+  stop(&S);
+}
+
+/* A sheared run's trajectory keeps the Lees-Edwards offset (XYZ: the second lattice vector's x,
+   H5MD: box/edges row 2 column 1), so that agglo analyze / agglomerates later find the clusters
+   the run found: two spheres touching across the upper y face only through the image shifted
+   by shear_x = 3 (clusters_across_the_face). An offset in a box not periodic along y is refused,
+   naming the file, frame, line and key. */
+static size_t cluster_count(agglo_system *s) {
+  assert_int_equal(agglo_clusters_label(s, NULL, 0.05, NULL), 0);
+  size_t n = 0;
+  for (size_t i = 0; i < s->n; i++) n += s->cluster[i] == s->id[i];
+  return n;
+}
+
+static void trajectory_keeps_the_offset(void **st) {
+  (void)st;
+  agglo_system s;
+  const size_t n = 202;
+  assert_int_equal(agglo_system_alloc(&s, 3, n), 0);
+  for (int k = 0; k < 3; k++) s.box.lo[k] = 0, s.box.len[k] = s.box.hi[k] = 8, s.box.periodic[k] = 1;
+  s.box.shear_x = 3, s.box.shear_rate = 0.5;
+  for (size_t i = 0; i < n; i++) {
+    s.r[i] = 0.1, s.m[i] = 1, s.inv_m[i] = 1, s.id[i] = (int64_t)i;
+    s.x[3 * i] = 0.5 + (double)(i % 10) * 0.7, s.x[3 * i + 1] = 2 + (double)(i / 10 % 10) * 0.4;
+    s.x[3 * i + 2] = 1 + (double)(i / 100) * 0.7;
+  }
+  const double a[3] = {4.25, 7.9, 6.5}, b[3] = {1.25, 0.1, 6.5};
+  for (int k = 0; k < 3; k++) s.x[3 * 200 + k] = a[k], s.x[3 * 201 + k] = b[k];
+  const size_t during = cluster_count(&s);
+  assert_int_equal(during, n - 1); /* A and B joined */
+  char err[512], xyz[] = "/tmp/agglo_le_XXXXXX", h5[64];
+  int fd = mkstemp(xyz);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(agglo_xyz_write_frame(f, &s), 0);
+  fclose(f);
+  snprintf(h5, sizeof h5, "%s.h5", xyz);
+  agglo_h5md_options o = {0};
+  agglo_h5md *h = agglo_h5md_open(h5, &s, 0, &o, err, sizeof err);
+  if (!h) fail_msg("%s", err);
+  assert_int_equal(agglo_h5md_frame(h, &s, err, sizeof err), 0);
+  assert_int_equal(agglo_h5md_close(h), 0);
+  const char *files[2] = {xyz, h5};
+  for (int q = 0; q < 2; q++) {
+    agglo_xyz_reader r;
+    agglo_system t;
+    memset(&t, 0, sizeof t);
+    if (agglo_xyz_open(&r, files[q], 0, err, sizeof err) != 0) fail_msg("%s", err);
+    if (agglo_xyz_next(&r, &t, err, sizeof err) != 1) fail_msg("%s", err);
+    agglo_xyz_close(&r);
+    const size_t after = cluster_count(&t);
+    printf("%s: shear_x = %g, clusters %zu (during the run %zu)\n", q ? "H5MD" : "XYZ", t.box.shear_x,
+           after, during);
+    assert_true(t.box.shear_x == 3);
+    assert_int_equal(after, during);
+    agglo_system_free(&t);
+  }
+  /* refused: the offset with a wall along y */
+  f = fopen(xyz, "w");
+  fputs("1\nLattice=\"8 0 0 3 8 0 0 0 8\" Properties=pos:R:3:radius:R:1 pbc=\"T F T\"\n"
+        "X 1 1 1 0.1\n", f);
+  fclose(f);
+  agglo_xyz_reader r;
+  agglo_system t;
+  memset(&t, 0, sizeof t);
+  if (agglo_xyz_open(&r, xyz, 0, err, sizeof err) != 0) fail_msg("%s", err);
+  assert_int_equal(agglo_xyz_next(&r, &t, err, sizeof err), -1);
+  agglo_xyz_close(&r);
+  agglo_system_free(&t);
+  printf("refused: %s\n", err);
+  assert_non_null(strstr(err, xyz));
+  assert_non_null(strstr(err, "frame 1"));
+  assert_non_null(strstr(err, "Lattice"));
+  remove(xyz), remove(h5);
+  char xdmf[80];
+  if (agglo_h5md_xdmf_path(h5, xdmf, sizeof xdmf) == 0) remove(xdmf);
+  agglo_system_free(&s);
+}
+
 /* Refused: non-finite, a wall along x or y, a strain per step above 1. */
 static void refused(void **st) {
   (void)st;
@@ -392,6 +493,8 @@ int main(void) {
       cmocka_unit_test(refused),
       cmocka_unit_test(pair_across_the_face),
       cmocka_unit_test(clusters_across_the_face),
+      cmocka_unit_test(temperature_is_peculiar),
+      cmocka_unit_test(trajectory_keeps_the_offset),
       cmocka_unit_test(forces_are_the_direct_sum),
       cmocka_unit_test(steady_profile_3d),
       cmocka_unit_test(steady_profile_2d),

@@ -18,6 +18,24 @@ def test_two_touching_spheres_are_one_cluster():
     assert list(an.cluster_labels(x3, [1, 1], contact_gap=0)) == [0, 1]
 
 
+def test_sheared_trajectory_keeps_the_offset(tmp_path):
+    # a Lees-Edwards frame (docs/dpd.md "Shear"): B's image across the upper y face is shifted
+    # by shear_x = 3 onto A; the frame's box carries it into the analysis, 0 keeps them apart
+    p = tmp_path / "le.xyz"
+    p.write_text('2\nLattice="8 0 0 3 8 0 0 0 8" Origin="0 0 0" '
+                 'Properties=species:S:1:pos:R:3:radius:R:1 pbc="T T T"\n'
+                 "X 4.25 7.9 6.5 0.1\nX 1.25 0.1 6.5 0.1\n")
+    f = an.Trajectory(str(p))[0]
+    assert f.box.shear_x == 3.0
+    assert list(an.cluster_labels(f.positions, f.radii, 0.05, box=f.box)) == [0, 0]
+    assert list(an.cluster_labels(f.positions, f.radii, 0.05, box=f.box._replace(shear_x=0))) == [0, 1]
+    # a point below the lower y face wraps through the sheared image: x shifted by +3
+    far = f.positions.copy()
+    far[1, 1] += 8  # B one box height up: the same particle seen through the upper face's image
+    far[1, 0] += 3
+    assert list(an.cluster_labels(far, f.radii, 0.05, box=f.box)) == [0, 0]
+
+
 def test_periodic_images_join_clusters():
     x = np.array([[0.5, 5.0], [9.6, 5.0]])  # 0.9 apart through the x boundary
     box = agglo.Box(np.array([0.0, 0.0]), np.array([10.0, 10.0]), (True, False))
