@@ -52,24 +52,30 @@ static double trace(const agglo_dpd_stress *T, int part) {
 /* Two particles across the periodic x boundary of a box of 5: separation x_i - x_j = (0.5, -0.4,
    -0.3) through the image, r = sqrt(0.5); F = a (1 - r) along e = d / r; the dissipative force
    -gamma w^2 (e.v_ij) e with v~ = v at the start; P_ab = [sum m v_a v_b + F_a d_b] / V. */
+/* Two particles at xi, xj with velocities vi, vj, and the model started on them. */
+static void start_pair(const agglo_config *c, sim *S, const double xi[3], const double xj[3],
+                       const double vi[3], const double vj[3]) {
+  char err[512];
+  memset(S, 0, sizeof *S);
+  if (agglo_config_validate(c, err, sizeof err) != 0) fail_msg("check: %s", err);
+  if (agglo_setup(&S->s, c, err, sizeof err) != 0) fail_msg("setup: %s", err);
+  for (int k = 0; k < 3; k++) {
+    S->s.x[k] = xi[k], S->s.x[3 + k] = xj[k];
+    S->s.v[k] = vi[k], S->s.v[3 + k] = vj[k];
+  }
+  if (agglo_model_dpd.init(&S->state, &S->s, c, err, sizeof err) != 0) fail_msg("init: %s", err);
+}
+
 static void two_particles(void **st) {
   (void)st;
   agglo_config c;
   gw_config(&c, 5, 0);
   c.n = 2;
   agglo_dpd_edit(&c)->kT = 1e-30; /* the random force: sqrt(2 gamma kT) ~ 1e-15 */
-  sim S;
-  char err[512];
-  memset(&S, 0, sizeof S);
-  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  if (agglo_setup(&S.s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
   const double xi[3] = {0.2, 2.5, 2.5}, xj[3] = {4.7, 2.9, 2.8};
   const double vi[3] = {1.0, 0.5, -0.25}, vj[3] = {-0.5, 0.75, 0.5};
-  for (int k = 0; k < 3; k++) {
-    S.s.x[k] = xi[k], S.s.x[3 + k] = xj[k];
-    S.s.v[k] = vi[k], S.s.v[3 + k] = vj[k];
-  }
-  if (agglo_model_dpd.init(&S.state, &S.s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  sim S;
+  start_pair(&c, &S, xi, xj, vi, vj);
   agglo_dpd_stress T;
   agglo_dpd_stress_of(S.state, &T);
   const double d[3] = {0.5, -0.4, -0.3}, r = sqrt(0.5), w = 1 - r, V = 125;
@@ -111,18 +117,10 @@ static void two_particles_sheared(void **st) {
   agglo_dpd_edit(&c)->kT = 1e-30;
   agglo_dpd_edit(&c)->stress_tensor = DPD_STRESS_AUTO;
   agglo_dpd_edit(&c)->shear_rate = 0.5;
-  sim S;
-  char err[512];
-  memset(&S, 0, sizeof S);
-  if (agglo_config_validate(&c, err, sizeof err) != 0) fail_msg("check: %s", err);
-  if (agglo_setup(&S.s, &c, err, sizeof err) != 0) fail_msg("setup: %s", err);
   const double xi[3] = {1.0, 0.2, 2.5}, xj[3] = {0.6, 4.7, 2.3};
   const double vi[3] = {1.0, 0.5, -0.25}, vj[3] = {-0.5, 0.75, 0.5};
-  for (int k = 0; k < 3; k++) {
-    S.s.x[k] = xi[k], S.s.x[3 + k] = xj[k];
-    S.s.v[k] = vi[k], S.s.v[3 + k] = vj[k];
-  }
-  if (agglo_model_dpd.init(&S.state, &S.s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  sim S;
+  start_pair(&c, &S, xi, xj, vi, vj);
   agglo_dpd_stress T;
   agglo_dpd_stress_of(S.state, &T);
   const double d[3] = {0.4, 0.5, 0.2}, r = sqrt(0.45), w = 1 - r, V = 125, rate = 0.5, L = 5;
