@@ -226,7 +226,9 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   }
   if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
-    return 1;
+    /* a refusal at the start (an MPI brick grid, a restart point's writer not added again) is
+       bad input, as the refusals before the simulation is made */
+    return st == AGGLO_ERROR_INPUT ? 2 : 1;
   }
   if (!quiet) {
     char files[512];
@@ -423,7 +425,8 @@ static int cmd_run(int argc, char **argv) {
       goto out;
     }
     agglo_status pst = agglo_sim_run_parallel(NULL, cfg);
-    rc = pst == AGGLO_OK || pst == AGGLO_STOPPED ? 0 : 1; /* a stop: rank 0's status (130, 143) */
+    /* a stop: rank 0's status (130, 143); a refusal at the start: 2, as rank 0's */
+    rc = pst == AGGLO_OK || pst == AGGLO_STOPPED ? 0 : pst == AGGLO_ERROR_INPUT ? 2 : 1;
     goto out;
   }
 #endif

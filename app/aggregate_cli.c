@@ -113,6 +113,11 @@ int agglo_cli_aggregate(int argc, char **argv) {
     else if (!strcmp(a, "--overwrite")) overwrite = 1;
     else if (!strcmp(a, "-n") && more) {
       char *list = argv[++i], *save = NULL, buf[1024];
+      if (strlen(list) >= sizeof buf) { /* (cut short, its last size would be another number) */
+        fprintf(stderr, "agglo aggregate: -n: a list of %zu characters (allowed: at most %zu)\n",
+                strlen(list), sizeof buf - 1);
+        return 2;
+      }
       snprintf(buf, sizeof buf, "%s", list);
       n_sizes = 0;
       for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

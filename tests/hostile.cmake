@@ -1,0 +1,45 @@
+# Hostile pass 2 (docs/reliability.md, "Hostile pass 2"): what a hostile user did, each refused
+# with its message and exit status, or stopped as asked. hostile(NAME REGEX SCRIPT): the shell
+# SCRIPT, run in its own directory, prints REGEX (its output and "status N" lines).
+set(H_EXE $<TARGET_FILE:agglo_cli>)
+set(H_DATA ${CMAKE_CURRENT_SOURCE_DIR}/hostile)
+function(hostile name regex script)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/hostile_${name})
+  file(MAKE_DIRECTORY ${dir})
+  add_test(NAME hostile_${name} COMMAND sh -c "${script}" WORKING_DIRECTORY ${dir})
+  set_tests_properties(hostile_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}" TIMEOUT 60)
+endfunction()
+
+# a restart point's '# writer:' lines: each field checked at the load, naming the line; a writer
+# the run does not add again is an input error (2), not a failed run (1)
+set(H_RESTART "rm -rf w0 wf w1; ${H_EXE} run -s particles.n=50 -s run.t_end=0.04 -o w0 --quiet && cp -r w0 wf && python3 ${H_DATA}/forge_writer.py wf")
+set(H_AGAIN "; ${H_EXE} run --restart wf -o w1 -s run.t_end=0.08 --quiet 2>&1; echo status $?")
+hostile(writer_not_added "user writer 'probe' \\(file probe.txt, 0 bytes\\), not added again.*\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=probe.txt bytes=0 next=0 index=0' ${H_AGAIN}")
+hostile(writer_next_nan "wf/contacts.txt: user writer line 1 \\('# writer: probe file=probe.txt bytes=0 next=nan index=0'\\): next \\(allowed: finite, >= 0\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=probe.txt bytes=0 next=nan index=0' ${H_AGAIN}")
+hostile(writer_next_inf "user writer line 1 .*next \\(allowed: finite, >= 0\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=probe.txt bytes=0 next=inf index=0' ${H_AGAIN}")
+hostile(writer_file_dotdot "user writer line 1 .*file \\(allowed: a plain file name, not one of agglo's own files\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=.. bytes=0 next=0 index=0' ${H_AGAIN}")
+hostile(writer_file_agglo_own "user writer line 1 .*file=state.xyz.*not one of agglo's own files\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=state.xyz bytes=0 next=0 index=0' ${H_AGAIN}")
+hostile(writer_file_slash "user writer line 1 is not '# writer: NAME file=FILE.*\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=a/b bytes=0 next=0 index=0' ${H_AGAIN}")
+hostile(writer_bytes_huge "user writer line 1 .*bytes \\(allowed: 0 to 2\\^53\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=p bytes=99999999999999999 next=0 index=0' ${H_AGAIN}")
+hostile(writer_bytes_negative "user writer line 1 .*bytes \\(allowed: 0 to 2\\^53\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=p bytes=-5 next=0 index=0' ${H_AGAIN}")
+hostile(writer_twice "user writer line 2 .*one line per writer name and file\\)\nstatus 2\n"
+  "${H_RESTART} '# writer: probe file=p bytes=0 next=0 index=0' && python3 ${H_DATA}/forge_writer.py wf '# writer: probe file=q bytes=0 next=0 index=0' ${H_AGAIN}")
+if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
+  # under mpirun the same refusal exits 2 (it was 1, "rank 0 failed to write")
+  set(H_MPI "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 ${MPIEXEC_EXECUTABLE} --oversubscribe -np 2")
+  hostile(mpi_writer_not_added "user writer 'probe' \\(file probe.txt, 0 bytes\\), not added again.*status 2\n"
+    "rm -rf d0 df d1; ${H_MPI} ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s run.t_end=0.04 -o d0 --quiet && cp -r d0 df && python3 ${H_DATA}/forge_writer.py df '# writer: probe file=probe.txt bytes=0 next=0 index=0'; ${H_MPI} ${H_EXE} run --restart df -o d1 -s run.t_end=0.08 --quiet 2>&1; echo status $?")
+endif()
+
+# agglo aggregate -n: a list longer than its buffer was cut, its last size read as another number
+string(REPEAT "0" 1019 H_ZEROS)
+hostile(aggregate_n_too_long "agglo aggregate: -n: a list of 1024 characters \\(allowed: at most 1023\\)\nstatus 2\n"
+  "${H_EXE} aggregate -n 1,${H_ZEROS}123 -o agg 2>&1; echo status $?")
