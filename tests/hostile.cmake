@@ -43,3 +43,9 @@ endif()
 string(REPEAT "0" 1019 H_ZEROS)
 hostile(aggregate_n_too_long "agglo aggregate: -n: a list of 1024 characters \\(allowed: at most 1023\\)\nstatus 2\n"
   "${H_EXE} aggregate -n 1,${H_ZEROS}123 -o agg 2>&1; echo status $?")
+
+# --overwrite onto a larger earlier call: its files beyond the new one's stayed, two calls mixed
+hostile(aggregate_overwrite_stale "^aggregate_0001.xyz aggregate_0002.xyz aggregates.csv mine.txt \n$"
+  "rm -rf ag; ${H_EXE} aggregate -n 5 --count 8 -o ag >/dev/null && touch ag/mine.txt && ${H_EXE} aggregate -n 5 --count 2 -o ag --overwrite >/dev/null && ls ag | tr '\\n' ' '; echo")
+hostile(ensemble_overwrite_stale "^en/run.dt=0.02/seed=1 en/run.dt=0.02/seed=2 \n$"
+  "rm -rf en; ${H_EXE} ensemble -s particles.n=50 -s run.t_end=0.04 --seeds 1-3 --vary run.dt=0.02,0.01 -o en --quiet >/dev/null 2>&1 && ${H_EXE} ensemble -s particles.n=50 -s run.t_end=0.04 --seeds 1-2 --vary run.dt=0.02 -o en --quiet --overwrite >/dev/null 2>&1 && find en -mindepth 2 -type d | sort | tr '\\n' ' '; echo")
