@@ -49,3 +49,11 @@ hostile(aggregate_overwrite_stale "^aggregate_0001.xyz aggregate_0002.xyz aggreg
   "rm -rf ag; ${H_EXE} aggregate -n 5 --count 8 -o ag >/dev/null && touch ag/mine.txt && ${H_EXE} aggregate -n 5 --count 2 -o ag --overwrite >/dev/null && ls ag | tr '\\n' ' '; echo")
 hostile(ensemble_overwrite_stale "^en/run.dt=0.02/seed=1 en/run.dt=0.02/seed=2 \n$"
   "rm -rf en; ${H_EXE} ensemble -s particles.n=50 -s run.t_end=0.04 --seeds 1-3 --vary run.dt=0.02,0.01 -o en --quiet >/dev/null 2>&1 && ${H_EXE} ensemble -s particles.n=50 -s run.t_end=0.04 --seeds 1-2 --vary run.dt=0.02 -o en --quiet --overwrite >/dev/null 2>&1 && find en -mindepth 2 -type d | sort | tr '\\n' ' '; echo")
+
+# agglo analyze --sq, binned, of unequal radii: the monomers' amplitudes (N x q values, 320 MB
+# here) were made for an intensity the binned sum reports as NaN: out of memory in 300 MB; now
+# not made (the bins are bounded: AGGLO_SQ_MAX_BINS, bins x q values <= 1e10, analyze_sq_refusals)
+if(NOT AGGLO_SANITIZE)
+  hostile(sq_binned_memory "written: an_u/analysis.csv, an_u/clusters.csv, an_u/sq.csv\nstatus 0\n"
+    "python3 ${H_DATA}/cloud.py 10000 > cloud.xyz && rm -rf an_u && ulimit -v 300000 && ${H_EXE} analyze cloud.xyz --sq --sq-method binned --q-count 4000 --sq-tolerance 1 --contact-distance 3 -o an_u 2>&1 | grep -v '^ '; echo status $?")
+endif()

@@ -82,8 +82,8 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
     return agglo_error(AGGLO_ERROR_INPUT, "%s: the exact sum over %.4g pairs at %zu q values is "
                        "%.4g terms, above %.0e: fewer q values, or the binned sum", fn, pairs, nq,
                        pairs * (double)nq, EXACT_TERMS_MAX);
-  double *amp = NULL;
-  if (I && !same && (amp = amplitudes(r, n, dim, amplitude, q, nq)) == NULL)
+  double *amp = NULL; /* (n x nq: only the exact sum reads them; binned, I of unequal radii is NaN) */
+  if (I && !same && !binned && (amp = amplitudes(r, n, dim, amplitude, q, nq)) == NULL)
     return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
   for (size_t k = 0; k < nq; k++) {
     S[k] = 0;
@@ -166,7 +166,7 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
   for (size_t k = 0; k < nq; k++) {
     S[k] = (n ? 1 : 0) + 2 * S[k] / (double)(n ? n : 1);
     if (!I) continue;
-    if (amp) I[k] = binned ? NAN : I[k] / (double)n;
+    if (!same) I[k] = binned ? NAN : I[k] / (double)n;
     else { /* equal monomers: I = Phi^2 S */
       double phi = !r || amplitude == AGGLO_AMPLITUDE_VOLUME ? 1
                    : dim == 2 ? agglo_disc_amplitude(q[k] * r[0]) : agglo_sphere_amplitude(q[k] * r[0]);
