@@ -57,3 +57,10 @@ if(NOT AGGLO_SANITIZE)
   hostile(sq_binned_memory "written: an_u/analysis.csv, an_u/clusters.csv, an_u/sq.csv\nstatus 0\n"
     "python3 ${H_DATA}/cloud.py 10000 > cloud.xyz && rm -rf an_u && ulimit -v 300000 && ${H_EXE} analyze cloud.xyz --sq --sq-method binned --q-count 4000 --sq-tolerance 1 --contact-distance 3 -o an_u 2>&1 | grep -v '^ '; echo status $?")
 endif()
+
+# particles.from = start.xyz in sc/s.ini, with a start.xyz in the working directory and another
+# in sc/: the working directory's was taken without a word; now refused naming both (the same
+# file through a link: taken)
+set(H_AMB "rm -rf r0 r1 r2 sc start.xyz && mkdir sc && ${H_EXE} run -s particles.n=50 -s run.t_end=0.02 -o r0 --quiet && cp r0/state.xyz start.xyz && cp r0/state.xyz sc/start.xyz && printf '[particles]\\nfrom = start.xyz\\n[box]\\nsize = 2\\n[run]\\nt_end = 0.04\\n' > sc/s.ini")
+hostile(from_ambiguous "particles.from = start.xyz is two different files: start.xyz from the working directory and sc/start.xyz beside the scenario file; give the one you mean as an absolute path\nstatus 2\nstatus 0\n$"
+  "${H_AMB} && ${H_EXE} run sc/s.ini -o r1 --quiet 2>&1; echo status $?; rm sc/start.xyz && ln -s ../start.xyz sc/start.xyz && ${H_EXE} run sc/s.ini -o r2 --quiet 2>&1; echo status $?")
