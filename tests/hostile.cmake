@@ -64,3 +64,18 @@ endif()
 set(H_AMB "rm -rf r0 r1 r2 sc start.xyz && mkdir sc && ${H_EXE} run -s particles.n=50 -s run.t_end=0.02 -o r0 --quiet && cp r0/state.xyz start.xyz && cp r0/state.xyz sc/start.xyz && printf '[particles]\\nfrom = start.xyz\\n[box]\\nsize = 2\\n[run]\\nt_end = 0.04\\n' > sc/s.ini")
 hostile(from_ambiguous "particles.from = start.xyz is two different files: start.xyz from the working directory and sc/start.xyz beside the scenario file; give the one you mean as an absolute path\nstatus 2\nstatus 0\n$"
   "${H_AMB} && ${H_EXE} run sc/s.ini -o r1 --quiet 2>&1; echo status $?; rm sc/start.xyz && ln -s ../start.xyz sc/start.xyz && ${H_EXE} run sc/s.ini -o r2 --quiet 2>&1; echo status $?")
+
+# an extended XYZ frame whose Lattice= tilt (the Lees-Edwards offset, agglo's in [0, L_x)) is
+# beyond the side along x: read and analysed, exit 0; now refused naming file, line and value
+set(H_TILT "printf '2\\nLattice=\"5 0 0 TILT 5 0 0 0 5\" Properties=species:S:1:pos:R:3:radius:R:1 pbc=\"T T T\"\\nX 1 1 1 0.5\\nX 2 1 1 0.5\\n' > t.xyz")
+hostile(xyz_tilt_huge "t.xyz:2: frame 1: Lattice= has the Lees-Edwards offset 1e\\+300 \\(4th number\\) beyond the box's side along x, 5 \\(allowed: -L_x to L_x\\)\nstatus 1\n"
+  "rm -rf an; ${H_TILT} && sed -i 's/TILT/1e300/' t.xyz && ${H_EXE} analyze t.xyz -o an 2>&1; echo status $?")
+hostile(xyz_tilt_negative "t.xyz:2: frame 1: Lattice= has the Lees-Edwards offset -7.5 .*\nstatus 2\n"
+  "rm -rf o; ${H_TILT} && sed -i 's/TILT/-7.5/' t.xyz && ${H_EXE} run -s particles.from=t.xyz -s box.size=5 -s run.dim=3 -o o --quiet 2>&1; echo status $?")
+hostile(xyz_tilt_within "written: an/analysis.csv"
+  "rm -rf an; ${H_TILT} && sed -i 's/TILT/-4.5/' t.xyz && ${H_EXE} analyze t.xyz -o an 2>&1")
+
+# a sheared DPD run continued with another dpd.shear_rate (-s at --restart): already refused on
+# main, naming the key and both values (kept as a guard)
+hostile(restart_shear_rate_changed "dpd.shear_rate = 0.5, but the run it continues has 0.2 \\(sh0/scenario.ini\\): the restart point fixes it.*\nstatus 2\n"
+  "rm -rf sh0 sh1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s run.t_end=0.08 -s particles.n=300 -s box.size=5 -o sh0 --quiet 2>/dev/null; ${H_EXE} run --restart sh0 -s dpd.shear_rate=0.5 -s run.t_end=0.16 -o sh1 --quiet 2>&1; echo status $?")
