@@ -79,3 +79,8 @@ hostile(xyz_tilt_within "written: an/analysis.csv"
 # main, naming the key and both values (kept as a guard)
 hostile(restart_shear_rate_changed "dpd.shear_rate = 0.5, but the run it continues has 0.2 \\(sh0/scenario.ini\\): the restart point fixes it.*\nstatus 2\n"
   "rm -rf sh0 sh1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s run.t_end=0.08 -s particles.n=300 -s box.size=5 -o sh0 --quiet 2>/dev/null; ${H_EXE} run --restart sh0 -s dpd.shear_rate=0.5 -s run.t_end=0.16 -o sh1 --quiet 2>&1; echo status $?")
+
+# SIGTERM while a dlca step groups the monomers' flights (the build of its first step, 2e8 flights
+# at 20 000 monomers): stopped after the build, 17 s; now the build polls the stop
+hostile(sigterm_dlca_grouping "stopped by signal 15 at step 0 .*state saved.*\nstatus 143\nstopped within 3 s\nStep=0\n20002 lines\n"
+  "sh ${H_DATA}/sigterm_dlca.sh ${H_EXE} ${PROJECT_SOURCE_DIR}/examples")

@@ -690,8 +690,12 @@ static int build_all(ed *e, const agglo_system *s) {
   /* horizons first: each pair is timed up to both clusters' */
   for (size_t c = 0; c < n; c++)
     if (e->cluster[c].size > 0) e->cluster[c].horizon = own_event(e, s, (int32_t)c).t;
-  for (size_t c = 0; c < n; c++)
+  /* (each lone cluster's flights grouped, up to group_cap of them: at N = 5e4 monomers of a
+     short persistence, 2e8 flights, seconds: a stop gives the build up, 1) */
+  for (size_t c = 0; c < n; c++) {
+    if (c % 256 == 0 && agglo_stop_requested(s)) return 1;
     if (e->cluster[c].size > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
+  }
   e->built = 1;
   return 0;
 }
@@ -1118,7 +1122,9 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     double t_end = e->t + (e->step_time > 0 ? e->step_time : e->window * e->r_max / sqrt(vmax2));
     if (e->t_until > e->t && e->t_until < t_end) t_end = e->t_until;
     e->t_end = t_end;
-    if (!e->built && build_all(e, s) != 0) return agglo_fail(err, errlen, "out of memory");
+    int built = e->built ? 0 : build_all(e, s);
+    if (built > 0) return AGGLO_STEP_STOPPED; /* (the driver restores the state; built stays 0) */
+    if (built < 0) return agglo_fail(err, errlen, "out of memory");
     for (;;) {
       const event *top;
       if (agglo_ed_calendar_top(&e->cal, &top) != 0)
