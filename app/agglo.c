@@ -516,7 +516,7 @@ static void analyze_usage(FILE *f) {
           "  --sq-fit QLO,QHI      the power-law fit's q range (default 5/R_g .. 1/a)\n"
           "  --mobility            orientation-averaged projected area (Monte Carlo, standard error)\n"
           "                        and mobility diameters (the dlca model's law) into mobility.csv\n"
-          "  --orientations K      its orientations (1 .. 1e7, default 200)\n"
+          "  --orientations K      its orientations (1 .. 1e7, default 200; K x monomers <= 1e10)\n"
           "  --rays M              rays per orientation (1 .. 1e8, default 4000; K x M <= 1e10)\n"
           "  --seed S              its random numbers (default 0)\n"
           "  --knudsen KN          also the mobility diameter at mean free path KN a\n"
@@ -536,7 +536,16 @@ static void analyze_usage(FILE *f) {
           "  --max-dipoles N       its bound (1 .. 1e9, default 1e7)\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
           "cluster of the reported frame), and as asked sq.csv, mobility.csv, optics.csv;\n"
-          "definitions in docs/analysis.md and docs/scattering.md\n");
+          "definitions in docs/analysis.md and docs/scattering.md\n\n"
+          "SIGINT or SIGTERM ends it within a second (status 130 or 143), no file of it written\n");
+}
+
+/* SIGINT, SIGTERM during agglo analyze: the library gives the analysis up within a fraction of a
+   second (agglo_analysis_request_stop). */
+static volatile sig_atomic_t analyze_signal = 0;
+static void on_analyze_signal(int sig) {
+  analyze_signal = sig;
+  agglo_analysis_request_stop(1);
 }
 
 static int parse_double(const char *opt, const char *text, double *out) {
@@ -708,7 +717,18 @@ static int cmd_analyze(int argc, char **argv) {
     return 2;
   }
   agglo_analyze_result r;
-  if (agglo_analyze_trajectory(&o, &r) != AGGLO_OK) {
+  analyze_signal = 0;
+  void (*old_int)(int) = signal(SIGINT, on_analyze_signal);
+  void (*old_term)(int) = signal(SIGTERM, on_analyze_signal);
+  agglo_status st = agglo_analyze_trajectory(&o, &r);
+  signal(SIGINT, old_int);
+  signal(SIGTERM, old_term);
+  if (st == AGGLO_STOPPED) { /* its .part files removed, the directory released */
+    fprintf(stderr, "agglo analyze: stopped by signal %d (%s); no file of it written (an earlier analysis in %s stays as it was)\n",
+            (int)analyze_signal, agglo_last_error(), o.out_dir);
+    return 128 + (int)analyze_signal;
+  }
+  if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }

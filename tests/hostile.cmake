@@ -84,3 +84,20 @@ hostile(restart_shear_rate_changed "dpd.shear_rate = 0.5, but the run it continu
 # at 20 000 monomers): stopped after the build, 17 s; now the build polls the stop
 hostile(sigterm_dlca_grouping "stopped by signal 15 at step 0 .*state saved.*\nstatus 143\nstopped within 3 s\nStep=0\n20002 lines\n"
   "sh ${H_DATA}/sigterm_dlca.sh ${H_EXE} ${PROJECT_SOURCE_DIR}/examples")
+
+# agglo analyze had no signal handler: SIGTERM killed it, leaving NAME.part files and its
+# agglo.lock; a Ctrl-C during the Gaussian cut-off fit (--sq, 3D) or the orientations of
+# --mobility now ends it within a second, status 143, no file of it left
+set(H_DLCA ${CMAKE_CURRENT_SOURCE_DIR}/data/analyze/dlca_1431.xyz)
+set(H_STOPPED "agglo analyze: stopped by signal 15 \\(agglo_[a-z_]+: stopped \\(a stop was requested.*no file of it written.*\nstatus 143\nended within 2 s\nempty\n")
+hostile(sigterm_analyze_sq_fit "${H_STOPPED}"
+  "awk 'NR<=2{print;next}{\$5=1+(NR%7)*0.05; print}' ${H_DLCA} > uneq.xyz && sh ${H_DATA}/sigterm_analyze.sh ${H_EXE} an uneq.xyz --sq --sq-method binned --sq-tolerance 100 --q-count 30000")
+hostile(sigterm_analyze_mobility "${H_STOPPED}"
+  "sh ${H_DATA}/sigterm_analyze.sh ${H_EXE} an ${H_DLCA} --mobility --orientations 5000000 --rays 2")
+if(NOT AGGLO_SANITIZE)
+  hostile(sigterm_analyze_exact_sum "${H_STOPPED}"
+    "python3 ${H_DATA}/cloud.py 20000 > cloud.xyz && sh ${H_DATA}/sigterm_analyze.sh ${H_EXE} an cloud.xyz --sq --sq-method exact --q-count 20 --contact-distance 3 --sq-max-pairs 300000000")
+endif()
+# orientations x monomers bounded as orientations x rays are (1e10): 1e7 x 1431 ran for hours
+hostile(mobility_orientations_monomers "orientations x monomers = 10000000 x 1431 = 1.431e\\+10 \\(allowed at most 1e10; agglo analyze: --orientations\\)\nstatus 1\n"
+  "rm -rf an; ${H_EXE} analyze ${H_DLCA} --mobility --orientations 10000000 --rays 1 -o an 2>&1; echo status $?")
