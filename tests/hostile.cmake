@@ -101,3 +101,13 @@ endif()
 # orientations x monomers bounded as orientations x rays are (1e10): 1e7 x 1431 ran for hours
 hostile(mobility_orientations_monomers "orientations x monomers = 10000000 x 1431 = 1.431e\\+10 \\(allowed at most 1e10; agglo analyze: --orientations\\)\nstatus 1\n"
   "rm -rf an; ${H_EXE} analyze ${H_DLCA} --mobility --orientations 10000000 --rays 1 -o an 2>&1; echo status $?")
+
+# agglo analyze --msd of frames whose time goes back (5, 1, 3): msd.csv with lag times -1 and -2,
+# exit 0; now refused naming the frames and times
+set(H_P "Properties=species:S:1:pos:R:3:radius:R:1")
+hostile(msd_time_backwards "MSD: frame 2 is at time 1, not after frame 1's 5 \\(the mean-square displacement needs frames in increasing time.*\nstatus 1\n"
+  "rm -rf an; printf '2\\n${H_P} Time=5\\nX 0 0 0 1\\nX 2 0 0 1\\n2\\n${H_P} Time=1\\nX 1 0 0 1\\nX 2 0 0 1\\n2\\n${H_P} Time=3\\nX 2 0 0 1\\nX 2 0 0 1\\n' > tb.xyz && ${H_EXE} analyze tb.xyz --msd -o an 2>&1; echo status $?")
+# a particle line with more columns than Properties= says (a column left out of Properties shifts
+# the others: velocities read as radii): the extra ones were ignored; now refused
+hostile(xyz_extra_columns "ec.xyz:3: frame 1: particle line has more than the 5 columns of Properties\nstatus 1\n"
+  "rm -rf an; printf '2\\n${H_P}\\nX 0 0 0 1 7\\nX 2 0 0 1\\n' > ec.xyz && ${H_EXE} analyze ec.xyz -o an 2>&1; echo status $?")

@@ -125,6 +125,11 @@ int agglo_msd_add(agglo_msd *m, const agglo_system *s, char *err, size_t errlen)
     return agglo_fail(err, errlen, "MSD: frame %zu has %zu particles, the first had %zu",
                       m->frames + 1, n, m->n);
   }
+  if (m->frames > 0 && !(s->t > m->t[m->frames - 1])) /* (lags of negative or zero time) */
+    return agglo_fail(err, errlen, "MSD: frame %zu is at time %g, not after frame %zu's %g (the "
+                      "mean-square displacement needs frames in increasing time; a file without Time= has every "
+                      "frame at 0)", m->frames + 1,
+                      s->t, m->frames, m->t[m->frames - 1]);
   if (m->frames == m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 64;
     double *u = realloc(m->u, cap * 3 * (n ? n : 1) * sizeof *u);

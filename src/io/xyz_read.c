@@ -366,6 +366,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
       }
       p = e;
     }
+    if (p[strspn(p, " \t\r\n")]) { /* Properties= short of a column: the others misread */
+      agglo_fail(err, errlen, "%s:%ld: frame %d: particle line has more than the %d columns of "
+                 "Properties", r->path, r->line, frame, col.ncols);
+      free(vals);
+      goto out;
+    }
     double *x = s->x + 3 * (size_t)i;
     for (int k = 0; k < 3; k++) {
       x[k] = vals[col.pos + k];
