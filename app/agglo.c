@@ -268,6 +268,21 @@ static void note_ranks(const char *dir, int ranks, int resuming) {
   if (f) fprintf(f, "%d\n", ranks), fclose(f);
 }
 
+/* The directory a refused run made, with the files it wrote there (plain files only: it held
+   the directory, nothing else wrote in it). */
+static void remove_fresh(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char path[4400];
+  for (struct dirent *e; (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+  closedir(d);
+  rmdir(dir);
+}
+
 static int cmd_run(int argc, char **argv) {
   const char *file = NULL, *out = "out", *restart = NULL;
   int quiet = 0, threads = 0, check_only = 0, resume = 0, overwrite = 0;
@@ -368,7 +383,7 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   agglo_config *cfg = agglo_config_new();
-  int rc = 0, rank = 0, ranks = 1, mpi_started = 0;
+  int rc = 0, rank = 0, ranks = 1, mpi_started = 0, fresh = 0;
   char restart_ini[4096];
   agglo_sim *sim = NULL;
   if (restart) {
@@ -436,6 +451,7 @@ static int cmd_run(int argc, char **argv) {
     agglo_free(summary);
   }
   agglo_set_threads(threads);
+  fresh = access(out, F_OK) != 0; /* a directory this run makes: removed if it is refused */
   agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
                             : agglo_sim_create(cfg, &sim);
   if (st == AGGLO_OK)
@@ -453,6 +469,9 @@ static int cmd_run(int argc, char **argv) {
   rc = run_to_end(sim, cfg, out, quiet, runner);
 out:
   agglo_sim_destroy(sim);
+  /* refused at the start after the outputs were attached (an MPI brick grid, a restart point's
+     writer not added again): as every refusal, no output directory */
+  if (rc == 2 && fresh && sim) remove_fresh(out);
   agglo_config_destroy(cfg);
   for (int i = 0; i < nowned; i++) free(owned[i]);
   free(owned);

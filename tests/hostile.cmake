@@ -7,13 +7,14 @@ function(hostile name regex script)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/hostile_${name})
   file(MAKE_DIRECTORY ${dir})
   add_test(NAME hostile_${name} COMMAND sh -c "${script}" WORKING_DIRECTORY ${dir})
-  set_tests_properties(hostile_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}" TIMEOUT 60)
+  set_tests_properties(hostile_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}" TIMEOUT 60
+    FAIL_REGULAR_EXPRESSION "OUTPUT DIRECTORY LEFT")
 endfunction()
 
 # a restart point's '# writer:' lines: each field checked at the load, naming the line; a writer
 # the run does not add again is an input error (2), not a failed run (1)
 set(H_RESTART "rm -rf w0 wf w1; ${H_EXE} run -s particles.n=50 -s run.t_end=0.04 -o w0 --quiet && cp -r w0 wf && python3 ${H_DATA}/forge_writer.py wf")
-set(H_AGAIN "; ${H_EXE} run --restart wf -o w1 -s run.t_end=0.08 --quiet 2>&1; echo status $?")
+set(H_AGAIN "; ${H_EXE} run --restart wf -o w1 -s run.t_end=0.08 --quiet 2>&1; echo status $?; test ! -e w1 || echo OUTPUT DIRECTORY LEFT")
 hostile(writer_not_added "user writer 'probe' \\(file probe.txt, 0 bytes\\), not added again.*\nstatus 2\n"
   "${H_RESTART} '# writer: probe file=probe.txt bytes=0 next=0 index=0' ${H_AGAIN}")
 hostile(writer_next_nan "wf/contacts.txt: user writer line 1 \\('# writer: probe file=probe.txt bytes=0 next=nan index=0'\\): next \\(allowed: finite, >= 0\\)\nstatus 2\n"
@@ -36,7 +37,10 @@ if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
   # under mpirun the same refusal exits 2 (it was 1, "rank 0 failed to write")
   set(H_MPI "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 ${MPIEXEC_EXECUTABLE} --oversubscribe -np 2")
   hostile(mpi_writer_not_added "user writer 'probe' \\(file probe.txt, 0 bytes\\), not added again.*status 2\n"
-    "rm -rf d0 df d1; ${H_MPI} ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s run.t_end=0.04 -o d0 --quiet && cp -r d0 df && python3 ${H_DATA}/forge_writer.py df '# writer: probe file=probe.txt bytes=0 next=0 index=0'; ${H_MPI} ${H_EXE} run --restart df -o d1 -s run.t_end=0.08 --quiet 2>&1; echo status $?")
+    "rm -rf d0 df d1; ${H_MPI} ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s run.t_end=0.04 -o d0 --quiet && cp -r d0 df && python3 ${H_DATA}/forge_writer.py df '# writer: probe file=probe.txt bytes=0 next=0 index=0'; ${H_MPI} ${H_EXE} run --restart df -o d1 -s run.t_end=0.08 --quiet 2>&1; echo status $?; test ! -e d1 || echo OUTPUT DIRECTORY LEFT")
+  # a brick grid that does not match the ranks: refused (2) and, as every refusal, no directory
+  hostile(mpi_grid_no_directory "parallel.grid = 1 1 3 makes 3 bricks for 2 ranks.*status 2\n"
+    "rm -rf g; ${H_MPI} ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s parallel.grid='1 1 3' -o g --quiet 2>&1; echo status $?; test ! -e g || echo OUTPUT DIRECTORY LEFT")
 endif()
 
 # agglo aggregate -n: a list longer than its buffer was cut, its last size read as another number
