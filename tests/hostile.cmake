@@ -115,3 +115,8 @@ hostile(msd_time_backwards "MSD: frame 2 is at time 1, not after frame 1's 5 \\(
 # the others: velocities read as radii): the extra ones were ignored; now refused
 hostile(xyz_extra_columns "ec.xyz:3: frame 1: particle line has more than the 5 columns of Properties\nstatus 1\n"
   "rm -rf an; printf '2\\n${H_P}\\nX 0 0 0 1 7\\nX 2 0 0 1\\n' > ec.xyz && ${H_EXE} analyze ec.xyz -o an 2>&1; echo status $?")
+
+# agglo render / movie with a bad picture key: exit 1 (a failure) and the -s argument named twice;
+# now 2, as every refusal of input
+hostile(render_bad_key_status "^agglo: -s picture.zoom=1e300: picture.zoom = 1e300 is out of range \\(allowed: > 0 and <= 100\\)\nstatus 2\n$"
+  "printf '2\\nProperties=species:S:1:pos:R:3:radius:R:1\\nX 0 0 0 1\\nX 2 0 0 1\\n' > p.xyz && ${H_EXE} render p.xyz -o pics -s picture.zoom=1e300 2>&1; echo status $?")
