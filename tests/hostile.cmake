@@ -120,3 +120,21 @@ hostile(xyz_extra_columns "ec.xyz:3: frame 1: particle line has more than the 5 
 # now 2, as every refusal of input
 hostile(render_bad_key_status "^agglo: -s picture.zoom=1e300: picture.zoom = 1e300 is out of range \\(allowed: > 0 and <= 100\\)\nstatus 2\n$"
   "printf '2\\nProperties=species:S:1:pos:R:3:radius:R:1\\nX 0 0 0 1\\nX 2 0 0 1\\n' > p.xyz && ${H_EXE} render p.xyz -o pics -s picture.zoom=1e300 2>&1; echo status $?")
+
+# a dlca restart point (200 monomers, 150 clusters left) with one number of a cluster forged and
+# the seal computed again: a flight end of -1e300, -5 or 1e20 draws, an offset, a reference time
+# of 1e300, a mass of 1e-300 or extents of 1e300 ran on (exit 0) or never ended its step; each is
+# now refused, naming the line, before the run
+set(H_DLCA0 "rm -rf e0 ef e1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dlca_3d.ini -s particles.n=200 -s dlca.clusters=150 -o e0 --quiet && cp -r e0 ef")
+set(H_DLCA1 "${H_EXE} run --restart ef -o e1 -s dlca.clusters=100 --quiet 2>&1; echo status $?")
+function(hostile_dlca name line awk regex) # line: 1-based
+  math(EXPR index "${line} - 1")
+  hostile(dlca_restart_${name} "${regex}.*\nstatus 2\n"
+    "${H_DLCA0} && python3 ${H_DATA}/reseal.py ef ${index} \"$(sed -n ${line}p e0/contacts.txt | awk '{${awk}; print}')\" && ${H_DLCA1}")
+endfunction()
+hostile_dlca(flight_end_past 356 "$2=-1e300" "ef/contacts.txt: line 356 is not 'cluster end-of-flight draws' .*its flight ending at or after")
+hostile_dlca(draws_negative 356 "$3=-5" "ef/contacts.txt: line 356 is not 'cluster end-of-flight draws'")
+hostile_dlca(offset 204 "$2=1e300" "cluster 0 \\(among lines 204 to 353\\) does not hold particle 0")
+hostile_dlca(time 204 "$8=-1e300" "cluster 0 \\(among lines 204 to 353\\) does not hold particle 0")
+hostile_dlca(mass 204 "$9=1e-300" "cluster 0 \\(among lines 204 to 353\\): mass 1e-300, its members' 1")
+hostile_dlca(extent 204 "$13=1e300" "cluster 0 \\(among lines 204 to 353\\): extents -1 .. 1e\\+300 along x")
