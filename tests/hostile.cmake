@@ -138,3 +138,7 @@ hostile_dlca(offset 204 "$2=1e300" "cluster 0 \\(among lines 204 to 353\\) does 
 hostile_dlca(time 204 "$8=-1e300" "cluster 0 \\(among lines 204 to 353\\) does not hold particle 0")
 hostile_dlca(mass 204 "$9=1e-300" "cluster 0 \\(among lines 204 to 353\\): mass 1e-300, its members' 1")
 hostile_dlca(extent 204 "$13=1e300" "cluster 0 \\(among lines 204 to 353\\): extents -1 .. 1e\\+300 along x")
+# a gluey restart point whose contact carries a positive adhesion memory (gamma = 1e300; the step
+# never leaves one above 0): ran on, exit 0; now refused naming the line
+hostile(gluey_restart_gamma_positive "gf/contacts.txt: line 3: contact [0-9-]+ [0-9-]+: memory gamma 1e\\+300 \\(allowed: <= 0\\).*\nstatus 2\n"
+  "rm -rf g0 gf g1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s run.t_end=0.1 -o g0 --quiet 2>/dev/null; cp -r g0 gf && python3 ${H_DATA}/reseal.py gf 2 \"$(sed -n 3p g0/contacts.txt | awk '{$4=1e300; print}')\" && ${H_EXE} run --restart gf -o g1 -s run.t_end=0.2 --quiet 2>&1; echo status $?")
