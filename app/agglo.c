@@ -226,7 +226,9 @@ static int run_to_end(agglo_sim *sim, const agglo_config *cfg, const char *out, 
   }
   if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
-    return 1;
+    /* a refusal at the start (an MPI brick grid, a restart point's writer not added again) is
+       bad input, as the refusals before the simulation is made */
+    return st == AGGLO_ERROR_INPUT ? 2 : 1;
   }
   if (!quiet) {
     char files[512];
@@ -264,6 +266,21 @@ static void note_ranks(const char *dir, int ranks, int resuming) {
   if (ranks <= 1) return; /* a fresh run: the directory was cleared of an earlier one's file */
   FILE *f = fopen(path, "w");
   if (f) fprintf(f, "%d\n", ranks), fclose(f);
+}
+
+/* The directory a refused run made, with the files it wrote there (plain files only: it held
+   the directory, nothing else wrote in it). */
+static void remove_fresh(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char path[4400];
+  for (struct dirent *e; (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+  closedir(d);
+  rmdir(dir);
 }
 
 static int cmd_run(int argc, char **argv) {
@@ -366,7 +383,7 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   agglo_config *cfg = agglo_config_new();
-  int rc = 0, rank = 0, ranks = 1, mpi_started = 0;
+  int rc = 0, rank = 0, ranks = 1, mpi_started = 0, fresh = 0;
   char restart_ini[4096];
   agglo_sim *sim = NULL;
   if (restart) {
@@ -423,7 +440,8 @@ static int cmd_run(int argc, char **argv) {
       goto out;
     }
     agglo_status pst = agglo_sim_run_parallel(NULL, cfg);
-    rc = pst == AGGLO_OK || pst == AGGLO_STOPPED ? 0 : 1; /* a stop: rank 0's status (130, 143) */
+    /* a stop: rank 0's status (130, 143); a refusal at the start: 2, as rank 0's */
+    rc = pst == AGGLO_OK || pst == AGGLO_STOPPED ? 0 : pst == AGGLO_ERROR_INPUT ? 2 : 1;
     goto out;
   }
 #endif
@@ -433,6 +451,7 @@ static int cmd_run(int argc, char **argv) {
     agglo_free(summary);
   }
   agglo_set_threads(threads);
+  fresh = access(out, F_OK) != 0; /* a directory this run makes: removed if it is refused */
   agglo_status st = restart ? agglo_sim_create_from_restart(cfg, restart, &sim)
                             : agglo_sim_create(cfg, &sim);
   if (st == AGGLO_OK)
@@ -450,6 +469,9 @@ static int cmd_run(int argc, char **argv) {
   rc = run_to_end(sim, cfg, out, quiet, runner);
 out:
   agglo_sim_destroy(sim);
+  /* refused at the start after the outputs were attached (an MPI brick grid, a restart point's
+     writer not added again): as every refusal, no output directory */
+  if (rc == 2 && fresh && sim) remove_fresh(out);
   agglo_config_destroy(cfg);
   for (int i = 0; i < nowned; i++) free(owned[i]);
   free(owned);
@@ -513,7 +535,7 @@ static void analyze_usage(FILE *f) {
           "  --sq-fit QLO,QHI      the power-law fit's q range (default 5/R_g .. 1/a)\n"
           "  --mobility            orientation-averaged projected area (Monte Carlo, standard error)\n"
           "                        and mobility diameters (the dlca model's law) into mobility.csv\n"
-          "  --orientations K      its orientations (1 .. 1e7, default 200)\n"
+          "  --orientations K      its orientations (1 .. 1e7, default 200; K x monomers <= 1e10)\n"
           "  --rays M              rays per orientation (1 .. 1e8, default 4000; K x M <= 1e10)\n"
           "  --seed S              its random numbers (default 0)\n"
           "  --knudsen KN          also the mobility diameter at mean free path KN a\n"
@@ -533,7 +555,16 @@ static void analyze_usage(FILE *f) {
           "  --max-dipoles N       its bound (1 .. 1e9, default 1e7)\n\n"
           "writes DIR/analysis.csv (one row per analysed frame) and DIR/clusters.csv (one row per\n"
           "cluster of the reported frame), and as asked sq.csv, mobility.csv, optics.csv;\n"
-          "definitions in docs/analysis.md and docs/scattering.md\n");
+          "definitions in docs/analysis.md and docs/scattering.md\n\n"
+          "SIGINT or SIGTERM ends it within a second (status 130 or 143), no file of it written\n");
+}
+
+/* SIGINT, SIGTERM during agglo analyze: the library gives the analysis up within a fraction of a
+   second (agglo_analysis_request_stop). */
+static volatile sig_atomic_t analyze_signal = 0;
+static void on_analyze_signal(int sig) {
+  analyze_signal = sig;
+  agglo_analysis_request_stop(1);
 }
 
 static int parse_double(const char *opt, const char *text, double *out) {
@@ -705,7 +736,18 @@ static int cmd_analyze(int argc, char **argv) {
     return 2;
   }
   agglo_analyze_result r;
-  if (agglo_analyze_trajectory(&o, &r) != AGGLO_OK) {
+  analyze_signal = 0;
+  void (*old_int)(int) = signal(SIGINT, on_analyze_signal);
+  void (*old_term)(int) = signal(SIGTERM, on_analyze_signal);
+  agglo_status st = agglo_analyze_trajectory(&o, &r);
+  signal(SIGINT, old_int);
+  signal(SIGTERM, old_term);
+  if (st == AGGLO_STOPPED) { /* its .part files removed, the directory released */
+    fprintf(stderr, "agglo analyze: stopped by signal %d (%s); no file of it written (an earlier analysis in %s stays as it was)\n",
+            (int)analyze_signal, agglo_last_error(), o.out_dir);
+    return 128 + (int)analyze_signal;
+  }
+  if (st != AGGLO_OK) {
     fprintf(stderr, "agglo: %s\n", agglo_last_error());
     return 1;
   }

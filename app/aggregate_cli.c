@@ -6,6 +6,7 @@
 #include "integer_option.h"
 #include "paths.h"
 #include "wall_clock.h"
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -95,6 +97,29 @@ static int make_dirs(const char *dir) {
   return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* --overwrite: the files of an earlier call go (aggregate_NNNN.xyz/.h5md beyond this call's
+   count stayed, mixing two calls); files of other names stay. 0, or -1 with the message. */
+static int remove_earlier(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int rc = 0;
+  for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+    const char *n = e->d_name, *dot = strrchr(n, '.');
+    int ext = dot && (!strcmp(dot, ".xyz") || !strcmp(dot, ".h5md"));
+    size_t digits = strncmp(n, "aggregate_", 10) ? 0 : strspn(n + 10, "0123456789");
+    int ours = (digits >= 4 && n + 10 + digits == dot && ext) ||
+               (!strncmp(n, "aggregates.", 11) && (ext || !strcmp(dot, ".csv")));
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, n);
+    if (ours && unlink(path) != 0) {
+      fprintf(stderr, "agglo aggregate: %s: cannot delete: %s\n", path, strerror(errno));
+      rc = -1;
+    }
+  }
+  closedir(d);
+  return rc;
+}
+
 int agglo_cli_aggregate(int argc, char **argv) {
   agglo_aggregate_options o;
   agglo_aggregate_defaults(&o);
@@ -113,6 +138,11 @@ int agglo_cli_aggregate(int argc, char **argv) {
     else if (!strcmp(a, "--overwrite")) overwrite = 1;
     else if (!strcmp(a, "-n") && more) {
       char *list = argv[++i], *save = NULL, buf[1024];
+      if (strlen(list) >= sizeof buf) { /* (cut short, its last size would be another number) */
+        fprintf(stderr, "agglo aggregate: -n: a list of %zu characters (allowed: at most %zu)\n",
+                strlen(list), sizeof buf - 1);
+        return 2;
+      }
       snprintf(buf, sizeof buf, "%s", list);
       n_sizes = 0;
       for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -216,6 +246,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
             "or --overwrite to replace them\n", dir, csv);
     return 1;
   }
+  if (overwrite && remove_earlier(dir) != 0) return 1;
   const char *ext = h5 ? "h5md" : "xyz";
   o.stop = &stop_flag;
   signal(SIGINT, on_signal);

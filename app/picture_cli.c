@@ -123,7 +123,7 @@ static agglo_config *picture_settings(const pic_args *a) {
   }
   for (int k = 0; k < a->nsets; k++)
     if (agglo_config_assign(c, a->sets[k]) != AGGLO_OK) {
-      fprintf(stderr, "agglo: -s %s: %s\n", a->sets[k], agglo_last_error());
+      fprintf(stderr, "agglo: %s\n", agglo_last_error()); /* (it names the -s argument) */
       agglo_config_destroy(c);
       return NULL;
     }
@@ -260,6 +260,7 @@ int agglo_cli_render(int argc, char **argv) {
   char buf[4200];
   a.traj = trajectory_path(a.traj, buf, sizeof buf);
   agglo_config *c = picture_settings(&a);
+  if (!c) return 2; /* a bad -s or --scenario: input, as everywhere */
   if (c && slab_applies(&a, c) != 0) {
     agglo_config_destroy(c);
     return 2;
@@ -322,6 +323,7 @@ int agglo_cli_movie(int argc, char **argv) {
   a.traj = trajectory_path(a.traj, buf, sizeof buf);
   snprintf(frames, sizeof frames, "%s.frames", a.out);
   agglo_config *c = picture_settings(&a);
+  if (!c) return 2; /* a bad -s or --scenario: input, as everywhere */
   if (c && slab_applies(&a, c) != 0) {
     agglo_config_destroy(c);
     return 2;

@@ -264,8 +264,10 @@ file(WRITE ${FROM_BESIDE}/scenario/start.xyz "2\nProperties=species:S:1:pos:R:3\
 file(WRITE ${FROM_BESIDE}/cwd/start.xyz "3\nProperties=species:S:1:pos:R:3\nX 0.5 0.5 0\nX 1.5 0.7 0\nX 1 1.5 0\n")
 file(MAKE_DIRECTORY ${FROM_BESIDE}/elsewhere)
 add_test(NAME cli_from_beside_scenario
-  COMMAND sh -c "cd ${FROM_BESIDE}/elsewhere && ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet && cd ../cwd && ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet && echo beside $(head -n 1 ${FROM_BESIDE}/elsewhere/out/trajectory.xyz) cwd $(head -n 1 ${FROM_BESIDE}/cwd/out/trajectory.xyz)")
-set_tests_properties(cli_from_beside_scenario PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "beside 2 cwd 3")
+  COMMAND sh -c "cd ${FROM_BESIDE}/elsewhere && ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet && cd ../cwd && rm -rf out && ! ${CLI_EXE} run ../scenario/scene.ini -o out --overwrite --quiet 2> err && grep -q 'start.xyz is two different files' err && echo beside $(head -n 1 ${FROM_BESIDE}/elsewhere/out/trajectory.xyz) cwd refused")
+# (there from the working directory and beside the scenario file as another file: refused, naming
+# both; hostile_from_ambiguous)
+set_tests_properties(cli_from_beside_scenario PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION "beside 2 cwd refused")
 
 # issue 41: every command that writes into a directory honours its lock (convert, analyze, render, plot)
 add_test(NAME cli_writers_honour_lock COMMAND sh ${CLI_DATA}/writers_honour_lock.sh ${CLI_EXE} cli_out_writers_lock)

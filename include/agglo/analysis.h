@@ -280,6 +280,12 @@ typedef struct {
   int64_t ddscat_dipoles;
 } agglo_analyze_result;
 agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, agglo_analyze_result *r);
+/* Ask the running analysis to stop (1; 0 withdraws the request), from a signal handler or
+   another thread: agglo_analyze_trajectory and the long loops of agglo_structure_factor,
+   agglo_cutoff_fit and agglo_projected_area give up within a fraction of a second, returning
+   AGGLO_STOPPED (agglo_analyze_trajectory: its .part files removed, the directory released, the
+   earlier analysis left; the request withdrawn). */
+void agglo_analysis_request_stop(int stop);
 
 enum { AGGLO_ELLIPSOID_MOMENTS = 0, AGGLO_ELLIPSOID_THESIS = 1 }; /* docs/dpd.md */
 typedef struct {

@@ -103,9 +103,12 @@ static int structure_factor(const agglo_analyze_options *o, const agglo_system *
      D_f and R_g free: the estimator of D_f that holds to 3 % on tunable aggregates, where the
      slope does not (docs/scattering.md) */
   res->sq_df_gaussian = res->sq_rg_gaussian = res->sq_gaussian_rms = NAN;
-  if (s->dim == 3 && res->direct_rg > 0)
-    agglo_cutoff_fit(q, S, nq, AGGLO_OPTICS_GAUSSIAN, res->sq_s0, res->direct_rg, res->fit_q_hi,
-                     &res->sq_df_gaussian, &res->sq_rg_gaussian, &res->sq_gaussian_rms, NULL);
+  if (s->dim == 3 && res->direct_rg > 0 &&
+      agglo_cutoff_fit(q, S, nq, AGGLO_OPTICS_GAUSSIAN, res->sq_s0, res->direct_rg, res->fit_q_hi,
+                       &res->sq_df_gaussian, &res->sq_rg_gaussian, &res->sq_gaussian_rms, NULL) == AGGLO_STOPPED) {
+    lib_fail(err, errlen); /* (its other refusals leave the fit NaN, as reported) */
+    goto out;
+  }
   rc = 0;
 out:
   free(q), free(S), free(I), free(E), free(Sc), free(Ic), free(Ec);

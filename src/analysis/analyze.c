@@ -7,6 +7,7 @@
 #include "analysis/aggregate_outputs.h"
 #include "io/xyz_read.h"
 #include "core/error.h"
+#include "analysis/stop.h"
 #include "core/files.h"
 #include <errno.h>
 #include <math.h>
@@ -225,6 +226,10 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
     goto out;
   }
   while ((got = agglo_xyz_next(&rd, &s, err, errlen)) == 1) {
+    if (agglo_analysis_stopping()) {
+      agglo_analysis_stopped(o->path); /* (the message into err: the library's error buffer) */
+      goto out;
+    }
     frames++;
     agglo_cluster_stats cs;
     if ((size_t)frames > gcap) {
@@ -337,9 +342,13 @@ static int analyze(const agglo_analyze_options *o, agglo_analyze_result *res, ch
   if (o->msd) {
     FILE *mf = open_in(o->out_dir, "msd.csv", err, errlen);
     if (!mf) goto out;
-    agglo_msd_write(&msd, mf);
+    int stopped = agglo_msd_write(&msd, mf) != 0;
     if (close_out(mf, o->out_dir, "msd.csv", err, errlen) != 0) goto out;
     res->diffusion = agglo_msd_diffusion(&msd), res->msd_frames = msd.frames;
+    if (stopped || agglo_analysis_stopping()) {
+      agglo_analysis_stopped("the mean-square displacement");
+      goto out;
+    }
   }
   if ((o->sq || o->mobility || o->optics) && aggregate_files(o, &keep, info, nc, res, err, errlen) != 0)
     goto out;
@@ -368,5 +377,8 @@ agglo_status agglo_analyze_trajectory(const agglo_analyze_options *o, agglo_anal
   if (!o || !o->path || !o->out_dir || !r)
     return agglo_error(AGGLO_ERROR_INPUT, "agglo_analyze_trajectory: NULL options, path, out_dir or result");
   memset(r, 0, sizeof *r);
-  return analyze(o, r, agglo_error_buffer(), AGGLO_ERROR_LEN) == 0 ? AGGLO_OK : AGGLO_ERROR_INPUT;
+  if (analyze(o, r, agglo_error_buffer(), AGGLO_ERROR_LEN) == 0) return AGGLO_OK;
+  if (!agglo_analysis_stopping()) return AGGLO_ERROR_INPUT;
+  agglo_analysis_request_stop(0); /* consumed: the next analysis runs */
+  return AGGLO_STOPPED;
 }

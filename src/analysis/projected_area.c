@@ -4,6 +4,7 @@
 #include "analysis/spheres.h"
 #include "agglo/scattering.h"
 #include "core/error.h"
+#include "analysis/stop.h"
 #include "core/rng.h"
 #include <math.h>
 #include <stdint.h>
@@ -73,6 +74,11 @@ agglo_status agglo_projected_area(const double *x, const double *r, size_t n, ui
   if ((double)orientations * (double)rays > 1e10)
     return agglo_error(AGGLO_ERROR_INPUT, "%s: orientations x rays = %.4g (allowed at most 1e10)", fn,
                        (double)orientations * (double)rays);
+  /* each orientation projects every monomer and grids them: bounded as the rays are */
+  if ((double)orientations * (double)n > 1e10)
+    return agglo_error(AGGLO_ERROR_INPUT, "%s: orientations x monomers = %lld x %zu = %.4g (allowed at "
+                       "most 1e10; agglo analyze: --orientations)", fn, (long long)orientations, n,
+                       (double)orientations * (double)n);
   if (agglo_check_spheres(fn, x, r, n) != AGGLO_OK) return AGGLO_ERROR_INPUT;
   double rmax = 0;
   for (size_t i = 0; i < n; i++) rmax = fmax(rmax, r[i]);
@@ -81,6 +87,10 @@ agglo_status agglo_projected_area(const double *x, const double *r, size_t n, ui
   double mean = 0, m2 = 0; /* Welford's running mean and sum of squared deviations */
   agglo_status st = AGGLO_OK;
   for (int64_t k = 0; k < orientations; k++) {
+    if (agglo_analysis_stopping()) { /* (an orientation: at most 1e10 / orientations rays) */
+      st = agglo_analysis_stopped(fn);
+      break;
+    }
     /* the view direction uniform on the sphere, e1 and e2 spanning the image plane */
     double w[4], d[3], e1[3], e2[3];
     agglo_rng_uniform4(seed, AGGLO_STREAM_PROJECTION, (uint64_t)k, UINT64_MAX, w);

@@ -2,6 +2,7 @@
 #include "analysis/line_fit.h"
 #include "core/cells.h"
 #include "core/error.h"
+#include "analysis/stop.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,11 @@ int agglo_msd_add(agglo_msd *m, const agglo_system *s, char *err, size_t errlen)
     return agglo_fail(err, errlen, "MSD: frame %zu has %zu particles, the first had %zu",
                       m->frames + 1, n, m->n);
   }
+  if (m->frames > 0 && !(s->t > m->t[m->frames - 1])) /* (lags of negative or zero time) */
+    return agglo_fail(err, errlen, "MSD: frame %zu is at time %g, not after frame %zu's %g (the "
+                      "mean-square displacement needs frames in increasing time; a file without Time= has every "
+                      "frame at 0)", m->frames + 1,
+                      s->t, m->frames, m->t[m->frames - 1]);
   if (m->frames == m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 64;
     double *u = realloc(m->u, cap * 3 * (n ? n : 1) * sizeof *u);
@@ -176,19 +182,21 @@ double agglo_msd_diffusion(const agglo_msd *m) {
   if (m->frames < 3) return NAN;
   double T = m->t[m->frames - 1] - m->t[0];
   agglo_line_fit fit = {0};
-  for (size_t k = 1; k < m->frames; k++) {
+  for (size_t k = 1; k < m->frames && !agglo_analysis_stopping(); k++) {
     double tau, y = agglo_msd_value(m, k, &tau);
     if (tau >= 0.2 * T && tau <= 0.5 * T) agglo_line_fit_add(&fit, tau, y);
   }
   return agglo_line_fit_slope(&fit) / (2 * m->dim); /* NAN with fewer than two lags */
 }
 
-void agglo_msd_write(const agglo_msd *m, FILE *f) {
+int agglo_msd_write(const agglo_msd *m, FILE *f) {
   fprintf(f, "lag_time,msd,origins\n");
   for (size_t k = 1; k < m->frames; k++) {
+    if (agglo_analysis_stopping()) return -1;
     double tau, y = agglo_msd_value(m, k, &tau);
     fprintf(f, "%.9g,%.9g,%zu\n", tau, y, m->frames - k);
   }
+  return 0;
 }
 
 void agglo_msd_free(agglo_msd *m) {

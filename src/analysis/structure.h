@@ -44,7 +44,8 @@ double agglo_msd_value(const agglo_msd *m, size_t k, double *lag_time);
    trajectory's duration (past the ballistic start, with at least half the origins);
    NAN when fewer than 2 lags fall there. */
 double agglo_msd_diffusion(const agglo_msd *m);
-void agglo_msd_write(const agglo_msd *m, FILE *f); /* "lag_time,msd,origins" */
+/* "lag_time,msd,origins": 0, or -1 when a stop was asked (analysis/stop.h; F^2 N terms) */
+int agglo_msd_write(const agglo_msd *m, FILE *f);
 void agglo_msd_free(agglo_msd *m);
 
 #endif

@@ -5,6 +5,7 @@
 #include "analysis/structure_factor.h"
 #include "analysis/line_fit.h"
 #include "core/error.h"
+#include "analysis/stop.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +83,8 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
     return agglo_error(AGGLO_ERROR_INPUT, "%s: the exact sum over %.4g pairs at %zu q values is "
                        "%.4g terms, above %.0e: fewer q values, or the binned sum", fn, pairs, nq,
                        pairs * (double)nq, EXACT_TERMS_MAX);
-  double *amp = NULL;
-  if (I && !same && (amp = amplitudes(r, n, dim, amplitude, q, nq)) == NULL)
+  double *amp = NULL; /* (n x nq: only the exact sum reads them; binned, I of unequal radii is NaN) */
+  if (I && !same && !binned && (amp = amplitudes(r, n, dim, amplitude, q, nq)) == NULL)
     return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
   for (size_t k = 0; k < nq; k++) {
     S[k] = 0;
@@ -95,7 +96,11 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
     }
   }
   if (!binned) {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+      if (agglo_analysis_stopping()) { /* (a row is at most 1e10 terms / n: a fraction of a second) */
+        free(amp);
+        return agglo_analysis_stopped(fn);
+      }
       for (size_t j = i + 1; j < n; j++) {
         double rij = dist(x, i, j);
         for (size_t k = 0; k < nq; k++) {
@@ -104,6 +109,7 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
           if (amp) I[k] += 2 * amp[i * nq + k] * amp[j * nq + k] * K;
         }
       }
+    }
   } else {
     /* [choice] bins of width h; each bin's pairs are summed at their mean distance, so the
        error is the second-order term: |K(q r) - K(q rbar)| summed <= (c q^2 / 2) sum (r - rbar)^2
@@ -139,7 +145,11 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
       free(cnt), free(s1), free(s2), free(amp);
       return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory (%zu distance bins)", fn, B);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+      if (agglo_analysis_stopping()) {
+        free(cnt), free(s1), free(s2), free(amp);
+        return agglo_analysis_stopped(fn);
+      }
       for (size_t j = i + 1; j < n; j++) {
         double rij = dist(x, i, j);
         size_t b = (size_t)(rij / h);
@@ -147,8 +157,13 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
         double u = rij - (double)b * h; /* from the bin's edge: no cancellation in the variance */
         cnt[b] += 1, s1[b] += u, s2[b] += u * u;
       }
+    }
     double var = 0;
     for (size_t b = 0; b < B; b++) {
+      if (b % 4096 == 0 && agglo_analysis_stopping()) {
+        free(cnt), free(s1), free(s2), free(amp);
+        return agglo_analysis_stopped(fn);
+      }
       if (cnt[b] == 0) continue;
       double mean = s1[b] / cnt[b];
       var += fmax(s2[b] - s1[b] * mean, 0);
@@ -166,7 +181,7 @@ agglo_status agglo_debye_sum(const char *fn, const double *x, const double *r, s
   for (size_t k = 0; k < nq; k++) {
     S[k] = (n ? 1 : 0) + 2 * S[k] / (double)(n ? n : 1);
     if (!I) continue;
-    if (amp) I[k] = binned ? NAN : I[k] / (double)n;
+    if (!same) I[k] = binned ? NAN : I[k] / (double)n;
     else { /* equal monomers: I = Phi^2 S */
       double phi = !r || amplitude == AGGLO_AMPLITUDE_VOLUME ? 1
                    : dim == 2 ? agglo_disc_amplitude(q[k] * r[0]) : agglo_sphere_amplitude(q[k] * r[0]);
@@ -256,6 +271,7 @@ static double best_df(const double *q, const double *lnS, size_t n, int structur
                       double *cost) {
   double b = 1.05, cb = INFINITY;
   for (double d = 1.05; d <= 3.0 + 1e-9; d += 0.05) {
+    if (agglo_analysis_stopping()) return *cost = NAN; /* (the caller gives up) */
     double c = cutoff_cost(q, lnS, n, structure, d, rg);
     if (c < cb) cb = c, b = d;
   }
@@ -299,7 +315,7 @@ agglo_status agglo_cutoff_fit(const double *q, const double *S, size_t nq, int s
     double lo = log(rg_guess / 1.5), hi = log(rg_guess * 1.5), g = 0.5 * (sqrt(5.0) - 1), c1, c2;
     double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
     double d1 = best_df(qq, ln, n, structure, exp(x1), &c1), d2 = best_df(qq, ln, n, structure, exp(x2), &c2);
-    for (int it = 0; it < 30; it++) { /* 0.81 x 0.618^30: 4e-7 relative */
+    for (int it = 0; it < 30 && !agglo_analysis_stopping(); it++) { /* 0.81 x 0.618^30: 4e-7 relative */
       if (c1 < c2) hi = x2, x2 = x1, c2 = c1, d2 = d1, x1 = hi - g * (hi - lo), d1 = best_df(qq, ln, n, structure, exp(x1), &c1);
       else lo = x1, x1 = x2, c1 = c2, d1 = d2, x2 = lo + g * (hi - lo), d2 = best_df(qq, ln, n, structure, exp(x2), &c2);
     }
@@ -307,5 +323,9 @@ agglo_status agglo_cutoff_fit(const double *q, const double *S, size_t nq, int s
     if (rms) *rms = sqrt(fmin(c1, c2) / (double)n);
   }
   free(qq), free(ln);
+  if (agglo_analysis_stopping()) {
+    *df = *rg = NAN;
+    return agglo_analysis_stopped(fn);
+  }
   return AGGLO_OK;
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The keys every model reads (but those a model ignores): [run], [particles], [box] before the
@@ -52,7 +53,8 @@ static const agglo_key head[] = {
    "(else from these keys); the file sets particles.n; its box must be the scenario's. The "
    "ballistic and dlca models also take the file's clusters (its cluster column, required) and time "
    "(docs/formats.md). A relative path written in a scenario file that is not there from the "
-   "working directory is read beside the scenario file"},
+   "working directory is read beside the scenario file; one that is there and beside it as "
+   "another file is refused, naming both"},
   {"particles", "frame", T_INT, OFF(from_frame), "0", 0, 1e15, 0, 0,
    "frame of particles.from (1-based; 0 = the last)"},
   {"box", "size", T_LIST, OFF(size), "", 0, BIG, 1, 0,
@@ -411,6 +413,7 @@ static int set_value(agglo_config *c, const agglo_key *k, const char *value, con
       return agglo_fail(err, errlen, "%s: %s.%s: longer than %d characters", where, k->section, k->name,
                         AGGLO_PATH_MAX - 1);
     snprintf(dst, AGGLO_PATH_MAX, "%s", v);
+    if (dst == (void *)c->from) c->from_also[0] = 0; /* a path given again (-s): its own */
     return 0;
   case T_ENUMLIST: {
     agglo_enum_list *l = dst;
@@ -573,16 +576,26 @@ static int parse(reader *r) {
 /* particles.from written in a scenario file as a relative path that is not there from the
    working directory: taken beside the scenario file, when it is there (docs/config.md), so that a
    shipped example that starts from a file of its own runs from any directory. A path that exists
-   from the working directory keeps today's meaning. */
+   from the working directory keeps today's meaning, unless beside the scenario file it is
+   another file: then which one was meant is not known, and reading it is refused naming both
+   (from_also; the restart of a run reads its state, not this file). */
 static int from_beside(agglo_config *c, const char *path, char *err, size_t errlen) {
   const char *slash = strrchr(path, '/');
-  if (!c->from[0] || c->from[0] == '/' || !slash || access(c->from, F_OK) == 0) return 0;
+  if (!c->from[0] || c->from[0] == '/' || !slash) return 0;
   char joined[sizeof c->from + 8];
   int n = snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - path), path, c->from);
+  struct stat here, beside;
+  int there = stat(c->from, &here) == 0;
+  if (stat(joined, &beside) != 0) return 0;
+  if (there && (here.st_dev != beside.st_dev || here.st_ino != beside.st_ino)) {
+    if (n > 0 && (size_t)n < sizeof c->from_also) memcpy(c->from_also, joined, (size_t)n + 1);
+    return 0;
+  }
+  if (there) return 0;
   if (n < 0 || (size_t)n >= sizeof c->from)
     return agglo_fail(err, errlen, "%s: particles.from = %s: the path beside the scenario file "
                       "is longer than %zu characters", path, c->from, sizeof c->from - 1);
-  if (access(joined, F_OK) == 0) memcpy(c->from, joined, (size_t)n + 1);
+  memcpy(c->from, joined, (size_t)n + 1);
   return 0;
 }
 

@@ -74,6 +74,8 @@ typedef struct agglo_config {
   agglo_list pic_view, pic_up, pic_light, pic_slab_normal, pic_slab_center;
   double pic_fov, pic_zoom, pic_fog, pic_slab_width, pic_speed_max;
   char from[AGGLO_PATH_MAX]; /* particles.from: start from a file's particles ("" = none) */
+  char from_also[AGGLO_PATH_MAX]; /* particles.from's other file beside the scenario file: refused
+                                     when read (config.c, from_beside); not a key */
   int64_t from_frame;        /* particles.frame (0 = the last) */
 } agglo_config;
 

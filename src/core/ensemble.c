@@ -441,6 +441,60 @@ static agglo_status earlier_ensemble(const agglo_ensemble *e, int overwrite) {
   return st;
 }
 
+/* Under --overwrite of an earlier ensemble: its members that this grid lacks (seeds 1-4, now
+   1-2: seed=3, seed=4), removed with what they hold, so that the directory holds one ensemble.
+   rel: a directory of dir/ named as members are (KEY=VALUE/.../seed=N), depth: its parts. */
+static int is_prefix(const agglo_ensemble *e, const char *rel) {
+  size_t l = strlen(rel);
+  for (size_t i = 0; i < e->count; i++)
+    if (!strncmp(e->names[i], rel, l) && (e->names[i][l] == 0 || e->names[i][l] == '/')) return 1;
+  return 0;
+}
+
+static int remove_tree(const char *path, int depth) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return -1;
+  if (S_ISDIR(st.st_mode) && depth < 80) {
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int rc = 0;
+    for (struct dirent *f; rc == 0 && (f = readdir(d));) {
+      if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, "..")) continue;
+      char sub[8400];
+      snprintf(sub, sizeof sub, "%s/%s", path, f->d_name);
+      rc = remove_tree(sub, depth + 1);
+    }
+    closedir(d);
+    return rc == 0 ? rmdir(path) : rc;
+  }
+  return unlink(path);
+}
+
+static agglo_status stale_members(const agglo_ensemble *e, const char *rel, int depth) {
+  char path[8192];
+  snprintf(path, sizeof path, "%s%s%s", e->dir, *rel ? "/" : "", rel);
+  DIR *d = opendir(path);
+  if (!d) return AGGLO_OK;
+  agglo_status st = AGGLO_OK;
+  for (struct dirent *f; st == AGGLO_OK && (f = readdir(d));) {
+    if (!strchr(f->d_name, '=')) continue; /* not a member's name: not agglo's */
+    char sub[8192], full[8400];
+    snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", f->d_name);
+    snprintf(full, sizeof full, "%s/%s", e->dir, sub);
+    struct stat s;
+    if (lstat(full, &s) != 0 || !S_ISDIR(s.st_mode)) continue;
+    if (!is_prefix(e, sub)) {
+      if (remove_tree(full, 0) != 0)
+        st = agglo_error(AGGLO_ERROR_IO, "%s: a member of the earlier ensemble that this one does "
+                         "not have: cannot delete it: %s", full, strerror(errno));
+    } else if (depth < 64) {
+      st = stale_members(e, sub, depth + 1);
+    }
+  }
+  closedir(d);
+  return st;
+}
+
 static agglo_status prepare(agglo_ensemble *e, int mode) {
   agglo_status st = make_names(e);
   if (st != AGGLO_OK) return st;
@@ -458,6 +512,7 @@ static agglo_status prepare(agglo_ensemble *e, int mode) {
     int overwrite = mode == AGGLO_ENSEMBLE_OVERWRITE;
     if (agglo_outputs_claim(e->dir, overwrite, "AGGLO_ENSEMBLE_OVERWRITE", NULL) != 0) return AGGLO_ERROR_INPUT;
     if ((st = earlier_ensemble(e, overwrite)) != AGGLO_OK) return st;
+    if (overwrite && file_exists(path) && (st = stale_members(e, "", 0)) != AGGLO_OK) return st;
   }
   if ((st = write_or_check(e, "base.ini", 0, resume)) != AGGLO_OK) return st;
   return write_or_check(e, "grid.txt", 1, resume);

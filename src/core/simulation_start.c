@@ -312,6 +312,10 @@ agglo_status agglo_start_read(agglo_sim *sim, agglo_system *t, agglo_start_colum
   char *err = agglo_error_buffer();
   agglo_xyz_reader rd;
   memset(has, 0, sizeof *has);
+  if (c->from_also[0])
+    return agglo_error(AGGLO_ERROR_INPUT, "particles.from = %s is two different files: %s from the "
+                       "working directory and %s beside the scenario file; give the one you mean "
+                       "as an absolute path", c->from, c->from, c->from_also);
   if (agglo_xyz_open(&rd, c->from, c->radius, err, AGGLO_ERROR_LEN) != 0) return AGGLO_ERROR_INPUT;
   int64_t want = c->from_frame, got = 0;
   int r = 1;

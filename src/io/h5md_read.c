@@ -438,5 +438,9 @@ int agglo_h5md_read_frame(agglo_h5md_reader *r, size_t k, agglo_system *s, doubl
     return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: Lees-Edwards offset %g (row 2 "
                       "column 1) in a box that is not periodic along x and y (allowed: 0 there)", r->path,
                       k + 1, r->group, edges[3]);
+  if (fabs(edges[3]) > edges[0]) /* (agglo writes it in [0, L_x); a tilt beyond a side means nothing more) */
+    return agglo_fail(err, errlen, "%s: frame %zu: particles/%s/box/edges: Lees-Edwards offset %g (row 2 "
+                      "column 1) beyond the box's side along x, %g (allowed: -L_x to L_x)", r->path,
+                      k + 1, r->group, edges[3], edges[0]);
   return 0;
 }

@@ -269,9 +269,23 @@ int agglo_user_writers_load(agglo_sim *sim, const char *lines, const char *where
       sscanf(buf, LINE "%64s file=%255s bytes=%lld next=%lg index=%zu%n", a.name, a.file, &a.bytes,
              &a.next, &a.index, &used);
     }
-    if (used != (int)n || a.bytes < 0 || !name_ok(a.name) || !name_ok(a.file) || sim->n_saved >= AGGLO_MAX_USER_WRITERS)
+    if (used != (int)n || !name_ok(a.name) || !name_ok(a.file) || sim->n_saved >= AGGLO_MAX_USER_WRITERS)
       return agglo_error(AGGLO_ERROR_INPUT, "%s: user writer line %d is not '" LINE "NAME file=FILE "
                          "bytes=N next=T index=K' (at most %d)", where, line, AGGLO_MAX_USER_WRITERS);
+    /* each field as agglo_sim_add_writer and the trigger allow it: a forged line is refused here,
+       not met as a truncation or a trigger that never fires */
+    const char *bad = a.bytes < 0 || a.bytes > AGGLO_MAX_STEPS ? "bytes (allowed: 0 to 2^53)"
+                      : !isfinite(a.next) || a.next < 0    ? "next (allowed: finite, >= 0)"
+                      : a.index > 1000000                 ? "index (allowed: 0 to 10^6)"
+                      : !strcmp(a.file, ".") || !strcmp(a.file, "..") || agglo_owns(a.file)
+                          ? "file (allowed: a plain file name, not one of agglo's own files)"
+                          : NULL;
+    for (size_t k = 0; !bad && k < sim->n_saved; k++)
+      if (!strcmp(sim->saved[k].name, a.name) || !strcmp(sim->saved[k].file, a.file))
+        bad = "name or file (allowed: one line per writer name and file)";
+    if (bad)
+      return agglo_error(AGGLO_ERROR_INPUT, "%s: user writer line %d ('%.*s'): %s", where, line,
+                         (int)(n < 200 ? n : 200), lines, bad);
     agglo_saved_writer *grown = realloc(sim->saved, (sim->n_saved + 1) * sizeof *grown);
     if (!grown) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
     sim->saved = grown;

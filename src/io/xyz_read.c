@@ -289,6 +289,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
                r->line, frame, lat[3], pbc[0], pbc[1], pbc[2]);
     goto out;
   }
+  if (fabs(lat[3]) > lat[0]) { /* (agglo writes it in [0, L_x); a tilt beyond a side means nothing more) */
+    agglo_fail(err, errlen, "%s:%ld: frame %d: Lattice= has the Lees-Edwards offset %g (4th number) "
+               "beyond the box's side along x, %g (allowed: -L_x to L_x)", r->path, r->line, frame,
+               lat[3], lat[0]);
+    goto out;
+  }
   double t = 0;
   long long step = 0;
   int have_time = comment_value(line, "Time", val, sizeof val) == 0;
@@ -359,6 +365,12 @@ int agglo_xyz_next(agglo_xyz_reader *r, agglo_system *s, char *err, size_t errle
         goto out;
       }
       p = e;
+    }
+    if (p[strspn(p, " \t\r\n")]) { /* Properties= short of a column: the others misread */
+      agglo_fail(err, errlen, "%s:%ld: frame %d: particle line has more than the %d columns of "
+                 "Properties", r->path, r->line, frame, col.ncols);
+      free(vals);
+      goto out;
     }
     double *x = s->x + 3 * (size_t)i;
     for (int k = 0; k < 3; k++) {

@@ -690,8 +690,12 @@ static int build_all(ed *e, const agglo_system *s) {
   /* horizons first: each pair is timed up to both clusters' */
   for (size_t c = 0; c < n; c++)
     if (e->cluster[c].size > 0) e->cluster[c].horizon = own_event(e, s, (int32_t)c).t;
-  for (size_t c = 0; c < n; c++)
+  /* (each lone cluster's flights grouped, up to group_cap of them: at N = 5e4 monomers of a
+     short persistence, 2e8 flights, seconds: a stop gives the build up, 1) */
+  for (size_t c = 0; c < n; c++) {
+    if (c % 256 == 0 && agglo_stop_requested(s)) return 1;
     if (e->cluster[c].size > 0 && reschedule(e, s, (int32_t)c) != 0) return -1;
+  }
   e->built = 1;
   return 0;
 }
@@ -1118,7 +1122,9 @@ int agglo_ed_step(void *state, agglo_system *s, agglo_step_info *info, char *err
     double t_end = e->t + (e->step_time > 0 ? e->step_time : e->window * e->r_max / sqrt(vmax2));
     if (e->t_until > e->t && e->t_until < t_end) t_end = e->t_until;
     e->t_end = t_end;
-    if (!e->built && build_all(e, s) != 0) return agglo_fail(err, errlen, "out of memory");
+    int built = e->built ? 0 : build_all(e, s);
+    if (built > 0) return AGGLO_STEP_STOPPED; /* (the driver restores the state; built stays 0) */
+    if (built < 0) return agglo_fail(err, errlen, "out of memory");
     for (;;) {
       const event *top;
       if (agglo_ed_calendar_top(&e->cal, &top) != 0)
@@ -1227,7 +1233,7 @@ static int all_finite(const double *v, int n) {
 }
 
 int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
-  (void)s; /* the clusters are read whole, not rebuilt from the particles */
+  /* the clusters are read whole, not rebuilt from the particles; then checked against them */
   ed *e = state;
   char line[1024];
   size_t cnt, nc;
@@ -1279,6 +1285,45 @@ int agglo_ed_load(void *state, const agglo_system *s, FILE *f, char *err, size_t
   }
   for (size_t c = 0; c < e->n; c++) e->cluster[c].size = -e->cluster[c].size;
   e->n_clusters = nc;
+  /* each particle where its cluster puts it at the restart point's time (the state's own
+     positions, written from the clusters), each inside its cluster's extents, which reach no
+     further than a box side beyond its members: a forged offset, velocity, time or extent would
+     otherwise fly a cluster from elsewhere, or never end a step */
+  double side = 0;
+  for (int k = 0; k < s->dim; k++) side = fmax(side, s->box.len[k]);
+  for (size_t i = 0; i < e->n; i++) {
+    double x[3];
+    int32_t c = e->cl[i];
+    const double *ext = e->ext + 6 * (size_t)c, *p = e->p + 3 * i;
+    pos(e, &s->box, (int32_t)i, s->t, x);
+    for (int k = 0; k < s->dim; k++) {
+      double d = fabs(x[k] - s->x[3 * i + k]);
+      if (s->box.periodic[k]) d = fmin(d, fabs(d - s->box.len[k]));
+      if (!(d <= 1e-9 * side) || !(ext[k] <= p[k] - s->r[i] + 1e-9 * side) ||
+          !(ext[3 + k] >= p[k] + s->r[i] - 1e-9 * side))
+        return agglo_fail(err, errlen, "cluster %d (among lines %zu to %zu) does not hold particle "
+                          "%zu (line %zu) where the state has it at time %.17g: its offset, velocity, "
+                          "time or extents are not those written", (int)c, e->n + 4, at, i, i + 3, s->t);
+    }
+  }
+  for (size_t c = 0; c < e->n; c++) { /* its mass, its members' (summed in another order) */
+    double m = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const double *ext = e->ext + 6 * c;
+    for (int32_t i = e->cluster[c].size > 0 ? e->head[c] : -1; i >= 0; i = e->next_mem[i]) {
+      m += s->m[i];
+      for (int k = 0; k < 3; k++)
+        lo[k] = fmin(lo[k], e->p[3 * (size_t)i + k] - s->r[i]), hi[k] = fmax(hi[k], e->p[3 * (size_t)i + k] + s->r[i]);
+    }
+    if (e->cluster[c].size <= 0) continue;
+    if (!(fabs(e->M[c] - m) <= 1e-9 * m))
+      return agglo_fail(err, errlen, "cluster %zu (among lines %zu to %zu): mass %.17g, its members' "
+                        "%.17g", c, e->n + 4, at, e->M[c], m);
+    for (int k = 0; k < s->dim; k++) /* (a bound: no further than a box side beyond them) */
+      if (!(ext[k] >= lo[k] - side) || !(ext[3 + k] <= hi[k] + side))
+        return agglo_fail(err, errlen, "cluster %zu (among lines %zu to %zu): extents %g .. %g along "
+                          "%c, its members' %g .. %g (allowed: at most a box side beyond them)", c,
+                          e->n + 4, at, ext[k], ext[3 + k], "xyz"[k], lo[k], hi[k]);
+  }
   e->built = 0; /* builds and calendar anew at the next step */
   free(e->alive), e->alive = NULL, e->nalive = 0; /* the live list anew too */
   return 0;

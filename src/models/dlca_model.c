@@ -394,10 +394,13 @@ static int dlca_load(void *state, const agglo_system *s, FILE *f, char *err, siz
         sscanf(line, "%zu %lg %llu %lg %lg %lg %lg", &c, &tf, &drawn, &tt, &G[0], &G[1], &G[2]) !=
             want ||
         c >= e->n || e->cluster[c].size <= 0 || !isnan(e->cluster[c].t_flight) || !isfinite(tf) ||
-        !isfinite(tt) || !isfinite(G[0]) || !isfinite(G[1]) || !isfinite(G[2]))
+        !(tf >= s->t) || drawn > (1ULL << 62) || !isfinite(tt) || !(tt <= s->t) ||
+        !isfinite(G[0]) || !isfinite(G[1]) || !isfinite(G[2]))
       return agglo_fail(err, errlen, "line %zu is not 'cluster end-of-flight draws%s' (a cluster "
-                        "of the particles, once, finite numbers)", at + 1 + q,
-                        d->turned_at ? " last-turn centre(3)" : "");
+                        "of the particles, once, finite numbers, its flight ending at or after the "
+                        "restart point's time %.17g%s, at most 2^62 draws)", at + 1 + q,
+                        d->turned_at ? " last-turn centre(3)" : "", s->t,
+                        d->turned_at ? ", its last turn not after it" : "");
     e->cluster[c].t_flight = tf;
     d->draws[c] = drawn;
     if (d->turned_at) {

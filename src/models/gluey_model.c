@@ -608,6 +608,8 @@ static int gluey_load(void *state, const agglo_system *s, FILE *f, char *err, si
     if (agglo_constraints_check_loaded(s->n, m->ob.n, "obstacle element", i, j, k ? m->pi[k - 1] : -1,
                                        k ? m->pj[k - 1] : 0, l, g, k + 3, err, errlen) != 0)
       return -1;
+    if (!(g <= 0)) /* (an adhesion memory is never positive: the step sets it to 0 there) */
+      return agglo_fail(err, errlen, "line %zu: contact %d %d: memory gamma %g (allowed: <= 0)", k + 3, i, j, g);
     m->pi[k] = i, m->pj[k] = j, m->plambda[k] = l, m->pgamma[k] = g;
   }
   m->pn = cnt;

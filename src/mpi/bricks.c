@@ -190,10 +190,12 @@ agglo_status agglo_bricks_start(const agglo_bricks *b, agglo_sim *sim, int64_t *
     bad = !*map;
     for (size_t i = 0; !bad && i < s->n; i++) (*map)[i] = (agglo_id_index){s->id[i], i};
     if (!bad) qsort(*map, s->n, sizeof **map, by_id);
-    if (!bad && agglo_sim_begin(sim) != AGGLO_OK) bad = 2;
+    agglo_status begun = bad ? AGGLO_OK : agglo_sim_begin(sim);
+    if (begun != AGGLO_OK) bad = begun == AGGLO_ERROR_INPUT ? 3 : 2; /* 3: refused (a writer) */
   }
   MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return bad == 1 ? agglo_error(AGGLO_ERROR_MEMORY, "out of memory")
+         : bad == 3 ? (b->rank == 0 ? AGGLO_ERROR_INPUT : agglo_error(AGGLO_ERROR_INPUT, "rank 0 refused the start"))
          : bad   ? (b->rank == 0 ? AGGLO_ERROR_IO : agglo_error(AGGLO_ERROR_IO, "rank 0 failed to write"))
                  : AGGLO_OK;
 }

@@ -303,21 +303,21 @@ elif case == "kill":
 
 elif case == "refusals":
     small = FLUID + sets(("run.t_end", 0.08))
-    err = run(2, "ref_grid", small + sets(("parallel.grid", "3 1 1")), expect=1)
+    err = run(2, "ref_grid", small + sets(("parallel.grid", "3 1 1")), expect=2)
     if "parallel.grid = 3 1 1 makes 3 bricks for 2 ranks" not in err:
         fail(f"grid of 3 for 2 ranks: {err}")
-    err = run(4, "ref_narrow", small + sets(("box.size", 3), ("particles.n", 81), ("parallel.grid", "4 1 1")), expect=1)
+    err = run(4, "ref_narrow", small + sets(("box.size", 3), ("particles.n", 81), ("parallel.grid", "4 1 1")), expect=2)
     if "less than the cut-off" not in err:
         fail(f"bricks narrower than rc: {err}")
     # a box narrower than two cut-offs (n = 1): the true reason, not "at most 0 bricks along x"
-    err = run(2, "ref_tiny", [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "brownian_3d.ini")] + sets(("particles.n", 1), ("run.t_end", 0.02)), expect=1)
+    err = run(2, "ref_tiny", [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "brownian_3d.ini")] + sets(("particles.n", 1), ("run.t_end", 0.02)), expect=2)
     if "holds at most 1 brick at least the cut-off" not in err or "run it on at most 1 rank (mpirun -np 1, or without mpirun)" not in err:
         fail(f"a box too small for 2 bricks: {err}")
     err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
     # Lees-Edwards shear runs on one rank: refused under mpirun, naming the key
-    err = run(2, "ref_shear", small + sets(("dpd.shear_rate", 0.5)), expect=1)
+    err = run(2, "ref_shear", small + sets(("dpd.shear_rate", 0.5)), expect=2)
     if "dpd.shear_rate = 0.5: Lees-Edwards shear runs on one rank" not in err:
         fail(f"shear on 2 ranks: {err}")
     # --resume on another rank count continues, but says its files will not be the
