@@ -192,8 +192,37 @@ static int free_at(join_ctx *J, const double u[3], const double R[9], const size
    (A = w.u0, B = w.v, rho = |(A, B)|, th0 = atan2(B, A)). The smallest entry over all pairs is
    a contact without overlap. 1 with u set, 0 when no pair can touch (no cap). Only the monomers
    that can reach the sphere gamma away are scanned (ia: d_i + a_i >= gamma - emax, ib: likewise). */
-static int roll_to_contact(join_ctx *J, const double R[9], const double u0[3], const size_t *ia, size_t na,
-                           const size_t *ib, size_t nb, double u[3]) {
+typedef struct {
+  const size_t *ia, *ib;   /* a's monomers by distance from c_a, farthest first; b's */
+  const double *da, *eb;   /* those distances */
+  size_t na, nb;
+  double smax;
+} reach_lists;
+
+/* The monomers i of a that can meet k of b at gamma: |d_i - e_k| <= gamma + s, d_i + e_k >= gamma -
+   s (da descending): the first of them, and *end past the last. */
+static size_t meeting(const reach_lists *L, double ek, double gam, size_t *end) {
+  size_t lo = 0, hi = L->na;
+  while (lo < hi) { /* the first with d_i <= e_k + gamma + s */
+    size_t mid = (lo + hi) / 2;
+    if (L->da[mid] > ek + gam + L->smax) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t first = lo;
+  hi = L->na;
+  while (lo < hi) { /* past the last with d_i >= gamma - s - e_k */
+    size_t mid = (lo + hi) / 2;
+    if (L->da[mid] >= gam - L->smax - ek) lo = mid + 1;
+    else hi = mid;
+  }
+  *end = lo;
+  return first;
+}
+
+static int roll_to_contact(join_ctx *J, const double R[9], const double u0[3], const reach_lists *L,
+                           double u[3]) {
+  const size_t *ia = L->ia, *ib = L->ib;
+  size_t nb = L->nb;
   agg_state *s = J->s;
   const double *ca = J->a->c;
   double gam = J->gamma, best = INFINITY, v[3] = {0, 0, 0};
@@ -202,7 +231,8 @@ static int roll_to_contact(join_ctx *J, const double R[9], const double u0[3], c
     double P[3];
     if (s->o->stop && *s->o->stop) return J->stopped = 1, 0;
     apply(R, ca, J->q + 3 * k, P);
-    for (size_t z = 0; z < na; z++) {
+    size_t end, z0 = meeting(L, L->eb[x], gam, &end);
+    for (size_t z = z0; z < end; z++) {
       size_t i = J->a->first + ia[z];
       double w[3] = {s->x[3 * i] - P[0], s->x[3 * i + 1] - P[1], s->x[3 * i + 2] - P[2]}, sik = s->r[i] + s->r[J->b->first + k];
       if (s->dim == 2) w[2] = 0;
@@ -232,7 +262,8 @@ static int roll_to_contact(join_ctx *J, const double R[9], const double u0[3], c
     double P[3];
     if (s->o->stop && *s->o->stop) return J->stopped = 1, 0; /* a scan of n_a n_b pairs: polled */
     apply(R, ca, J->q + 3 * k, P);
-    for (size_t z = 0; z < na; z++) {
+    size_t end, z0 = meeting(L, L->eb[x], gam, &end);
+    for (size_t z = z0; z < end; z++) {
       size_t i = J->a->first + ia[z];
       double w[3] = {s->x[3 * i] - P[0], s->x[3 * i + 1] - P[1], s->x[3 * i + 2] - P[2]}, sik = s->r[i] + s->r[J->b->first + k];
       if (s->dim == 2) w[2] = 0;
@@ -260,20 +291,18 @@ static int pass_orientations(join_ctx *J, const double *d) {
   size_t na = J->a->n, nb = J->b->n;
   int dim = s->dim, turns = nb == 1 ? 1 : dim == 2 ? ORIENTATIONS_2D : ORIENTATIONS;
   int dirs = dim == 2 ? DIRECTIONS_2D : DIRECTIONS;
-  double gam = J->gamma, emax = 0, dmax = 0, smax = 2 * s->r_max;
-  size_t *core = malloc(nb * sizeof *core), *ia = malloc(na * sizeof *ia), *ib = malloc(nb * sizeof *ib), ka = 0, kb = 0;
-  by_distance *bd = malloc(nb * sizeof *bd);
+  size_t *core = malloc(nb * sizeof *core), *ia = malloc(na * sizeof *ia), *ib = malloc(nb * sizeof *ib);
+  double *da = malloc(na * sizeof *da), *eb = malloc(nb * sizeof *eb);
+  by_distance *bd = malloc((na > nb ? na : nb) * sizeof *bd);
+  reach_lists L = {ia, ib, da, eb, na, nb, 2 * s->r_max};
   int placed = 0;
-  if (!core || !ia || !ib || !bd) goto done;
-  for (size_t k = 0; k < nb; k++) {
-    bd[k] = (by_distance){norm3(J->q + 3 * k), k};
-    if (bd[k].d2 > emax) emax = bd[k].d2;
-  }
+  if (!core || !ia || !ib || !da || !eb || !bd) goto done;
+  for (size_t k = 0; k < nb; k++) bd[k] = (by_distance){norm3(J->q + 3 * k), k};
   qsort(bd, nb, sizeof *bd, compare_distance);
-  for (size_t k = 0; k < nb; k++) core[k] = bd[k].k;
-  for (size_t i = 0; i < na; i++) dmax = fmax(dmax, d[i]);
-  for (size_t i = 0; i < na; i++) if (d[i] + emax + smax >= gam) ia[ka++] = i;
-  for (size_t k = 0; k < nb; k++) if (bd[k].d2 + dmax + smax >= gam) ib[kb++] = bd[k].k;
+  for (size_t k = 0; k < nb; k++) core[k] = ib[k] = bd[k].k, eb[k] = bd[k].d2;
+  for (size_t i = 0; i < na; i++) bd[i] = (by_distance){-d[i], i};
+  qsort(bd, na, sizeof *bd, compare_distance);
+  for (size_t i = 0; i < na; i++) ia[i] = bd[i].k, da[i] = d[bd[i].k];
   for (int o = 0; o < turns && !placed; o++) {
     double R[9], T[9];
     random_rotation(&s->rng, dim, R);
@@ -291,7 +320,7 @@ static int pass_orientations(join_ctx *J, const double *d) {
         if (J->stopped || J->tried >= J->max) goto done;
         continue;
       }
-      if (!roll_to_contact(J, R, u0, ia, ka, ib, kb, u)) {
+      if (!roll_to_contact(J, R, u0, &L, u)) {
         if (J->stopped) goto done;
         break; /* no pair touches: next turn */
       }
@@ -300,7 +329,7 @@ static int pass_orientations(join_ctx *J, const double *d) {
     }
   }
 done:
-  free(core), free(ia), free(ib), free(bd);
+  free(core), free(ia), free(ib), free(da), free(eb), free(bd);
   return placed;
 }
 
