@@ -426,12 +426,15 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
   shuffle(&s->rng, ob, nb);
   int placed = 0, exhausted = 0;
   if (gamma <= dmax + emax) {
-    placed = pass_orientations(&J, d);
+    /* particle-cluster (a monomer joining): the band first, its candidates in random order and
+       the circle of each, as Filippov et al. and FracVAL (rolled contacts would grow the tips) */
+    int pc = s->o->method == AGGLO_AGGREGATE_PC;
+    placed = pc ? pass_band(&J, oa, ob, d) : pass_orientations(&J, d);
     int64_t first = J.tried;
     if (!placed && !J.stopped) {
       J.max = first + s->o->max_trials; /* the second pass's own bound */
-      placed = pass_band(&J, oa, ob, d);
-      exhausted = !placed && !J.stopped && J.tried < J.max;
+      placed = pc ? pass_orientations(&J, d) : pass_band(&J, oa, ob, d);
+      exhausted = !placed && !J.stopped && J.tried < J.max; /* the second list run through */
     }
   }
   s->trials += J.tried;
