@@ -336,9 +336,13 @@ done:
 /* Pass 2: 1 placed, 0 not. */
 static int pass_band(join_ctx *J, const size_t *oa, const size_t *ob, const double *d) {
   agg_state *s = J->s;
-  int dim = s->dim, angles = dim == 2 ? 2 : BAND_ANGLES, spins = dim == 2 ? 1 : BAND_SPINS;
+  int dim = s->dim, angles = dim == 2 ? 2 : BAND_ANGLES, spins = dim == 2 || J->b->n == 1 ? 1 : BAND_SPINS;
   const double *ca = J->a->c;
   double gam = J->gamma, phase = 2 * M_PI * agg_uniform(&s->rng);
+  /* a monomer: one angle of every candidate's circle, then the next angle of each, so that a
+     candidate is taken in proportion to the free part of its circle, as random trials take it */
+  int sweeps = J->b->n == 1 ? angles : 1;
+  for (int sweep = 0; sweep < sweeps; sweep++)
   for (size_t jb = 0; jb < J->b->n; jb++) {
     size_t jl = ob[jb];
     const double *qj = J->q + 3 * jl;
@@ -360,6 +364,7 @@ static int pass_band(join_ctx *J, const size_t *oa, const size_t *ob, const doub
         cosa = cosa > 1 ? 1 : cosa < -1 ? -1 : cosa;
         double sina = sqrt(1 - cosa * cosa);
         for (int m1 = 0; m1 < cs; m1++) {
+          if (sweeps > 1 && m1 != sweep % cs) continue;
           double e[3], cb[3];
           around(dim, u, phase + 2 * M_PI * m1 / cs, e);
           for (int k = 0; k < 3; k++) cb[k] = ca[k] + gam * (cosa * u[k] + sina * e[k]);
