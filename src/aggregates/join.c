@@ -2,21 +2,25 @@
    monomers j touching one monomer i of a, no monomer of b overlapping one of a. The placements
    are searched systematically, in two passes, each a finite list (docs/aggregates.md):
 
-   1. Orientations first. b is turned by one of ORIENTATIONS random rotations R; then j touches i
-      exactly when c_b lies on the circle where the sphere of radius gamma about c_a meets the
-      sphere of radius s = a_i + a_j about x_i - R q_j (q_j: j's place in b about its centre). For
-      every pair (i, j) whose spheres meet, CIRCLE points of that circle are tried (two in 2D).
+   1. Orientations, then directions rolled to contact. b is turned by one of ORIENTATIONS random
+      rotations R; at c_b = c_a + gamma u it overlaps a for the u in a union of caps, one per
+      pair (i of a, k of b) that can meet at gamma (|gamma u - w| < s, w = x_i - c_a - R q_k, q_k:
+      k's place about b's centre, s = a_i + a_k). The DIRECTIONS of a Fibonacci sphere (a circle in
+      2D), turned at random, are tried until b overlaps nothing there; from that u, b rolls along
+      the great circle towards the nearest cap to the first cap it enters: a contact, exact, with
+      no overlap (roll_to_contact).
    2. Pairs first, over the band of FracVAL's candidate rule (Moran et al. 2019): the distance
       t = |c_b - x_i| can be both gamma from c_a and s from j's place in b (|x_j - c_b| = e_j):
       max(|gamma - d_i|, |e_j - s|) <= t <= min(gamma + d_i, e_j + s), d_i = |x_i - c_a|. For
       each such pair, a grid of t in that band, of c_b on its circle about the axis c_a -> x_i,
-      of x_j on its circle about x_i -> c_b and of b's spin about c_b -> x_j. It reaches the
-      pairs pass 1 almost never meets: loose clusters (low D_f) must touch tip to tip, a narrow
-      band of orientations.
+      of x_j on its circle about x_i -> c_b and of b's spin about c_b -> x_j. It places
+      joinings pass 1 misses (at D_f 2.6: 16 + 16 of seed 7, test edge_of_contact). Particle-cluster (b a monomer) takes the passes the other way round:
+      the band's candidates and their circles are Filippov et al.'s placement.
 
-   A placement tests j first (it touches i and most placements fail there), then b's monomers
-   near j, then all: an overlap, if any, is met after a few tests. Each pass tries at most
-   max_trials placements; the stop flag is polled at every one. */
+   A placement tests first the monomers of b where an overlap is likely (pass 1: where a's
+   centre falls in b; pass 2: the contact monomer j, then b's monomers near j), then all. Each
+   pass tries at most max_trials placements; the stop flag is polled at every one and in the
+   contact scans. */
 #include "aggregates/cluster.h"
 #include "aggregates/contact_grid.h"
 #include "core/error.h"
