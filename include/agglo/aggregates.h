@@ -35,7 +35,9 @@ typedef struct {
   uint64_t seed;             /* every random number is a function of (seed, index, draw) */
   int64_t index;             /* which aggregate of an ensemble (0, 1, ...): its own numbers */
   int64_t max_trials;        /* placements tried for one joining before it fails (1 .. 10^9) */
-  int max_restarts;          /* whole aggregates begun again after a failed joining (0 .. 1000) */
+  int max_restarts;          /* whole aggregates begun again after a joining that found no place
+                                within max_trials (0 .. 1000; not when its search ran through its
+                                lists: "no feasible contact") */
   /* NULL, or a flag that a signal handler or another thread sets to stop the build: polled at
      every placement, it returns AGGLO_STOPPED (nothing built) within milliseconds */
   const volatile int *stop;

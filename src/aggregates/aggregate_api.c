@@ -122,8 +122,11 @@ agglo_status agglo_aggregate_build(const agglo_aggregate_options *o, agglo_aggre
   for (;;) {
     rc = o->method == AGGLO_AGGREGATE_PC ? agg_build_particle_cluster(&s, err, AGGLO_ERROR_LEN)
                                          : agg_build_cluster_cluster(&s, err, AGGLO_ERROR_LEN);
-    if (rc != -1 || restarts >= o->max_restarts) break;
-    restarts++; /* a joining that found no place: begin again with the next random numbers */
+    /* a joining that found no place within max_trials: begin again with the next random
+       numbers; one whose search ran through its lists is not retried (a restart seldom rescues
+       it, docs/aggregates.md) */
+    if (rc != -1 || restarts >= o->max_restarts || s.exhausted) break;
+    restarts++;
   }
   if (rc != 0) {
     free(s.x), free(s.r), free(s.m);

@@ -447,6 +447,7 @@ int agg_join(agg_state *s, const agg_cluster *a, const agg_cluster *b, double ga
     }
   }
   s->trials += J.tried;
+  s->exhausted = !placed && exhausted;
   if (J.stopped) {
     agglo_fail(err, errlen, "%s: stopped (the stop flag was set)", what);
     rc = -3;
