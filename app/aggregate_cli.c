@@ -2,6 +2,7 @@
    agglo_aggregate_build, include/agglo/aggregates.h), written as agglo convert writes a frame, with
    a table of what was built. Parsing and printing only. */
 #include "aggregate_cli.h"
+#include "agglo/agglo.h"
 #include "agglo/aggregates.h"
 #include "integer_option.h"
 #include "paths.h"
@@ -55,10 +56,14 @@ static void usage(FILE *f) {
           "  -o DIR                 output directory (default aggregates), made if needed; also\n"
           "                         DIR/aggregates.csv: one row per aggregate\n"
           "  --overwrite            replace the files of an earlier call in DIR\n"
-          "  --max-trials T         placements tried for one joining before it fails (default 100000)\n"
-          "  --max-restarts R       aggregates begun again after a failed joining (default 10)\n\n"
-          "Ctrl-C or SIGTERM stops within milliseconds (exit status 130 or 143); the aggregates\n"
-          "finished before stay written, with their rows of aggregates.csv.\n\n"
+          "  --max-trials T         placements tried for one joining, per pass of its search, before\n"
+          "                         it fails (default 100000)\n"
+          "  --max-restarts R       aggregates begun again after a joining found no place within\n"
+          "                         --max-trials (default 3; not after 'no feasible contact')\n\n"
+          "Ctrl-C or SIGTERM stops within a second (exit status 130 or 143); the aggregates\n"
+          "finished before stay written (with --together or --frames: in the one file), with their\n"
+          "rows of aggregates.csv. DIR is held by one process at a time (DIR/agglo.lock), as by\n"
+          "agglo run. An N whose build would take more than 80 %% of the memory is refused.\n\n"
           "Start a run from one: agglo run -s particles.from=DIR/aggregate_0001.xyz -s box.size=L ...\n");
 }
 
@@ -235,8 +240,29 @@ int agglo_cli_aggregate(int argc, char **argv) {
       return 2;
     }
   }
+  if (together) { /* all of them held until the one file is written: x, y, z and r, 32 bytes */
+    double held = 0, phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    long long nmax = 0;
+    for (long long k = 0; k < count; k++) held += 32.0 * (double)sizes[k % n_sizes];
+    for (int k = 0; k < n_sizes; k++) nmax = sizes[k] > nmax ? sizes[k] : nmax;
+    double bytes = held + AGGLO_AGGREGATE_BYTES * (double)nmax;
+    if (phys > 0 && bytes > 0.8 * phys) {
+      fprintf(stderr, "agglo aggregate: --%s with %lld aggregates of up to N = %lld monomers holds "
+              "about %.3g GB until the file is written; this machine has %.3g GB, of which 80 %% may "
+              "be used: lower --count or -n, or one file each (without --%s)\n",
+              frames ? "frames" : "together", count, nmax, bytes / 1e9, phys / 1e9,
+              frames ? "frames" : "together");
+      return 2;
+    }
+  }
   if (make_dirs(dir) != 0) {
     fprintf(stderr, "agglo aggregate: %s: cannot make the directory: %s\n", dir, strerror(errno));
+    return 1;
+  }
+  /* one process per directory, as agglo run (docs/reliability.md#one-run-per-directory) */
+  agglo_dir_hold *held_dir = NULL;
+  if (agglo_dir_take(dir, &held_dir) != AGGLO_OK) {
+    fprintf(stderr, "agglo aggregate: %s\n", agglo_last_error());
     return 1;
   }
   char csv[4200], file[4200];
@@ -244,6 +270,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
   if (!overwrite && agglo_cli_is_file(csv)) {
     fprintf(stderr, "agglo aggregate: %s holds aggregates of an earlier call (%s): give another -o, "
             "or --overwrite to replace them\n", dir, csv);
+    agglo_dir_release(held_dir);
     return 1;
   }
   if (overwrite && remove_earlier(dir) != 0) return 1;
@@ -256,10 +283,12 @@ int agglo_cli_aggregate(int argc, char **argv) {
   if (!table) {
     fprintf(stderr, "agglo aggregate: %s: %s\n", csv, all ? strerror(errno) : "out of memory");
     free(all);
+    agglo_dir_release(held_dir);
     return 1;
   }
   fprintf(table, "index,file,n,dim,method,fractal_dimension,prefactor,seed,rg,rg_target,radius_geo,trials,restarts,seconds\n");
   int rc = 0;
+  long long built = 0;
   double t_all = agglo_cli_wall_seconds();
   for (long long k = 0; k < count && rc == 0; k++) {
     o.n = sizes[k % n_sizes];
@@ -289,17 +318,22 @@ int agglo_cli_aggregate(int argc, char **argv) {
             (long long)all[k].trials, all[k].restarts, dt);
     printf("aggregate %lld: N = %lld, R_g = %.9g (prescribed %.9g), %lld placements, %.3f s -> %s\n", k + 1,
            sizes[k % n_sizes], all[k].rg, all[k].rg_target, (long long)all[k].trials, dt, file);
+    fflush(table), fflush(stdout);
+    built = k + 1;
   }
-  if (rc == 0 && together) {
+  /* one file for all: written with those finished, also when a build stopped or failed */
+  if (together && built > 0) {
     snprintf(file, sizeof file, "%s/aggregates.%s", dir, ext);
-    agglo_status st = frames ? agglo_aggregates_write_frames(file, all, (size_t)count, o.fractal_dimension,
+    agglo_status st = frames ? agglo_aggregates_write_frames(file, all, (size_t)built, o.fractal_dimension,
                                                              o.prefactor, o.radius, box, periodic)
-                             : agglo_aggregates_write(file, all, (size_t)count, o.fractal_dimension,
+                             : agglo_aggregates_write(file, all, (size_t)built, o.fractal_dimension,
                                                       o.prefactor, o.radius, box, periodic);
     if (st != AGGLO_OK) {
       fprintf(stderr, "agglo aggregate: %s\n", agglo_last_error());
-      rc = 1;
-    }
+      if (rc == 0) rc = 1;
+    } else if (built < count)
+      fprintf(stderr, "agglo aggregate: the %lld aggregate%s finished before %s written: %s\n", built,
+              built > 1 ? "s" : "", built > 1 ? "are" : "is", file);
   }
   if (fclose(table) != 0 && rc == 0) {
     fprintf(stderr, "agglo aggregate: %s: write failed\n", csv);
@@ -307,6 +341,7 @@ int agglo_cli_aggregate(int argc, char **argv) {
   }
   for (long long k = 0; k < count; k++) agglo_aggregate_free(&all[k]);
   free(all);
+  agglo_dir_release(held_dir);
   if (rc == 0)
     printf("%lld aggregate%s in %.3f s: %s (table: %s)\n", count, count > 1 ? "s" : "",
            agglo_cli_wall_seconds() - t_all, dir, csv);

@@ -46,12 +46,33 @@ add_test(NAME aggregate_existing_refused
 set_tests_properties(aggregate_existing_refused PROPERTIES
   PASS_REGULAR_EXPRESSION "agg_twice holds aggregates of an earlier call \\(agg_twice/aggregates.csv\\).*--overwrite.*status 1")
 
-# SIGTERM stops a long build (D_f 2.5, 10^4 monomers: minutes) within a second, exit status 143,
-# naming the joining it stopped in
+# SIGTERM stops a long build within a second (D_f 2.5, 10^4 monomers: 6 s), exit status 143,
+# naming the joining it stopped in; the aggregate finished before (200 monomers) stays written in
+# the one file of --together, with its row of aggregates.csv
 add_test(NAME aggregate_sigterm
-  COMMAND sh -c "${AGGLO} aggregate -n 10000 --df 2.5 --kf 1.3 --overwrite -o agg_term & p=$!; sleep 1; kill -TERM $p; wait $p; echo status $?")
+  COMMAND sh -c "t0=$(date +%s%N); ${AGGLO} aggregate -n 200,10000 --count 3 --together --df 2.5 --kf 1.3 --overwrite -o agg_term > /dev/null & p=$!; sleep 1; kill -TERM $p; wait $p; s=$?; t1=$(date +%s%N); echo status $s; test $((t1 - t0)) -lt 2000000000 && echo within-2-s; head -1 agg_term/aggregates.xyz; wc -l < agg_term/aggregates.csv")
 set_tests_properties(aggregate_sigterm PROPERTIES TIMEOUT 20
-  PASS_REGULAR_EXPRESSION "cluster-cluster, level [0-9]+: .*stopped \\(the stop flag was set\\)\nstatus 143")
+  PASS_REGULAR_EXPRESSION "cluster-cluster, level [0-9]+: .*stopped \\(the stop flag was set\\)\n.*the 1 aggregate finished before is written: agg_term/aggregates.xyz\nstatus 143\nwithin-2-s\n200\n2\n$")
+
+# one process per directory, as agglo run: a second call on a directory being written is refused
+add_test(NAME aggregate_dir_locked
+  COMMAND sh -c "${AGGLO} aggregate -n 10000 --df 2.5 --kf 1.3 --overwrite -o agg_locked > /dev/null 2>&1 & p=$!; sleep 0.5; ${AGGLO} aggregate -n 10 --overwrite -o agg_locked; echo status $?; kill -TERM $p; wait $p")
+set_tests_properties(aggregate_dir_locked PROPERTIES TIMEOUT 20
+  PASS_REGULAR_EXPRESSION "agg_locked is in use by another run \\(pid [0-9]+ holds agg_locked/agglo.lock\\).*status 1")
+
+# an N whose build would take more than 80 % of the memory is refused up front, naming N (300
+# bytes a monomer: 10^8 needs 30 GB; on a machine of more than 37.5 GB nothing is run)
+add_test(NAME aggregate_memory_refused
+  COMMAND sh -c "if [ $(awk '/MemTotal/ {print $2}' /proc/meminfo) -gt 36000000 ]; then echo 'n = 100000000 monomers need about 30 GB of memory (skipped: a large machine)'; echo status 2; else ${AGGLO} aggregate -n 100000000 -o agg_memory; echo status $?; fi")
+set_tests_properties(aggregate_memory_refused PROPERTIES
+  PASS_REGULAR_EXPRESSION "n = 100000000 monomers need about 30 GB of memory.*status 2")
+
+# the edge of contact at low D_f: 10 aggregates of 1000 at D_f 1.4, k_f 1.3, without a restart,
+# read back by agglo analyze (the clusters joined tip to tip)
+add_test(NAME aggregate_edge_of_contact_df14
+  COMMAND sh -c "${AGGLO} aggregate -n 1000 --df 1.4 --kf 1.3 --count 10 --max-restarts 0 --overwrite -o agg_df14 | tail -1 && awk -F, 'NR > 1 && $13 == 0 {n++} END {print n, \"without restart\"}' agg_df14/aggregates.csv")
+set_tests_properties(aggregate_edge_of_contact_df14 PROPERTIES TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "^10 aggregates in [0-9.]+ s: agg_df14.*\n10 without restart\n$")
 
 # an ensemble as the frames of one file: particles.frame picks aggregate 2 (of 150 monomers)
 add_test(NAME aggregate_frames_start

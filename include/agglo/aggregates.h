@@ -35,15 +35,21 @@ typedef struct {
   uint64_t seed;             /* every random number is a function of (seed, index, draw) */
   int64_t index;             /* which aggregate of an ensemble (0, 1, ...): its own numbers */
   int64_t max_trials;        /* placements tried for one joining before it fails (1 .. 10^9) */
-  int max_restarts;          /* whole aggregates begun again after a failed joining (0 .. 1000) */
+  int max_restarts;          /* whole aggregates begun again after a joining that found no place
+                                within max_trials (0 .. 1000; not when its search ran through its
+                                lists: "no feasible contact") */
   /* NULL, or a flag that a signal handler or another thread sets to stop the build: polled at
      every placement, it returns AGGLO_STOPPED (nothing built) within milliseconds */
   const volatile int *stop;
 } agglo_aggregate_options;
 
 /* The defaults: n 100, D_f 1.8, k_f 1.3, cc, 3D, radius 1 monodisperse (spread 0, sigma 1.25),
-   seed 1, index 0, max_trials 100000, max_restarts 10, stop NULL. */
+   seed 1, index 0, max_trials 100000 (per pass of the search), max_restarts 3, stop NULL. */
 void agglo_aggregate_defaults(agglo_aggregate_options *o);
+
+/* Bytes of memory per monomer at the peak of a build (measured; agglo_aggregate_check refuses an n
+   that would take more than 80 % of the machine's memory). */
+#define AGGLO_AGGREGATE_BYTES 300
 
 /* The options checked without building: ranges, and the (D_f, k_f) that the first joinings cannot
    reach for equal radii (the message gives the k_f allowed at that D_f). */

@@ -42,7 +42,7 @@ def _choice(name: str, value: str, table: dict) -> int:
 def aggregate(n: int, fractal_dimension: float = 1.8, prefactor: float = 1.3, method: str = "cc",
               dim: int = 3, radius: float = 1.0, radius_distribution: str = "uniform",
               radius_spread: float = 0.0, radius_sigma: float = 1.25, seed: int = 1,
-              index: int = 0, max_trials: int = 100000, max_restarts: int = 10) -> Aggregate:
+              index: int = 0, max_trials: int = 100000, max_restarts: int = 3) -> Aggregate:
     """Build one aggregate (agglo_aggregate_build). The radius keys mean what the [particles] keys
     of the same names mean; index picks aggregate `index` of the ensemble of `seed` (the same
     numbers as `agglo aggregate --seed S --count K` gives its aggregate index + 1).

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void agglo_aggregate_defaults(agglo_aggregate_options *o) {
   if (!o) return;
@@ -14,7 +15,7 @@ void agglo_aggregate_defaults(agglo_aggregate_options *o) {
                                  .method = AGGLO_AGGREGATE_CC, .dim = 3, .radius = 1,
                                  .radius_distribution = AGGLO_RADII_UNIFORM, .radius_spread = 0,
                                  .radius_sigma = 1.25, .seed = 1, .index = 0, .max_trials = 100000,
-                                 .max_restarts = 10};
+                                 .max_restarts = 3};
 }
 
 #define AGGLO_AGGREGATE_MAX_N 100000000
@@ -82,6 +83,14 @@ agglo_status agglo_aggregate_check(const agglo_aggregate_options *o) {
     return agglo_error(AGGLO_ERROR_INPUT, "aggregate: max_restarts = %d (allowed: 0 to 1000)", o->max_restarts);
   if (o->index < 0)
     return agglo_error(AGGLO_ERROR_INPUT, "aggregate: index = %lld (allowed: >= 0)", (long long)o->index);
+  /* memory at the peak: AGGLO_AGGREGATE_BYTES per monomer (measured: docs/performance.md),
+     refused up front rather than by the OOM killer */
+  double bytes = AGGLO_AGGREGATE_BYTES * (double)o->n;
+  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (phys > 0 && bytes > 0.8 * phys)
+    return agglo_error(AGGLO_ERROR_INPUT, "aggregate: n = %lld monomers need about %.3g GB of memory "
+                       "(%d bytes each); this machine has %.3g GB, of which 80 %% may be used: lower n",
+                       (long long)o->n, bytes / 1e9, AGGLO_AGGREGATE_BYTES, phys / 1e9);
   return check_first_joinings(o);
 }
 
@@ -113,8 +122,11 @@ agglo_status agglo_aggregate_build(const agglo_aggregate_options *o, agglo_aggre
   for (;;) {
     rc = o->method == AGGLO_AGGREGATE_PC ? agg_build_particle_cluster(&s, err, AGGLO_ERROR_LEN)
                                          : agg_build_cluster_cluster(&s, err, AGGLO_ERROR_LEN);
-    if (rc != -1 || restarts >= o->max_restarts) break;
-    restarts++; /* a joining that found no place: begin again with the next random numbers */
+    /* a joining that found no place within max_trials: begin again with the next random
+       numbers; one whose search ran through its lists is not retried (a restart seldom rescues
+       it, docs/aggregates.md) */
+    if (rc != -1 || restarts >= o->max_restarts || s.exhausted) break;
+    restarts++;
   }
   if (rc != 0) {
     free(s.x), free(s.r), free(s.m);

@@ -40,6 +40,7 @@ typedef struct {
   double r_max;      /* the largest radius (the cell side of the contact grid) */
   agg_rng rng;
   int64_t trials;    /* placements tried (all joinings) */
+  int exhausted;     /* the last joining that failed ran through its search's lists (no restart) */
 } agg_state;
 
 /* ---- gyration_rule.c: the prescribed R_g and the distance it asks between two clusters ----- */

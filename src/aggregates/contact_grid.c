@@ -73,6 +73,22 @@ int agg_grid_overlaps(const agg_grid *g, const double y[3], double ry, double to
   return 0;
 }
 
+size_t agg_grid_near(const agg_grid *g, const double y[3], size_t *out, size_t max) {
+  long c[3];
+  cell_of(g, y, c);
+  int zr = g->dim == 3 ? 1 : 0;
+  size_t n = 0;
+  for (long dx = -1; dx <= 1; dx++)
+    for (long dy = -1; dy <= 1; dy++)
+      for (long dz = -zr; dz <= zr; dz++) {
+        int64_t key = cell_key(c[0] + dx, c[1] + dy, c[2] + dz);
+        size_t s = slot_of(g, key);
+        if (g->key[s] != key) continue;
+        for (int32_t k = g->head[s]; k >= 0 && n < max; k = g->next[k]) out[n++] = (size_t)k;
+      }
+  return n;
+}
+
 void agg_grid_free(agg_grid *g) {
   free(g->key), free(g->head), free(g->next);
   g->key = NULL, g->head = NULL, g->next = NULL;

@@ -28,6 +28,9 @@ void agg_grid_insert(agg_grid *g, size_t local);
 /* Does a sphere at y of radius ry overlap a monomer of the grid by more than tol (relative to
    the sum of the radii)? */
 int agg_grid_overlaps(const agg_grid *g, const double y[3], double ry, double tol);
+/* The local indices of the monomers in y's cell and its neighbours (those a sphere at y can
+   touch), at most max of them into out: how many were written. */
+size_t agg_grid_near(const agg_grid *g, const double y[3], size_t *out, size_t max);
 void agg_grid_free(agg_grid *g);
 
 #endif
