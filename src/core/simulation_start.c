@@ -57,6 +57,7 @@ static agglo_status rebuild(agglo_sim *sim) {
   sim->labelled_step = -1;
   if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     return AGGLO_ERROR_INPUT;
+  agglo_model_box(sim->model, sim->state, &sim->sys);
   return AGGLO_OK;
 }
 

@@ -1043,14 +1043,21 @@ static void dpd_destroy(void *state) {
   free(m);
 }
 
+/* The box of the state (model hook .box): under shear the Lees-Edwards offset of the positions
+   of the last sort, so that the analysis and pictures see the images and the temperature the
+   peculiar velocities -- after init and a restart's load as after a step. */
+static void dpd_box(const void *state, agglo_box *b) {
+  const dpd *m = state;
+  if (!m->shear) return;
+  b->shear_x = m->le.offset * m->u.length;
+  b->shear_rate = m->le.rate / m->u.time;
+}
+
 /* Write the state back into the system (scenario units, system order). */
 static void write_back(const dpd *m, agglo_system *s) {
   double L = m->u.length, V = m->u.velocity;
   const parts *p = &m->p;
-  if (m->shear) { /* the analysis and pictures see the images, the temperature the peculiar v */
-    s->box.shear_x = m->le.offset * L;
-    s->box.shear_rate = m->le.rate / m->u.time;
-  }
+  dpd_box(m, &s->box);
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
@@ -1741,7 +1748,7 @@ static const char *dpd_new_state_refused(const void *state) {
    .init = dpd_init, .step = dpd_step, .contact_gap = dpd_contact_gap, .neighbors = NULL,          \
    .save = dpd_save, .load = dpd_load, .destroy = dpd_destroy, .stats_columns = columns,           \
    .stats_count = count, .stats_formats = dpd_stats_formats, .stats_numbers = dpd_stats_numbers,   \
-   .species = dpd_species, .new_state_refused = dpd_new_state_refused}
+   .species = dpd_species, .new_state_refused = dpd_new_state_refused, .box = dpd_box}
 
 const agglo_model agglo_model_dpd = DPD_MODEL(DPD_COLUMNS, 6);
 /* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear */

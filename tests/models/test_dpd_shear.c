@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agglo/agglo.h"
 #include "analysis/clusters.h"
 #include "agglo/analysis.h"
 #include "io/h5md_write.h"
@@ -464,6 +465,87 @@ static void trajectory_keeps_the_offset(void **st) {
   agglo_system_free(&s);
 }
 
+/* The box of a restarted sheared run: agglo_sim_create_from_restart sets the Lees-Edwards offset
+   of the restart point's step (the model's .box hook) before anything reads it, so the box and
+   the clusters across the y faces seen before the first step are the uninterrupted run's, and
+   every output of the resumed run (stats with the analysis, trajectory, pictures, the first ones
+   after the resume included) is the uninterrupted run's byte for byte. Without the hook the
+   restarted box had shear_x = 0 until its first step. */
+static int stop_at_20(agglo_sim *sim, void *user) {
+  (void)user;
+  return agglo_sim_step_count(sim) >= 20;
+}
+
+static void restart_keeps_the_box_shear(void **st) {
+  (void)st;
+  for (int format = AGGLO_CHECKPOINT_TEXT; format <= AGGLO_CHECKPOINT_HDF5; format++) {
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, 1.3);
+  c.t_end = 40 * c.dt;
+  c.trajectory_interval = 0.2, c.stats_interval = 0, c.analysis_interval = 0.04;
+  c.snapshots.n = 3, c.snapshots.v[0] = 0.4, c.snapshots.v[1] = 0.84, c.snapshots.v[2] = 1.2;
+  c.png_width = 64;
+  c.checkpoint_format = format;
+  agglo_dpd_edit(&c)->agglomerate_gap = 0.4; /* clusters of a few, some across the faces */
+  agglo_set_threads(1);
+  const char *dirs[2] = {"le_restart_whole", "le_restart_cut"};
+  for (int q = 0; q < 2; q++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dirs[q]);
+    assert_int_equal(system(cmd), 0);
+  }
+  agglo_sim *a = NULL, *b = NULL;
+  assert_int_equal(agglo_sim_create(&c, &a), AGGLO_OK);
+  assert_int_equal(agglo_sim_attach_outputs(a, dirs[0], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(a), AGGLO_OK);
+  assert_int_equal(agglo_sim_close_outputs(a), AGGLO_OK);
+  agglo_sim_destroy(a);
+  /* cut at step 20: the box and clusters there */
+  assert_int_equal(agglo_sim_create(&c, &b), AGGLO_OK);
+  assert_int_equal(agglo_sim_attach_outputs(b, dirs[1], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_set_callback(b, 1, stop_at_20, NULL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(b), AGGLO_STOPPED);
+  agglo_box cut;
+  assert_int_equal(agglo_sim_box(b, &cut), AGGLO_OK);
+  const size_t n = agglo_sim_count(b), clusters = agglo_sim_cluster_count(b);
+  int32_t *labels = malloc(n * sizeof *labels);
+  memcpy(labels, agglo_sim_clusters(b), n * sizeof *labels);
+  assert_int_equal(agglo_sim_close_outputs(b), AGGLO_OK);
+  agglo_sim_destroy(b);
+  /* resumed: the same box and clusters before its first step */
+  assert_int_equal(agglo_sim_create_from_restart(&c, dirs[1], &b), AGGLO_OK);
+  agglo_box got;
+  assert_int_equal(agglo_sim_box(b, &got), AGGLO_OK);
+  const size_t resumed = agglo_sim_cluster_count(b);
+  printf("%s restart point at step 20: shear_x %.17g (uninterrupted %.17g), shear_rate %g (%g), clusters %zu "
+         "(%zu)\n", format ? "HDF5" : "text", got.shear_x, cut.shear_x, got.shear_rate, cut.shear_rate, resumed, clusters);
+  assert_true(cut.shear_x != 0 && got.shear_x == cut.shear_x && got.shear_rate == cut.shear_rate);
+  assert_int_equal(resumed, clusters);
+  assert_memory_equal(agglo_sim_clusters(b), labels, n * sizeof *labels);
+  free(labels);
+  assert_int_equal(agglo_sim_attach_outputs(b, dirs[1], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(b), AGGLO_OK);
+  assert_int_equal(agglo_sim_close_outputs(b), AGGLO_OK);
+  agglo_sim_destroy(b);
+  const char *files[] = {"stats.csv", "trajectory.xyz", "sizes.csv", format ? "stats.csv" : "state.xyz",
+                         format ? "stats.csv" : "contacts.txt",
+                         "snapshot_000000010.png", "snapshot_000000021.png", "snapshot_000000030.png"};
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    char p0[128], p1[128];
+    snprintf(p0, sizeof p0, "%s/%s", dirs[0], files[k]), snprintf(p1, sizeof p1, "%s/%s", dirs[1], files[k]);
+    FILE *f0 = fopen(p0, "rb"), *f1 = fopen(p1, "rb");
+    if (!f0 || !f1) fail_msg("%s or %s missing", p0, p1);
+    int c0, c1;
+    long at = 0;
+    do c0 = fgetc(f0), c1 = fgetc(f1), at++;
+    while (c0 == c1 && c0 != EOF);
+    if (c0 != c1) fail_msg("%s differs from the uninterrupted run's at byte %ld", p1, at);
+    fclose(f0), fclose(f1);
+  }
+  printf("%zu files identical\n", sizeof files / sizeof *files);
+  }
+}
+
 /* Refused: non-finite, a wall along x or y, a strain per step above 1. */
 static void refused(void **st) {
   (void)st;
@@ -499,6 +581,7 @@ int main(void) {
       cmocka_unit_test(steady_profile_3d),
       cmocka_unit_test(steady_profile_2d),
       cmocka_unit_test(threads_and_restart),
+      cmocka_unit_test(restart_keeps_the_box_shear),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
