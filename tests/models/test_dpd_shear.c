@@ -23,6 +23,7 @@
 #include "io/xyz_write.h"
 #include "config/config.h"
 #include "core/model.h"
+#include "core/rng.h"
 #include "core/setup.h"
 #include "dpd_support.h"
 #include "models/dpd_config.h"
@@ -546,6 +547,66 @@ static void restart_keeps_the_box_shear(void **st) {
   }
 }
 
+/* particles.from with positions, ids and masses but no velocities: the start velocities are drawn
+   after the file is read -- Maxwell draws keyed by the file's ids, scaled by the file's masses,
+   their mean momentum removed, plus the streaming velocity gamma_dot (y - y_mid) at the file's y
+   (an independent computation of dpd_config.c's start). Drawn before it (as they were), they were
+   keyed by the set-up's ids 0..n-1, scaled by particles.mass and streamed at y = 0. */
+static void start_velocities_after_the_file(void **st) {
+  (void)st;
+  const double rate = 1.3, kT = 1;
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, rate);
+  const size_t n = 60;
+  char path[] = "/tmp/agglo_from_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "%zu\nLattice=\"4 0 0 0 6 0 0 0 4\" Origin=\"0 0 0\" "
+             "Properties=species:S:1:pos:R:3:masses:R:1:radius:R:1:id:I:1 pbc=\"T T T\"\n", n);
+  double want_x[60][3], want_m[60];
+  int64_t want_id[60];
+  for (size_t i = 0; i < n; i++) { /* ids 1000 + 7 ((i * 37) mod 60): not 0..n-1, not in order */
+    want_id[i] = 1000 + 7 * (int64_t)((i * 37) % n);
+    want_m[i] = 0.5 + 0.25 * (double)(i % 5);
+    want_x[i][0] = 0.3 + (double)(i % 5) * 0.75, want_x[i][1] = 0.2 + (double)(i / 5 % 6) * 0.95;
+    want_x[i][2] = 0.4 + (double)(i / 30) * 1.9;
+    fprintf(f, "X %.17g %.17g %.17g %.17g 0.1 %lld\n", want_x[i][0], want_x[i][1], want_x[i][2],
+            want_m[i], (long long)want_id[i]);
+  }
+  fclose(f);
+  snprintf(c.from, sizeof c.from, "%s", path);
+  c.n = (int64_t)n;
+  agglo_sim *sim = NULL;
+  if (agglo_sim_create(&c, &sim) != AGGLO_OK) fail_msg("%s", agglo_last_error());
+  const double *v = agglo_sim_velocities(sim), *x = agglo_sim_positions(sim), *m = agglo_sim_masses(sim);
+  const int64_t *id = agglo_sim_ids(sim);
+  /* the expected velocities, by the file's order */
+  double w[60][3], p[3] = {0, 0, 0}, mt = 0, worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    double z[4];
+    agglo_rng_normal4((uint64_t)c.seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)want_id[i], z);
+    for (int k = 0; k < 3; k++) w[i][k] = sqrt(kT / want_m[i]) * z[k], p[k] += want_m[i] * w[i][k];
+    mt += want_m[i];
+  }
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) w[i][k] -= p[k] / mt;
+    w[i][0] += rate * (want_x[i][1] - 3);
+  }
+  for (size_t q = 0; q < n; q++) { /* the simulation's storage order: found by id */
+    size_t i = 0;
+    while (i < n && want_id[i] != id[q]) i++;
+    assert_true(i < n);
+    assert_true(m[q] == want_m[i] && fabs(x[3 * q + 1] - want_x[i][1]) < 1e-12);
+    for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(v[3 * q + k] - w[i][k]));
+  }
+  printf("particles.from without velocities: largest difference from the expected start velocities "
+         "%.3g\n", worst);
+  assert_true(worst < 1e-12);
+  agglo_sim_destroy(sim);
+  remove(path);
+}
+
 /* Refused: non-finite, a wall along x or y, a strain per step above 1. */
 static void refused(void **st) {
   (void)st;
@@ -582,6 +643,7 @@ int main(void) {
       cmocka_unit_test(steady_profile_2d),
       cmocka_unit_test(threads_and_restart),
       cmocka_unit_test(restart_keeps_the_box_shear),
+      cmocka_unit_test(start_velocities_after_the_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
