@@ -67,6 +67,9 @@ typedef struct agglo_model {
   size_t stats_count;
   const char *const *stats_formats;
   void (*stats_numbers)(const void *state, double *values, int *has);
+  /* optional: a stats.csv row has taken those numbers (once per row): the model's counts since
+     the previous row (e.g. DPD's bridges formed and broken) start again */
+  void (*stats_taken)(void *state);
   /* optional: each particle's species (storage order of s) into out; 1 if the run has several
      species, 0 (out untouched) if one */
   int (*species)(const void *state, const agglo_system *s, int32_t *out);

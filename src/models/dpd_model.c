@@ -549,10 +549,10 @@ static inline int cell_neighbours(const dpd *m, const row_neighbours *rn, int cx
    vectorised loop spells the scalar loop's choice out with fma(), so that both round alike (and
    as the loop did before it was vectorised: outputs byte-identical). */
 
-/* A bridge: formed on contact, kept below the rupture distance. */
-static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
-  return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
-                      agglo_bond_set_has(&m->bonds, agglo_bond_key(a, b)));
+/* A bridge: formed on contact, kept below the rupture distance (held: the pair held one at the
+   previous evaluation). */
+static inline int bridged(const dpd *m, int q, int held, double ri, double rj, double gap) {
+  return gap <= 0 || (held && gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj));
 }
 
 /* The modes of the pair loop. The loop (cell_forces) is written once; each variant of it
@@ -588,8 +588,11 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
   if (gap < *min_gap) *min_gap = gap;
   if (m->pgw[q]) return agglo_groot_warren(m->a[q], m->rcp[q], w, NULL);
   if (law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
-    if (!bridged(m, q, p->id[i], p->id[j], ri, rj, gap)) return 0;
-    bond_push(bb, agglo_bond_key(p->id[i], p->id[j]));
+    const uint64_t key = agglo_bond_key(p->id[i], p->id[j]);
+    const int held = agglo_bond_set_has(&m->bonds, key);
+    if (!bridged(m, q, held, ri, rj, gap)) return 0;
+    bond_push(bb, key);
+    bb->formed += !held && !p->gh[p->id[i] < p->id[j] ? i : j]; /* (by the lower id's rank) */
   }
   /* on the hard core: its dashpot 2 zeta sqrt(core_k mu), mu the pair's reduced mass */
   if (gap < 0) *gb = m->core_gamma / sqrt(p->im[i] + p->im[j]);
@@ -690,7 +693,8 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
     /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in case one
        of them migrates here (docs/parallel.md) */
     if (md.law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
-        bridged(m, q, idi, idj, p->r[i], p->r[j], r - p->r[i] - p->r[j]))
+        bridged(m, q, agglo_bond_set_has(&m->bonds, agglo_bond_key(idi, idj)), p->r[i], p->r[j],
+                r - p->r[i] - p->r[j]))
       bond_push(st->bb, agglo_bond_key(idi, idj));
     return;
   }
@@ -939,12 +943,43 @@ static column_kernel kernel_of(const dpd *m) {
   return kernels[law][m->thermo][m->shear ? 2 : m->nghosts > 0]; /* (shear: no ghosts, refused over MPI) */
 }
 
-/* The bridges found by the threads become the set of the next evaluation. */
+static int cmp_u32(const void *a, const void *b) {
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The bridges of the set that the new one (m->next) lacks: broken, counted for the pairs whose
+   lower id is a particle of this model that is not a ghost (every particle outside a domain
+   decomposition). 0 or -1 (memory). */
+static int count_broken(dpd *m) {
+  size_t nown = 0;
+  m->broken_now = 0;
+  for (size_t t = 0; t < m->bonds.cap; t++) {
+    const uint64_t k = m->bonds.key[t];
+    if (!k || agglo_bond_set_has(&m->next, k)) continue;
+    if (!nown) { /* the ids of this model's own particles, once a step with a break */
+      uint32_t *ids = realloc(m->own_ids, (m->n + 1) * sizeof *ids);
+      if (!ids) return -1;
+      m->own_ids = ids;
+      for (size_t i = 0; i < m->n; i++)
+        if (!m->p.gh[i]) ids[nown++] = m->p.id[i];
+      qsort(ids, nown, sizeof *ids, cmp_u32);
+      if (!nown) return 0;
+    }
+    const uint32_t lo = (uint32_t)((k - 1) >> 32);
+    m->broken_now += bsearch(&lo, m->own_ids, nown, sizeof lo, cmp_u32) != NULL;
+  }
+  return 0;
+}
+
+/* The bridges found by the threads become the set of the next evaluation; those formed and
+   broken counted. */
 static int rebuild_bonds(dpd *m, int nthreads) {
   size_t total = 0;
+  m->formed_now = 0;
   for (int t = 0; t < nthreads; t++) {
     if (m->bb[t].oom) return -1;
-    total += m->bb[t].n;
+    total += m->bb[t].n, m->formed_now += m->bb[t].formed;
   }
   if (total > m->bond_all_cap) {
     uint64_t *q = realloc(m->bond_all, total * sizeof *q);
@@ -957,7 +992,10 @@ static int rebuild_bonds(dpd *m, int nthreads) {
     memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
     k += m->bb[t].n;
   }
-  return agglo_bond_set_assign(&m->bonds, m->bond_all, total);
+  if (agglo_bond_set_assign(&m->next, m->bond_all, total) != 0 || count_broken(m) != 0) return -1;
+  const agglo_bond_set old = m->bonds;
+  m->bonds = m->next, m->next = old;
+  return 0;
 }
 
 /* f = F(x, v~) with the random numbers of step `step`. Returns 0 or -1 (memory). */
@@ -973,7 +1011,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
     memset(b + m->nbb, 0, (size_t)(nthreads - m->nbb) * sizeof *b);
     m->bb = b, m->nbb = nthreads;
   }
-  for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+  for (int t = 0; t < m->nbb; t++) m->bb[t].n = m->bb[t].formed = 0;
   m->force_step = step;
 #pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
   {
@@ -1037,6 +1075,8 @@ static void dpd_destroy(void *state) {
   free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
   free(m->colour_start);
   agglo_bond_set_free(&m->bonds);
+  agglo_bond_set_free(&m->next);
+  free(m->own_ids);
   for (int t = 0; t < m->nbb; t++) free(m->bb[t].k);
   free(m->bb);
   free(m->bond_all);
@@ -1104,6 +1144,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   *state = m;
   m->cfg = *c;
   m->stress_cols = agglo_dpd_stress_columns(c);
+  m->bridge_counts = agglo_dpd_bridge_counts(c);
   agglo_dpd_units_of(c, &m->u);
   const agglo_dpd_units *u = &m->u;
   size_t n = m->n = s->n;
@@ -1219,6 +1260,8 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   force_stats st;
   if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   m->T_last = temperature_now(m);
+  /* the bridges of the start are formed at it (a restart's load reads its own counts) */
+  m->formed_row = m->formed_now, m->broken_row = m->broken_now;
   return 0;
 }
 
@@ -1397,13 +1440,24 @@ void agglo_dpd_refresh_thermostat(dpd *m, const double *tv, uint64_t step) {
   m->force_step = step;
 }
 
-static const char *const dpd_stats_formats[] = {
-    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.0f", /* then the stress columns (dpd_stress.h) */
-    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g"};
+/* The formats of the columns: the 6 of every run, then the stress columns (dpd_stress.h: 8, 9,
+   11 or 12 of them), then the bridge counts (dpd.bridge_counts) */
+#define G9 "%.9g"
+#define DPD_FORMATS G9, G9, G9, G9, G9, "%.0f"
+#define G9x8 G9, G9, G9, G9, G9, G9, G9, G9
+#define COUNTS "%.0f", "%.0f"
+static const char *const dpd_stats_formats[] = {DPD_FORMATS, G9x8, G9, G9, G9, G9};
+static const char *const counts_formats_0[] = {DPD_FORMATS, COUNTS};
+static const char *const counts_formats_8[] = {DPD_FORMATS, G9x8, COUNTS};
+static const char *const counts_formats_9[] = {DPD_FORMATS, G9x8, G9, COUNTS};
+static const char *const counts_formats_11[] = {DPD_FORMATS, G9x8, G9, G9, G9, COUNTS};
+static const char *const counts_formats_12[] = {DPD_FORMATS, G9x8, G9, G9, G9, G9, COUNTS};
 
 static void dpd_stats_numbers(const void *state, double *v, int *has) {
   const dpd *m = state;
-  for (int k = 0; k < 6 + m->stress_cols; k++) has[k] = 1;
+  for (int k = 0; k < 6 + m->stress_cols + 2 * m->bridge_counts; k++) has[k] = 1;
+  if (m->bridge_counts) /* after the others */
+    v[6 + m->stress_cols] = (double)m->formed_row, v[7 + m->stress_cols] = (double)m->broken_row;
   v[0] = m->T_last * m->u.energy;
   int64_t cnt;
   double T = agglo_half_mean_value(&m->T_half, &cnt);
@@ -1520,6 +1574,16 @@ void agglo_dpd_record_temperature(dpd *m, double T) {
   agglo_half_mean_add(&m->T_half, T);
 }
 
+void agglo_dpd_record_bridges(dpd *m, uint64_t formed, uint64_t broken) {
+  m->formed_row += formed, m->broken_row += broken;
+}
+
+/* A stats row took the counts (model hook .stats_taken). */
+static void dpd_stats_taken(void *state) {
+  dpd *m = state;
+  m->formed_row = m->broken_row = 0;
+}
+
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                     size_t errlen) {
   dpd *m = state;
@@ -1535,6 +1599,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
   agglo_dpd_record_temperature(m, temperature_now(m));
+  agglo_dpd_record_bridges(m, m->formed_now, m->broken_now);
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;
@@ -1546,6 +1611,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
 
 static double dpd_contact_gap(const void *state) { return ((const dpd *)state)->contact_gap_sys; }
 
+static const char counts_header[] = "# bridges formed and broken since the last stats row\n";
 static const char reduced_header[] = "# dpd positions and velocities (reduced units) by storage index\n";
 static int reduced_units(const dpd *m) { return m->u.length == 1 && m->u.velocity == 1; }
 
@@ -1570,6 +1636,8 @@ static int dpd_save(const void *state, FILE *f) {
     for (size_t t = 0; t < m->bonds.n; t++)
       fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
     free(k);
+    fprintf(f, "%s%llu %llu\n", counts_header, (unsigned long long)m->formed_row,
+            (unsigned long long)m->broken_row);
   }
   if (!reduced_units(m)) { /* the state's numbers are the model's times the units, rounded */
     double *xv = malloc(6 * (m->n + 1) * sizeof *xv);
@@ -1622,6 +1690,29 @@ static int load_reduced(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   return 0;
 }
 
+/* After the bridges: the bridges formed and broken since the last stats row. A restart point
+   written before they were counted has none: its run resumes without the columns. */
+static int load_counts(dpd *m, FILE *f, char *err, size_t errlen) {
+  char line[256];
+  unsigned long long formed, broken;
+  const long at = ftell(f);
+  if (fscanf(f, " ") < 0 || !fgets(line, sizeof line, f) || strcmp(line, counts_header) != 0) {
+    if (m->bridge_counts)
+      return agglo_fail(err, errlen, "after the capillary bridges: expected the bridges formed and "
+                        "broken since the last stats row (%.*s), which a restart point written before "
+                        "agglo counted them lacks; resume it with dpd.bridge_counts = off",
+                        (int)strcspn(counts_header, "\n"), counts_header);
+    m->formed_row = m->broken_row = 0;
+    return at >= 0 && fseek(f, at, SEEK_SET) == 0 ? 0 : agglo_fail(err, errlen, "cannot seek");
+  }
+  if (!fgets(line, sizeof line, f) || sscanf(line, "%llu %llu", &formed, &broken) != 2 ||
+      formed > (1ull << 53) || broken > (1ull << 53))
+    return agglo_fail(err, errlen, "after the capillary bridges: the bridges formed and broken since "
+                      "the last stats row are not two counts (allowed: 0 to 2^53)");
+  m->formed_row = formed, m->broken_row = broken;
+  return 0;
+}
+
 /* The bridges: count, then id pairs of particles of s, into m->bonds. */
 static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   int got = -1;
@@ -1650,7 +1741,7 @@ static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   if (rc == 0 && agglo_bond_set_assign(&m->bonds, k, nb) != 0) rc = agglo_fail(err, errlen, "out of memory");
   free(k);
   free(ids);
-  return rc;
+  return rc == 0 ? load_counts(m, f, err, errlen) : rc;
 }
 
 static int dpd_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
@@ -1743,28 +1834,33 @@ static const char *dpd_new_state_refused(const void *state) {
 
 #define DPD_COLUMNS ",temperature,temperature_mean_last_half,potential_energy,total_energy,pressure,bound_pairs"
 #define DPD_PARTS_XY ",pxy_kinetic,pxy_conservative,pxy_dissipative,pxy_random,pxy_bridge"
-#define DPD_MODEL(columns, count)                                                                  \
+#define DPD_MODEL_F(columns, count, formats)                                                       \
   {.name = "dpd", .final_warning = dpd_final_warning, .start_warning = dpd_start_warning,          \
    .init = dpd_init, .step = dpd_step, .contact_gap = dpd_contact_gap, .neighbors = NULL,          \
    .save = dpd_save, .load = dpd_load, .destroy = dpd_destroy, .stats_columns = columns,           \
-   .stats_count = count, .stats_formats = dpd_stats_formats, .stats_numbers = dpd_stats_numbers,   \
-   .species = dpd_species, .new_state_refused = dpd_new_state_refused, .box = dpd_box}
+   .stats_count = count, .stats_formats = formats, .stats_numbers = dpd_stats_numbers,             \
+   .species = dpd_species, .new_state_refused = dpd_new_state_refused, .box = dpd_box,            \
+   .stats_taken = dpd_stats_taken}
+#define DPD_MODEL(columns, count) DPD_MODEL_F(columns, count, dpd_stats_formats)
+#define DPD_STRESS_3D ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY
+#define DPD_STRESS_2D ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY
+#define DPD_COUNTS ",bridges_formed,bridges_broken"
 
 const agglo_model agglo_model_dpd = DPD_MODEL(DPD_COLUMNS, 6);
-/* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear */
-static const agglo_model dpd_stress_3d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY, 17);
-static const agglo_model dpd_stress_2d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY, 14);
-static const agglo_model dpd_shear_3d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY
-    ",viscosity", 18);
-static const agglo_model dpd_shear_2d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY ",viscosity", 15);
+/* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear;
+   each also with the bridge counts (dpd.bridge_counts) */
+static const agglo_model dpd_tables[2][5] = {
+    {DPD_MODEL(DPD_COLUMNS, 6), DPD_MODEL(DPD_COLUMNS DPD_STRESS_2D, 14),
+     DPD_MODEL(DPD_COLUMNS DPD_STRESS_2D ",viscosity", 15), DPD_MODEL(DPD_COLUMNS DPD_STRESS_3D, 17),
+     DPD_MODEL(DPD_COLUMNS DPD_STRESS_3D ",viscosity", 18)},
+    {DPD_MODEL_F(DPD_COLUMNS DPD_COUNTS, 8, counts_formats_0),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_2D DPD_COUNTS, 16, counts_formats_8),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_2D ",viscosity" DPD_COUNTS, 17, counts_formats_9),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_3D DPD_COUNTS, 19, counts_formats_11),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_3D ",viscosity" DPD_COUNTS, 20, counts_formats_12)}};
 
 const agglo_model *agglo_dpd_dynamics(const agglo_config *c) {
-  const int cols = agglo_dpd_stress_columns(c);
-  if (!cols) return &agglo_model_dpd;
-  if (c->dim == 2) return cols == 9 ? &dpd_shear_2d : &dpd_stress_2d;
-  return cols == 12 ? &dpd_shear_3d : &dpd_stress_3d;
+  const int cols = agglo_dpd_stress_columns(c), counts = agglo_dpd_bridge_counts(c);
+  if (!cols && !counts) return &agglo_model_dpd;
+  return &dpd_tables[counts][cols == 0 ? 0 : cols == 8 ? 1 : cols == 9 ? 2 : cols == 11 ? 3 : 4];
 }
