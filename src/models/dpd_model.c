@@ -574,6 +574,13 @@ typedef struct {
   int shear;    /* Lees-Edwards images across the y faces (dpd_shear.h; no ghosts) */
 } pair_mode;
 
+/* The friction of the hard core on a pair of another law than groot_warren (or none) at gap
+   `gap`: on the core (gap < 0) its dashpot 2 zeta sqrt(core_k mu), mu the pair's reduced mass,
+   else 0. */
+static inline double core_dashpot(const dpd *m, size_t i, size_t j, double gap) {
+  return gap < 0 ? m->core_gamma / sqrt(m->p.im[i] + m->p.im[j]) : 0;
+}
+
 /* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
    Groot-Warren a w where the pair's law is groot_warren or none, else the pair's law
    (dpd_pair_forces.c); under LAW_BRIDGES a capillary pair's only while it holds a bridge, then
@@ -594,8 +601,7 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
     bond_push(bb, key);
     bb->formed += !held && !p->gh[p->id[i] < p->id[j] ? i : j]; /* (by the lower id's rank) */
   }
-  /* on the hard core: its dashpot 2 zeta sqrt(core_k mu), mu the pair's reduced mass */
-  if (gap < 0) *gb = m->core_gamma / sqrt(p->im[i] + p->im[j]);
+  *gb = core_dashpot(m, i, j, gap);
   return agglo_pair_force(&m->pp[q], r, ri, rj, NULL);
 }
 
@@ -603,22 +609,28 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
    conservative force F, weight w and ev = e.(v~_i - v~_j), under the pair thermostat `thermo`
    of step `step`: F e plus the central dissipative and random forces
    w (sigma zeta / sqrt(dt) - gamma w ev) e (dpd, transverse), plus the transverse ones
-   (transverse); langevin has none here (forces() adds its own to every particle). dvs: under
-   shear, the x velocity of j's image less j's (ny gamma_dot L_y). A pair on
-   the hard core (gb > 0, the core's dashpot) has the central friction gamma w^2 + gb and the
-   random force sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. */
+   w P (sigma_p z / sqrt(dt) - gamma_p w v_ij), P = 1 - e e^T, v_ij = dv (transverse); langevin
+   has none here (forces() adds its own to every particle). A pair on the hard core (gb > 0, the
+   core's dashpot) has the central friction gamma w^2 + gb and the random force
+   sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. The one law of the pair
+   thermostat: the integrator's forces (part = THERMO_ALL) and the pressure tensor's random and
+   dissipative parts (thermostat_virial: THERMO_RANDOM, the friction left out, and
+   THERMO_FRICTION, the noise left out). */
+enum { THERMO_ALL, THERMO_RANDOM, THERMO_FRICTION };
 static inline __attribute__((always_inline)) void thermostat(const dpd *m, const pair_mode md,
-                                                            uint64_t step, int q, size_t i, size_t j,
-                                                            uint32_t idi, uint32_t idj, double F,
-                                                            double w, const double e[3], double ev,
-                                                            double gb, double dvs, double F_out[3]) {
-  const parts *p = &m->p;
+                                                            uint64_t step, int q, uint32_t idi,
+                                                            uint32_t idj, double F, double w,
+                                                            const double e[3], double ev, double gb,
+                                                            const double dv[3], const int part,
+                                                            double F_out[3]) {
   const int thermo = md.thermo, gaussian = md.gaussian;
   double z[3] = {0, 0, 0};
+  if (part == THERMO_RANDOM) ev = 0;
   if (thermo != DPD_THERMO_LANGEVIN || gb > 0) {
-    const double zeta = thermo == DPD_THERMO_TRANSVERSE
-                            ? pair_zeta4(m->seed, step, idi, idj, gaussian, z)
-                            : pair_zeta(m->seed, step, idi, idj, gaussian);
+    double zeta = thermo == DPD_THERMO_TRANSVERSE
+                      ? pair_zeta4(m->seed, step, idi, idj, gaussian, z)
+                      : pair_zeta(m->seed, step, idi, idj, gaussian);
+    if (part == THERMO_FRICTION) zeta = 0, z[0] = z[1] = z[2] = 0;
     if (gb > 0) {
       const double g = m->gam[q] * w * w + gb; /* (langevin: gam = 0) */
       F += sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt - g * ev;
@@ -636,9 +648,9 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, const
      with it 0.9 % */
   if (m->dim == 2) z[2] = 0;
   const double sz = (idi < idj ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
-  const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
-  const double a0 = sz * z[0] - gd * (md.shear ? v0[i] - v0[j] - dvs : v0[i] - v0[j]), a1 = sz * z[1] - gd * (v1[i] - v1[j]);
-  const double a2 = sz * z[2] - gd * (v2[i] - v2[j]);
+  const double a0 = sz * z[0] - gd * (part == THERMO_RANDOM ? 0 : dv[0]);
+  const double a1 = sz * z[1] - gd * (part == THERMO_RANDOM ? 0 : dv[1]);
+  const double a2 = sz * z[2] - gd * (part == THERMO_RANDOM ? 0 : dv[2]);
   const double ea = e[0] * a0 + e[1] * a1 + e[2] * a2;
   F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
 }
@@ -704,7 +716,9 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
                             : e[0] * dv0 + e[1] * dv1 + e[2] * dv2;
   double gb = 0, F[3];
   const double Fc = conservative(m, md.law, q, i, j, r, w, &st->min_gap, st->bb, &gb);
-  thermostat(m, md, step, q, i, j, idi, idj, Fc, w, e, ev, gb, dvs, F);
+  const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
+  const double vij[3] = {md.shear ? v0[i] - v0[j] - dvs : v0[i] - v0[j], v1[i] - v1[j], v2[i] - v2[j]};
+  thermostat(m, md, step, q, idi, idj, Fc, w, e, ev, gb, vij, THERMO_ALL, F);
   /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
   b->F[0][k] = ROUNDED(F[0]), b->F[1][k] = ROUNDED(F[1]), b->F[2][k] = ROUNDED(F[2]);
   b->keep[k] = 1;
@@ -1292,45 +1306,27 @@ static inline void add_virial(double *P, const double F[3], const double r[3]) {
 
 /* The virial of the pair thermostat's forces on pair (i, j) of species pair q at separation d
    (r = |d|, surface gap `gap`) into the dissipative and random parts of T: the forces of the
-   last evaluation, from the same predicted velocities, the same random numbers (its step) and
-   the same friction on the hard core (`thermostat` above); the transverse friction acts on the
-   velocity after the first half kick, v - dt/2 f/m. */
+   last evaluation by the integrator's own law (thermostat(), its random part and its friction),
+   from the same predicted velocities, the same random numbers (its step) and the same friction
+   on the hard core (core_dashpot); the transverse friction acts on the velocity after the first
+   half kick, v - dt/2 f/m. */
 static void thermostat_virial(const dpd *m, const agglo_shear *le, double ny, int q, size_t i,
                               size_t j, double r, const double d[3], double gap, agglo_dpd_stress *T) {
   const parts *p = &m->p;
   const double w = 1.0 - r * m->inv_rcp[q], inv_r = 1.0 / r;
   const double e[3] = {d[0] * inv_r, d[1] * inv_r, d[2] * inv_r};
-  const double gb = !m->pgw[q] && gap < 0 ? m->core_gamma / sqrt(p->im[i] + p->im[j]) : 0;
-  double ev = 0, z[3] = {0, 0, 0}, Fd = 0, Fr = 0, dt3[3];
-  for (int k = 0; k < 3; k++) dt3[k] = p->t[k][i] - p->t[k][j];
-  if (le) agglo_shear_velocity_image(le, ny, dt3); /* j's image across the sheared faces */
+  const double gb = m->pgw[q] ? 0 : core_dashpot(m, i, j, gap);
+  double ev = 0, dt3[3], vij[3], FD[3], FR[3];
+  const double hdt = 0.5 * m->dt;
+  for (int k = 0; k < 3; k++) {
+    dt3[k] = p->t[k][i] - p->t[k][j];
+    vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
+  }
+  if (le) agglo_shear_velocity_image(le, ny, dt3), agglo_shear_velocity_image(le, ny, vij);
   for (int k = 0; k < 3; k++) ev += e[k] * dt3[k];
-  if (m->thermo != DPD_THERMO_LANGEVIN || gb > 0) {
-    const double zeta = m->thermo == DPD_THERMO_TRANSVERSE
-                            ? pair_zeta4(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian, z)
-                            : pair_zeta(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian);
-    if (gb > 0) {
-      const double g = m->gam[q] * w * w + gb;
-      Fr = sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt, Fd = -g * ev;
-    } else {
-      Fr = w * m->sig[q] * zeta * m->inv_sqrt_dt, Fd = -m->gam[q] * w * w * ev;
-    }
-  }
-  double FD[3] = {Fd * e[0], Fd * e[1], Fd * e[2]}, FR[3] = {Fr * e[0], Fr * e[1], Fr * e[2]};
-  if (m->thermo == DPD_THERMO_TRANSVERSE) { /* w P (sigma_p z / sqrt(dt) - gamma_p w v_ij) */
-    if (m->dim == 2) z[2] = 0;
-    const double sz = (p->id[i] < p->id[j] ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
-    const double hdt = 0.5 * m->dt;
-    double ar[3], ad[3], ear = 0, ead = 0, vij[3];
-    for (int k = 0; k < 3; k++)
-      vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
-    if (le) agglo_shear_velocity_image(le, ny, vij);
-    for (int k = 0; k < 3; k++) {
-      ar[k] = sz * z[k], ad[k] = -gd * vij[k];
-      ear += e[k] * ar[k], ead += e[k] * ad[k];
-    }
-    for (int k = 0; k < 3; k++) FR[k] += w * (ar[k] - ear * e[k]), FD[k] += w * (ad[k] - ead * e[k]);
-  }
+  const pair_mode md = {LAW_PAIR, m->thermo, 0, m->multi_rc, m->gaussian, 0, m->shear};
+  thermostat(m, md, m->force_step, q, p->id[i], p->id[j], 0, w, e, ev, gb, vij, THERMO_FRICTION, FD);
+  thermostat(m, md, m->force_step, q, p->id[i], p->id[j], 0, w, e, ev, gb, vij, THERMO_RANDOM, FR);
   add_virial(T->part[DPD_P_DISSIPATIVE], FD, d);
   add_virial(T->part[DPD_P_RANDOM], FR, d);
 }
