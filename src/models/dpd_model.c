@@ -53,6 +53,7 @@
 #include "models/dpd_config.h"
 #include "models/dpd_stress.h"
 #include "models/dpd_shear.h"
+#include "analysis/temperature.h"
 #include <omp.h>
 #include <Random123/philox.h>
 #if defined(__AVX512F__)
@@ -1069,6 +1070,12 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
 
 /* ---------------------------------------------------------------- model */
 
+/* Particle i's peculiar velocity v - u(y) (v without shear). */
+static inline void peculiar(const dpd *m, size_t i, double v[3]) {
+  v[0] = agglo_peculiar_vx(m->p.v[0][i], m->p.x[1][i], m->shear ? m->le.rate : 0, m->le.y_mid);
+  v[1] = m->p.v[1][i], v[2] = m->p.v[2][i];
+}
+
 /* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
    the state: the same with any thread count and after a restart). */
 static double temperature_now(const dpd *m) {
@@ -1409,13 +1416,11 @@ static void stress_sums(const dpd *m, agglo_dpd_stress *out, double *U, double *
   memset(out, 0, sizeof *out);
   conservative_sums(m, U, W, bound, out);
   double *K = out->part[DPD_P_KINETIC];
-  const agglo_shear *le = stress_shear(m);
   for (size_t i = 0; i < m->n; i++) {
     if (p->gh[i]) continue;
-    /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
-    const double ux = le ? agglo_shear_stream(le, p->x[1][i]) : 0;
-    const double mi = 1 / p->im[i], v[3] = {p->v[0][i] - ux, p->v[1][i], p->v[2][i]};
-    const double mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
+    double v[3]; /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
+    peculiar(m, i, v);
+    const double mi = 1 / p->im[i], mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
     add_virial(K, mv, v);
   }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
@@ -1468,12 +1473,11 @@ static void dpd_stats_numbers(const void *state, double *v, int *has) {
   } else {
     conservative_sums(m, &U, &W, &bound, NULL);
   }
-  for (size_t i = 0; i < m->n; i++)
-    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
-      const double vk = m->shear && k == 0 ? m->p.v[0][i] - agglo_shear_stream(&m->le, m->p.x[1][i])
-                                           : m->p.v[k][i];
-      K2 += vk * vk / m->p.im[i];
-    }
+  for (size_t i = 0; i < m->n; i++) { /* under shear, the peculiar velocity v - u(y) */
+    double v[3];
+    peculiar(m, i, v);
+    for (int k = 0; k < m->dim; k++) K2 += v[k] * v[k] / m->p.im[i];
+  }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
   const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
   v[2] = U * E, v[3] = (U + 0.5 * K2) * E, v[4] = (K2 + W) / (m->dim * V) * Pu, v[5] = (double)bound;
@@ -1531,25 +1535,16 @@ size_t agglo_dpd_kick(dpd *m) {
 }
 
 void agglo_dpd_kinetic_sums(const dpd *m, double out[6]) {
-  const parts *p = &m->p;
-  memset(out, 0, 6 * sizeof *out);
+  memset(out, 0, AGGLO_KT_SUMS * sizeof *out);
   for (size_t i = 0; i < m->n; i++) {
-    if (p->gh[i]) continue;
-    double mi = 1 / p->im[i];
-    out[0] += mi;
-    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
-      const double vk = m->shear && k == 0 ? p->v[0][i] - agglo_shear_stream(&m->le, p->x[1][i]) : p->v[k][i];
-      out[1 + k] += mi * vk, out[4] += mi * vk * vk;
-    }
-    out[5] += 1;
+    if (m->p.gh[i]) continue;
+    double v[3];
+    peculiar(m, i, v);
+    agglo_kinetic_add(out, 1 / m->p.im[i], v, m->dim);
   }
 }
 
-double agglo_dpd_temperature_of(int dim, const double sum[6]) {
-  double e = sum[4];
-  for (int k = 0; k < dim; k++) e -= sum[1 + k] * sum[1 + k] / sum[0];
-  return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
-}
+double agglo_dpd_temperature_of(int dim, const double sum[6]) { return agglo_temperature_of_sums(dim, sum); }
 
 void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *g) {
   parts *p = &m->p;
