@@ -248,7 +248,7 @@ static void images(void **st) {
       a[k] = lo[k] + len[k] * ((t * 37 + 11 * k) % 101) / 101.0,
       b[k] = lo[k] + len[k] * ((t * 53 + 29 * k) % 97) / 97.0;
     double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]}, best = INFINITY;
-    double ny = agglo_shear_min_image(&le, d);
+    double ny = agglo_le_delta_of(d, le.len, le.inv, le.offset, 1);
     for (int iy = -2; iy <= 2; iy++)
       for (int ix = -2; ix <= 2; ix++)
         for (int iz = -2; iz <= 2; iz++) { /* image of b: iy boxes up is shifted iy offsets */
@@ -312,7 +312,7 @@ static void forces_are_the_direct_sum(void **st) {
         for (size_t j = i + 1; j < s.n; j++) {
           double d[3], dv[3];
           for (int k = 0; k < 3; k++) d[k] = s.x[3 * i + k] - s.x[3 * j + k], dv[k] = s.v[3 * i + k] - s.v[3 * j + k];
-          const double ny = agglo_shear_min_image(&m->le, d);
+          const double ny = agglo_le_delta_of(d, m->le.len, m->le.inv, m->le.offset, 1);
           agglo_shear_velocity_image(&m->le, ny, dv);
           const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
           if (!(r < 1)) continue;
