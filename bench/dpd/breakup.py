@@ -12,10 +12,12 @@ Per member (DIR/dpd.shear_rate=R/seed=S/: stats.csv, sizes.csv), from the rows o
     (the size of the fragment a random particle sits in), averaged over the rows of the last
     quarter of the run, and the number average N / n_clusters likewise;
   - the bridges broken: bound_pairs at t = 0 minus bound_pairs at the end (net: bridges that
-    form are subtracted), and, when the member wrote trajectory.xyz, the bonds (pairs within the
-    agglomerate gap, 0.05 d, through the Lees-Edwards images) present in one frame and gone in
-    the next, summed over the frames (broken), and the reverse (formed): a bond that breaks and
-    re-forms between two frames is not seen;
+    form are subtracted); and broken and formed: with capillary bridges with memory, the sums of
+    stats.csv's bridges_broken and bridges_formed (dpd.bridge_counts: every bridge, counted by
+    the model at each step; formed after the start's row), else, when the member wrote
+    trajectory.xyz, the bonds (pairs within the agglomerate gap, 0.05 d, through the Lees-Edwards
+    images) present in one frame and gone in the next, summed over the frames (broken), and the
+    reverse (formed): a bond that breaks and re-forms between two frames is not seen;
   - the fragment-size distribution of the last row (sizes.csv).
 Over seeds: mean and standard error (sd / sqrt(n)); the power law <s>_w = A rate^-m fitted by
 least squares on log-log over the rates whose every seed broke up (time to break-up found), with
@@ -62,7 +64,11 @@ def member(path):
     bound = [int(float(r["bound_pairs"])) for r in rows]
     last = by_time.get(tkeys[-1], [])
     rate = float(os.path.basename(os.path.dirname(os.path.abspath(path))).split("=")[1])
-    return dict(n=n, t=t, largest=largest, tbreak=tbreak, bonds=bond_changes(path, rate),
+    if "bridges_broken" in rows[0]:  # the model's counts: every bridge (the start's row left out)
+        bonds = (sum(int(r["bridges_broken"]) for r in rows), sum(int(r["bridges_formed"]) for r in rows[1:]))
+    else:
+        bonds = bond_changes(path, rate)
+    return dict(n=n, t=t, largest=largest, tbreak=tbreak, bonds=bonds, counted="bridges_broken" in rows[0],
                 size_w=sum(w) / len(w), size_n=sum(n / nclus[i] for i in q) / len(q),
                 broken=bound[0] - bound[-1], bound0=bound[0], last=sorted(last), t_end=t[-1])
 
@@ -159,7 +165,9 @@ def main():
         table.append((float(d[len(key):]), [s for s in seeds if s.startswith("seed=")], ms))
     n = table[0][2][0]["n"]
     print(f"N = {n} particles; t_end = {table[0][2][0]['t_end']:g}; seeds: {', '.join(s[5:] for s in table[0][1])}\n")
-    print("| shear rate | seeds | <s>_w, weight average (last quarter) | <s>_n, number average | largest at t_end | time to break-up (largest < N/2) | broke up | bound pairs lost (net, of) | bonds broken / formed between frames |")
+    counted = table[0][2][0]["counted"]
+    what = "bridges broken / formed (stats.csv)" if counted else "bonds broken / formed between frames"
+    print(f"| shear rate | seeds | <s>_w, weight average (last quarter) | <s>_n, number average | largest at t_end | time to break-up (largest < N/2) | broke up | bound pairs lost (net, of) | {what} |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     fit_r, fit_s = [], []
     for rate, seeds, ms in table:

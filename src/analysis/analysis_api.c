@@ -1,6 +1,7 @@
 /* The public analysis toolkit over plain arrays (include/agglo/analysis.h): argument checks, then
    the internal indicators (analysis.c, clusters.c) run on a shallow agglo_system whose pointers
    are the caller's arrays. docs/analysis.md ("Library functions") gives every formula. */
+#include "analysis/temperature.h"
 #include "agglo/analysis.h"
 #include "analysis/agglomerates.h"
 #include "analysis/analysis.h"
@@ -477,7 +478,8 @@ int agglo_analysis_ellipsoid_class(const double semi[3], double tol) {
   return agglo_ellipsoid_class_ratio(a, tol); /* the rule of `agglo agglomerates` */
 }
 
-/* k_B T of v - u: u_x(y) = rate (y - y_mid) when rate != 0 (x then read), else u = 0. */
+/* k_B T of v - u: u_x(y) = rate (y - y_mid) when rate != 0 (x then read), else u = 0: the sums
+   and the peculiar velocity of analysis/temperature.h, as the DPD model's `temperature` column. */
 static agglo_status temperature_of(const char *fn, const double *x, const double *v, const double *m,
                                    size_t n, int dim, double rate, double y_mid, double *kT) {
   agglo_status st = check_dim(fn, dim);
@@ -487,20 +489,14 @@ static agglo_status temperature_of(const char *fn, const double *x, const double
   if (st == AGGLO_OK && rate != 0) st = check_ptr(fn, x, "x");
   if (st == AGGLO_OK && n < 2) st = bad(fn, "n = %zu (at least 2 particles)", n);
   if (st != AGGLO_OK) return st;
-#define PECULIAR(i, k) (rate != 0 && (k) == 0 ? v[3 * (i)] - rate * (x[3 * (i) + 1] - y_mid) : v[3 * (i) + (k)])
-  double mt = 0, p[3] = {0, 0, 0}, e = 0;
+  double sums[AGGLO_KT_SUMS] = {0, 0, 0, 0, 0, 0};
   for (size_t i = 0; i < n; i++) {
     if (!(m[i] > 0) || !isfinite(m[i])) return bad(fn, "m[%zu] = %g (must be positive)", i, m[i]);
-    mt += m[i];
-    for (int k = 0; k < 3; k++) p[k] += m[i] * PECULIAR(i, k);
+    const double u[3] = {rate != 0 ? agglo_peculiar_vx(v[3 * i], x[3 * i + 1], rate, y_mid) : v[3 * i],
+                         v[3 * i + 1], v[3 * i + 2]};
+    agglo_kinetic_add(sums, m[i], u, dim);
   }
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < dim; k++) {
-      double w = PECULIAR(i, k) - p[k] / mt;
-      e += m[i] * w * w;
-    }
-#undef PECULIAR
-  *kT = e / (dim * ((double)n - 1));
+  *kT = agglo_temperature_of_sums(dim, sums);
   if (!isfinite(*kT)) return bad(fn, "non-finite velocities");
   return AGGLO_OK;
 }

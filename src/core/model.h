@@ -67,6 +67,9 @@ typedef struct agglo_model {
   size_t stats_count;
   const char *const *stats_formats;
   void (*stats_numbers)(const void *state, double *values, int *has);
+  /* optional: a stats.csv row has taken those numbers (once per row): the model's counts since
+     the previous row (e.g. DPD's bridges formed and broken) start again */
+  void (*stats_taken)(void *state);
   /* optional: each particle's species (storage order of s) into out; 1 if the run has several
      species, 0 (out untouched) if one */
   int (*species)(const void *state, const agglo_system *s, int32_t *out);
@@ -86,7 +89,17 @@ typedef struct agglo_model {
      the restart bytes before a step that may last (core/simulation.c) */
   int (*keep)(void *state);
   void (*undo)(void *state);
+  /* optional: the box as the model's state has it (e.g. DPD's Lees-Edwards offset shear_x, a
+     function of the step) into b; called by agglo_model_box */
+  void (*box)(const void *state, agglo_box *b);
 } agglo_model;
+
+/* The system's box as the model's state has it (model->box), set whenever that state is made or
+   read back (init, a restart's load, a step given up), so that nothing between then and the
+   next step -- analysis, outputs, pictures, the first force evaluation -- sees a stale box. */
+static inline void agglo_model_box(const agglo_model *m, const void *state, agglo_system *s) {
+  if (m->box && state) m->box(state, &s->box);
+}
 
 /* For a model's load: can f still hold cnt records of `fields` numbers each? A record line takes
    at least 2 bytes a number (a digit, then a blank or its newline: "0 1\n" is a pair), so that a

@@ -194,7 +194,8 @@ int agglo_setup(agglo_system *s, const agglo_config *c, char *err, size_t errlen
     agglo_system_free(s);
     return -1;
   }
-  if (c->model->start && c->model->start(s, c, err, errlen) != 0) {
+  /* (particles.from: the start follows the file's particles, agglo_start_apply) */
+  if (c->model->start && !c->from[0] && c->model->start(s, c, err, errlen) != 0) {
     agglo_system_free(s);
     return -1;
   }

@@ -79,6 +79,7 @@ static agglo_status sim_finish(agglo_sim *sim) {
   char *err = agglo_error_buffer();
   if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, err, AGGLO_ERROR_LEN) != 0)
     return AGGLO_ERROR_INPUT;
+  agglo_model_box(sim->model, sim->state, &sim->sys); /* (a restart's: the offset of its step) */
   if (agglo_model_fill_species(sim->model, sim->state, &sim->sys) != 0) /* the pictures' species */
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   size_t n3 = 3 * sim->sys.n;
@@ -130,6 +131,7 @@ static agglo_status load_model(agglo_sim *sim, char *bytes, size_t len, const ch
     st = AGGLO_ERROR_INPUT;
   else
     sim->iter_sum = pending.sum, sim->iter_steps = pending.steps;
+  agglo_model_box(sim->model, sim->state, &sim->sys);
   free(writers);
   fclose(f);
   return st;
@@ -348,12 +350,14 @@ static agglo_status restore_model(agglo_sim *sim) {
   sim->state = NULL;
   if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, err, AGGLO_ERROR_LEN) != 0)
     return AGGLO_ERROR_RUN;
+  agglo_model_box(sim->model, sim->state, &sim->sys);
   if (!sim->model->load || sim->snap_len == 0) return AGGLO_OK;
   FILE *f = fmemopen(sim->snap, sim->snap_len, "r");
   if (!f) return agglo_error(AGGLO_ERROR_MEMORY, "out of memory restoring the state of step %lld",
                              (long long)sim->snap_step);
   int rc = sim->model->load(sim->state, &sim->sys, f, err, AGGLO_ERROR_LEN);
   fclose(f);
+  agglo_model_box(sim->model, sim->state, &sim->sys);
   return rc == 0 ? AGGLO_OK : AGGLO_ERROR_RUN;
 }
 

@@ -57,6 +57,7 @@ static agglo_status rebuild(agglo_sim *sim) {
   sim->labelled_step = -1;
   if (sim->model->init(&sim->state, &sim->sys, &sim->cfg, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
     return AGGLO_ERROR_INPUT;
+  agglo_model_box(sim->model, sim->state, &sim->sys);
   return AGGLO_OK;
 }
 
@@ -415,6 +416,12 @@ agglo_status agglo_start_apply(agglo_sim *sim, agglo_system *t, const agglo_star
     }
   agglo_status st = check_positions(sim, t->x, n, 3, s->r, s->x, fn);
   if (st != AGGLO_OK) return st;
+  /* the model's start (DPD: Maxwell velocities keyed by id, from the masses, with the streaming
+     velocity of the shear at y) of the file's particles, after their positions, ids and masses
+     are read; the file's velocities, where it has them, replace its velocities */
+  if (c->model->start && c->model->start(s, c, agglo_error_buffer(), AGGLO_ERROR_LEN) != 0)
+    return AGGLO_ERROR_INPUT;
+  if (has->velocity) memcpy(s->v, t->v, 3 * n * sizeof *s->v);
   return AGGLO_OK;
 }
 

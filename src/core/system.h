@@ -35,21 +35,40 @@ static inline int agglo_stop_requested(const agglo_system *s) {
 int agglo_system_alloc(agglo_system *s, int dim, size_t n);
 void agglo_system_free(agglo_system *s);
 
+/* The Lees-Edwards minimum image of a separation d = x_a - x_b, in place: y first (ny = the box
+   heights taken off: the image of b used is ny boxes up), then x shifted by ny times the offset
+   of the image across the upper y face (with `shear`) and wrapped, z wrapped. L[k]: the length
+   of axis k if periodic, else 0; inv[k] its inverse (0 if bounded). Returns ny (the relative
+   velocity of the pair across the faces takes ny times the faces' relative velocity). The one
+   minimum image of a sheared box: the DPD forces, cell search and bridges (reduced units,
+   src/models/dpd_*), the pressure tensor, and agglo_box_delta below (the analysis, clusters,
+   neighbour lists, pictures); without shear it is the plain periodic minimum image. */
+static inline __attribute__((always_inline)) double agglo_le_delta_of(double d[3], const double L[3],
+                                                                     const double inv[3],
+                                                                     double offset, int shear) {
+  const double ny = __builtin_rint(d[1] * inv[1]);
+  d[1] -= L[1] * ny;
+  if (shear) d[0] -= ny * offset;
+  d[0] -= L[0] * __builtin_rint(d[0] * inv[0]);
+  d[2] -= L[2] * __builtin_rint(d[2] * inv[2]);
+  return ny;
+}
+
 /* Minimum-image separation x_j - x_i. Under Lees-Edwards shear (b->shear_x != 0), the image of
-   j across a y face is also shifted along x by -+shear_x (src/models/dpd_shear.h). */
+   j across a y face is also shifted along x by -+shear_x: agglo_le_delta_of (src/models/dpd_shear.h). */
 static inline void agglo_box_delta(const agglo_box *b, const double *xi, const double *xj,
                                    double d[3]) {
-  double shift = 0;
   if (b->shear_x != 0 && b->periodic[1]) {
-    const double dy = xj[1] - xi[1];
-    shift = dy > 0.5 * b->len[1] ? -b->shear_x : dy < -0.5 * b->len[1] ? b->shear_x : 0;
+    double L[3], inv[3];
+    for (int k = 0; k < 3; k++) {
+      L[k] = b->periodic[k] ? b->len[k] : 0, inv[k] = b->periodic[k] ? 1 / b->len[k] : 0;
+      d[k] = xj[k] - xi[k];
+    }
+    agglo_le_delta_of(d, L, inv, b->shear_x, 1);
+    return;
   }
   for (int k = 0; k < 3; k++) {
     double dk = xj[k] - xi[k];
-    if (k == 0 && shift != 0) {
-      dk += shift;
-      if (b->periodic[0]) dk -= b->len[0] * __builtin_rint(dk / b->len[0]);
-    }
     if (b->periodic[k]) {
       if (dk > 0.5 * b->len[k]) dk -= b->len[k];
       else if (dk < -0.5 * b->len[k]) dk += b->len[k];

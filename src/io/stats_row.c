@@ -147,6 +147,7 @@ int agglo_stats_row_compose(agglo_sim *sim, int analysis_due) {
     return agglo_error(AGGLO_ERROR_MEMORY, "out of memory");
   }
   sim->iter_sum = sim->iter_steps = 0;
+  if (sim->model->stats_taken) sim->model->stats_taken(sim->state);
   if (what[0]) {
     drop(f, &row, h5, &h5row, sz, &szrow);
     if (sim->model->variable_step) /* it chooses its own steps: run.dt plays no part */

@@ -150,7 +150,23 @@ static const agglo_key keys[] = {
    "the xy component of its kinetic, conservative, dissipative, random and bridge parts, plus "
    "viscosity = -pressure_xy / dpd.shear_rate under shear; auto = on when dpd.shear_rate is not "
    "0 (docs/dpd.md)"},
+  {"dpd", "bridge_counts", T_ENUM, OWN(bridge_counts), "auto", 0, 0, 0, "auto|on|off",
+   "the capillary bridges with memory formed and broken since the previous row, as the stats.csv "
+   "columns bridges_formed and bridges_broken (and H5MD observables); auto = on when there are "
+   "bridges with memory (dpd.capillary_bridge = memory and a capillary pair law) (docs/dpd.md)"},
 };
+
+int agglo_dpd_memory_bridges(const agglo_config *c) {
+  const agglo_dpd_settings *dp = agglo_dpd_of(c);
+  int capillary = !dp->conservative_ij.n && dp->conservative == AGGLO_PF_CAPILLARY;
+  for (int q = 0; q < dp->conservative_ij.n; q++) capillary |= dp->conservative_ij.v[q] == AGGLO_PF_CAPILLARY;
+  return capillary && dp->cap_bridge == DPD_BRIDGE_MEMORY;
+}
+
+int agglo_dpd_bridge_counts(const agglo_config *c) {
+  const int mode = agglo_dpd_of(c)->bridge_counts;
+  return mode == DPD_COUNTS_ON || (mode == DPD_COUNTS_AUTO && agglo_dpd_memory_bridges(c));
+}
 
 /* The van der Waals forces diverge at contact: they need the cap dpd.min_gap. */
 static int vdw(int kind) { return kind == AGGLO_PF_VDW || kind == AGGLO_PF_VDW_REDUCED; }
@@ -159,6 +175,10 @@ static int vdw(int kind) { return kind == AGGLO_PF_VDW || kind == AGGLO_PF_VDW_R
 static int validate(const agglo_config *c, double rmax, char *err, size_t errlen) {
   const agglo_dpd_settings *dp = agglo_dpd_of(c);
   (void)rmax;
+  if (dp->bridge_counts == DPD_COUNTS_ON && !agglo_dpd_memory_bridges(c))
+    return agglo_fail(err, errlen, "dpd.bridge_counts = on counts capillary bridges with memory, and "
+                      "this run has none (allowed: on with dpd.capillary_bridge = memory and a capillary "
+                      "pair law, dpd.conservative or dpd.conservative_ij; else auto or off)");
   if (vdw(dp->conservative) && !(dp->min_gap > 0))
     return agglo_fail(err, errlen, "dpd.min_gap must be > 0 with dpd.conservative = vdw or "
                 "vdw_reduced (the force diverges at contact; 0.02 diameter is usual)");

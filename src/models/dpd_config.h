@@ -9,6 +9,7 @@ enum { DPD_NOISE_UNIFORM = 0, DPD_NOISE_GAUSSIAN = 1 };
 enum { DPD_BRIDGE_MEMORY = 0, DPD_BRIDGE_ALWAYS = 1 };
 enum { DPD_THERMO_DPD = 0, DPD_THERMO_TRANSVERSE = 1, DPD_THERMO_LANGEVIN = 2 };
 enum { DPD_STRESS_AUTO = 0, DPD_STRESS_ON = 1, DPD_STRESS_OFF = 2 };
+enum { DPD_COUNTS_AUTO = 0, DPD_COUNTS_ON = 1, DPD_COUNTS_OFF = 2 };
 
 typedef struct {
   int units, conservative, noise, cap_volume;
@@ -22,6 +23,7 @@ typedef struct {
   double transverse_ratio, langevin_gamma, core_damping;
   int stress_tensor; /* DPD_STRESS_*: the pressure tensor's stats.csv columns (dpd_stress.h) */
   double shear_rate; /* Lees-Edwards shear rate gamma_dot (dpd_shear.h); 0 = none */
+  int bridge_counts; /* DPD_COUNTS_*: stats.csv's bridges_formed and bridges_broken */
   /* species (docs/dpd.md): per species, and per species pair (upper triangle) */
   agglo_list species_radius, species_mass;
   agglo_enum_list conservative_ij;
@@ -36,6 +38,11 @@ extern const struct agglo_model agglo_model_dpd;
 /* the runtime table of a scenario: agglo_model_dpd, or with the pressure tensor's columns */
 const struct agglo_model *agglo_dpd_dynamics(const agglo_config *c);
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c);
+/* Some species pair holds capillary bridges with memory (dpd.capillary_bridge = memory). */
+int agglo_dpd_memory_bridges(const agglo_config *c);
+/* stats.csv has the columns bridges_formed and bridges_broken (dpd.bridge_counts: on, or auto
+   with bridges with memory). */
+int agglo_dpd_bridge_counts(const agglo_config *c);
 
 /* its settings in c, at the place the registry gives them (agglo_model_settings, core/model.h) */
 static inline const agglo_dpd_settings *agglo_dpd_of(const agglo_config *c) {

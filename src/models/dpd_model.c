@@ -53,6 +53,7 @@
 #include "models/dpd_config.h"
 #include "models/dpd_stress.h"
 #include "models/dpd_shear.h"
+#include "analysis/temperature.h"
 #include <omp.h>
 #include <Random123/philox.h>
 #if defined(__AVX512F__)
@@ -549,10 +550,10 @@ static inline int cell_neighbours(const dpd *m, const row_neighbours *rn, int cx
    vectorised loop spells the scalar loop's choice out with fma(), so that both round alike (and
    as the loop did before it was vectorised: outputs byte-identical). */
 
-/* A bridge: formed on contact, kept below the rupture distance. */
-static inline int bridged(const dpd *m, int q, uint32_t a, uint32_t b, double ri, double rj, double gap) {
-  return gap <= 0 || (gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj) &&
-                      agglo_bond_set_has(&m->bonds, agglo_bond_key(a, b)));
+/* A bridge: formed on contact, kept below the rupture distance (held: the pair held one at the
+   previous evaluation). */
+static inline int bridged(const dpd *m, int q, int held, double ri, double rj, double gap) {
+  return gap <= 0 || (held && gap < m->rupt_k[q] * 2 * ri * rj / (ri + rj));
 }
 
 /* The modes of the pair loop. The loop (cell_forces) is written once; each variant of it
@@ -574,6 +575,13 @@ typedef struct {
   int shear;    /* Lees-Edwards images across the y faces (dpd_shear.h; no ghosts) */
 } pair_mode;
 
+/* The friction of the hard core on a pair of another law than groot_warren (or none) at gap
+   `gap`: on the core (gap < 0) its dashpot 2 zeta sqrt(core_k mu), mu the pair's reduced mass,
+   else 0. */
+static inline double core_dashpot(const dpd *m, size_t i, size_t j, double gap) {
+  return gap < 0 ? m->core_gamma / sqrt(m->p.im[i] + m->p.im[j]) : 0;
+}
+
 /* The conservative force F(r) of pair (i, j) of species pair q, weight w, under `law`: the
    Groot-Warren a w where the pair's law is groot_warren or none, else the pair's law
    (dpd_pair_forces.c); under LAW_BRIDGES a capillary pair's only while it holds a bridge, then
@@ -588,11 +596,13 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
   if (gap < *min_gap) *min_gap = gap;
   if (m->pgw[q]) return agglo_groot_warren(m->a[q], m->rcp[q], w, NULL);
   if (law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY) {
-    if (!bridged(m, q, p->id[i], p->id[j], ri, rj, gap)) return 0;
-    bond_push(bb, agglo_bond_key(p->id[i], p->id[j]));
+    const uint64_t key = agglo_bond_key(p->id[i], p->id[j]);
+    const int held = agglo_bond_set_has(&m->bonds, key);
+    if (!bridged(m, q, held, ri, rj, gap)) return 0;
+    bond_push(bb, key);
+    bb->formed += !held && !p->gh[p->id[i] < p->id[j] ? i : j]; /* (by the lower id's rank) */
   }
-  /* on the hard core: its dashpot 2 zeta sqrt(core_k mu), mu the pair's reduced mass */
-  if (gap < 0) *gb = m->core_gamma / sqrt(p->im[i] + p->im[j]);
+  *gb = core_dashpot(m, i, j, gap);
   return agglo_pair_force(&m->pp[q], r, ri, rj, NULL);
 }
 
@@ -600,22 +610,28 @@ static inline __attribute__((always_inline)) double conservative(const dpd *m, i
    conservative force F, weight w and ev = e.(v~_i - v~_j), under the pair thermostat `thermo`
    of step `step`: F e plus the central dissipative and random forces
    w (sigma zeta / sqrt(dt) - gamma w ev) e (dpd, transverse), plus the transverse ones
-   (transverse); langevin has none here (forces() adds its own to every particle). dvs: under
-   shear, the x velocity of j's image less j's (ny gamma_dot L_y). A pair on
-   the hard core (gb > 0, the core's dashpot) has the central friction gamma w^2 + gb and the
-   random force sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. */
+   w P (sigma_p z / sqrt(dt) - gamma_p w v_ij), P = 1 - e e^T, v_ij = dv (transverse); langevin
+   has none here (forces() adds its own to every particle). A pair on the hard core (gb > 0, the
+   core's dashpot) has the central friction gamma w^2 + gb and the random force
+   sqrt(2 kT (gamma w^2 + gb)) zeta / sqrt(dt), under every thermostat. The one law of the pair
+   thermostat: the integrator's forces (part = THERMO_ALL) and the pressure tensor's random and
+   dissipative parts (thermostat_virial: THERMO_RANDOM, the friction left out, and
+   THERMO_FRICTION, the noise left out). */
+enum { THERMO_ALL, THERMO_RANDOM, THERMO_FRICTION };
 static inline __attribute__((always_inline)) void thermostat(const dpd *m, const pair_mode md,
-                                                            uint64_t step, int q, size_t i, size_t j,
-                                                            uint32_t idi, uint32_t idj, double F,
-                                                            double w, const double e[3], double ev,
-                                                            double gb, double dvs, double F_out[3]) {
-  const parts *p = &m->p;
+                                                            uint64_t step, int q, uint32_t idi,
+                                                            uint32_t idj, double F, double w,
+                                                            const double e[3], double ev, double gb,
+                                                            const double dv[3], const int part,
+                                                            double F_out[3]) {
   const int thermo = md.thermo, gaussian = md.gaussian;
   double z[3] = {0, 0, 0};
+  if (part == THERMO_RANDOM) ev = 0;
   if (thermo != DPD_THERMO_LANGEVIN || gb > 0) {
-    const double zeta = thermo == DPD_THERMO_TRANSVERSE
-                            ? pair_zeta4(m->seed, step, idi, idj, gaussian, z)
-                            : pair_zeta(m->seed, step, idi, idj, gaussian);
+    double zeta = thermo == DPD_THERMO_TRANSVERSE
+                      ? pair_zeta4(m->seed, step, idi, idj, gaussian, z)
+                      : pair_zeta(m->seed, step, idi, idj, gaussian);
+    if (part == THERMO_FRICTION) zeta = 0, z[0] = z[1] = z[2] = 0;
     if (gb > 0) {
       const double g = m->gam[q] * w * w + gb; /* (langevin: gam = 0) */
       F += sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt - g * ev;
@@ -633,9 +649,9 @@ static inline __attribute__((always_inline)) void thermostat(const dpd *m, const
      with it 0.9 % */
   if (m->dim == 2) z[2] = 0;
   const double sz = (idi < idj ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
-  const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
-  const double a0 = sz * z[0] - gd * (md.shear ? v0[i] - v0[j] - dvs : v0[i] - v0[j]), a1 = sz * z[1] - gd * (v1[i] - v1[j]);
-  const double a2 = sz * z[2] - gd * (v2[i] - v2[j]);
+  const double a0 = sz * z[0] - gd * (part == THERMO_RANDOM ? 0 : dv[0]);
+  const double a1 = sz * z[1] - gd * (part == THERMO_RANDOM ? 0 : dv[1]);
+  const double a2 = sz * z[2] - gd * (part == THERMO_RANDOM ? 0 : dv[2]);
   const double ea = e[0] * a0 + e[1] * a1 + e[2] * a2;
   F_out[0] += w * (a0 - ea * e[0]), F_out[1] += w * (a1 - ea * e[1]), F_out[2] += w * (a2 - ea * e[2]);
 }
@@ -664,19 +680,11 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
                                                             const pair_mode md) {
   const parts *p = &m->p;
   const size_t i = b->i[k], j = b->j[k];
-  double d0 = p->x[0][i] - p->x[0][j], d1 = p->x[1][i] - p->x[1][j], d2 = p->x[2][i] - p->x[2][j];
-  double dvs = 0; /* under shear: the x velocity of j's image less j's */
-  if (md.shear) { /* Lees-Edwards: y first, then x shifted by the images crossed (dpd_shear.h) */
-    const double ny = rint(d1 * m->pinv[1]);
-    d1 -= m->plen[1] * ny;
-    d0 -= ny * m->le.offset;
-    dvs = ny * m->le.dvx;
-  }
-  d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
-  if (!md.shear) d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
-  d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
+  double d[3] = {p->x[0][i] - p->x[0][j], p->x[1][i] - p->x[1][j], p->x[2][i] - p->x[2][j]};
+  /* the (Lees-Edwards) minimum image; under shear dvs, the x velocity of j's image less j's */
+  const double dvs = agglo_le_delta_of(d, m->plen, m->pinv, m->le.offset, md.shear) * m->le.dvx;
   const double r = sqrt(b->r2[k]), inv_r = 1.0 / r;
-  const double e[3] = {d0 * inv_r, d1 * inv_r, d2 * inv_r};
+  const double e[3] = {d[0] * inv_r, d[1] * inv_r, d[2] * inv_r};
   const uint32_t idi = b->idi[k], idj = b->idj[k];
   const int q = b->q[k];
   const int ghi = md.ghosts ? p->gh[i] : 0, ghj = md.ghosts ? p->gh[j] : 0;
@@ -690,7 +698,8 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
     /* two ghosts: their ranks compute the force; this rank only keeps their bridge, in case one
        of them migrates here (docs/parallel.md) */
     if (md.law == LAW_BRIDGES && m->pp[q].kind == AGGLO_PF_CAPILLARY &&
-        bridged(m, q, idi, idj, p->r[i], p->r[j], r - p->r[i] - p->r[j]))
+        bridged(m, q, agglo_bond_set_has(&m->bonds, agglo_bond_key(idi, idj)), p->r[i], p->r[j],
+                r - p->r[i] - p->r[j]))
       bond_push(st->bb, agglo_bond_key(idi, idj));
     return;
   }
@@ -700,7 +709,9 @@ static inline __attribute__((always_inline)) void pair_force(dpd *m, uint64_t st
                             : e[0] * dv0 + e[1] * dv1 + e[2] * dv2;
   double gb = 0, F[3];
   const double Fc = conservative(m, md.law, q, i, j, r, w, &st->min_gap, st->bb, &gb);
-  thermostat(m, md, step, q, i, j, idi, idj, Fc, w, e, ev, gb, dvs, F);
+  const double *restrict v0 = p->v[0], *restrict v1 = p->v[1], *restrict v2 = p->v[2];
+  const double vij[3] = {md.shear ? v0[i] - v0[j] - dvs : v0[i] - v0[j], v1[i] - v1[j], v2[i] - v2[j]};
+  thermostat(m, md, step, q, idi, idj, Fc, w, e, ev, gb, vij, THERMO_ALL, F);
   /* one rounded force on i and its opposite on j (momentum conserved to round-off) */
   b->F[0][k] = ROUNDED(F[0]), b->F[1][k] = ROUNDED(F[1]), b->F[2][k] = ROUNDED(F[2]);
   b->keep[k] = 1;
@@ -753,7 +764,10 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
   size_t n = b->n;
 #if defined(__AVX512F__)
   /* 8 candidates at a time, those in range compressed into the list: the arithmetic of the
-     loop below as gcc vectorises it (FUSED: r2 = d2 d2 + (d0 d0 + d1 d1), fused) */
+     loop below as gcc vectorises it (FUSED: r2 = d2 d2 + (d0 d0 + d1 d1), fused), i.e.
+     agglo_le_delta_of (core/system.h) spelled in AVX-512 intrinsics for the compress store: a
+     change to that law is made there and here (test_dpd_shear's forces_are_the_direct_sum and
+     the same bytes with and without AVX-512 check both) */
   const __m512d X0 = _mm512_set1_pd(xi[0]), X1 = _mm512_set1_pd(xi[1]), X2 = _mm512_set1_pd(xi[2]);
   const __m512d L0 = _mm512_set1_pd(m->plen[0]), L1 = _mm512_set1_pd(m->plen[1]), L2 = _mm512_set1_pd(m->plen[2]);
   const __m512d I0 = _mm512_set1_pd(m->pinv[0]), I1 = _mm512_set1_pd(m->pinv[1]), I2 = _mm512_set1_pd(m->pinv[2]);
@@ -786,16 +800,9 @@ static inline __attribute__((always_inline)) size_t candidates_in_range(const dp
   double r2c[CHUNK];
 #pragma omp simd
   for (size_t k = 0; k < len; k++) {
-    double d0 = xi[0] - x0[k], d1 = xi[1] - x1[k], d2 = xi[2] - x2[k];
-    if (shear) { /* Lees-Edwards: y first, x shifted by the images crossed */
-      const double ny = rint(d1 * m->pinv[1]);
-      d1 -= m->plen[1] * ny;
-      d0 -= ny * m->le.offset;
-    }
-    d0 -= m->plen[0] * rint(d0 * m->pinv[0]);
-    if (!shear) d1 -= m->plen[1] * rint(d1 * m->pinv[1]);
-    d2 -= m->plen[2] * rint(d2 * m->pinv[2]);
-    r2c[k] = d0 * d0 + d1 * d1 + d2 * d2;
+    double d[3] = {xi[0] - x0[k], xi[1] - x1[k], xi[2] - x2[k]};
+    agglo_le_delta_of(d, m->plen, m->pinv, m->le.offset, shear); /* (Lees-Edwards) minimum image */
+    r2c[k] = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   }
   for (size_t k = 0; k < len; k++) { /* without a branch: in range or not is a coin toss */
     b->j[n] = jj ? jj[k] : j0 + k, b->r2[n] = r2c[k];
@@ -939,12 +946,43 @@ static column_kernel kernel_of(const dpd *m) {
   return kernels[law][m->thermo][m->shear ? 2 : m->nghosts > 0]; /* (shear: no ghosts, refused over MPI) */
 }
 
-/* The bridges found by the threads become the set of the next evaluation. */
+static int cmp_u32(const void *a, const void *b) {
+  const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The bridges of the set that the new one (m->next) lacks: broken, counted for the pairs whose
+   lower id is a particle of this model that is not a ghost (every particle outside a domain
+   decomposition). 0 or -1 (memory). */
+static int count_broken(dpd *m) {
+  size_t nown = 0;
+  m->broken_now = 0;
+  for (size_t t = 0; t < m->bonds.cap; t++) {
+    const uint64_t k = m->bonds.key[t];
+    if (!k || agglo_bond_set_has(&m->next, k)) continue;
+    if (!nown) { /* the ids of this model's own particles, once a step with a break */
+      uint32_t *ids = realloc(m->own_ids, (m->n + 1) * sizeof *ids);
+      if (!ids) return -1;
+      m->own_ids = ids;
+      for (size_t i = 0; i < m->n; i++)
+        if (!m->p.gh[i]) ids[nown++] = m->p.id[i];
+      qsort(ids, nown, sizeof *ids, cmp_u32);
+      if (!nown) return 0;
+    }
+    const uint32_t lo = (uint32_t)((k - 1) >> 32);
+    m->broken_now += bsearch(&lo, m->own_ids, nown, sizeof lo, cmp_u32) != NULL;
+  }
+  return 0;
+}
+
+/* The bridges found by the threads become the set of the next evaluation; those formed and
+   broken counted. */
 static int rebuild_bonds(dpd *m, int nthreads) {
   size_t total = 0;
+  m->formed_now = 0;
   for (int t = 0; t < nthreads; t++) {
     if (m->bb[t].oom) return -1;
-    total += m->bb[t].n;
+    total += m->bb[t].n, m->formed_now += m->bb[t].formed;
   }
   if (total > m->bond_all_cap) {
     uint64_t *q = realloc(m->bond_all, total * sizeof *q);
@@ -957,7 +995,10 @@ static int rebuild_bonds(dpd *m, int nthreads) {
     memcpy(m->bond_all + k, m->bb[t].k, m->bb[t].n * sizeof *m->bond_all);
     k += m->bb[t].n;
   }
-  return agglo_bond_set_assign(&m->bonds, m->bond_all, total);
+  if (agglo_bond_set_assign(&m->next, m->bond_all, total) != 0 || count_broken(m) != 0) return -1;
+  const agglo_bond_set old = m->bonds;
+  m->bonds = m->next, m->next = old;
+  return 0;
 }
 
 /* f = F(x, v~) with the random numbers of step `step`. Returns 0 or -1 (memory). */
@@ -973,7 +1014,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
     memset(b + m->nbb, 0, (size_t)(nthreads - m->nbb) * sizeof *b);
     m->bb = b, m->nbb = nthreads;
   }
-  for (int t = 0; t < m->nbb; t++) m->bb[t].n = 0;
+  for (int t = 0; t < m->nbb; t++) m->bb[t].n = m->bb[t].formed = 0;
   m->force_step = step;
 #pragma omp parallel reduction(min : min_gap) reduction(+ : in_range) num_threads(nthreads)
   {
@@ -1017,6 +1058,12 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
 
 /* ---------------------------------------------------------------- model */
 
+/* Particle i's peculiar velocity v - u(y) (v without shear). */
+static inline void peculiar(const dpd *m, size_t i, double v[3]) {
+  v[0] = agglo_peculiar_vx(m->p.v[0][i], m->p.x[1][i], m->shear ? m->le.rate : 0, m->le.y_mid);
+  v[1] = m->p.v[1][i], v[2] = m->p.v[2][i];
+}
+
 /* kT = sum m |v - v_cm|^2 / (d (N - 1)) in reduced units, summed in storage order (a function of
    the state: the same with any thread count and after a restart). */
 static double temperature_now(const dpd *m) {
@@ -1037,20 +1084,29 @@ static void dpd_destroy(void *state) {
   free(m->cell_of); free(m->order); free(m->cell_start); free(m->fill); free(m->columns);
   free(m->colour_start);
   agglo_bond_set_free(&m->bonds);
+  agglo_bond_set_free(&m->next);
+  free(m->own_ids);
   for (int t = 0; t < m->nbb; t++) free(m->bb[t].k);
   free(m->bb);
   free(m->bond_all);
   free(m);
 }
 
+/* The box of the state (model hook .box): under shear the Lees-Edwards offset of the positions
+   of the last sort, so that the analysis and pictures see the images and the temperature the
+   peculiar velocities -- after init and a restart's load as after a step. */
+static void dpd_box(const void *state, agglo_box *b) {
+  const dpd *m = state;
+  if (!m->shear) return;
+  b->shear_x = m->le.offset * m->u.length;
+  b->shear_rate = m->le.rate / m->u.time;
+}
+
 /* Write the state back into the system (scenario units, system order). */
 static void write_back(const dpd *m, agglo_system *s) {
   double L = m->u.length, V = m->u.velocity;
   const parts *p = &m->p;
-  if (m->shear) { /* the analysis and pictures see the images, the temperature the peculiar v */
-    s->box.shear_x = m->le.offset * L;
-    s->box.shear_rate = m->le.rate / m->u.time;
-  }
+  dpd_box(m, &s->box);
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t k = 0; k < m->n; k++) {
     size_t i = p->perm[k];
@@ -1097,6 +1153,7 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   *state = m;
   m->cfg = *c;
   m->stress_cols = agglo_dpd_stress_columns(c);
+  m->bridge_counts = agglo_dpd_bridge_counts(c);
   agglo_dpd_units_of(c, &m->u);
   const agglo_dpd_units *u = &m->u;
   size_t n = m->n = s->n;
@@ -1212,6 +1269,8 @@ static int dpd_init(void **state, const agglo_system *s, const agglo_config *c, 
   force_stats st;
   if (forces(m, (uint64_t)s->step, &st) != 0) return agglo_fail(err, errlen, "out of memory (bridges)");
   m->T_last = temperature_now(m);
+  /* the bridges of the start are formed at it (a restart's load reads its own counts) */
+  m->formed_row = m->formed_now, m->broken_row = m->broken_now;
   return 0;
 }
 
@@ -1242,45 +1301,27 @@ static inline void add_virial(double *P, const double F[3], const double r[3]) {
 
 /* The virial of the pair thermostat's forces on pair (i, j) of species pair q at separation d
    (r = |d|, surface gap `gap`) into the dissipative and random parts of T: the forces of the
-   last evaluation, from the same predicted velocities, the same random numbers (its step) and
-   the same friction on the hard core (`thermostat` above); the transverse friction acts on the
-   velocity after the first half kick, v - dt/2 f/m. */
+   last evaluation by the integrator's own law (thermostat(), its random part and its friction),
+   from the same predicted velocities, the same random numbers (its step) and the same friction
+   on the hard core (core_dashpot); the transverse friction acts on the velocity after the first
+   half kick, v - dt/2 f/m. */
 static void thermostat_virial(const dpd *m, const agglo_shear *le, double ny, int q, size_t i,
                               size_t j, double r, const double d[3], double gap, agglo_dpd_stress *T) {
   const parts *p = &m->p;
   const double w = 1.0 - r * m->inv_rcp[q], inv_r = 1.0 / r;
   const double e[3] = {d[0] * inv_r, d[1] * inv_r, d[2] * inv_r};
-  const double gb = !m->pgw[q] && gap < 0 ? m->core_gamma / sqrt(p->im[i] + p->im[j]) : 0;
-  double ev = 0, z[3] = {0, 0, 0}, Fd = 0, Fr = 0, dt3[3];
-  for (int k = 0; k < 3; k++) dt3[k] = p->t[k][i] - p->t[k][j];
-  if (le) agglo_shear_velocity_image(le, ny, dt3); /* j's image across the sheared faces */
+  const double gb = m->pgw[q] ? 0 : core_dashpot(m, i, j, gap);
+  double ev = 0, dt3[3], vij[3], FD[3], FR[3];
+  const double hdt = 0.5 * m->dt;
+  for (int k = 0; k < 3; k++) {
+    dt3[k] = p->t[k][i] - p->t[k][j];
+    vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
+  }
+  if (le) agglo_shear_velocity_image(le, ny, dt3), agglo_shear_velocity_image(le, ny, vij);
   for (int k = 0; k < 3; k++) ev += e[k] * dt3[k];
-  if (m->thermo != DPD_THERMO_LANGEVIN || gb > 0) {
-    const double zeta = m->thermo == DPD_THERMO_TRANSVERSE
-                            ? pair_zeta4(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian, z)
-                            : pair_zeta(m->seed, m->force_step, p->id[i], p->id[j], m->gaussian);
-    if (gb > 0) {
-      const double g = m->gam[q] * w * w + gb;
-      Fr = sqrt(2 * m->kT * g) * zeta * m->inv_sqrt_dt, Fd = -g * ev;
-    } else {
-      Fr = w * m->sig[q] * zeta * m->inv_sqrt_dt, Fd = -m->gam[q] * w * w * ev;
-    }
-  }
-  double FD[3] = {Fd * e[0], Fd * e[1], Fd * e[2]}, FR[3] = {Fr * e[0], Fr * e[1], Fr * e[2]};
-  if (m->thermo == DPD_THERMO_TRANSVERSE) { /* w P (sigma_p z / sqrt(dt) - gamma_p w v_ij) */
-    if (m->dim == 2) z[2] = 0;
-    const double sz = (p->id[i] < p->id[j] ? 1 : -1) * m->sig_t[q] * m->inv_sqrt_dt, gd = m->gam_t[q] * w;
-    const double hdt = 0.5 * m->dt;
-    double ar[3], ad[3], ear = 0, ead = 0, vij[3];
-    for (int k = 0; k < 3; k++)
-      vij[k] = (p->v[k][i] - hdt * m->f[k][i] * p->im[i]) - (p->v[k][j] - hdt * m->f[k][j] * p->im[j]);
-    if (le) agglo_shear_velocity_image(le, ny, vij);
-    for (int k = 0; k < 3; k++) {
-      ar[k] = sz * z[k], ad[k] = -gd * vij[k];
-      ear += e[k] * ar[k], ead += e[k] * ad[k];
-    }
-    for (int k = 0; k < 3; k++) FR[k] += w * (ar[k] - ear * e[k]), FD[k] += w * (ad[k] - ead * e[k]);
-  }
+  const pair_mode md = {LAW_PAIR, m->thermo, 0, m->multi_rc, m->gaussian, 0, m->shear};
+  thermostat(m, md, m->force_step, q, p->id[i], p->id[j], 0, w, e, ev, gb, vij, THERMO_FRICTION, FD);
+  thermostat(m, md, m->force_step, q, p->id[i], p->id[j], 0, w, e, ev, gb, vij, THERMO_RANDOM, FR);
   add_virial(T->part[DPD_P_DISSIPATIVE], FD, d);
   add_virial(T->part[DPD_P_RANDOM], FR, d);
 }
@@ -1311,19 +1352,10 @@ static void conservative_sums(const dpd *m, double *U_out, double *W_out, size_t
           ra[0] = i + 1, rb[0] = m->cell_start[c + 1];
           for (int t = 0; t < nr; t++)
             for (size_t j = ra[t]; j < rb[t]; j++) {
-              double d2 = 0, dv[3], ny = 0;
-              if (le) { /* the Lees-Edwards image */
-                for (int k = 0; k < 3; k++) dv[k] = p->x[k][i] - p->x[k][j];
-                ny = agglo_shear_min_image(le, dv);
-                d2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
-              } else {
-                for (int k = 0; k < 3; k++) {
-                  double d = p->x[k][i] - p->x[k][j];
-                  d -= m->plen[k] * rint(d * m->pinv[k]);
-                  d2 += d * d;
-                  dv[k] = d;
-                }
-              }
+              double dv[3] = {p->x[0][i] - p->x[0][j], p->x[1][i] - p->x[1][j], p->x[2][i] - p->x[2][j]};
+              /* the (Lees-Edwards) minimum image the forces took */
+              const double ny = agglo_le_delta_of(dv, m->plen, m->pinv, m->le.offset, le != NULL);
+              const double d2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
               const int q = p->spec[i] * m->nspec + p->spec[j];
               if (!(d2 < rc2) || d2 == 0 || !(d2 < m->rcp[q] * m->rcp[q])) continue;
               double r = sqrt(d2), ri = p->r[i], rj = p->r[j], gap = r - ri - rj, u = 0, F;
@@ -1363,13 +1395,11 @@ static void stress_sums(const dpd *m, agglo_dpd_stress *out, double *U, double *
   memset(out, 0, sizeof *out);
   conservative_sums(m, U, W, bound, out);
   double *K = out->part[DPD_P_KINETIC];
-  const agglo_shear *le = stress_shear(m);
   for (size_t i = 0; i < m->n; i++) {
     if (p->gh[i]) continue;
-    /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
-    const double ux = le ? agglo_shear_stream(le, p->x[1][i]) : 0;
-    const double mi = 1 / p->im[i], v[3] = {p->v[0][i] - ux, p->v[1][i], p->v[2][i]};
-    const double mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
+    double v[3]; /* the peculiar velocity v - u(y), u the streaming velocity of the shear */
+    peculiar(m, i, v);
+    const double mi = 1 / p->im[i], mv[3] = {mi * v[0], mi * v[1], mi * v[2]};
     add_virial(K, mv, v);
   }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
@@ -1390,13 +1420,24 @@ void agglo_dpd_refresh_thermostat(dpd *m, const double *tv, uint64_t step) {
   m->force_step = step;
 }
 
-static const char *const dpd_stats_formats[] = {
-    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.0f", /* then the stress columns (dpd_stress.h) */
-    "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g", "%.9g"};
+/* The formats of the columns: the 6 of every run, then the stress columns (dpd_stress.h: 8, 9,
+   11 or 12 of them), then the bridge counts (dpd.bridge_counts) */
+#define G9 "%.9g"
+#define DPD_FORMATS G9, G9, G9, G9, G9, "%.0f"
+#define G9x8 G9, G9, G9, G9, G9, G9, G9, G9
+#define COUNTS "%.0f", "%.0f"
+static const char *const dpd_stats_formats[] = {DPD_FORMATS, G9x8, G9, G9, G9, G9};
+static const char *const counts_formats_0[] = {DPD_FORMATS, COUNTS};
+static const char *const counts_formats_8[] = {DPD_FORMATS, G9x8, COUNTS};
+static const char *const counts_formats_9[] = {DPD_FORMATS, G9x8, G9, COUNTS};
+static const char *const counts_formats_11[] = {DPD_FORMATS, G9x8, G9, G9, G9, COUNTS};
+static const char *const counts_formats_12[] = {DPD_FORMATS, G9x8, G9, G9, G9, G9, COUNTS};
 
 static void dpd_stats_numbers(const void *state, double *v, int *has) {
   const dpd *m = state;
-  for (int k = 0; k < 6 + m->stress_cols; k++) has[k] = 1;
+  for (int k = 0; k < 6 + m->stress_cols + 2 * m->bridge_counts; k++) has[k] = 1;
+  if (m->bridge_counts) /* after the others */
+    v[6 + m->stress_cols] = (double)m->formed_row, v[7 + m->stress_cols] = (double)m->broken_row;
   v[0] = m->T_last * m->u.energy;
   int64_t cnt;
   double T = agglo_half_mean_value(&m->T_half, &cnt);
@@ -1411,12 +1452,11 @@ static void dpd_stats_numbers(const void *state, double *v, int *has) {
   } else {
     conservative_sums(m, &U, &W, &bound, NULL);
   }
-  for (size_t i = 0; i < m->n; i++)
-    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
-      const double vk = m->shear && k == 0 ? m->p.v[0][i] - agglo_shear_stream(&m->le, m->p.x[1][i])
-                                           : m->p.v[k][i];
-      K2 += vk * vk / m->p.im[i];
-    }
+  for (size_t i = 0; i < m->n; i++) { /* under shear, the peculiar velocity v - u(y) */
+    double v[3];
+    peculiar(m, i, v);
+    for (int k = 0; k < m->dim; k++) K2 += v[k] * v[k] / m->p.im[i];
+  }
   for (int k = 0; k < m->dim; k++) V *= m->len[k];
   const double E = m->u.energy, Pu = E / pow(m->u.length, m->dim);
   v[2] = U * E, v[3] = (U + 0.5 * K2) * E, v[4] = (K2 + W) / (m->dim * V) * Pu, v[5] = (double)bound;
@@ -1474,25 +1514,16 @@ size_t agglo_dpd_kick(dpd *m) {
 }
 
 void agglo_dpd_kinetic_sums(const dpd *m, double out[6]) {
-  const parts *p = &m->p;
-  memset(out, 0, 6 * sizeof *out);
+  memset(out, 0, AGGLO_KT_SUMS * sizeof *out);
   for (size_t i = 0; i < m->n; i++) {
-    if (p->gh[i]) continue;
-    double mi = 1 / p->im[i];
-    out[0] += mi;
-    for (int k = 0; k < m->dim; k++) { /* under shear, the peculiar velocity v - u(y) */
-      const double vk = m->shear && k == 0 ? p->v[0][i] - agglo_shear_stream(&m->le, p->x[1][i]) : p->v[k][i];
-      out[1 + k] += mi * vk, out[4] += mi * vk * vk;
-    }
-    out[5] += 1;
+    if (m->p.gh[i]) continue;
+    double v[3];
+    peculiar(m, i, v);
+    agglo_kinetic_add(out, 1 / m->p.im[i], v, m->dim);
   }
 }
 
-double agglo_dpd_temperature_of(int dim, const double sum[6]) {
-  double e = sum[4];
-  for (int k = 0; k < dim; k++) e -= sum[1 + k] * sum[1 + k] / sum[0];
-  return sum[5] > 1 ? e / (dim * (sum[5] - 1)) : 0;
-}
+double agglo_dpd_temperature_of(int dim, const double sum[6]) { return agglo_temperature_of_sums(dim, sum); }
 
 void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *g) {
   parts *p = &m->p;
@@ -1513,6 +1544,16 @@ void agglo_dpd_record_temperature(dpd *m, double T) {
   agglo_half_mean_add(&m->T_half, T);
 }
 
+void agglo_dpd_record_bridges(dpd *m, uint64_t formed, uint64_t broken) {
+  m->formed_row += formed, m->broken_row += broken;
+}
+
+/* A stats row took the counts (model hook .stats_taken). */
+static void dpd_stats_taken(void *state) {
+  dpd *m = state;
+  m->formed_row = m->broken_row = 0;
+}
+
 static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *err,
                     size_t errlen) {
   dpd *m = state;
@@ -1528,6 +1569,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
   s->step++;
   s->t = (double)s->step * m->cfg.dt;
   agglo_dpd_record_temperature(m, temperature_now(m));
+  agglo_dpd_record_bridges(m, m->formed_now, m->broken_now);
   write_back(m, s);
   memset(info, 0, sizeof *info);
   info->converged = 1;
@@ -1539,6 +1581,7 @@ static int dpd_step(void *state, agglo_system *s, agglo_step_info *info, char *e
 
 static double dpd_contact_gap(const void *state) { return ((const dpd *)state)->contact_gap_sys; }
 
+static const char counts_header[] = "# bridges formed and broken since the last stats row\n";
 static const char reduced_header[] = "# dpd positions and velocities (reduced units) by storage index\n";
 static int reduced_units(const dpd *m) { return m->u.length == 1 && m->u.velocity == 1; }
 
@@ -1563,6 +1606,8 @@ static int dpd_save(const void *state, FILE *f) {
     for (size_t t = 0; t < m->bonds.n; t++)
       fprintf(f, "%u %u\n", (unsigned)((k[t] - 1) >> 32), (unsigned)((k[t] - 1) & 0xffffffffu));
     free(k);
+    fprintf(f, "%s%llu %llu\n", counts_header, (unsigned long long)m->formed_row,
+            (unsigned long long)m->broken_row);
   }
   if (!reduced_units(m)) { /* the state's numbers are the model's times the units, rounded */
     double *xv = malloc(6 * (m->n + 1) * sizeof *xv);
@@ -1615,6 +1660,29 @@ static int load_reduced(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   return 0;
 }
 
+/* After the bridges: the bridges formed and broken since the last stats row. A restart point
+   written before they were counted has none: its run resumes without the columns. */
+static int load_counts(dpd *m, FILE *f, char *err, size_t errlen) {
+  char line[256];
+  unsigned long long formed, broken;
+  const long at = ftell(f);
+  if (fscanf(f, " ") < 0 || !fgets(line, sizeof line, f) || strcmp(line, counts_header) != 0) {
+    if (m->bridge_counts)
+      return agglo_fail(err, errlen, "after the capillary bridges: expected the bridges formed and "
+                        "broken since the last stats row (%.*s), which a restart point written before "
+                        "agglo counted them lacks; resume it with dpd.bridge_counts = off",
+                        (int)strcspn(counts_header, "\n"), counts_header);
+    m->formed_row = m->broken_row = 0;
+    return at >= 0 && fseek(f, at, SEEK_SET) == 0 ? 0 : agglo_fail(err, errlen, "cannot seek");
+  }
+  if (!fgets(line, sizeof line, f) || sscanf(line, "%llu %llu", &formed, &broken) != 2 ||
+      formed > (1ull << 53) || broken > (1ull << 53))
+    return agglo_fail(err, errlen, "after the capillary bridges: the bridges formed and broken since "
+                      "the last stats row are not two counts (allowed: 0 to 2^53)");
+  m->formed_row = formed, m->broken_row = broken;
+  return 0;
+}
+
 /* The bridges: count, then id pairs of particles of s, into m->bonds. */
 static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_t errlen) {
   int got = -1;
@@ -1643,7 +1711,7 @@ static int load_bridges(dpd *m, const agglo_system *s, FILE *f, char *err, size_
   if (rc == 0 && agglo_bond_set_assign(&m->bonds, k, nb) != 0) rc = agglo_fail(err, errlen, "out of memory");
   free(k);
   free(ids);
-  return rc;
+  return rc == 0 ? load_counts(m, f, err, errlen) : rc;
 }
 
 static int dpd_load(void *state, const agglo_system *s, FILE *f, char *err, size_t errlen) {
@@ -1736,28 +1804,33 @@ static const char *dpd_new_state_refused(const void *state) {
 
 #define DPD_COLUMNS ",temperature,temperature_mean_last_half,potential_energy,total_energy,pressure,bound_pairs"
 #define DPD_PARTS_XY ",pxy_kinetic,pxy_conservative,pxy_dissipative,pxy_random,pxy_bridge"
-#define DPD_MODEL(columns, count)                                                                  \
+#define DPD_MODEL_F(columns, count, formats)                                                       \
   {.name = "dpd", .final_warning = dpd_final_warning, .start_warning = dpd_start_warning,          \
    .init = dpd_init, .step = dpd_step, .contact_gap = dpd_contact_gap, .neighbors = NULL,          \
    .save = dpd_save, .load = dpd_load, .destroy = dpd_destroy, .stats_columns = columns,           \
-   .stats_count = count, .stats_formats = dpd_stats_formats, .stats_numbers = dpd_stats_numbers,   \
-   .species = dpd_species, .new_state_refused = dpd_new_state_refused}
+   .stats_count = count, .stats_formats = formats, .stats_numbers = dpd_stats_numbers,             \
+   .species = dpd_species, .new_state_refused = dpd_new_state_refused, .box = dpd_box,            \
+   .stats_taken = dpd_stats_taken}
+#define DPD_MODEL(columns, count) DPD_MODEL_F(columns, count, dpd_stats_formats)
+#define DPD_STRESS_3D ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY
+#define DPD_STRESS_2D ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY
+#define DPD_COUNTS ",bridges_formed,bridges_broken"
 
 const agglo_model agglo_model_dpd = DPD_MODEL(DPD_COLUMNS, 6);
-/* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear */
-static const agglo_model dpd_stress_3d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY, 17);
-static const agglo_model dpd_stress_2d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY, 14);
-static const agglo_model dpd_shear_3d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_zz,pressure_xy,pressure_xz,pressure_yz" DPD_PARTS_XY
-    ",viscosity", 18);
-static const agglo_model dpd_shear_2d = DPD_MODEL(
-    DPD_COLUMNS ",pressure_xx,pressure_yy,pressure_xy" DPD_PARTS_XY ",viscosity", 15);
+/* with the pressure tensor (dpd.stress_tensor), in 3D and 2D, with the viscosity under shear;
+   each also with the bridge counts (dpd.bridge_counts) */
+static const agglo_model dpd_tables[2][5] = {
+    {DPD_MODEL(DPD_COLUMNS, 6), DPD_MODEL(DPD_COLUMNS DPD_STRESS_2D, 14),
+     DPD_MODEL(DPD_COLUMNS DPD_STRESS_2D ",viscosity", 15), DPD_MODEL(DPD_COLUMNS DPD_STRESS_3D, 17),
+     DPD_MODEL(DPD_COLUMNS DPD_STRESS_3D ",viscosity", 18)},
+    {DPD_MODEL_F(DPD_COLUMNS DPD_COUNTS, 8, counts_formats_0),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_2D DPD_COUNTS, 16, counts_formats_8),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_2D ",viscosity" DPD_COUNTS, 17, counts_formats_9),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_3D DPD_COUNTS, 19, counts_formats_11),
+     DPD_MODEL_F(DPD_COLUMNS DPD_STRESS_3D ",viscosity" DPD_COUNTS, 20, counts_formats_12)}};
 
 const agglo_model *agglo_dpd_dynamics(const agglo_config *c) {
-  const int cols = agglo_dpd_stress_columns(c);
-  if (!cols) return &agglo_model_dpd;
-  if (c->dim == 2) return cols == 9 ? &dpd_shear_2d : &dpd_stress_2d;
-  return cols == 12 ? &dpd_shear_3d : &dpd_stress_3d;
+  const int cols = agglo_dpd_stress_columns(c), counts = agglo_dpd_bridge_counts(c);
+  if (!cols && !counts) return &agglo_model_dpd;
+  return &dpd_tables[counts][cols == 0 ? 0 : cols == 8 ? 1 : cols == 9 ? 2 : cols == 11 ? 3 : 4];
 }

@@ -9,11 +9,13 @@
    shear). */
 #ifndef AGGLO_MODELS_DPD_SHEAR_H
 #define AGGLO_MODELS_DPD_SHEAR_H
+#include "core/system.h" /* agglo_le_delta_of */
 #include <math.h>
 
 typedef struct {
   double rate;   /* gamma_dot */
   double len[3]; /* box lengths on the periodic axes, 0 on the others (z in 2D, walls) */
+  double inv[3]; /* their inverses (0 on the others) */
   double y_mid;  /* y_c: the middle of the box along y */
   double offset; /* the upper image's x shift now, gamma_dot L_y t mod L_x, in [0, L_x) */
   double dvx;    /* the upper image's x velocity: gamma_dot L_y */
@@ -32,7 +34,7 @@ static inline agglo_shear agglo_shear_make(double rate, const double lo[3], cons
                                            const int periodic[3], double t) {
   agglo_shear le;
   le.rate = rate;
-  for (int k = 0; k < 3; k++) le.len[k] = periodic[k] ? len[k] : 0;
+  for (int k = 0; k < 3; k++) le.len[k] = periodic[k] ? len[k] : 0, le.inv[k] = periodic[k] ? 1.0 / len[k] : 0;
   le.y_mid = lo[1] + 0.5 * len[1];
   le.dvx = rate * len[1];
   le.offset = agglo_shear_offset(rate, len[1], len[0], t);
@@ -49,21 +51,9 @@ static inline double agglo_shear_stream(const agglo_shear *le, double y) {
   return le->rate * (y - le->y_mid);
 }
 
-/* The Lees-Edwards minimum image of a separation d = x_i - x_j, in place: y first (ny = the
-   number of box heights taken off, the image of j used is ny boxes up), then x shifted by
-   ny * offset and wrapped, z wrapped. Returns ny; the relative velocity v_i - v_j of the same
-   pair takes agglo_shear_velocity_image(le, ny, dv). */
-static inline double agglo_shear_min_image(const agglo_shear *le, double d[3]) {
-  double ny = le->len[1] > 0 ? rint(d[1] / le->len[1]) : 0;
-  d[1] -= ny * le->len[1];
-  d[0] -= ny * le->offset;
-  if (le->len[0] > 0) d[0] -= le->len[0] * rint(d[0] / le->len[0]);
-  if (le->len[2] > 0) d[2] -= le->len[2] * rint(d[2] / le->len[2]);
-  return ny;
-}
-
 /* The relative velocity v_i - v_j of a pair whose separation took ny box heights
-   (agglo_shear_min_image): the image of j moves ny gamma_dot L_y faster along x. */
+   (the minimum image agglo_le_delta_of, core/system.h, of d = x_i - x_j with this shear's len,
+   inv and offset): the image of j moves ny gamma_dot L_y faster along x. */
 static inline void agglo_shear_velocity_image(const agglo_shear *le, double ny, double dv[3]) {
   dv[0] -= ny * le->dvx;
 }

@@ -57,8 +57,15 @@ typedef struct agglo_dpd_state {
   int bridges, multi_rc;        /* multi_rc: the species pairs have different cut-offs */
   double *rupt_k;               /* nspec^2: D_rupt = rupt_k * 2 ri rj / (ri + rj) */
   double core_gamma;            /* the hard core's dashpot is core_gamma sqrt(mu) (dpd.core_damping) */
-  agglo_bond_set bonds;
-  struct bond_buf { uint64_t *k; size_t n, cap; int oom; } *bb;
+  agglo_bond_set bonds, next;   /* next: scratch, the set being built */
+  /* formed: the pairs of the evaluation bridged and not in its set before; *bb per thread */
+  struct bond_buf { uint64_t *k; size_t n, cap, formed; int oom; } *bb;
+  /* bridges formed and broken at the last force evaluation (by a rank of a domain decomposition:
+     those of the pairs whose lower id is its own, so that the ranks' sums count each once), and
+     since the last stats row (dpd.bridge_counts; restart state) */
+  uint64_t formed_now, broken_now, formed_row, broken_row;
+  int bridge_counts;            /* the stats.csv columns bridges_formed and bridges_broken */
+  uint32_t *own_ids;            /* scratch: the ids of the particles that are not ghosts, sorted */
   int nbb;
   uint64_t *bond_all;
   size_t bond_all_cap;
@@ -100,6 +107,9 @@ double agglo_dpd_temperature_of(int dim, const double sums[6]);
 void agglo_dpd_refresh(dpd *m, const agglo_system *s, const double *xv, const double *f);
 /* The temperature of a step computed elsewhere (summed over ranks): stats and the final check. */
 void agglo_dpd_record_temperature(dpd *m, double T);
+/* The bridges formed and broken at a step (summed over ranks) into the counts since the last
+   stats row. */
+void agglo_dpd_record_bridges(dpd *m, uint64_t formed, uint64_t broken);
 /* The predicted velocities tv (3n by system index, reduced units) and the step of the forces
    into the model, after agglo_dpd_refresh: the thermostat's part of the pressure tensor of a
    gathered state (dpd_stress.h). */

@@ -303,12 +303,13 @@ static agglo_status run(domain *d, agglo_sim *sim) {
     double min_gap = INFINITY;
     if (agglo_dpd_forces(m, (uint64_t)step + 1, &in_range, &min_gap) != 0) bad = 1;
     size_t first_bad = agglo_dpd_kick(m);
-    /* two reductions: temperature sums and pairs; the smallest gap, a non-finite particle
+    /* two reductions: temperature sums, pairs and bridges formed and broken (each rank counts
+       the pairs whose lower id it owns, so each once); the smallest gap, a non-finite particle
        (id + 1) and memory */
-    double sums[7], worst[3] = {-min_gap, first_bad == SIZE_MAX ? 0 : (double)m->p.id[first_bad] + 1, bad};
+    double sums[9], worst[3] = {-min_gap, first_bad == SIZE_MAX ? 0 : (double)m->p.id[first_bad] + 1, bad};
     agglo_dpd_kinetic_sums(m, sums);
-    sums[6] = (double)in_range;
-    MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    sums[6] = (double)in_range, sums[7] = (double)m->formed_now, sums[8] = (double)m->broken_now;
+    MPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     min_gap = -worst[0];
     step++;
@@ -316,8 +317,10 @@ static agglo_status run(domain *d, agglo_sim *sim) {
       st = agglo_error(AGGLO_ERROR_MEMORY, "step %lld: out of memory exchanging particles", (long long)step);
       break;
     }
-    if (d->b.rank == 0)
+    if (d->b.rank == 0) {
       agglo_dpd_record_temperature(sim->state, agglo_dpd_temperature_of(d->b.dim, sums));
+      agglo_dpd_record_bridges(sim->state, (uint64_t)sums[7], (uint64_t)sums[8]);
+    }
     agglo_step_info info = {.converged = 1, .n_contacts = (size_t)sums[6],
                             .min_gap = isfinite(min_gap) ? min_gap * m->u.length : INFINITY};
     int flags = agglo_bricks_end_step(&d->b, sim, map, step, last, &info, worst[1]);

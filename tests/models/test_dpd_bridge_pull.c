@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dpd_support.h"
@@ -44,7 +45,7 @@ static double rupture_gap(const bridge_case *b) {
 }
 
 /* mass: of each sphere; u: their relative speed at the start (sphere 1 at +u/2 along x) */
-static void start_pair_moving(sim *S, const bridge_case *b, double mass, double u) {
+static void start_pair_moving(sim *S, const bridge_case *b, double mass, double u, agglo_config *out) {
   agglo_config c;
   agglo_config_defaults(&c);
   c.model = &agglo_dpd_entry, c.dim = 3, c.dt = dt, c.t_end = 1e6, c.n = 2;
@@ -62,9 +63,10 @@ static void start_pair_moving(sim *S, const bridge_case *b, double mass, double 
   memcpy(S->s.x, x0, sizeof x0);
   memcpy(S->s.v, v0, sizeof v0);
   if (agglo_model_dpd.init(&S->state, &S->s, &c, err, sizeof err) != 0) fail_msg("init: %s", err);
+  if (out) *out = c;
 }
 
-static void start_pair(sim *S, const bridge_case *b) { start_pair_moving(S, b, 1, 0); }
+static void start_pair(sim *S, const bridge_case *b) { start_pair_moving(S, b, 1, 0, NULL); }
 
 /* Puts the pair at gap H (along x, centred at 3, velocities -+u/2: the prescribed motion),
    evaluates the forces of step `step` and returns the radial force F on the pair (< 0 attracts):
@@ -148,7 +150,7 @@ static void integrated_pull_breaks_at_the_law(void **st) {
     const double D = rupture_gap(b), FD = law(b, D);
     const double slope = (law(b, D * (1 + 1e-6)) - law(b, D * (1 - 1e-6))) / (2e-6 * D);
     sim S;
-    start_pair_moving(&S, b, mass, u);
+    start_pair_moving(&S, b, mass, u, NULL);
     double gap_before = 0, F_last = NAN, gap = 0;
     int steps = 0;
     for (;;) {
@@ -178,10 +180,89 @@ static void integrated_pull_breaks_at_the_law(void **st) {
   }
 }
 
+
+/* The stats columns bridges_formed and bridges_broken (dpd.bridge_counts, auto: on with bridges
+   with memory) on the integrated pull above: a row every 7 steps (the model's numbers, then its
+   .stats_taken, as stats.csv takes them); the row of step 0 has the one bridge formed at contact,
+   the row after the rupture step (the first gap >= D_rupt, with the law's force at D_rupt to
+   |F'| u dt) the one broken, every other row 0 and 0: one formed and one broken in all. A restart
+   at step 24, between two rows (the model's save and load, as a restart point), counts on to the
+   same rows. */
+static void row_counts(const agglo_model *t, sim *S, double out[2]) {
+  double v[32];
+  int has[32];
+  t->stats_numbers(S->state, v, has);
+  out[0] = v[t->stats_count - 2], out[1] = v[t->stats_count - 1];
+  assert_true(has[t->stats_count - 2] && has[t->stats_count - 1]);
+  t->stats_taken(S->state);
+}
+
+static void bridges_counted(void **st) {
+  (void)st;
+  const bridge_case b = {AGGLO_CAP_CONSTANT_VOLUME, 0};
+  const double mass = 1e6, u = 1, D = rupture_gap(&b), FD = law(&b, D);
+  const double slope = (law(&b, D * (1 + 1e-6)) - law(&b, D * (1 - 1e-6))) / (2e-6 * D);
+  agglo_config c;
+  sim S, R;
+  start_pair_moving(&S, &b, mass, u, &c);
+  const agglo_model *t = agglo_dpd_dynamics(&c);
+  const char *cols = t->stats_columns, *tail = ",bridges_formed,bridges_broken";
+  assert_true(agglo_dpd_bridge_counts(&c) && strlen(cols) > strlen(tail) &&
+              strcmp(cols + strlen(cols) - strlen(tail), tail) == 0);
+  double row[2], again[2], total[2] = {0, 0}, gap_before = 0, gap = 0, F_last = NAN;
+  row_counts(t, &S, row);
+  printf("row at step 0: formed %g, broken %g\n", row[0], row[1]);
+  assert_true(row[0] == 1 && row[1] == 0);
+  total[0] += row[0], total[1] += row[1];
+  int rupture = 0, restarted = 0, rows = 1;
+  for (int step = 1; step <= 200; step++) {
+    const double v_before = S.s.v[3];
+    advance(&S, 1);
+    if (restarted) advance(&R, 1);
+    const double g = S.s.x[3] - S.s.x[0] - 2 * radius;
+    if (!rupture && g >= D) rupture = step, gap = g, F_last = 2 * mass * (S.s.v[3] - v_before) / dt;
+    if (!rupture) gap_before = g;
+    if (step == 24) { /* a restart point between rows: the model's record, read by a new model */
+      char *buf = NULL, err[512];
+      size_t len = 0;
+      FILE *f = open_memstream(&buf, &len);
+      assert_int_equal(agglo_model_dpd.save(S.state, f), 0);
+      fclose(f);
+      start_pair_moving(&R, &b, mass, u, NULL);
+      agglo_model_dpd.destroy(R.state);
+      memcpy(R.s.x, S.s.x, 6 * sizeof(double)), memcpy(R.s.v, S.s.v, 6 * sizeof(double));
+      R.s.step = S.s.step, R.s.t = S.s.t;
+      assert_int_equal(t->init(&R.state, &R.s, &c, err, sizeof err), 0);
+      f = fmemopen(buf, len, "r");
+      if (t->load(R.state, &R.s, f, err, sizeof err) != 0) fail_msg("load: %s", err);
+      fclose(f), free(buf);
+      restarted = 1;
+    }
+    if (step % 7) continue;
+    row_counts(t, &S, row), rows++;
+    if (restarted) {
+      row_counts(t, &R, again);
+      assert_true(again[0] == row[0] && again[1] == row[1]);
+    }
+    const int holds_rupture = rupture && step - rupture < 7;
+    if (row[0] || row[1])
+      printf("row at step %d: formed %g, broken %g (rupture at step %d)\n", step, row[0], row[1], rupture);
+    assert_true(row[0] == 0 && row[1] == (holds_rupture ? 1 : 0));
+    total[0] += row[0], total[1] += row[1];
+  }
+  printf("%d rows: formed %g, broken %g in all; rupture between gaps %.6f and %.6f (D_rupt %.6f), "
+         "last force %.4f, law at D_rupt %.4f\n", rows, total[0], total[1], gap_before, gap, D, F_last, FD);
+  assert_true(total[0] == 1 && total[1] == 1 && rupture > 0);
+  assert_true(gap_before < D && gap >= D);
+  assert_true(fabs(F_last - FD) <= fabs(slope) * u * dt);
+  stop(&S), stop(&R);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pulled_bridge_breaks_at_the_law),
       cmocka_unit_test(integrated_pull_breaks_at_the_law),
+      cmocka_unit_test(bridges_counted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

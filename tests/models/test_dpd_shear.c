@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agglo/agglo.h"
 #include "analysis/clusters.h"
 #include "agglo/analysis.h"
 #include "io/h5md_write.h"
@@ -22,6 +23,7 @@
 #include "io/xyz_write.h"
 #include "config/config.h"
 #include "core/model.h"
+#include "core/rng.h"
 #include "core/setup.h"
 #include "dpd_support.h"
 #include "models/dpd_config.h"
@@ -246,7 +248,7 @@ static void images(void **st) {
       a[k] = lo[k] + len[k] * ((t * 37 + 11 * k) % 101) / 101.0,
       b[k] = lo[k] + len[k] * ((t * 53 + 29 * k) % 97) / 97.0;
     double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]}, best = INFINITY;
-    double ny = agglo_shear_min_image(&le, d);
+    double ny = agglo_le_delta_of(d, le.len, le.inv, le.offset, 1);
     for (int iy = -2; iy <= 2; iy++)
       for (int ix = -2; ix <= 2; ix++)
         for (int iz = -2; iz <= 2; iz++) { /* image of b: iy boxes up is shifted iy offsets */
@@ -310,7 +312,7 @@ static void forces_are_the_direct_sum(void **st) {
         for (size_t j = i + 1; j < s.n; j++) {
           double d[3], dv[3];
           for (int k = 0; k < 3; k++) d[k] = s.x[3 * i + k] - s.x[3 * j + k], dv[k] = s.v[3 * i + k] - s.v[3 * j + k];
-          const double ny = agglo_shear_min_image(&m->le, d);
+          const double ny = agglo_le_delta_of(d, m->le.len, m->le.inv, m->le.offset, 1);
           agglo_shear_velocity_image(&m->le, ny, dv);
           const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
           if (!(r < 1)) continue;
@@ -464,6 +466,147 @@ static void trajectory_keeps_the_offset(void **st) {
   agglo_system_free(&s);
 }
 
+/* The box of a restarted sheared run: agglo_sim_create_from_restart sets the Lees-Edwards offset
+   of the restart point's step (the model's .box hook) before anything reads it, so the box and
+   the clusters across the y faces seen before the first step are the uninterrupted run's, and
+   every output of the resumed run (stats with the analysis, trajectory, pictures, the first ones
+   after the resume included) is the uninterrupted run's byte for byte. Without the hook the
+   restarted box had shear_x = 0 until its first step. */
+static int stop_at_20(agglo_sim *sim, void *user) {
+  (void)user;
+  return agglo_sim_step_count(sim) >= 20;
+}
+
+static void restart_keeps_the_box_shear(void **st) {
+  (void)st;
+  for (int format = AGGLO_CHECKPOINT_TEXT; format <= AGGLO_CHECKPOINT_HDF5; format++) {
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, 1.3);
+  c.t_end = 40 * c.dt;
+  c.trajectory_interval = 0.2, c.stats_interval = 0, c.analysis_interval = 0.04;
+  c.snapshots.n = 3, c.snapshots.v[0] = 0.4, c.snapshots.v[1] = 0.84, c.snapshots.v[2] = 1.2;
+  c.png_width = 64;
+  c.checkpoint_format = format;
+  agglo_dpd_edit(&c)->agglomerate_gap = 0.4; /* clusters of a few, some across the faces */
+  agglo_set_threads(1);
+  const char *dirs[2] = {"le_restart_whole", "le_restart_cut"};
+  for (int q = 0; q < 2; q++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dirs[q]);
+    assert_int_equal(system(cmd), 0);
+  }
+  agglo_sim *a = NULL, *b = NULL;
+  assert_int_equal(agglo_sim_create(&c, &a), AGGLO_OK);
+  assert_int_equal(agglo_sim_attach_outputs(a, dirs[0], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(a), AGGLO_OK);
+  assert_int_equal(agglo_sim_close_outputs(a), AGGLO_OK);
+  agglo_sim_destroy(a);
+  /* cut at step 20: the box and clusters there */
+  assert_int_equal(agglo_sim_create(&c, &b), AGGLO_OK);
+  assert_int_equal(agglo_sim_attach_outputs(b, dirs[1], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_set_callback(b, 1, stop_at_20, NULL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(b), AGGLO_STOPPED);
+  agglo_box cut;
+  assert_int_equal(agglo_sim_box(b, &cut), AGGLO_OK);
+  const size_t n = agglo_sim_count(b), clusters = agglo_sim_cluster_count(b);
+  int32_t *labels = malloc(n * sizeof *labels);
+  memcpy(labels, agglo_sim_clusters(b), n * sizeof *labels);
+  assert_int_equal(agglo_sim_close_outputs(b), AGGLO_OK);
+  agglo_sim_destroy(b);
+  /* resumed: the same box and clusters before its first step */
+  assert_int_equal(agglo_sim_create_from_restart(&c, dirs[1], &b), AGGLO_OK);
+  agglo_box got;
+  assert_int_equal(agglo_sim_box(b, &got), AGGLO_OK);
+  const size_t resumed = agglo_sim_cluster_count(b);
+  printf("%s restart point at step 20: shear_x %.17g (uninterrupted %.17g), shear_rate %g (%g), clusters %zu "
+         "(%zu)\n", format ? "HDF5" : "text", got.shear_x, cut.shear_x, got.shear_rate, cut.shear_rate, resumed, clusters);
+  assert_true(cut.shear_x != 0 && got.shear_x == cut.shear_x && got.shear_rate == cut.shear_rate);
+  assert_int_equal(resumed, clusters);
+  assert_memory_equal(agglo_sim_clusters(b), labels, n * sizeof *labels);
+  free(labels);
+  assert_int_equal(agglo_sim_attach_outputs(b, dirs[1], AGGLO_OUTPUT_ALL), AGGLO_OK);
+  assert_int_equal(agglo_sim_run(b), AGGLO_OK);
+  assert_int_equal(agglo_sim_close_outputs(b), AGGLO_OK);
+  agglo_sim_destroy(b);
+  const char *files[] = {"stats.csv", "trajectory.xyz", "sizes.csv", format ? "stats.csv" : "state.xyz",
+                         format ? "stats.csv" : "contacts.txt",
+                         "snapshot_000000010.png", "snapshot_000000021.png", "snapshot_000000030.png"};
+  for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+    char p0[128], p1[128];
+    snprintf(p0, sizeof p0, "%s/%s", dirs[0], files[k]), snprintf(p1, sizeof p1, "%s/%s", dirs[1], files[k]);
+    FILE *f0 = fopen(p0, "rb"), *f1 = fopen(p1, "rb");
+    if (!f0 || !f1) fail_msg("%s or %s missing", p0, p1);
+    int c0, c1;
+    long at = 0;
+    do c0 = fgetc(f0), c1 = fgetc(f1), at++;
+    while (c0 == c1 && c0 != EOF);
+    if (c0 != c1) fail_msg("%s differs from the uninterrupted run's at byte %ld", p1, at);
+    fclose(f0), fclose(f1);
+  }
+  printf("%zu files identical\n", sizeof files / sizeof *files);
+  }
+}
+
+/* particles.from with positions, ids and masses but no velocities: the start velocities are drawn
+   after the file is read -- Maxwell draws keyed by the file's ids, scaled by the file's masses,
+   their mean momentum removed, plus the streaming velocity gamma_dot (y - y_mid) at the file's y
+   (an independent computation of dpd_config.c's start). Drawn before it (as they were), they were
+   keyed by the set-up's ids 0..n-1, scaled by particles.mass and streamed at y = 0. */
+static void start_velocities_after_the_file(void **st) {
+  (void)st;
+  const double rate = 1.3, kT = 1;
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, rate);
+  const size_t n = 60;
+  char path[] = "/tmp/agglo_from_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "%zu\nLattice=\"4 0 0 0 6 0 0 0 4\" Origin=\"0 0 0\" "
+             "Properties=species:S:1:pos:R:3:masses:R:1:radius:R:1:id:I:1 pbc=\"T T T\"\n", n);
+  double want_x[60][3], want_m[60];
+  int64_t want_id[60];
+  for (size_t i = 0; i < n; i++) { /* ids 1000 + 7 ((i * 37) mod 60): not 0..n-1, not in order */
+    want_id[i] = 1000 + 7 * (int64_t)((i * 37) % n);
+    want_m[i] = 0.5 + 0.25 * (double)(i % 5);
+    want_x[i][0] = 0.3 + (double)(i % 5) * 0.75, want_x[i][1] = 0.2 + (double)(i / 5 % 6) * 0.95;
+    want_x[i][2] = 0.4 + (double)(i / 30) * 1.9;
+    fprintf(f, "X %.17g %.17g %.17g %.17g 0.1 %lld\n", want_x[i][0], want_x[i][1], want_x[i][2],
+            want_m[i], (long long)want_id[i]);
+  }
+  fclose(f);
+  snprintf(c.from, sizeof c.from, "%s", path);
+  c.n = (int64_t)n;
+  agglo_sim *sim = NULL;
+  if (agglo_sim_create(&c, &sim) != AGGLO_OK) fail_msg("%s", agglo_last_error());
+  const double *v = agglo_sim_velocities(sim), *x = agglo_sim_positions(sim), *m = agglo_sim_masses(sim);
+  const int64_t *id = agglo_sim_ids(sim);
+  /* the expected velocities, by the file's order */
+  double w[60][3], p[3] = {0, 0, 0}, mt = 0, worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    double z[4];
+    agglo_rng_normal4((uint64_t)c.seed, AGGLO_STREAM_VELOCITY, 0, (uint64_t)want_id[i], z);
+    for (int k = 0; k < 3; k++) w[i][k] = sqrt(kT / want_m[i]) * z[k], p[k] += want_m[i] * w[i][k];
+    mt += want_m[i];
+  }
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) w[i][k] -= p[k] / mt;
+    w[i][0] += rate * (want_x[i][1] - 3);
+  }
+  for (size_t q = 0; q < n; q++) { /* the simulation's storage order: found by id */
+    size_t i = 0;
+    while (i < n && want_id[i] != id[q]) i++;
+    assert_true(i < n);
+    assert_true(m[q] == want_m[i] && fabs(x[3 * q + 1] - want_x[i][1]) < 1e-12);
+    for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(v[3 * q + k] - w[i][k]));
+  }
+  printf("particles.from without velocities: largest difference from the expected start velocities "
+         "%.3g\n", worst);
+  assert_true(worst < 1e-12);
+  agglo_sim_destroy(sim);
+  remove(path);
+}
+
 /* Refused: non-finite, a wall along x or y, a strain per step above 1. */
 static void refused(void **st) {
   (void)st;
@@ -499,6 +642,8 @@ int main(void) {
       cmocka_unit_test(steady_profile_3d),
       cmocka_unit_test(steady_profile_2d),
       cmocka_unit_test(threads_and_restart),
+      cmocka_unit_test(restart_keeps_the_box_shear),
+      cmocka_unit_test(start_velocities_after_the_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,7 +187,7 @@ static void trace_is_pressure(void **st) {
       for (size_t i = 0; i < m->n; i++)
         for (size_t j = i + 1; j < m->n; j++) {
           double d[3] = {m->p.x[0][i] - m->p.x[0][j], m->p.x[1][i] - m->p.x[1][j], m->p.x[2][i] - m->p.x[2][j]};
-          agglo_shear_min_image(&m->le, d);
+          agglo_le_delta_of(d, m->le.len, m->le.inv, m->le.offset, 1);
           const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
           if (!(r < 1)) continue;
           const double f = 25 * (1 - r) / r;

@@ -8,6 +8,9 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
              the same T, P and g(r) within statistical error over the run
   attractive van der Waals DPD on 1, 2, 4 ranks: the same agglomerate statistics
   bridges    capillary bridges with memory on 1, 2, 4 ranks: the same bridges and agglomerates
+  bridge_counts  an agglomerate of capillary bridges shaken apart (k_BT = 3000) on 1, 2, 4 ranks:
+             stats.csv's bridges_formed and bridges_broken (each rank counts the pairs whose lower
+             id it owns) equal to one rank's at every row, hundreds of breaks across the bricks
   crossing   27 free particles crossing every face, edge and corner of 2 x 2 x 2 bricks: ids,
              velocities and the exact positions x0 + v t (periodic) kept
   restart    a run on 2 ranks restarted on 4 (and on 1) equals the uninterrupted serial run
@@ -226,6 +229,23 @@ elif case in ("attractive", "bridges"):
         last = res[k][-1]
         print(f"{case} np{k}: {last['n_clusters']} clusters, largest {last['max_cluster_size']}, "
               f"{last['bound_pairs']} bound pairs at t = {last['time']}, as on one rank")
+
+elif case == "bridge_counts":
+    # the break-up example, unsheared (shear runs on one rank) and hot: bridges break everywhere
+    args = [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dpd_breakup_capillary.ini")] + \
+        sets(("dpd.shear_rate", 0), ("dpd.kT", 3000), ("run.t_end", 0.5), ("output.snapshots", ""),
+             ("output.stats_interval", 0.01), ("output.trajectory_interval", 0))
+    res = {k: (run(k, f"{case}_np{k}", args), rows(f"{case}_np{k}"))[1] for k in (1, 2, 4)}
+    broken = sum(int(r["bridges_broken"]) for r in res[1])
+    if broken < 100:
+        fail(f"{case}: only {broken} bridges broken on one rank: not a test of the counts")
+    for k in (2, 4):
+        for a, b in zip(res[1], res[k]):
+            for col in ("bridges_formed", "bridges_broken", "bound_pairs"):
+                if a[col] != b[col]:
+                    fail(f"{case} np{k}, t = {a['time']}: {col} {b[col]} against {a[col]} on one rank")
+        print(f"{case} np{k}: {sum(int(r['bridges_formed']) for r in res[k])} bridges formed, "
+              f"{sum(int(r['bridges_broken']) for r in res[k])} broken over {len(res[k])} rows, as on one rank")
 
 elif case == "crossing":
     # 27 particles, one per cell of a 3 x 3 x 3 lattice, with velocities that carry them across
