@@ -316,10 +316,6 @@ elif case == "refusals":
     err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
-    # Lees-Edwards shear runs on one rank: refused under mpirun, naming the key
-    err = run(2, "ref_shear", small + sets(("dpd.shear_rate", 0.5)), expect=1)
-    if "dpd.shear_rate = 0.5: Lees-Edwards shear runs on one rank" not in err:
-        fail(f"shear on 2 ranks: {err}")
     # --resume on another rank count continues, but says its files will not be the
     # uninterrupted run's bytes (it said nothing); on the same count it says nothing
     few = FLUID + sets(("particles.n", 300), ("box.size", 5), ("output.checkpoint_interval", 0.04))
@@ -333,7 +329,7 @@ elif case == "refusals":
         if p.returncode != 0 or said != (k != 2):
             fail(f"{' '.join(cmd)}: exit {p.returncode}, warning {said}: {p.stderr[-1000:]}")
     print("refusals: grid/rank mismatch, narrow bricks, a box too small for the ranks, a model not "
-          "distributed, shear; --resume on another rank count warns")
+          "distributed; --resume on another rank count warns")
 elif case.startswith("contact"):
     # 2D sediment: periodic along x (cut into bricks), a floor at y = 0, gravity, attraction and
     # noise. solver.tol = 1e-8 mean radii = 1e-10.
