@@ -5,7 +5,9 @@
 # chosen grid (slabs along z in a cube) and the sheared one (1 x 2 x 1: under shear x is whole and
 # y is cut, docs/parallel.md) both run, so the ratio sheared / at rest is seen on the same grid.
 # The time per step is the difference of a short and a long run's timed loops (parallel.csv:
-# wall_s) over their difference in steps; best of R repeats, cases alternating. The machine's
+# wall_s) over their difference in steps, and so is the CPU time of the whole job (user + system
+# of mpirun and its ranks, /usr/bin/time: on a loaded machine a rank waiting for the other
+# inflates the wall time, less the CPU time); best of R repeats, cases alternating. The machine's
 # load average is printed: the ratios, not the seconds, are the result on a shared machine.
 # usage: bench/parallel/shear.sh [N] [short] [long] [repeats] [rate] [agglo]
 set -euo pipefail
@@ -14,42 +16,48 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 L=$(/usr/bin/python3 -c "print(($N / 3) ** (1 / 3))")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-run() { # K STEPS RATE GRID -> the parallel.csv row of the run
+run() { # K STEPS RATE GRID -> the parallel.csv row of the run, then the job's CPU seconds
   local t=$(/usr/bin/python3 -c "print($2 * 0.04)")
-  mpirun --oversubscribe -np "$1" "$agglo" run -q --overwrite -o "$work/o" \
+  /usr/bin/time -o "$work/cpu" -f "%U %S" mpirun --oversubscribe -np "$1" "$agglo" run -q --overwrite -o "$work/o" \
     -s run.model=dpd -s run.dim=3 -s particles.n="$N" -s particles.radius=0.1 \
     -s particles.radius_spread=0 -s box.size="$L" -s box.boundary=periodic -s dpd.a=25 \
     -s dpd.gamma=4.5 -s dpd.kT=1 -s dpd.rc=1 -s run.dt=0.04 -s run.t_end="$t" \
     -s dpd.shear_rate="$3" -s parallel.grid="$4" \
     -s output.snapshots= -s output.trajectory_interval=0 -s output.stats_interval=1000 \
     -s output.analysis_interval=0 2> "$work/err" || { cat "$work/err"; exit 1; }
-  tail -1 "$work/o/parallel.csv"
+  echo "$(tail -1 "$work/o/parallel.csv"),$(awk '{ print $1 + $2 }' "$work/cpu")"
 }
 cases=("1 0 " "1 $RATE " "2 0 " "2 0 1 2 1" "2 $RATE ")
-declare -A best row
+declare -A best row cbest
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for rep in $(seq "$R"); do
   for c in "${cases[@]}"; do
     read -r K rate grid <<< "$c"
     a=$(run "$K" "$S1" "$rate" "$grid"); b=$(run "$K" "$S2" "$rate" "$grid")
     per=$(/usr/bin/python3 -c "print((float('${b}'.split(',')[5]) - float('${a}'.split(',')[5])) / ($S2 - $S1))")
-    echo "repeat $rep, $c: $per s per step" >&2
+    cpu=$(/usr/bin/python3 -c "print((float('${b}'.split(',')[-1]) - float('${a}'.split(',')[-1])) / ($S2 - $S1))")
+    echo "repeat $rep, $c: $per s per step, $cpu CPU s per step" >&2
     if [ -z "${best[$c]:-}" ] || /usr/bin/python3 -c "import sys; sys.exit(not ($per < ${best[$c]}))"; then
       best[$c]=$per row[$c]=$b
+    fi
+    if [ -z "${cbest[$c]:-}" ] || /usr/bin/python3 -c "import sys; sys.exit(not ($cpu < ${cbest[$c]}))"; then
+      cbest[$c]=$cpu
     fi
   done
 done
 echo "N = $N, box $L, steps $S1 and $S2, best of $R; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| ranks | dpd.shear_rate | grid | s per step | sheared / at rest | ghosts per rank per step | exchange share |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| ranks | dpd.shear_rate | grid | s per step | sheared / at rest | CPU s per step | sheared / at rest (CPU) | ghosts per rank per step | exchange share |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for c in "${cases[@]}"; do
   read -r K rate grid <<< "$c"
   rest="$K 0 "; [ "$K" = 2 ] && [ "$rate" != 0 ] && rest="2 0 1 2 1"
-  /usr/bin/python3 - "$K" "$rate" "${best[$c]}" "${best[$rest]}" "${row[$c]}" <<'PY'
+  /usr/bin/python3 - "$K" "$rate" "${best[$c]}" "${best[$rest]}" "${cbest[$c]}" "${cbest[$rest]}" "${row[$c]}" <<'PY'
 import sys
-K, rate, per, rest, row = sys.argv[1:]
+K, rate, per, rest, cpu, crest, row = sys.argv[1:]
 f = row.split(",")
 ratio = "" if float(rate) == 0 else "%.3f" % (float(per) / float(rest))
-print(f"| {K} | {rate} | {f[1]}x{f[2]}x{f[3]} | {float(per):.4f} | {ratio} | {float(f[8]):.0f} | {float(f[12]):.3f} |")
+cratio = "" if float(rate) == 0 else "%.3f" % (float(cpu) / float(crest))
+print(f"| {K} | {rate} | {f[1]}x{f[2]}x{f[3]} | {float(per):.4f} | {ratio} | {float(cpu):.4f} | {cratio} | "
+      f"{float(f[8]):.0f} | {float(f[12]):.3f} |")
 PY
 done

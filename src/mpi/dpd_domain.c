@@ -17,10 +17,11 @@
 
    Lees-Edwards shear (dpd.shear_rate; docs/parallel.md, "Shear"): the grid is 1 x py x pz, x (the
    flow) whole on every rank, so that the image of the box across a y face is a shift within a
-   rank's own rows. A record sent across the box's y face becomes that image (agglo_shear_image:
-   x shifted by the offset, the x velocities by gamma_dot L_y), a ghost's as a migrant's
-   (agglo_shear_wrap_y, the serial wrap); a rank's model then sees plain neighbours along y
-   (its shear flag off) with the box's shear for the peculiar velocities (its le). */
+   rank's own rows. A ghost sent across the box's y face is its particle's image
+   (agglo_shear_image: x shifted by the offset, the x velocities by gamma_dot L_y); a migrant is
+   wrapped first by the serial model's own wrap (agglo_dpd_wrap_y). A rank's model then sees
+   plain neighbours along y (its shear flag off) and keeps rank 0's shear (its le) for the
+   peculiar velocities. */
 #include "mpi/bricks.h"
 #include "core/error.h"
 #include "models/dpd_model.h"
@@ -198,10 +199,9 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
     return -1;
   }
   dpd *m = d->m;
-  if (d->rate != 0) { /* the box's shear; with y cut, its images arrive with the ghosts (queue) */
-    m->shear = d->b.dims[1] == 1;
-    m->le = agglo_shear_make(d->rate, d->b.glo, d->b.glen, d->b.gper, 0); /* (timed by run) */
-  }
+  /* rank 0's shear of the whole box; with y cut, its images arrive with the ghosts (queue) */
+  m->shear = d->rate != 0 && d->b.dims[1] == 1;
+  m->le = agglo_shear_make(d->rate, d->b.glo, d->b.glen, d->b.gper, 0); /* (timed by run) */
   for (size_t i = 0; i < n; i++) unpack(m, i, recs + REC * i, 0);
   free(recs);
   for (int k = 0; k < 3; k++) { /* walls: the scenario's */
