@@ -9,7 +9,10 @@
 # of mpirun and its ranks, /usr/bin/time: on a loaded machine a rank waiting for the other
 # inflates the wall time, less the CPU time); best of R repeats, cases alternating. The machine's
 # load average is printed: the ratios, not the seconds, are the result on a shared machine.
-# usage: bench/parallel/shear.sh [N] [short] [long] [repeats] [rate] [agglo]
+# IR=1: instead, the instructions executed per step by all ranks (valgrind --tool=callgrind, long
+# minus short run), which a loaded machine does not change; one run each (the work is
+# deterministic), without the 1 x 1 x 2 grid.
+# usage: [IR=1] bench/parallel/shear.sh [N] [short] [long] [repeats] [rate] [agglo]
 set -euo pipefail
 N=${1:-100000} S1=${2:-5} S2=${3:-25} R=${4:-3} RATE=${5:-0.5} agglo=${6:-build/agglo}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
@@ -28,6 +31,32 @@ run() { # K STEPS RATE GRID -> the parallel.csv row of the run, then the job's C
   echo "$(tail -1 "$work/o/parallel.csv"),$(awk '{ print $1 + $2 }' "$work/cpu")"
 }
 cases=("1 0 " "1 $RATE " "2 0 " "2 0 1 2 1" "2 $RATE ")
+if [ "${IR:-0}" = 1 ]; then
+  ir() { # K STEPS RATE GRID -> instructions of all ranks
+    local t=$(/usr/bin/python3 -c "print($2 * 0.04)")
+    mpirun --oversubscribe -np "$1" valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" \
+      "$agglo" run -q --overwrite -o "$work/o" \
+      -s run.model=dpd -s run.dim=3 -s particles.n="$N" -s particles.radius=0.1 \
+      -s particles.radius_spread=0 -s box.size="$L" -s box.boundary=periodic -s dpd.a=25 \
+      -s dpd.gamma=4.5 -s dpd.kT=1 -s dpd.rc=1 -s run.dt=0.04 -s run.t_end="$t" \
+      -s dpd.shear_rate="$3" -s parallel.grid="$4" \
+      -s output.snapshots= -s output.trajectory_interval=0 -s output.stats_interval=1000 \
+      -s output.analysis_interval=0 2>&1 | awk '/Collected/ { s += $4 } END { printf "%.0f\n", s }'
+  }
+  echo "N = $N, box $L, steps $S1 and $S2; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "| ranks | dpd.shear_rate | grid | instructions per step (all ranks) | sheared / at rest |"
+  echo "| --- | --- | --- | --- | --- |"
+  declare -A per
+  for c in "1 0 " "1 $RATE " "2 0 1 2 1" "2 $RATE "; do
+    read -r K rate grid <<< "$c"
+    a=$(ir "$K" "$S1" "$rate" "$grid"); b=$(ir "$K" "$S2" "$rate" "$grid")
+    per[$c]=$(( (b - a) / (S2 - S1) ))
+    rest="$K 0 "; [ "$K" = 2 ] && rest="2 0 1 2 1"
+    ratio=""; [ "$rate" != 0 ] && ratio=$(/usr/bin/python3 -c "print('%.4f' % (${per[$c]} / ${per[$rest]}))")
+    echo "| $K | $rate | $([ "$K" = 1 ] && echo 1x1x1 || echo 1x2x1) | ${per[$c]} | $ratio |"
+  done
+  exit 0
+fi
 declare -A best row cbest
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for rep in $(seq "$R"); do
