@@ -310,6 +310,13 @@ cli_error(dpd_shear_wall
 cli_error(dpd_shear_nan
   "dpd\\.shear_rate = nan is out of range"
   run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s dpd.shear_rate=nan)
+# MPI bricks under shear are 1 x py x pz (docs/parallel.md): a grid that cuts x, or leaves y whole
+cli_error(dpd_shear_grid_x
+  "parallel\\.grid = 2 1 1 with dpd\\.shear_rate = 0\\.2: it cuts x, the flow direction; allowed under shear: 1 py pz with py > 1"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s "parallel.grid=2 1 1")
+cli_error(dpd_shear_grid_y
+  "parallel\\.grid = 1 1 2 with dpd\\.shear_rate = 0\\.2: it leaves y whole"
+  run ${PROJECT_SOURCE_DIR}/examples/dpd_shear.ini -s "parallel.grid=1 1 2")
 # two particles placed on one centre: a contact between them has no direction
 cli_error(gluey_same_centre
   "gluey\\.positions: particles 1 and 2 have the same centre \\(0\\.45, 0\\.45\\) \\(allowed: distinct centres\\)"

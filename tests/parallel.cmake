@@ -4,7 +4,8 @@
 if(MPI_C_FOUND AND MPIEXEC_EXECUTABLE AND NOT AGGLO_SANITIZE)
   set(PAR_DIR ${CMAKE_CURRENT_BINARY_DIR}/parallel)
   file(MAKE_DIRECTORY ${PAR_DIR})
-  foreach(case np1 fluid attractive bridges bridge_counts crossing restart kill refusals contact_np1 contact_span
+  foreach(case np1 fluid attractive bridges bridge_counts crossing restart kill refusals shear shear_bridges
+               shear_restart shear_grid contact_np1 contact_span
                contact_restart contact_kill contact_balance)
     add_test(NAME parallel_${case}
       COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/parallel/check.py ${case}

@@ -68,7 +68,8 @@ static const agglo_key keys[] = {
   {"parallel", "grid", T_LIST, OFF(parallel_grid), "", 1, 65536, 0, 0,
    "processor grid px py (pz) of `mpirun -np K agglo run` (model = dpd or contact): the box is "
    "cut into px x py x pz bricks, px py pz = K; empty = the fewest ghosts (bricks closest to "
-   "cubes) among grids whose bricks are at least the cut-off wide"},
+   "cubes) among grids whose bricks are at least the cut-off wide; under dpd.shear_rate only "
+   "1 py pz with py > 1 (x, the flow, whole)"},
   {"parallel", "crossing", T_ENUM, OFF(parallel_crossing), "auto", 0, 0, 0, "auto|gather|spread",
    "model = contact over MPI: the contact components that cross ranks are gathered to rank 0 "
    "and solved there, or spread: solved together by MPRGP over the ranks (products with a ghost "
@@ -229,6 +230,17 @@ static int validate(const agglo_config *c, double rmax, char *err, size_t errlen
       return agglo_fail(err, errlen, "dpd.shear_rate = %g with run.dt = %g shears the box by %g per "
                         "step; allowed: |dpd.shear_rate| run.dt <= 1", dp->shear_rate, c->dt,
                         fabs(dp->shear_rate) * c->dt);
+    /* MPI bricks under shear: x (the flow) whole, so that the images across the y faces are a
+       shift within a rank's own rows; y cut when there is more than one brick (docs/parallel.md) */
+    const agglo_list *g = &c->parallel_grid;
+    double bricks = 1;
+    for (int k = 0; k < g->n; k++) bricks *= g->v[k];
+    if (g->n && (g->v[0] != 1 || (bricks > 1 && !(g->n > 1 && g->v[1] > 1))))
+      return agglo_fail(err, errlen, "parallel.grid = %g %g %g with dpd.shear_rate = %g: %s; allowed "
+                        "under shear: 1 py pz with py > 1 (x, the flow, whole; y, the sheared faces, "
+                        "cut), 1 1 1, or parallel.grid empty (chosen so)", g->v[0],
+                        g->n > 1 ? g->v[1] : 1, g->n > 2 ? g->v[2] : 1, dp->shear_rate,
+                        g->v[0] != 1 ? "it cuts x, the flow direction" : "it leaves y whole");
   }
   double rc_max = dp->rc_ij.n ? 0 : dp->rc;
   for (int q = 0; q < dp->rc_ij.n; q++) rc_max = fmax(rc_max, dp->rc_ij.v[q]);

@@ -313,6 +313,16 @@ static int axis_colours(int n, int periodic) {
   return periodic ? 3 + n % 3 : 3;
 }
 
+void agglo_dpd_wrap_y(dpd *m, size_t i, double lo_y) {
+  parts *p = &m->p;
+  double xs[3] = {p->x[0][i], p->x[1][i], p->x[2][i]}, vs[3] = {p->v[0][i], 0, 0};
+  const double ny = agglo_shear_wrap_y(&m->le, lo_y, xs, vs);
+  if (ny != 0) {
+    p->x[0][i] = xs[0], p->x[1][i] = xs[1], p->v[0][i] = vs[0];
+    p->t[0][i] -= ny * m->le.dvx;
+  }
+}
+
 /* Wrap positions, then sort every per-particle array by cell (stable counting sort), leaving out
    the particles flagged AGGLO_DPD_DROP. */
 void agglo_dpd_sort(dpd *m) {
@@ -320,14 +330,7 @@ void agglo_dpd_sort(dpd *m) {
   parts *p = &m->p, *q = &m->q;
 #pragma omp parallel for schedule(static) if (m->n >= PAR_MIN)
   for (size_t i = 0; i < n; i++) {
-    if (m->shear) { /* Lees-Edwards: through a y face, shifted along x in place and velocity */
-      double xs[3] = {p->x[0][i], p->x[1][i], p->x[2][i]}, vs[3] = {p->v[0][i], 0, 0};
-      const double ny = agglo_shear_wrap_y(&m->le, m->lo[1], xs, vs);
-      if (ny != 0) {
-        p->x[0][i] = xs[0], p->x[1][i] = xs[1], p->v[0][i] = vs[0];
-        p->t[0][i] -= ny * m->le.dvx;
-      }
-    }
+    if (m->shear) agglo_dpd_wrap_y(m, i, m->lo[1]); /* Lees-Edwards: through a y face */
     double x0 = wrap1(m, 0, p->x[0][i]), x1 = wrap1(m, 1, p->x[1][i]), x2 = wrap1(m, 2, p->x[2][i]);
     p->x[0][i] = x0, p->x[1][i] = x1, p->x[2][i] = x2;
     m->cell_of[i] = p->gh[i] == AGGLO_DPD_DROP
@@ -943,7 +946,8 @@ static const column_kernel kernels[3][3][3] = { /* [law][thermostat][ghosts, or 
 /* The variant of the model's modes now. */
 static column_kernel kernel_of(const dpd *m) {
   const int law = m->gw ? LAW_GW : m->bridges ? LAW_BRIDGES : LAW_PAIR;
-  return kernels[law][m->thermo][m->shear ? 2 : m->nghosts > 0]; /* (shear: no ghosts, refused over MPI) */
+  return kernels[law][m->thermo][m->shear ? 2 : m->nghosts > 0]; /* (shear: no ghosts; the MPI
+                                                                      bricks cut y and make the images) */
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -1047,7 +1051,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
            friction cold (0.964 kT against 1.0006 for xi = 4.5 in the Groot-Warren fluid) */
         for (int k = 0; k < m->dim; k++) m->f[k][i] += sl * u[k] - xi * m->p.v[k][i];
         /* under shear, the friction acts on the peculiar velocity v - u(y) */
-        if (m->shear) m->f[0][i] += xi * agglo_shear_stream(&m->le, m->p.x[1][i]);
+        if (m->le.rate != 0) m->f[0][i] += xi * agglo_shear_stream(&m->le, m->p.x[1][i]);
       }
     }
   }
@@ -1060,7 +1064,7 @@ static int forces(dpd *m, uint64_t step, force_stats *out) {
 
 /* Particle i's peculiar velocity v - u(y) (v without shear). */
 static inline void peculiar(const dpd *m, size_t i, double v[3]) {
-  v[0] = agglo_peculiar_vx(m->p.v[0][i], m->p.x[1][i], m->shear ? m->le.rate : 0, m->le.y_mid);
+  v[0] = agglo_peculiar_vx(m->p.v[0][i], m->p.x[1][i], m->le.rate, m->le.y_mid);
   v[1] = m->p.v[1][i], v[2] = m->p.v[2][i];
 }
 

@@ -58,6 +58,15 @@ static inline void agglo_shear_velocity_image(const agglo_shear *le, double ny, 
   dv[0] -= ny * le->dvx;
 }
 
+/* The image n box heights up (n = +-1, ...) of a particle at x moving at v, in place: y by
+   n L_y, x by n offset (left unwrapped) and the x velocity by n gamma_dot L_y. The one law of
+   the images: the wrap below and the ghosts of the MPI bricks (mpi/dpd_domain.c) use it. */
+static inline void agglo_shear_image(const agglo_shear *le, double n, double x[3], double v[3]) {
+  x[1] += n * le->len[1];
+  x[0] += n * le->offset;
+  v[0] += n * le->dvx;
+}
+
 /* A particle that left the box through a y face comes back through the other one, shifted
    along x by the offset and its x velocity by gamma_dot L_y (x, v: its position and velocity,
    lo the box's lower corner; x along x is left unwrapped). Returns the number of box heights
@@ -66,10 +75,8 @@ static inline double agglo_shear_wrap_y(const agglo_shear *le, double lo_y, doub
                                         double v[3]) {
   double ny = floor((x[1] - lo_y) / le->len[1]);
   if (ny == 0 || !isfinite(ny)) return 0;
-  x[1] -= ny * le->len[1];
+  agglo_shear_image(le, -ny, x, v);
   if (x[1] - lo_y >= le->len[1] || x[1] < lo_y) x[1] = lo_y; /* rounding */
-  x[0] -= ny * le->offset;
-  v[0] -= ny * le->dvx;
   return ny;
 }
 

@@ -34,7 +34,10 @@ typedef struct agglo_dpd_state {
   double len[3], lo[3], plen[3], pinv[3]; /* plen/pinv: L and 1/L on periodic axes, else 0 */
   int periodic[3];
   /* Lees-Edwards shear (dpd.shear_rate != 0; dpd_shear.h): its offset is that of the positions
-     of the last sort, a function of the step (so a restart continues it bit for bit) */
+     of the last sort, a function of the step (so a restart continues it bit for bit). shear:
+     this model makes the images across the y faces itself; 0 on an MPI brick that cuts y, whose
+     ghosts arrive as images (mpi/dpd_domain.c). The peculiar velocities (friction, temperature)
+     follow le.rate, the same on every rank. */
   int shear;
   agglo_shear le;
   int wall[3];            /* walls reflect at wlo + r and whi - r (the scenario's box) */
@@ -95,6 +98,10 @@ int agglo_dpd_reserve(dpd *m, size_t n);
    first non-ghost particle with a non-finite value, or SIZE_MAX. */
 void agglo_dpd_drift(dpd *m);
 void agglo_dpd_sort(dpd *m); /* (also drops the particles flagged AGGLO_DPD_DROP) */
+/* Lees-Edwards: particle i (storage order), if it left the box [lo_y, lo_y + le.len[1]) through
+   a y face, comes back through the other, shifted along x, its velocity and predicted velocity
+   by gamma_dot L_y (agglo_shear_wrap_y): the sort's wrap, and an MPI migrant's. */
+void agglo_dpd_wrap_y(dpd *m, size_t i, double lo_y);
 int agglo_dpd_forces(dpd *m, uint64_t step, size_t *in_range, double *min_gap);
 size_t agglo_dpd_kick(dpd *m);
 /* Sums over the particles that are not ghosts: mass, momentum (3), twice the kinetic energy, count. */

@@ -7,9 +7,10 @@
 #include <string.h>
 
 /* px py pz = K with the smallest ghost volume (the brick grown by the halo h along its cut axes,
-   less the brick) among those with bricks at least h wide, or parallel.grid. */
+   less the brick) among those with bricks at least h wide, or parallel.grid. Under shear only
+   1 x py x pz with py > 1 when K > 1 (parallel.grid: the DPD settings' check refuses others). */
 static int choose_grid(const agglo_config *c, int K, int dim, const double len[3], double h,
-                       int dims[3], char *err, size_t errlen) {
+                       int shear, int dims[3], char *err, size_t errlen) {
   const agglo_list *g = &c->parallel_grid;
   if (g->n) {
     long prod = 1;
@@ -26,10 +27,10 @@ static int choose_grid(const agglo_config *c, int K, int dim, const double len[3
     return 0;
   }
   double best = INFINITY;
-  dims[0] = K, dims[1] = dims[2] = 1;
-  for (int px = 1; px <= K; px++)
+  dims[0] = shear ? 1 : K, dims[1] = shear ? K : 1, dims[2] = 1;
+  for (int px = 1; px <= (shear ? 1 : K); px++)
     for (int py = 1; px * py <= K; py++) {
-      if (K % (px * py)) continue;
+      if (K % (px * py) || (shear && K > 1 && py == 1)) continue;
       int pz = K / (px * py);
       if (dim == 2 && pz != 1) continue;
       int p[3] = {px, py, pz}, narrow = 0;
@@ -91,7 +92,7 @@ int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3
   b->dim = c->dim;
   halo = box[9];
   for (int k = 0; k < 3; k++) b->glo[k] = box[k], b->glen[k] = box[3 + k], b->gper[k] = box[6 + k] != 0;
-  if (choose_grid(c, b->size, b->dim, b->glen, halo, b->dims, err, errlen) != 0) return -1;
+  if (choose_grid(c, b->size, b->dim, b->glen, halo, b->shear, b->dims, err, errlen) != 0) return -1;
   int periods[3] = {b->gper[0], b->gper[1], b->gper[2]};
   MPI_Cart_create(MPI_COMM_WORLD, 3, b->dims, periods, 0, &b->comm);
   MPI_Cart_coords(b->comm, b->rank, 3, b->coord);
@@ -102,17 +103,18 @@ int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3
     if (b->dims[k] > 1 && b->glen[k] / b->dims[k] < halo) {
       /* the box may hold fewer bricks than there are ranks (a tiny box: n = 1 was refused as
          "at most 0 bricks along x"): say so, and how many ranks it takes */
-      double most = 1;
-      for (int j = 0; j < b->dim; j++) most *= fmax(1, floor(b->glen[j] / halo));
+      double most = 1; /* (under shear x is not cut) */
+      for (int j = b->shear; j < b->dim; j++) most *= fmax(1, floor(b->glen[j] / halo));
       if (most < b->size) {
         char sides[96];
         snprintf(sides, sizeof sides, b->dim == 3 ? "%g x %g x %g" : "%g x %g", b->glen[0],
                  b->glen[1], b->glen[2]);
         return agglo_fail(err, errlen, "the box (%s) holds at most %.0f brick%s at least the "
-                          "cut-off %g wide, fewer than the %d MPI ranks: run it on at most %.0f "
+                          "cut-off %g wide%s, fewer than the %d MPI ranks: run it on at most %.0f "
                           "rank%s (mpirun -np %.0f%s), or enlarge the box", sides, most,
-                          most == 1 ? "" : "s", halo, b->size, most, most == 1 ? "" : "s", most,
-                          most == 1 ? ", or without mpirun" : "");
+                          most == 1 ? "" : "s", halo,
+                          b->shear ? " (under shear x is not cut: floor(L_y / r_c) floor(L_z / r_c))" : "",
+                          b->size, most, most == 1 ? "" : "s", most, most == 1 ? ", or without mpirun" : "");
       }
       return agglo_fail(err, errlen, "parallel.grid: %d bricks along %c are %g wide, less than the "
                         "cut-off %g (allowed: at most %d bricks along %c)", b->dims[k], "xyz"[k],

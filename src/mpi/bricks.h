@@ -12,6 +12,8 @@ typedef struct {
   int gper[3];                                     /* the box's periodic axes */
   MPI_Comm comm;
   const double *cut[3]; /* per axis the dims + 1 faces where they moved, or NULL: equal widths */
+  int shear; /* set before agglo_bricks_setup: Lees-Edwards shear, the grid 1 x py x pz (x, the
+                flow, whole; y cut on more than one rank) */
 } agglo_bricks;
 
 /* *buf (of *cap items of `size` bytes) grown to hold n, with room to spare: 0, or -1 (memory). */
@@ -24,7 +26,8 @@ long agglo_bricks_exchange(const agglo_bricks *b, int k, double *const send[2],
                            const size_t cnt[2], int rec, double **recv, size_t *cap,
                            size_t got[2]);
 
-/* The grid (parallel.grid, or the fewest ghosts for a halo `halo`) over rank 0's box lo, len,
+/* The grid (parallel.grid, or the fewest ghosts for a halo `halo`; under b->shear of the form
+   1 x py x pz, py > 1 on more than one rank) over rank 0's box lo, len,
    periodic (broadcast from rank 0; the others' are ignored). Fails, with the allowed range, when
    a brick is narrower than the halo. Collective. */
 int agglo_bricks_setup(agglo_bricks *b, const agglo_config *c, const double lo[3],

@@ -13,7 +13,15 @@
    Rank 0 keeps the simulation of the serial API: it hands the particles out at the start and
    gathers them back (in global id order, into the same writers) at every step with an output,
    a stop or a restart point; between those only the temperature sums and the step's flags
-   travel. Rank 0's own model of the whole system computes the stats columns of a gathered state. */
+   travel. Rank 0's own model of the whole system computes the stats columns of a gathered state.
+
+   Lees-Edwards shear (dpd.shear_rate; docs/parallel.md, "Shear"): the grid is 1 x py x pz, x (the
+   flow) whole on every rank, so that the image of the box across a y face is a shift within a
+   rank's own rows. A ghost sent across the box's y face is its particle's image
+   (agglo_shear_image: x shifted by the offset, the x velocities by gamma_dot L_y); a migrant is
+   wrapped first by the serial model's own wrap (agglo_dpd_wrap_y). A rank's model then sees
+   plain neighbours along y (its shear flag off) and keeps rank 0's shear (its le) for the
+   peculiar velocities. */
 #include "mpi/bricks.h"
 #include "core/error.h"
 #include "models/dpd_model.h"
@@ -30,7 +38,7 @@ enum { REC = 16 };
 
 typedef struct {
   agglo_bricks b;
-  double halo;
+  double halo, rate; /* rate: rank 0's shear rate, reduced units (0: none) */
   dpd *m;
   double *send[2], *recv;
   size_t send_cap[2], recv_cap;
@@ -68,12 +76,26 @@ static int exchange(domain *d, int k, const size_t cnt[2], int ghost) {
   return 0;
 }
 
-/* Queue particle i for side s of axis k, shifted by a period across the box's edge. */
-static int queue(domain *d, size_t i, int k, int s, size_t cnt[2]) {
+/* Across the box's y face under shear (Lees-Edwards images, not a plain period). */
+static int sheared(const domain *d, int k, int s) {
+  return k == 1 && d->rate != 0 && agglo_bricks_shift(&d->b, k, s) != 0;
+}
+
+/* Queue particle i for side s of axis k, shifted by a period across the box's edge; a ghost
+   across a sheared face as its image one box height over (a migrant is wrapped by migrate). */
+static int queue(domain *d, size_t i, int k, int s, size_t cnt[2], int ghost) {
   if (agglo_bricks_grow(&d->send[s], &d->send_cap[s], REC * (cnt[s] + 1), sizeof(double)) != 0) return -1;
   double *r = d->send[s] + REC * cnt[s]++;
   pack(d->m, i, r);
-  r[k] += agglo_bricks_shift(&d->b, k, s);
+  const double shift = agglo_bricks_shift(&d->b, k, s);
+  if (!sheared(d, k, s)) {
+    r[k] += shift;
+    return 0;
+  }
+  if (!ghost) return 0;
+  const double n = shift / d->b.glen[1];
+  agglo_shear_image(&d->m->le, n, r, r + 3);
+  r[6] += n * d->m->le.dvx; /* the predicted velocity too (as the sort's wrap does) */
   return 0;
 }
 
@@ -91,7 +113,11 @@ static int migrate(domain *d) {
     for (size_t i = 0; i < m->n; i++) {
       int s = gh[i] ? -1 : agglo_bricks_side(&d->b, k, x[i]);
       if (s < 0) continue;
-      if (queue(d, i, k, s, cnt) != 0) return -1;
+      if (sheared(d, k, s)) { /* out of the box through a y face: the serial wrap, in place */
+        agglo_dpd_wrap_y(m, i, d->b.glo[1]);
+        if (x[i] >= d->b.blo[1] && x[i] < d->b.bhi[1]) continue; /* (its rounding: back on this face) */
+      }
+      if (queue(d, i, k, s, cnt, 0) != 0) return -1;
       gh[i] = AGGLO_DPD_DROP;
     }
     if (exchange(d, k, cnt, 0) != 0) return -1;
@@ -109,8 +135,8 @@ static int make_ghosts(domain *d) {
     for (size_t i = 0; i < n; i++) {
       if (m->p.gh[i] == AGGLO_DPD_DROP) continue;
       double x = m->p.x[k][i];
-      if (x < d->b.blo[k] + d->halo && d->b.nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt) != 0) return -1;
-      if (x >= d->b.bhi[k] - d->halo && d->b.nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt) != 0) return -1;
+      if (x < d->b.blo[k] + d->halo && d->b.nb[k][0] != MPI_PROC_NULL && queue(d, i, k, 0, cnt, 1) != 0) return -1;
+      if (x >= d->b.bhi[k] - d->halo && d->b.nb[k][1] != MPI_PROC_NULL && queue(d, i, k, 1, cnt, 1) != 0) return -1;
     }
     if (exchange(d, k, cnt, 1) != 0) return -1;
   }
@@ -121,17 +147,16 @@ static int make_ghosts(domain *d) {
 
 /* Everything but the particles: rank 0's box (reduced units) reaches every rank. */
 static int setup(domain *d, agglo_sim *sim, const agglo_config *c, char *err, size_t errlen) {
-  double lo[3] = {0}, len[3] = {0}, halo = 0;
+  double lo[3] = {0}, len[3] = {0}, hr[2] = {0, 0}; /* the halo and the shear rate */
   int per[3] = {0};
   if (sim) {
     const dpd *m0 = sim->state;
     for (int k = 0; k < 3; k++) lo[k] = m0->lo[k], len[k] = m0->len[k], per[k] = m0->periodic[k];
-    halo = m0->rc;
+    hr[0] = m0->rc, hr[1] = m0->le.rate;
   }
-  if (agglo_bricks_setup(&d->b, c, lo, len, per, halo, err, errlen) != 0) return -1;
-  MPI_Bcast(&halo, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  d->halo = halo;
-  return 0;
+  MPI_Bcast(hr, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  d->halo = hr[0], d->rate = hr[1], d->b.shear = hr[1] != 0;
+  return agglo_bricks_setup(&d->b, c, lo, len, per, hr[0], err, errlen);
 }
 
 static void pack_root(const void *m0, size_t i, double *r) { pack(m0, i, r); }
@@ -174,6 +199,9 @@ static int hand_out(domain *d, agglo_sim *sim, const agglo_config *c, char *err,
     return -1;
   }
   dpd *m = d->m;
+  /* rank 0's shear of the whole box; with y cut, its images arrive with the ghosts (queue) */
+  m->shear = d->rate != 0 && d->b.dims[1] == 1;
+  m->le = agglo_shear_make(d->rate, d->b.glo, d->b.glen, d->b.gper, 0); /* (timed by run) */
   for (size_t i = 0; i < n; i++) unpack(m, i, recs + REC * i, 0);
   free(recs);
   for (int k = 0; k < 3; k++) { /* walls: the scenario's */
@@ -259,6 +287,10 @@ static int gather(domain *d, agglo_sim *sim, const agglo_id_index *map, double *
       }
     }
     if (rc == 0) {
+      if (m0->shear) { /* the images of this step (the serial model's write-back) */
+        agglo_shear_set_time(&m0->le, (double)s->step * m0->dt);
+        s->box.shear_x = m0->le.offset * m0->u.length, s->box.shear_rate = m0->le.rate / m0->u.time;
+      }
       agglo_dpd_refresh(m0, s, xv, fbuf);
       agglo_dpd_refresh_thermostat(m0, tv, m->force_step); /* (the pressure tensor's thermostat part) */
     }
@@ -295,6 +327,7 @@ static agglo_status run(domain *d, agglo_sim *sim) {
   dpd *m = d->m;
   while (st == AGGLO_OK && step < last) {
     agglo_dpd_drift(m);
+    if (d->rate != 0) agglo_shear_set_time(&m->le, (double)(step + 1) * m->dt); /* the new positions' */
     double t0 = MPI_Wtime();
     if (migrate(d) != 0 || make_ghosts(d) != 0) bad = 1;
     d->t_exchange += MPI_Wtime() - t0;
@@ -339,14 +372,6 @@ static agglo_status run(domain *d, agglo_sim *sim) {
 }
 
 agglo_status agglo_dpd_run_parallel(agglo_sim *sim, const agglo_config *c) {
-  /* Lees-Edwards shear is not decomposed yet: the bricks at the y faces would exchange with
-     neighbours shifted along x (docs/dpd.md, "Shear"). Rank 0's setting decides for all. */
-  double rate = agglo_dpd_of(c)->shear_rate;
-  MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  if (rate != 0)
-    return agglo_error(AGGLO_ERROR_INPUT, "dpd.shear_rate = %g: Lees-Edwards shear runs on one rank "
-                       "(serial or threaded: agglo run without mpirun, OMP_NUM_THREADS for threads), "
-                       "not over MPI bricks; allowed under mpirun: dpd.shear_rate = 0", rate);
   domain d = {0};
   char *err = agglo_error_buffer();
   int fail = setup(&d, sim, c, err, AGGLO_ERROR_LEN) != 0;

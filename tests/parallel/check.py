@@ -19,6 +19,17 @@ usage: check.py CASE AGGLO MPIEXEC   (prints FAIL: ... on failure)
              byte
   refusals   a grid that does not match the ranks, bricks narrower than the cut-off, a model
              that is not distributed: each refused with its message
+  shear      Lees-Edwards shear (grid 1 x py x pz): 27 free particles crossing every face on
+             2 and 4 ranks give the serial run's files byte for byte (the images' shifts and
+             the migrants' wrap are the serial ones); a sheared Groot-Warren fluid on 1, 2, 4
+             ranks: the same stats rows to round-off early on (pressure tensor, viscosity), the
+             same T, P and viscosity within statistical error over the run
+  shear_bridges    capillary bridges with memory straddling the sheared y faces, on 1, 2, 4
+             ranks: the same bridges (the same pairs at the end), clusters, bound pairs, T
+  shear_restart    a sheared run on 2 ranks resumed on 2: the uninterrupted run's files byte
+             for byte; continued on 1 and on 4: equal to the serial run within round-off
+  shear_grid a grid that cuts x or leaves y whole under shear: exit 2 naming parallel.grid; a
+             box too thin along y and z for the ranks: the limit floor(L_y/r_c) floor(L_z/r_c)
   contact_np1      model = contact: mpirun -np 1 writes the serial run's files byte for byte
   contact_span     a sediment whose largest cluster spans 4 bricks: one step on 1, 2, 4 ranks
                    from the same state (grids 4x1 and 2x2), the crossing components gathered or
@@ -336,10 +347,6 @@ elif case == "refusals":
     err = run(2, "ref_gluey", sets(("run.model", "gluey"), ("particles.n", 50), ("run.t_end", 0.01)), expect=2)
     if "domain decomposition is for model = dpd and contact" not in err:
         fail(f"gluey on 2 ranks: {err}")
-    # Lees-Edwards shear runs on one rank: refused under mpirun, naming the key
-    err = run(2, "ref_shear", small + sets(("dpd.shear_rate", 0.5)), expect=2)
-    if "dpd.shear_rate = 0.5: Lees-Edwards shear runs on one rank" not in err:
-        fail(f"shear on 2 ranks: {err}")
     # --resume on another rank count continues, but says its files will not be the
     # uninterrupted run's bytes (it said nothing); on the same count it says nothing
     few = FLUID + sets(("particles.n", 300), ("box.size", 5), ("output.checkpoint_interval", 0.04))
@@ -353,7 +360,142 @@ elif case == "refusals":
         if p.returncode != 0 or said != (k != 2):
             fail(f"{' '.join(cmd)}: exit {p.returncode}, warning {said}: {p.stderr[-1000:]}")
     print("refusals: grid/rank mismatch, narrow bricks, a box too small for the ranks, a model not "
-          "distributed, shear; --resume on another rank count warns")
+          "distributed; --resume on another rank count warns")
+elif case == "shear":
+    # free particles crossing every face of the sheared box: bytes of the serial run
+    L, T = 4.0, 6.0
+    with open("shear_crossing_start.xyz", "w") as f:
+        f.write(f"27\nLattice=\"{L} 0 0 0 {L} 0 0 0 {L}\" Properties=species:S:1:pos:R:3:"
+                "velocities:R:3:radius:R:1:masses:R:1:id:I:1 pbc=\"T T T\"\n")
+        for i in range(27):
+            a, b, c = i % 3, i // 3 % 3, i // 9
+            f.write("X %r %r %r %r %r %r 0.05 1 %d\n" % (0.3 + 1.3 * a, 0.4 + 1.3 * b, 0.5 + 1.3 * c,
+                    (a - 1) * 0.9 + 0.35, (b - 1) * 0.8 - 0.45, (c - 1) * 0.7 + 0.55, i))
+    args = sets(("run.model", "dpd"), ("run.dim", 3), ("particles.from", os.path.abspath("shear_crossing_start.xyz")),
+                ("box.size", L), ("box.boundary", "periodic"), ("dpd.conservative", "none"),
+                ("dpd.gamma", 0), ("dpd.rc", 1), ("run.dt", 0.01), ("run.t_end", T), ("dpd.shear_rate", 0.3),
+                ("output.snapshots", ""), ("output.stats_interval", 1), ("output.trajectory_interval", 1))
+    run(0, "shear_crossing_serial", args)
+    for k, grid in ((2, "1 2 1"), (4, "1 2 2"), (4, "1 4 1")):
+        out = f"shear_crossing_{grid.replace(' ', 'x')}"
+        run(k, out, args + sets(("parallel.grid", grid)))
+        for f in ("trajectory.xyz", "stats.csv", "state.xyz"):
+            if open(f"shear_crossing_serial/{f}", "rb").read() != open(f"{out}/{f}", "rb").read():
+                fail(f"sheared crossing on {k} ranks ({grid}): {f} differs from the serial run's")
+    # the sheared fluid
+    args = FLUID + sets(("run.t_end", 12), ("output.stats_interval", 0.4), ("output.trajectory_interval", 4),
+                        ("dpd.stress_tensor", "on"), ("dpd.shear_rate", 0.5))
+    res = {k: (run(k, f"shear_np{k}", args), rows(f"shear_np{k}"))[1] for k in (0, 2, 4)}
+    r1 = res[0]
+    half = len(r1) // 2
+
+    def mean_se(rs, col):
+        x = [float(r[col]) for r in rs[half:]]
+        m = sum(x) / len(x)
+        return m, math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1) / len(x))
+    for k in (2, 4):
+        rk = res[k]
+        for i in (1, 5):  # (t = 0.4 and 2: the same to round-off)
+            for col in ("temperature", "pressure", "potential_energy", "viscosity"):
+                close(r1[i][col], rk[i][col], 1e-8, f"sheared np{k} {col} at t = {r1[i]['time']}")
+            for col in ("pressure_xy", "pressure_yz", "pxy_kinetic", "pxy_conservative", "pxy_dissipative",
+                        "pxy_random"):
+                a, b = float(r1[i][col]), float(rk[i][col])
+                if abs(a - b) > 1e-8 * float(r1[i]["pressure"]):
+                    fail(f"sheared np{k} {col} at t = {r1[i]['time']}: {a!r} against {b!r}")
+        close(r1[-1]["temperature_mean_last_half"], rk[-1]["temperature_mean_last_half"], 0.015, f"sheared np{k} mean T")
+        for col, rel in (("pressure", 0.01),):
+            close(mean_se(r1, col)[0], mean_se(rk, col)[0], rel, f"sheared np{k} mean {col}")
+        (e1, s1), (ek, sk) = mean_se(r1, "viscosity"), mean_se(rk, "viscosity")
+        if abs(e1 - ek) > 4 * math.hypot(s1, sk):
+            fail(f"sheared np{k}: mean viscosity {ek:.4f} +- {sk:.4f} against {e1:.4f} +- {s1:.4f} serial")
+        print(f"shear np{k}: crossing bytes equal; T {float(rk[-1]['temperature_mean_last_half']):.4f} "
+              f"(serial {float(r1[-1]['temperature_mean_last_half']):.4f}), viscosity {ek:.3f} +- {sk:.3f} "
+              f"(serial {e1:.3f} +- {s1:.3f})")
+
+elif case == "shear_bridges":
+    # capillary bridges with memory (dpd_capillary.ini) between pairs of particles that straddle
+    # the sheared y faces (touching across them), plus a bulk of free ones
+    L, n_pairs = 25.0, 30
+    lines = []
+    for i in range(n_pairs):
+        x, z = 0.4 + 0.83 * i, (3.7 * i) % L
+        lines.append((x, 0.5, z))
+        lines.append((x + 0.3, L - 0.505, z))
+    for i in range(200):
+        a, b, c = i % 6, i // 6 % 6, i // 36
+        lines.append((1 + 4 * a + 0.3 * c, 3 + 3.3 * b, 1 + 4 * c))
+    with open("shear_bridges_start.xyz", "w") as f:
+        f.write(f"{len(lines)}\nLattice=\"{L} 0 0 0 {L} 0 0 0 {L}\" Properties=species:S:1:pos:R:3:"
+                "radius:R:1:id:I:1 pbc=\"T T T\"\n")
+        for i, (x, y, z) in enumerate(lines):
+            f.write("X %r %r %r 0.5 %d\n" % (x, y, z, i))
+    args = [os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dpd_capillary.ini")] + \
+        sets(("particles.from", os.path.abspath("shear_bridges_start.xyz")), ("run.t_end", 0.5),
+             ("dpd.shear_rate", 0.05), ("output.snapshots", ""), ("output.stats_interval", 0.05),
+             ("output.trajectory_interval", 0))
+
+    def bridges(out):
+        with open(f"{out}/state.xyz") as f:
+            n = int(f.readline())
+            f.readline()
+            y = {int(w[-2]): float(w[2]) for w in (f.readline().split() for _ in range(n))}
+        text = open(f"{out}/contacts.txt").read().split("# capillary bridges: count, then id pairs\n")[1].split("\n")
+        pairs = sorted(tuple(map(int, text[1 + q].split())) for q in range(int(text[0])))
+        return pairs, sum(abs(y[a] - y[b]) > L / 2 for a, b in pairs)
+    res = {k: (run(k, f"shear_bridges_np{k}", args), rows(f"shear_bridges_np{k}"))[1] for k in (0, 2, 4)}
+    b1, across = bridges("shear_bridges_np0")
+    if across < 5:
+        fail(f"only {across} bridges straddle the sheared faces at the end (serial run); the test needs them")
+    for k in (2, 4):
+        for a, b in zip(res[0], res[k]):
+            for col in ("n_clusters", "max_cluster_size", "bound_pairs"):
+                if a[col] != b[col]:
+                    fail(f"shear_bridges np{k}, t = {a['time']}: {col} {b[col]} against {a[col]} on one rank")
+            close(a["temperature"], b["temperature"], 1e-6, f"shear_bridges np{k} T at t = {a['time']}")
+        bk, _ = bridges(f"shear_bridges_np{k}")
+        if bk != b1:
+            fail(f"shear_bridges np{k}: bridges at the end differ from the serial run's")
+        print(f"shear_bridges np{k}: {len(bk)} bridges ({across} across the sheared faces), "
+              f"{res[k][-1]['bound_pairs']} bound pairs at t = {res[k][-1]['time']}, as on one rank")
+
+elif case == "shear_restart":
+    args = FLUID + sets(("output.stats_interval", 0.4), ("output.trajectory_interval", 0.8),
+                        ("dpd.shear_rate", 0.5), ("dpd.stress_tensor", "on"))
+    run(0, "shear_restart_serial", args + sets(("run.t_end", 1.6)))
+    run(2, "shear_restart_whole", args + sets(("run.t_end", 1.6)))
+    run(2, "shear_restart_np2", args + sets(("run.t_end", 0.8)))
+    for k in (4, 1):
+        shutil.rmtree(f"shear_restart_np2_np{k}", ignore_errors=True)
+        run(k, f"shear_restart_np2_np{k}", ["--restart", "shear_restart_np2", "-s", "run.t_end=1.6"])
+        a, b = rows("shear_restart_serial")[-1], rows(f"shear_restart_np2_np{k}")[-1]
+        for col in ("temperature", "pressure", "potential_energy", "temperature_mean_last_half", "viscosity"):
+            close(a[col], b[col], 1e-7, f"sheared, 2 ranks then {k}: {col} at t = {a['time']}")
+    # resumed on 2 ranks: the uninterrupted run's bytes
+    run(2, "shear_restart_np2", ["--resume", "shear_restart_np2", "-s", "run.t_end=1.6"])
+    identical("shear_restart_whole", "shear_restart_np2", "after --resume of a sheared run on 2 ranks")
+    print("shear_restart: resumed on 2 ranks, the uninterrupted run's files; continued on 4 and 1 "
+          "rank(s): T, P, viscosity as the serial run's within 1e-7")
+
+elif case == "shear_grid":
+    small = FLUID + sets(("run.t_end", 0.08), ("dpd.shear_rate", 0.5))
+    for k, grid, why in ((2, "2 1 1", "it cuts x, the flow direction"), (4, "1 1 4", "it leaves y whole")):
+        err = run(k, f"shear_grid_{k}", small + sets(("parallel.grid", grid)), expect=2)
+        if f"parallel.grid = {grid} with dpd.shear_rate = 0.5: {why}; allowed under shear: 1 py pz with py > 1" not in err:
+            fail(f"grid {grid} under shear: {err}")
+    # 2D, L_y = 2 r_c: at most 2 bricks (x is not cut), 3 ranks refused with the limit
+    # (a refusal of the bricks at the start: exit 1 here, 2 where agglo run exits 2 for every
+    # refusal at the start; either, the message is the check)
+    cmd = [mpiexec, "--oversubscribe", "-np", "3", agglo, "run", *small, *sets(("run.dim", 2), ("particles.n", 60),
+           ("box.size", "10 2")), "-o", "shear_grid_thin", "--overwrite", "--quiet"]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    err = p.stderr
+    if p.returncode not in (1, 2):
+        fail(f"{' '.join(cmd)}: exit {p.returncode} (expected a refusal, 2 or 1): {err[-2000:]}")
+    if "holds at most 2 bricks at least the cut-off 1 wide (under shear x is not cut" not in err:
+        fail(f"a box too thin along y for 3 sheared bricks: {err}")
+    print("shear_grid: a grid cutting x, a grid leaving y whole, a box too thin along y: refused")
+
 elif case.startswith("contact"):
     # 2D sediment: periodic along x (cut into bricks), a floor at y = 0, gravity, attraction and
     # noise. solver.tol = 1e-8 mean radii = 1e-10.
