@@ -51,41 +51,41 @@ void agg_grid_insert(agg_grid *g, size_t local) {
   g->n++;
 }
 
-int agg_grid_overlaps(const agg_grid *g, const double y[3], double ry, double tol) {
+/* The occupied slots of the cells around y's (3x3x3, 3x3 in 2D), in a fixed order: at most 27. */
+static int near_slots(const agg_grid *g, const double y[3], size_t slots[27]) {
   long c[3];
   cell_of(g, y, c);
-  int zr = g->dim == 3 ? 1 : 0;
+  int zr = g->dim == 3 ? 1 : 0, n = 0;
   for (long dx = -1; dx <= 1; dx++)
     for (long dy = -1; dy <= 1; dy++)
       for (long dz = -zr; dz <= zr; dz++) {
         int64_t key = cell_key(c[0] + dx, c[1] + dy, c[2] + dz);
         size_t s = slot_of(g, key);
-        if (g->key[s] != key) continue;
-        for (int32_t k = g->head[s]; k >= 0; k = g->next[k]) {
-          size_t i = g->first + (size_t)k;
-          const double *xi = g->x + 3 * i;
-          double d2 = 0;
-          for (int q = 0; q < 3; q++) d2 += (y[q] - xi[q]) * (y[q] - xi[q]);
-          double reach = (ry + g->r[i]) * (1 - tol);
-          if (d2 < reach * reach) return 1;
-        }
+        if (g->key[s] == key) slots[n++] = s;
       }
+  return n;
+}
+
+int agg_grid_overlaps(const agg_grid *g, const double y[3], double ry, double tol) {
+  size_t slots[27];
+  int ns = near_slots(g, y, slots);
+  for (int t = 0; t < ns; t++)
+    for (int32_t k = g->head[slots[t]]; k >= 0; k = g->next[k]) {
+      size_t i = g->first + (size_t)k;
+      const double *xi = g->x + 3 * i;
+      double d2 = 0;
+      for (int q = 0; q < 3; q++) d2 += (y[q] - xi[q]) * (y[q] - xi[q]);
+      double reach = (ry + g->r[i]) * (1 - tol);
+      if (d2 < reach * reach) return 1;
+    }
   return 0;
 }
 
 size_t agg_grid_near(const agg_grid *g, const double y[3], size_t *out, size_t max) {
-  long c[3];
-  cell_of(g, y, c);
-  int zr = g->dim == 3 ? 1 : 0;
-  size_t n = 0;
-  for (long dx = -1; dx <= 1; dx++)
-    for (long dy = -1; dy <= 1; dy++)
-      for (long dz = -zr; dz <= zr; dz++) {
-        int64_t key = cell_key(c[0] + dx, c[1] + dy, c[2] + dz);
-        size_t s = slot_of(g, key);
-        if (g->key[s] != key) continue;
-        for (int32_t k = g->head[s]; k >= 0 && n < max; k = g->next[k]) out[n++] = (size_t)k;
-      }
+  size_t slots[27], n = 0;
+  int ns = near_slots(g, y, slots);
+  for (int t = 0; t < ns; t++)
+    for (int32_t k = g->head[slots[t]]; k >= 0 && n < max; k = g->next[k]) out[n++] = (size_t)k;
   return n;
 }
 
