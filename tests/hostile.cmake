@@ -142,3 +142,15 @@ hostile_dlca(extent 204 "$13=1e300" "cluster 0 \\(among lines 204 to 353\\): ext
 # never leaves one above 0): ran on, exit 0; now refused naming the line
 hostile(gluey_restart_gamma_positive "gf/contacts.txt: line 3: contact [0-9-]+ [0-9-]+: memory gamma 1e\\+300 \\(allowed: <= 0\\).*\nstatus 2\n"
   "rm -rf g0 gf g1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/gluey_lotto.ini -s run.t_end=0.1 -o g0 --quiet 2>/dev/null; cp -r g0 gf && python3 ${H_DATA}/reseal.py gf 2 \"$(sed -n 3p g0/contacts.txt | awk '{$4=1e300; print}')\" && ${H_EXE} run --restart gf -o g1 -s run.t_end=0.2 --quiet 2>&1; echo status $?")
+# a DPD restart point (375 beads of dpd_capillary.ini) whose saved force is forged (1e300, nan)
+# and the seal computed again: 1e300 ran on and failed at its first stats row (exit 1,
+# kinetic_energy = inf); now refused when read, naming the file, line and component; so is a
+# negative last temperature
+set(H_DPD0 "rm -rf q0 qf q1; ${H_EXE} run ${PROJECT_SOURCE_DIR}/examples/dpd_capillary.ini -s run.t_end=0.04 -o q0 --quiet && cp -r q0 qf")
+set(H_DPD1 "${H_EXE} run --restart qf -o q1 -s run.t_end=0.08 --quiet 2>&1; echo status $?; test ! -e q1 || echo OUTPUT DIRECTORY LEFT")
+hostile(dpd_restart_force_huge "qf/contacts.txt: line 3: the force of particle 0 \\(id [0-9]+\\): f_y = 1e\\+300 \\(allowed: at most m L/dt\\^2 = 1e\\+08 .*\nstatus 2\n"
+  "${H_DPD0} && python3 ${H_DATA}/reseal.py qf 2 \"$(sed -n 3p q0/contacts.txt | awk '{$2=1e300; print}')\" && ${H_DPD1}")
+hostile(dpd_restart_force_nan "qf/contacts.txt: line 5: the force of particle 2: f_z = nan \\(allowed: finite\\).*\nstatus 2\n"
+  "${H_DPD0} && python3 ${H_DATA}/reseal.py qf 4 \"$(sed -n 5p q0/contacts.txt | awk '{$3=\"nan\"; print}')\" && ${H_DPD1}")
+hostile(dpd_restart_temperature_negative "qf/contacts.txt: after line 377: expected the temperature record \\(the last temperature, >= 0.*\nstatus 2\n"
+  "${H_DPD0} && python3 ${H_DATA}/reseal.py qf 378 -0x1p+0 && ${H_DPD1}")

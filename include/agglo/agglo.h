@@ -194,14 +194,17 @@ agglo_status agglo_sim_get_report(const agglo_sim *sim, agglo_sim_report *report
    (finite, positive radii and masses, inside walled boxes, no overlap beyond the model's
    tolerance) and nothing changes if a check fails. Arrays are in storage order (as the views;
    agglo_sim_ids gives each particle's id); stride is 3, or 2 for 2D arrays of (x, y). Radii
-   set the masses by particles.mass_rule, as at set-up; agglo_sim_set_masses then overrides. */
+   set the masses by particles.mass_rule, as at set-up; agglo_sim_set_masses then overrides.
+   Under Lees-Edwards shear new positions keep each particle's peculiar velocity v - u_x(y)
+   (u_x follows the new y); velocities set are taken as given, the flow included. */
 agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, int stride);
 agglo_status agglo_sim_set_velocities(agglo_sim *sim, const double *v, size_t n, int stride);
 agglo_status agglo_sim_set_radii(agglo_sim *sim, const double *r, size_t n);
 agglo_status agglo_sim_set_masses(agglo_sim *sim, const double *m, size_t n);
 /* All at once, as a snapshot (each n x 3 or n, storage order; NULL keeps that array): checked
    together (positions against the new radii), applied only when every check passes; radii set
-   the masses by particles.mass_rule unless m is given. Same rule: before the first step only. */
+   the masses by particles.mass_rule unless m is given; x without v carries the shear's flow as
+   agglo_sim_set_positions. Same rule: before the first step only. */
 agglo_status agglo_sim_set_state(agglo_sim *sim, size_t n, const double *x, const double *v,
                                  const double *r, const double *m);
 

@@ -142,6 +142,14 @@ static agglo_status check_positions(agglo_sim *sim, const double *x, size_t n, i
   return st;
 }
 
+/* Under Lees-Edwards shear (box.shear_rate) a particle given a new y without a new velocity keeps
+   its peculiar velocity v - u(y): the streaming part u_x = rate (y - y_c) follows it (the start
+   drew it at the old y). */
+static void carry_the_flow(agglo_system *s, const double *y) {
+  const double rate = s->box.shear_rate;
+  for (size_t i = 0; rate != 0 && i < s->n; i++) s->v[3 * i] += rate * (y[3 * i + 1] - s->x[3 * i + 1]);
+}
+
 agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, int stride) {
   const char *fn = __func__;
   agglo_status st = writable(sim, x, n, fn);
@@ -153,6 +161,7 @@ agglo_status agglo_sim_set_positions(agglo_sim *sim, const double *x, size_t n, 
   if (!y) return agglo_error(AGGLO_ERROR_MEMORY, "%s: out of memory", fn);
   st = check_positions(sim, x, n, stride, s->r, y, fn);
   if (st == AGGLO_OK) {
+    carry_the_flow(&sim->sys, y);
     memcpy(sim->sys.x, y, 3 * n * sizeof *y);
     st = rebuild(sim);
   }
@@ -273,6 +282,7 @@ agglo_status agglo_sim_set_state(agglo_sim *sim, size_t n, const double *x, cons
   st = check_positions(sim, x ? x : s->x, n, 3, r ? r : s->r, y, fn);
   if (st == AGGLO_OK) {
     const agglo_config *c = &sim->cfg;
+    if (!v) carry_the_flow(s, y);
     memcpy(s->x, y, 3 * n * sizeof *y);
     if (v) memcpy(s->v, v, 3 * n * sizeof *v);
     for (size_t i = 0; i < n; i++) {

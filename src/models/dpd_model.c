@@ -1728,22 +1728,47 @@ static int dpd_load(void *state, const agglo_system *s, FILE *f, char *err, size
                       "file)", m->n);
   double *g = malloc(3 * (m->n + 1) * sizeof *g);
   if (!g) return agglo_fail(err, errlen, "out of memory");
-  for (size_t i = 0; i < m->n; i++)
-    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3 ||
-        !isfinite(g[3 * i] + g[3 * i + 1] + g[3 * i + 2])) {
+  for (size_t i = 0; i < m->n; i++) {
+    if (fscanf(f, "%lf %lf %lf", g + 3 * i, g + 3 * i + 1, g + 3 * i + 2) != 3) {
       free(g);
-      return agglo_fail(err, errlen, "line %zu: the force of particle %zu is not three finite "
-                        "numbers", i + 3, i);
+      return agglo_fail(err, errlen, "line %zu: the force of particle %zu is not three numbers "
+                        "(f_x f_y f_z)", i + 3, i);
     }
-  for (size_t k = 0; k < m->n; k++)
-    for (int d = 0; d < 3; d++) m->f[d][k] = g[3 * m->p.perm[k] + d];
+    for (int d = 0; d < 3; d++)
+      if (!isfinite(g[3 * i + d])) {
+        double v = g[3 * i + d];
+        free(g);
+        return agglo_fail(err, errlen, "line %zu: the force of particle %zu: f_%c = %g (allowed: "
+                          "finite)", i + 3, i, "xyz"[d], v);
+      }
+  }
+  /* A force that would carry its particle across the box in one step (a kick f dt/m beyond the
+     largest side per step, the bound on a start's speeds) is no state a step leaves: a forged or
+     blown-up restart point, refused here rather than mid-run */
+  double side = 0;
+  for (int d = 0; d < m->dim; d++) side = fmax(side, m->len[d]);
+  for (size_t k = 0; k < m->n; k++) {
+    const size_t i = m->p.perm[k];
+    const double *q = g + 3 * i, lim = side / (m->dt * m->dt * m->p.im[k]);
+    for (int d = 0; d < 3; d++)
+      if (!(fabs(q[d]) <= lim)) {
+        double v = q[d];
+        free(g);
+        return agglo_fail(err, errlen, "line %zu: the force of particle %zu (id %u): f_%c = %g "
+                          "(allowed: at most m L/dt^2 = %g in reduced units, the force whose kick "
+                          "carries the particle across the box, side L = %g, in one step of dt = %g)",
+                          i + 3, i, m->p.id[k], "xyz"[d], v, lim, side, m->dt);
+      }
+    for (int d = 0; d < 3; d++) m->f[d][k] = q[d];
+  }
   free(g);
   int got = -1;
   if (fscanf(f, " # temperature: last, then block sums (half_mean.h)%n", &got) < 0 || got < 0 ||
-      fscanf(f, "%la", &m->T_last) != 1 || !isfinite(m->T_last) ||
+      fscanf(f, "%la", &m->T_last) != 1 || !(m->T_last >= 0 && isfinite(m->T_last)) ||
       agglo_half_mean_load(&m->T_half, f) != 0)
     return agglo_fail(err, errlen, "after line %zu: expected the temperature record (the last "
-                      "temperature, then the block sums of dpd_half_mean.h: finite numbers)", m->n + 2);
+                      "temperature, >= 0, then the block sums of dpd_half_mean.h: finite numbers)",
+                      m->n + 2);
   if (m->bridges && load_bridges(m, s, f, err, errlen) != 0) return -1;
   return load_reduced(m, s, f, err, errlen);
 }

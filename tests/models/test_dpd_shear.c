@@ -630,6 +630,52 @@ static void refused(void **st) {
   assert_non_null(strstr(err, "run.dt"));
 }
 
+/* agglo_sim_set_positions and agglo_sim_set_state with positions but no velocities, under shear:
+   each particle keeps its peculiar velocity v - u(y), its streaming part u_x = rate (y - y_c)
+   following the new y (the start's flow belonged to the old positions); velocities given with
+   the positions are taken as they are. */
+static void new_positions_carry_the_flow(void **st) {
+  (void)st;
+  const double rate = 1.3, ymid = 3;
+  agglo_config c;
+  gw_config(&c, 3, 4, 6, 4, rate);
+  const size_t n = 24;
+  c.n = (int64_t)n;
+  for (int call = 0; call < 3; call++) {
+    agglo_sim *sim = NULL;
+    if (agglo_sim_create(&c, &sim) != AGGLO_OK) fail_msg("%s", agglo_last_error());
+    const double *v = agglo_sim_velocities(sim), *x = agglo_sim_positions(sim);
+    const int64_t *id = agglo_sim_ids(sim);
+    double x0[24][3], v0[24][3], xn[24 * 3], vn[24 * 3], worst = 0, moved = 0;
+    int64_t id0[24];
+    for (size_t i = 0; i < n; i++) { /* a lattice 4 x 3 x 2, y = 0.5 .. 5.5: every y new */
+      id0[i] = id[i];
+      for (int k = 0; k < 3; k++) x0[i][k] = x[3 * i + k], v0[i][k] = v[3 * i + k];
+      xn[3 * i] = 0.5 + (double)(i % 4), xn[3 * i + 1] = 0.5 + 2 * (double)(i / 4 % 3);
+      xn[3 * i + 2] = 1 + 2 * (double)(i / 12);
+      for (int k = 0; k < 3; k++) vn[3 * i + k] = 0.25 * (double)k - 0.01 * (double)i;
+    }
+    agglo_status r = call == 0 ? agglo_sim_set_positions(sim, xn, n, 3)
+                   : call == 1 ? agglo_sim_set_state(sim, n, xn, NULL, NULL, NULL)
+                               : agglo_sim_set_state(sim, n, xn, vn, NULL, NULL);
+    if (r != AGGLO_OK) fail_msg("%s", agglo_last_error());
+    v = agglo_sim_velocities(sim), x = agglo_sim_positions(sim), id = agglo_sim_ids(sim);
+    for (size_t i = 0; i < n; i++) {
+      assert_true(id[i] == id0[i] && x[3 * i + 1] == xn[3 * i + 1]);
+      double want[3];
+      for (int k = 0; k < 3; k++) want[k] = call == 2 ? vn[3 * i + k] : v0[i][k];
+      if (call < 2) want[0] += rate * ((xn[3 * i + 1] - ymid) - (x0[i][1] - ymid));
+      for (int k = 0; k < 3; k++) worst = fmax(worst, fabs(v[3 * i + k] - want[k]));
+      moved = fmax(moved, fabs(rate * (xn[3 * i + 1] - x0[i][1])));
+    }
+    printf("%s: largest difference from v - u(y) kept (given v: taken) %.3g (the flow moved by up "
+           "to %.3g)\n", call == 0 ? "agglo_sim_set_positions" : call == 1 ? "agglo_sim_set_state(x)"
+           : "agglo_sim_set_state(x, v)", worst, moved);
+    assert_true(worst < 1e-12 && moved > 1);
+    agglo_sim_destroy(sim);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(images),
@@ -644,6 +690,7 @@ int main(void) {
       cmocka_unit_test(threads_and_restart),
       cmocka_unit_test(restart_keeps_the_box_shear),
       cmocka_unit_test(start_velocities_after_the_file),
+      cmocka_unit_test(new_positions_carry_the_flow),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
